@@ -1,0 +1,794 @@
+"""The game: state, legal actions, and the resolution of mayhem (RULES 3 to 7).
+
+:class:`Game` is the whole state of a match. It is mutable for speed (the computer players search
+millions of positions), but every change goes through :meth:`Game.apply`, which checks the action
+first and raises :class:`EngineError` without changing anything when it is not allowed. For a pure
+step use :func:`step`, which works on a copy.
+
+>>> g = Game.new(players=3, seed=1)
+>>> g.pending.kind, len(g.hands[g.active])
+('play', 5)
+>>> action = g.legal_actions()[0]
+>>> events = g.apply(action)
+>>> events[0].kind
+'placed'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.model import (
+    DIE_CHANCES,
+    DIE_FACES,
+    EXPLOSION,
+    FIRE_REMOVED,
+    FIRE_STAYS,
+    LEFT,
+    Action,
+    Die,
+    EngineError,
+    Event,
+    Fall,
+    NextRound,
+    Pending,
+    Play,
+    Pos,
+    neighbours,
+    pos_str,
+    reading_key,
+)
+from engine.rng import Rng
+from engine.tiles import ALL_TILES, IGNITES, INCENDIARY, MATERIAL, WEIGHT, describe
+
+HAND_SIZE = 5
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+STATE_VERSION = 1
+
+_FREE_AIR = 1
+_COLLAPSE = 2
+
+
+def _fit_problem(pyramid: dict[Pos, str], r: int, x: int, tile: str) -> str:
+    """Why a tile at ``(r, x)``, ``r >= 1``, does not fit (RULES 4): ``""`` when it fits.
+
+    Returns ``"free_air"``, ``"overweight"`` or ``"mismatch"``.
+    """
+    left = pyramid.get((r - 1, x - 1))
+    right = pyramid.get((r - 1, x + 1))
+    w = WEIGHT[tile]
+    c = tile[0]
+    if left is not None and right is not None:
+        if w > WEIGHT[left] + WEIGHT[right]:
+            return "overweight"
+        if (
+            c == "M"
+            or w == WEIGHT[left]
+            or w == WEIGHT[right]
+            or left[0] in (c, "M")
+            or right[0] in (c, "M")
+        ):
+            return ""
+        return "mismatch"
+    support = left if left is not None else right
+    if support is None:
+        return "free_air"
+    # One support: same colour (the millstone is every colour) and not heavier. Weight alone
+    # does not count (RULES 4, after the online game help).
+    if c != "M" and support[0] not in (c, "M"):
+        return "mismatch"
+    if w > WEIGHT[support]:
+        return "overweight"
+    return ""
+
+
+def fits(pyramid: dict[Pos, str], at: Pos, tile: str) -> bool:
+    """Whether ``tile`` at ``at`` fits the tiles under it (RULES 4). A base tile always fits."""
+    return at[0] == 0 or _fit_problem(pyramid, at[0], at[1], tile) == ""
+
+
+def spots(pyramid: dict[Pos, str]) -> tuple[Pos, ...]:
+    """Where the next tile may be placed, in reading order (RULES 3).
+
+    >>> spots({})
+    ((0, 0),)
+    >>> spots({(0, 0): "Y2"})
+    ((0, -2), (0, 2))
+    >>> spots({(0, 0): "Y2", (0, 2): "R4", (0, 6): "B6"})
+    ((1, 1), (0, 4))
+    """
+    if not pyramid:
+        return ((0, 0),)
+    found: list[Pos] = []
+    lo = hi = None
+    for r, x in pyramid:
+        if r == 0:
+            if lo is None or x < lo:
+                lo = x
+            if hi is None or x > hi:
+                hi = x
+        if (r, x + 2) in pyramid and (r + 1, x + 1) not in pyramid:
+            found.append((r + 1, x + 1))
+    if lo is None or hi is None:  # only in a hand-made state with nothing on the ground
+        lo = hi = 0
+    for x in range(lo + 2, hi, 2):
+        if (0, x) not in pyramid:
+            found.append((0, x))
+    if not found:
+        return ((0, lo - 2), (0, hi + 2))
+    found.sort(key=reading_key)
+    return tuple(found)
+
+
+class Game:
+    """The whole state of a match of Flaming Pyramids.
+
+    Fields (all plain data; :meth:`to_dict` / :meth:`from_dict` round-trip them exactly):
+
+    - ``players``: number of seats, 2 to 6; ``curse``, ``fire_die``: the options.
+    - ``pyramid``: tile code by position. ``hands[i]``: player i's hand. ``piles[i]``: player i's
+      draw pile, ``piles[i][0]`` on top. ``removed``: tiles out of the game this round.
+    - ``active``: whose turn it is; ``responsible``: who bears the mayhem now (RULES 5).
+    - ``pending``: the decision the game waits for, or None once the round is won.
+    - ``winner``: the round's winner or None. ``round``/``rounds``: this round and how many the
+      match has; ``scores``: running totals; ``turn``: plays made this round.
+    - ``rng``: the seeded generator (shuffle, first player, fire die); ``seed``: where it started.
+    - ``placed``: the tile played this turn and its spot (for the fire die, RULES 6); ``rolled``:
+      whether this turn's die was rolled; ``die_pair``: the pair of a pending die.
+    - ``turn_events``: what happened since the last tile was played (for pictures and narration).
+    """
+
+    __slots__ = (
+        "_dirty",
+        "active",
+        "curse",
+        "die_pair",
+        "fire_die",
+        "hands",
+        "pending",
+        "piles",
+        "placed",
+        "players",
+        "pyramid",
+        "removed",
+        "responsible",
+        "rng",
+        "rolled",
+        "round",
+        "rounds",
+        "scores",
+        "seed",
+        "turn",
+        "turn_events",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        curse: bool = False,
+        fire_die: bool = False,
+        pyramid: dict[Pos, str] | None = None,
+        hands: list[list[str]] | None = None,
+        piles: list[list[str]] | None = None,
+        removed: list[str] | None = None,
+        active: int = 0,
+        rng: Rng | None = None,
+        seed: int | None = None,
+        rounds: int = 1,
+    ) -> None:
+        """A game where ``active`` is about to play, from the given tiles; with no pyramid, hands
+        or piles given, the tiles are shuffled with ``rng`` and dealt (RULES 7). No checks: see
+        :func:`engine.scenario.load_state` for a validated way in."""
+        self.players = players
+        self.curse = curse
+        self.fire_die = fire_die
+        self.pyramid: dict[Pos, str] = dict(pyramid or {})
+        self.hands: list[list[str]] = [list(h) for h in hands] if hands else [[] for _ in range(players)]
+        self.piles: list[list[str]] = [list(p) for p in piles] if piles else [[] for _ in range(players)]
+        self.removed: list[str] = list(removed or [])
+        self.active = active
+        self.responsible = active
+        self.rng = rng if rng is not None else Rng(seed or 0)
+        self.seed = seed
+        self.round = 1
+        self.rounds = rounds
+        self.scores = [0] * players
+        self.turn = 0
+        self.winner: int | None = None
+        self.placed: tuple[str, Pos] | None = None
+        self.rolled = False
+        self.die_pair: tuple[Pos, Pos] | None = None
+        self.turn_events: list[Event] = []
+        # Positions changed since the pyramid was last stable; None means "look everywhere".
+        self._dirty: set[Pos] | None = None
+        self.pending: Pending | None = None
+        if pyramid is None and hands is None and piles is None:
+            self._deal(self.turn_events)
+        else:
+            self._start_turn(self.turn_events)
+
+    # --- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        seed: int = 0,
+        *,
+        curse: bool = False,
+        fire_die: bool = False,
+        rounds: int = 1,
+    ) -> Game:
+        """Shuffle and deal a new match (RULES 7). The seed decides everything random."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise EngineError(f"a game has 2 to 6 players, not {players}", "bad_players")
+        if rounds < 1:
+            raise EngineError("a match has at least one round", "bad_rounds")
+        return cls(players, curse=curse, fire_die=fire_die, rng=Rng(seed), seed=seed, rounds=rounds)
+
+    def _deal(self, events: list[Event]) -> None:
+        n = self.players
+        tiles = list(ALL_TILES)
+        self.rng.shuffle(tiles)
+        share = len(tiles) // n
+        self.piles = [tiles[i * share : (i + 1) * share] for i in range(n)]
+        leftover = tiles[n * share :]
+        self.pyramid = {}
+        self.removed = []
+        gone: list[tuple[str, Pos]] = []
+        x = 0
+        for tile in leftover:
+            if tile in INCENDIARY:
+                self.removed.append(tile)
+                gone.append((tile, (0, x)))
+            else:
+                self.pyramid[(0, x)] = tile
+                x += 2
+        self.hands = []
+        for pile in self.piles:
+            self.hands.append(pile[:HAND_SIZE])
+            del pile[:HAND_SIZE]
+        self.active = self.rng.below(n)
+        self.winner = None
+        self.turn = 0
+        self._dirty = None
+        events.append(Event("dealt", self.active, out=tuple(gone), count=len(leftover)))
+        self._start_turn(events)
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: tiles are strings, records are immutable)."""
+        g = Game.__new__(Game)
+        g.players = self.players
+        g.curse = self.curse
+        g.fire_die = self.fire_die
+        g.pyramid = dict(self.pyramid)
+        g.hands = [list(h) for h in self.hands]
+        g.piles = [list(p) for p in self.piles]
+        g.removed = list(self.removed)
+        g.active = self.active
+        g.responsible = self.responsible
+        g.rng = self.rng.copy()
+        g.seed = self.seed
+        g.round = self.round
+        g.rounds = self.rounds
+        g.scores = list(self.scores)
+        g.turn = self.turn
+        g.winner = self.winner
+        g.placed = self.placed
+        g.rolled = self.rolled
+        g.die_pair = self.die_pair
+        g.turn_events = list(self.turn_events)
+        g._dirty = None if self._dirty is None else set(self._dirty)
+        g.pending = self.pending
+        return g
+
+    # --- questions --------------------------------------------------------------------------------
+
+    @property
+    def round_over(self) -> bool:
+        return self.pending is None
+
+    @property
+    def match_over(self) -> bool:
+        return self.pending is None and self.round >= self.rounds
+
+    @property
+    def previous(self) -> int:
+        """The player who played just before the active player (the curse's victim, RULES 5.5)."""
+        return (self.active - 1) % self.players
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now, for the pending decision (empty once the round is over).
+
+        For the fire die these are the four faces (a chance decision: see :meth:`chance_outcomes`).
+        """
+        p = self.pending
+        if p is None:
+            return []
+        if p.kind == "play":
+            return [Play(t, s) for t in self.hands[p.player] for s in p.spots]
+        if p.kind == "fall":
+            return [Fall("left"), Fall("right")]
+        return [Die(face) for face in DIE_FACES]
+
+    @staticmethod
+    def chance_outcomes() -> list[tuple[Die, float]]:
+        """The fire die's faces with their probabilities (RULES 6)."""
+        return [(Die(face), DIE_CHANCES[face] / 6) for face in DIE_FACES]
+
+    def winners(self) -> list[int]:
+        """The match's winners by lowest total (ties share the win); empty until it is over."""
+        if not self.match_over:
+            return []
+        best = min(self.scores)
+        return [i for i, s in enumerate(self.scores) if s == best]
+
+    def tile_count(self) -> int:
+        """Tiles in the pyramid, hands, piles and out of the game (45 in a dealt game)."""
+        return (
+            len(self.pyramid)
+            + sum(len(h) for h in self.hands)
+            + sum(len(p) for p in self.piles)
+            + len(self.removed)
+        )
+
+    # --- acting -----------------------------------------------------------------------------------
+
+    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+        """Check ``action`` (by ``player``, if given) and carry it out; return what happened.
+
+        Raises :class:`EngineError` with a readable message, changing nothing, when the action is
+        not allowed now.
+        """
+        self.check(action, player)
+        events: list[Event] = []
+        if isinstance(action, Play):
+            self.turn_events = events
+            self._play(action, events)
+        elif isinstance(action, Fall):
+            self._fall(action.direction, events)
+            self.turn_events.extend(events)
+        elif isinstance(action, Die):
+            face = action.face if action.face is not None else self._roll_face()
+            self._die(face, events)
+            self.turn_events.extend(events)
+        else:
+            self.turn_events = events
+            self.round += 1
+            self._deal(events)
+        return events
+
+    def check(self, action: Action, player: int | None = None) -> None:
+        """Raise :class:`EngineError` if ``action`` (by ``player``, if given) is not allowed now."""
+        p = self.pending
+        if isinstance(action, NextRound):
+            if p is not None:
+                raise EngineError("the round is not over yet", "wrong_decision")
+            if self.round >= self.rounds:
+                raise EngineError("the match is over", "match_over")
+            return
+        if p is None:
+            raise EngineError("the round is over", "round_over")
+        if player is not None and player != p.player:
+            raise EngineError(
+                f"it is player {p.player}'s decision, not player {player}'s", "not_your_decision"
+            )
+        if isinstance(action, Play):
+            if p.kind != "play":
+                raise EngineError(_waiting_for(p), "wrong_decision")
+            if action.tile not in self.hands[p.player]:
+                raise EngineError(
+                    f"{describe(action.tile) if action.tile in WEIGHT else repr(action.tile)} "
+                    f"is not in player {p.player}'s hand",
+                    "not_in_hand",
+                )
+            if action.at is None:
+                if len(p.spots) != 1:
+                    raise EngineError(
+                        "there are several spots: say where ("
+                        + ", ".join(pos_str(s) for s in p.spots)
+                        + ")",
+                        "bad_spot",
+                    )
+            elif action.at not in p.spots:
+                raise EngineError(
+                    f"{pos_str(action.at)} is not a spot; the spots are "
+                    + ", ".join(pos_str(s) for s in p.spots),
+                    "bad_spot",
+                )
+        elif isinstance(action, Fall):
+            if p.kind != "fall":
+                raise EngineError(_waiting_for(p), "wrong_decision")
+            if action.direction not in ("left", "right"):
+                raise EngineError('a fall is "left" or "right"', "bad_action")
+        elif isinstance(action, Die):
+            if p.kind != "die":
+                raise EngineError(_waiting_for(p), "wrong_decision")
+            if action.face is not None and action.face not in DIE_FACES:
+                raise EngineError(f"unknown die face {action.face!r}", "bad_action")
+        else:  # pragma: no cover - the type says it all
+            raise EngineError(f"unknown action {action!r}", "bad_action")
+
+    def roll(self) -> list[Event]:
+        """Roll the pending fire die with the game's own generator."""
+        return self.apply(Die(None))
+
+    def _roll_face(self) -> str:
+        side = self.rng.below(6)  # faces by side: 0-2 fire stays, 3 fire removed, 4 boom, 5 smoke
+        return DIE_FACES[0] if side < 3 else DIE_FACES[side - 2]
+
+    # --- a turn -----------------------------------------------------------------------------------
+
+    def _start_turn(self, events: list[Event]) -> None:
+        a = self.active
+        self.responsible = a
+        self.placed = None
+        self.rolled = False
+        self.die_pair = None
+        if not self.hands[a] and not self.piles[a]:
+            # A player with no tile left at all has got rid of everything (only reachable from a
+            # hand-made state, where a player may start with nothing).
+            self._win(events)
+            return
+        self.pending = Pending("play", a, spots(self.pyramid))
+        events.append(Event("turn", a))
+
+    def _play(self, action: Play, events: list[Event]) -> None:
+        assert self.pending is not None
+        a = self.active
+        at = action.at if action.at is not None else self.pending.spots[0]
+        self.hands[a].remove(action.tile)
+        self.pyramid[at] = action.tile
+        self.turn += 1
+        self.placed = (action.tile, at)
+        events.append(Event("placed", a, action.tile, at))
+        if self._dirty is not None:
+            self._dirty.add(at)
+        self._resolve(events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        """After mayhem: the win check, the draw, the next player (RULES 7)."""
+        a = self.active
+        hand = self.hands[a]
+        pile = self.piles[a]
+        if not hand and not pile:
+            self._win(events)
+            return
+        need = HAND_SIZE - len(hand)
+        if need > 0 and pile:
+            drawn = pile[:need]
+            del pile[:need]
+            hand.extend(drawn)
+            events.append(Event("drew", a, count=len(drawn)))
+        self.active = (a + 1) % self.players
+        self._start_turn(events)
+
+    def _win(self, events: list[Event]) -> None:
+        a = self.active
+        round_scores = tuple(
+            0 if i == a else len(self.hands[i]) + len(self.piles[i]) for i in range(self.players)
+        )
+        for i, s in enumerate(round_scores):
+            self.scores[i] += s
+        self.winner = a
+        self.pending = None
+        events.append(Event("won", a, scores=round_scores))
+
+    # --- mayhem (RULES 5 and 6) -------------------------------------------------------------------
+
+    def _candidates(self) -> list[Pos]:
+        """Tiles that may be unstable: all of them, or those near a change since the last stable
+        pyramid (a tile's stability depends only on its supports and the tiles it touches)."""
+        pyr = self.pyramid
+        dirty = self._dirty
+        if dirty is None:
+            found = list(pyr)
+        else:
+            near: set[Pos] = set()
+            for r, x in dirty:
+                for p in (
+                    (r, x),
+                    (r + 1, x - 1),
+                    (r + 1, x + 1),
+                    (r, x - 2),
+                    (r, x + 2),
+                    (r - 1, x - 1),
+                    (r - 1, x + 1),
+                ):
+                    if p in pyr:
+                        near.add(p)
+            found = list(near)
+        found.sort(key=reading_key)
+        return found
+
+    def _changed(self, *positions: Pos) -> None:
+        if self._dirty is not None:
+            self._dirty.update(positions)
+
+    def _resolve(self, events: list[Event]) -> None:
+        """Find and resolve mayhem until the pyramid is stable or a decision is needed (RULES 5)."""
+        pyr = self.pyramid
+        while True:
+            cands = self._candidates()
+            collapse: tuple[Pos, str] | None = None
+            explosion: Pos | None = None
+            fire: Pos | None = None
+            curse: Pos | None = None
+            for p in cands:
+                r, x = p
+                tile = pyr[p]
+                if r >= 1:
+                    problem = _fit_problem(pyr, r, x, tile)
+                    if problem == "free_air":
+                        self._ask_fall(tile, p)  # 5.1 beats everything: stop looking
+                        return
+                    if problem:
+                        if collapse is None:
+                            collapse = (p, problem)
+                        continue
+                if collapse is not None:
+                    continue
+                if tile in INCENDIARY:
+                    if explosion is None:
+                        for q in neighbours(p):
+                            t = pyr.get(q)
+                            if t is not None and t in INCENDIARY:
+                                explosion = p
+                                break
+                    if fire is None and not self.fire_die:
+                        ign = IGNITES[tile]
+                        for q in neighbours(p):
+                            t = pyr.get(q)
+                            if t is not None and MATERIAL[t] in ign:
+                                fire = p
+                                break
+                if (
+                    curse is None
+                    and self.curse
+                    and r >= 1
+                    and WEIGHT[tile]
+                    == WEIGHT.get(pyr.get((r - 1, x - 1), ""), -1)
+                    == WEIGHT.get(pyr.get((r - 1, x + 1), ""), -1)
+                ):
+                    curse = p
+            if collapse is not None:
+                self._collapse(collapse[0], collapse[1], events)
+                return
+            if explosion is not None:
+                self._explode(explosion, events)
+                continue
+            if self.fire_die:
+                if self._ask_die():
+                    return
+            elif fire is not None:
+                self._burn(fire, True, events)
+                continue
+            if curse is not None:
+                self._curse(curse, events)
+                continue
+            break
+        self._dirty = set()
+        self._end_turn(events)
+
+    def _take(self, positions: list[Pos]) -> tuple[tuple[str, Pos], ...]:
+        """Lift tiles off the pyramid, in reading order."""
+        positions.sort(key=reading_key)
+        pyr = self.pyramid
+        lifted = tuple((pyr.pop(p), p) for p in positions)
+        self._changed(*positions)
+        return lifted
+
+    def _to_pile(self, lifted: tuple[tuple[str, Pos], ...]) -> None:
+        self.piles[self.responsible].extend(t for t, _ in lifted)
+
+    def _ask_fall(self, tile: str, at: Pos) -> None:
+        self.pending = Pending("fall", self.responsible, tile=tile, at=at)
+
+    def _collapse(self, at: Pos, problem: str, events: list[Event]) -> None:
+        """5.2: the supports go under the pile; the tile waits for its fall choice."""
+        r, x = at
+        supports = [p for p in ((r - 1, x - 1), (r - 1, x + 1)) if p in self.pyramid]
+        lifted = self._take(supports)
+        self._to_pile(lifted)
+        tile = self.pyramid[at]
+        events.append(Event("collapsed", self.responsible, tile, at, to_pile=lifted, detail=problem))
+        self._ask_fall(tile, at)
+
+    def _fall(self, direction: str, events: list[Event]) -> None:
+        p = self.pending
+        assert p is not None and p.at is not None and p.tile is not None
+        r, x = p.at
+        to = (r - 1, x - 1) if direction == LEFT else (r - 1, x + 1)
+        del self.pyramid[p.at]
+        self.pyramid[to] = p.tile
+        self._changed(p.at, to)
+        events.append(Event("fell", p.player, p.tile, p.at, to, detail=direction))
+        self.pending = None
+        self._resolve(events)
+
+    def _explode(self, at: Pos, events: list[Event]) -> None:
+        """5.3: the connected incendiaries leave the game; every tile touching them goes under."""
+        pyr = self.pyramid
+        group = {at}
+        todo = [at]
+        while todo:
+            for q in neighbours(todo.pop()):
+                if q not in group and pyr.get(q, "") in INCENDIARY:
+                    group.add(q)
+                    todo.append(q)
+        self._blast(group, events)
+
+    def _blast(self, group: set[Pos], events: list[Event]) -> None:
+        pyr = self.pyramid
+        touched = {q for p in group for q in neighbours(p) if q in pyr and q not in group}
+        out = self._take(list(group))
+        self.removed.extend(t for t, _ in out)
+        lifted = self._take(list(touched))
+        self._to_pile(lifted)
+        events.append(Event("exploded", self.responsible, to_pile=lifted, out=out))
+
+    def _burn(self, at: Pos, remove_igniter: bool, events: list[Event]) -> None:
+        """5.4: the fire spreads through touching tiles the igniter sets alight."""
+        pyr = self.pyramid
+        igniter = pyr[at]
+        ign = IGNITES[igniter]
+        burning: set[Pos] = set()
+        todo = [at]
+        while todo:
+            for q in neighbours(todo.pop()):
+                t = pyr.get(q)
+                if t is not None and q not in burning and MATERIAL[t] in ign:
+                    burning.add(q)
+                    todo.append(q)
+        lifted = self._take(list(burning))
+        self._to_pile(lifted)
+        out: tuple[tuple[str, Pos], ...] = ()
+        if remove_igniter:
+            out = self._take([at])
+            self.removed.append(igniter)
+        kind = "wood" if "wood" in ign else "straw"
+        events.append(
+            Event("burnt", self.responsible, igniter, at, to_pile=lifted, out=out, detail=kind)
+        )
+
+    def _curse(self, at: Pos, events: list[Event]) -> None:
+        """5.5: the mini-pyramid goes under the previous player's pile, who is responsible now."""
+        r, x = at
+        self.responsible = self.previous
+        lifted = self._take([at, (r - 1, x - 1), (r - 1, x + 1)])
+        self._to_pile(lifted)
+        events.append(Event("cursed", self.responsible, to_pile=lifted))
+
+    def _ask_die(self) -> bool:
+        """RULES 6: whether the tile just placed, still on its spot, makes a pair; if so the game
+        waits for the die."""
+        if self.rolled or self.placed is None:
+            return False
+        tile, at = self.placed
+        pyr = self.pyramid
+        if pyr.get(at) != tile:
+            return False
+        pair: Pos | None = None
+        if tile in INCENDIARY:
+            ign = IGNITES[tile]
+            for q in neighbours(at):
+                t = pyr.get(q)
+                if t is not None and MATERIAL[t] in ign:
+                    pair = q
+                    break
+            incendiary = at
+        else:
+            material = MATERIAL[tile]
+            for q in neighbours(at):
+                t = pyr.get(q)
+                if t is not None and material in IGNITES[t]:
+                    pair = q
+                    break
+            incendiary = pair if pair is not None else at
+        if pair is None:
+            return False
+        other = pair if incendiary == at else at
+        self.rolled = True
+        self.die_pair = (incendiary, other)
+        self.pending = Pending("die", self.responsible)
+        return True
+
+    def _die(self, face: str, events: list[Event]) -> None:
+        assert self.die_pair is not None and self.placed is not None
+        incendiary, other = self.die_pair
+        tile, at = self.placed
+        events.append(Event("rolled", self.responsible, tile, at, detail=face))
+        self.die_pair = None
+        self.pending = None
+        if face in (FIRE_STAYS, FIRE_REMOVED):
+            self._burn(incendiary, face == FIRE_REMOVED, events)
+        elif face == EXPLOSION:
+            self._blast({incendiary, other}, events)
+        self._resolve(events)
+
+    # --- serialisation ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON data; :meth:`from_dict` restores it exactly.
+
+        The first keys are the scenario format of RULES 8; the rest carry what a saved game needs
+        to go on (the generator, the turn in progress, the match).
+        """
+        return {
+            "players": self.players,
+            "options": {"curse": self.curse, "fire_die": self.fire_die},
+            "pyramid": {pos_str(p): t for p, t in sorted(self.pyramid.items(), key=_item_key)},
+            "hands": [list(h) for h in self.hands],
+            "piles": [list(p) for p in self.piles],
+            "removed": list(self.removed),
+            "active": self.active,
+            "version": STATE_VERSION,
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "round": self.round,
+            "rounds": self.rounds,
+            "scores": list(self.scores),
+            "turn": self.turn,
+            "winner": self.winner,
+            "responsible": self.responsible,
+            "placed": None if self.placed is None else [self.placed[0], pos_str(self.placed[1])],
+            "rolled": self.rolled,
+            "die_pair": None if self.die_pair is None else [pos_str(p) for p in self.die_pair],
+            "pending": None if self.pending is None else self.pending.to_dict(),
+            "turn_events": [e.to_dict() for e in self.turn_events],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        """Restore a game saved by :meth:`to_dict` (or read a scenario state: see
+        :func:`engine.scenario.load_state`, which also validates)."""
+        from engine.scenario import load_state
+
+        return load_state(d)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Game.from_dict({self.to_dict()!r})"
+
+
+def _item_key(item: tuple[Pos, str]) -> tuple[int, int]:
+    return reading_key(item[0])
+
+
+def _waiting_for(p: Pending) -> str:
+    if p.kind == "play":
+        return f"player {p.player} must play a tile first"
+    if p.kind == "fall":
+        return f"player {p.player} must first choose where {describe(p.tile or '')} falls"
+    return "the fire die must be rolled first"
+
+
+def legal_actions(game: Game) -> list[Action]:
+    """Every legal action in ``game`` (see :meth:`Game.legal_actions`)."""
+    return game.legal_actions()
+
+
+def step(game: Game, action: Action, player: int | None = None) -> tuple[Game, list[Event]]:
+    """Pure form of :meth:`Game.apply`: a new game and the events; ``game`` is unchanged."""
+    new = game.copy()
+    events = new.apply(action, player)
+    return new, events
+
+
+def replay(initial: dict[str, Any], actions: list[dict[str, Any]]) -> tuple[Game, list[Event]]:
+    """Rebuild a game from a saved starting state and its action log (dicts in the scenario
+    format, each with an optional ``"player"``). Returns the game and every event, in order."""
+    from engine.model import action_from_dict
+
+    game = Game.from_dict(initial)
+    events: list[Event] = []
+    for a in actions:
+        events.extend(game.apply(action_from_dict(a), a.get("player")))
+    return game, events

@@ -1,0 +1,262 @@
+"""Positions, actions, pending decisions, events and the engine's error (RULES 2, 5, 8).
+
+These are small immutable records shared by the whole engine and by its users (render, data, bot).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
+
+Pos = tuple[int, int]
+"""A position ``(row, x)``: row 0 is the base, ``x`` counts half tiles (RULES 2)."""
+
+LEFT: Final = "left"
+RIGHT: Final = "right"
+DIRECTIONS: Final = (LEFT, RIGHT)
+
+FIRE_STAYS: Final = "fire_stays"
+FIRE_REMOVED: Final = "fire_removed"
+EXPLOSION: Final = "explosion"
+SMOKE: Final = "smoke"
+DIE_FACES: Final = (FIRE_STAYS, FIRE_REMOVED, EXPLOSION, SMOKE)
+"""The fire die's faces (RULES 6)."""
+DIE_CHANCES: Final = {FIRE_STAYS: 3, FIRE_REMOVED: 1, EXPLOSION: 1, SMOKE: 1}
+"""How many of the die's six sides show each face."""
+
+
+class EngineError(ValueError):
+    """An action or a state the rules do not allow. ``str(err)`` is readable by a player.
+
+    ``code`` names the kind of problem for programs (``"not_your_decision"``, ``"not_in_hand"``,
+    ``"bad_spot"``, ...); nothing was changed when this is raised.
+    """
+
+    def __init__(self, message: str, code: str = "illegal") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def pos_str(p: Pos) -> str:
+    """``(1, 3)`` -> ``"1,3"``, the text form of RULES 2."""
+    return f"{p[0]},{p[1]}"
+
+
+def parse_pos(text: object) -> Pos:
+    """``"1,3"`` -> ``(1, 3)``; raises :class:`EngineError` for anything that is not a position.
+
+    >>> parse_pos("2,-4")
+    (2, -4)
+    """
+    if not isinstance(text, str):
+        raise EngineError(f"a position must be a string like \"1,3\", not {text!r}", "bad_position")
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        r, x = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise EngineError(f"{text!r} is not a position like \"1,3\"", "bad_position") from None
+    if r < 0:
+        raise EngineError(f"position {text}: the row cannot be negative", "bad_position")
+    if (r + x) % 2:
+        raise EngineError(
+            f"position {text}: row + x must be even (tiles sit on half-tile offsets)",
+            "bad_position",
+        )
+    return (r, x)
+
+
+def reading_key(p: Pos) -> tuple[int, int]:
+    """Sort key for reading order: top row first, left to right (RULES 2)."""
+    return (-p[0], p[1])
+
+
+def neighbours(p: Pos) -> tuple[Pos, ...]:
+    """The six positions a tile at ``p`` touches, in reading order (RULES 2)."""
+    r, x = p
+    return ((r + 1, x - 1), (r + 1, x + 1), (r, x - 2), (r, x + 2), (r - 1, x - 1), (r - 1, x + 1))
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``tile`` from the active player's hand at ``at`` (may be None when there is one spot)."""
+
+    tile: str
+    at: Pos | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"play": self.tile}
+        if self.at is not None:
+            d["at"] = pos_str(self.at)
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Fall:
+    """Choose where a collapsing or free-air tile falls: ``"left"`` or ``"right"``."""
+
+    direction: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fall": self.direction}
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """The fire die: a given face, or ``None`` to roll it with the game's seeded generator."""
+
+    face: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"die": self.face if self.face is not None else "roll"}
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """Deal the next round of a multi-round match (only once a round is won)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"next_round": True}
+
+
+Action = Play | Fall | Die | NextRound
+
+
+def action_from_dict(d: object) -> Action:
+    """Parse an action in the scenario format of RULES 8 (``"player"`` is read by the caller)."""
+    if not isinstance(d, dict):
+        raise EngineError("an action must be a JSON object", "bad_action")
+    kinds = [k for k in ("play", "fall", "die", "next_round") if k in d]
+    if len(kinds) != 1:
+        raise EngineError(
+            'an action needs exactly one of "play", "fall" or "die"', "bad_action"
+        )
+    allowed = {kinds[0], "player"} | ({"at"} if kinds[0] == "play" else set())
+    extra = sorted(set(d) - allowed)
+    if extra:
+        raise EngineError(f"unknown key {extra[0]!r} in a {kinds[0]} action", "bad_action")
+    kind = kinds[0]
+    value = d[kind]
+    if kind == "play":
+        from engine.tiles import TILE_SET
+
+        if not isinstance(value, str) or value not in TILE_SET:
+            raise EngineError(f"unknown tile {value!r}", "unknown_tile")
+        at = d.get("at")
+        return Play(value, None if at is None else parse_pos(at))
+    if kind == "fall":
+        if value not in DIRECTIONS:
+            raise EngineError(f'a fall is "left" or "right", not {value!r}', "bad_action")
+        return Fall(value)
+    if kind == "die":
+        if value == "roll" or value is None:
+            return Die(None)
+        if value not in DIE_FACES:
+            raise EngineError(
+                f"unknown die face {value!r} (one of {', '.join(DIE_FACES)})", "bad_action"
+            )
+        return Die(value)
+    return NextRound()
+
+
+# --- what the game waits for ----------------------------------------------------------------------
+
+
+class Pending(NamedTuple):
+    """The decision the game waits for, and whose it is.
+
+    ``kind`` is ``"play"`` (with ``spots``), ``"fall"`` (with ``tile`` at ``at``; its supports are
+    already gone) or ``"die"`` (chance: the fire die; ``player`` is the responsible player).
+    """
+
+    kind: str
+    player: int
+    spots: tuple[Pos, ...] = ()
+    tile: str | None = None
+    at: Pos | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.kind == "play":
+            return {"kind": "play", "player": self.player, "spots": [pos_str(p) for p in self.spots]}
+        if self.kind == "fall":
+            assert self.at is not None
+            return {"kind": "fall", "player": self.player, "tile": self.tile, "at": pos_str(self.at)}
+        return {"kind": self.kind, "player": self.player}
+
+
+# --- what happened ---------------------------------------------------------------------------------
+
+Placed = tuple[tuple[str, Pos], ...]
+
+
+class Event(NamedTuple):
+    """One thing that happened. Kinds and the fields they use:
+
+    - ``dealt``: a round was dealt; ``out`` = coals and blowtorches among the leftovers (gone).
+    - ``turn``: ``player`` is now active.
+    - ``placed``: ``player`` placed ``tile`` at ``at``.
+    - ``collapsed``: ``tile`` at ``at`` did not fit (``detail`` ``"overweight"`` or ``"mismatch"``);
+      its supports ``to_pile`` went under ``player``'s pile; a fall choice follows.
+    - ``fell``: ``tile`` fell from ``at`` to ``to`` (``detail`` ``"left"``/``"right"``), chosen by ``player``.
+    - ``exploded``: the incendiaries ``out`` left the game; the tiles touching them went ``to_pile``.
+    - ``burnt``: ``tile`` at ``at`` set fire (``detail`` ``"straw"``/``"wood"``); burnt tiles went
+      ``to_pile``; ``out`` holds the incendiary if it left the game.
+    - ``cursed``: three tiles of equal weight went ``to_pile`` of ``player`` (the previous player).
+    - ``rolled``: the fire die showed ``detail`` for ``tile`` placed at ``at``.
+    - ``drew``: ``player`` drew ``count`` tiles (which ones stays private).
+    - ``won``: ``player`` won the round; ``scores`` holds every player's score for the round.
+    """
+
+    kind: str
+    player: int
+    tile: str | None = None
+    at: Pos | None = None
+    to: Pos | None = None
+    to_pile: Placed = ()
+    out: Placed = ()
+    detail: str = ""
+    count: int = 0
+    scores: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form; empty fields are left out."""
+        d: dict[str, Any] = {"type": self.kind, "player": self.player}
+        if self.tile is not None:
+            d["tile"] = self.tile
+        if self.at is not None:
+            d["at"] = pos_str(self.at)
+        if self.to is not None:
+            d["to"] = pos_str(self.to)
+        if self.to_pile:
+            d["to_pile"] = [{"tile": t, "at": pos_str(p)} for t, p in self.to_pile]
+        if self.out:
+            d["out"] = [{"tile": t, "at": pos_str(p)} for t, p in self.out]
+        if self.detail:
+            d["detail"] = self.detail
+        if self.count:
+            d["count"] = self.count
+        if self.scores:
+            d["scores"] = list(self.scores)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        def placed(key: str) -> Placed:
+            return tuple((e["tile"], parse_pos(e["at"])) for e in d.get(key, ()))
+
+        return cls(
+            kind=d["type"],
+            player=d["player"],
+            tile=d.get("tile"),
+            at=parse_pos(d["at"]) if "at" in d else None,
+            to=parse_pos(d["to"]) if "to" in d else None,
+            to_pile=placed("to_pile"),
+            out=placed("out"),
+            detail=d.get("detail", ""),
+            count=d.get("count", 0),
+            scores=tuple(d.get("scores", ())),
+        )

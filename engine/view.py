@@ -1,0 +1,110 @@
+"""What one player may see (hidden information through a view, like boardgame.io's playerView).
+
+:func:`view` is the only way ``render/``, the channel and the computer players look at a game:
+a player's own hand, everyone's hand and pile *sizes*, the pyramid, the tiles out of the game,
+whose turn it is and what is pending. Nobody's hidden tiles are in it, the own pile's order included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import Game
+from engine.model import Event, Pending, Pos, pos_str
+
+
+@dataclass(frozen=True)
+class View:
+    """A game as seen by ``player`` (``None``: the public view, for the channel)."""
+
+    player: int | None
+    """Whose view this is; None for the public view."""
+    players: int
+    """Number of seats."""
+    curse: bool
+    """The curse option (RULES 5.5)."""
+    fire_die: bool
+    """The fire die option (RULES 6)."""
+    pyramid: dict[Pos, str]
+    """Tile code by position."""
+    hand: tuple[str, ...] | None
+    """The viewer's own hand; None in the public view."""
+    hand_sizes: tuple[int, ...]
+    """How many tiles each player holds."""
+    pile_sizes: tuple[int, ...]
+    """How many tiles each player's draw pile holds."""
+    removed: tuple[str, ...]
+    """Tiles out of the game this round (everyone saw them go)."""
+    active: int
+    """Whose turn it is."""
+    responsible: int
+    """Who bears the mayhem being resolved (the previous player after a curse)."""
+    pending: Pending | None
+    """The decision the game waits for; None once the round is over."""
+    winner: int | None
+    """The round's winner, once there is one."""
+    round: int
+    """This round, from 1."""
+    rounds: int
+    """Rounds in the match."""
+    scores: tuple[int, ...]
+    """Running match totals."""
+    turn: int
+    """Tiles played this round."""
+    last_events: tuple[Event, ...] = field(default=())
+    """What happened since the last tile was played (public events only)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "players": self.players,
+            "options": {"curse": self.curse, "fire_die": self.fire_die},
+            "pyramid": {pos_str(p): t for p, t in self.pyramid.items()},
+            "hand": None if self.hand is None else list(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "pile_sizes": list(self.pile_sizes),
+            "removed": list(self.removed),
+            "active": self.active,
+            "responsible": self.responsible,
+            "pending": None if self.pending is None else self.pending.to_dict(),
+            "winner": self.winner,
+            "round": self.round,
+            "rounds": self.rounds,
+            "scores": list(self.scores),
+            "turn": self.turn,
+            "last_events": [e.to_dict() for e in self.last_events],
+        }
+
+    def unseen_tiles(self) -> set[str]:
+        """Tiles this viewer cannot see: in other hands and in every pile (their own included)."""
+        from engine.tiles import ALL_TILES
+
+        seen = set(self.pyramid.values()) | set(self.removed) | set(self.hand or ())
+        return set(ALL_TILES) - seen
+
+
+def view(game: Game, player: int | None = None) -> View:
+    """What ``player`` may see of ``game`` (``None`` for the public view)."""
+    if player is not None and not 0 <= player < game.players:
+        raise ValueError(f"no player {player} in a {game.players}-player game")
+    return View(
+        player=player,
+        players=game.players,
+        curse=game.curse,
+        fire_die=game.fire_die,
+        pyramid=dict(game.pyramid),
+        hand=None if player is None else tuple(game.hands[player]),
+        hand_sizes=tuple(len(h) for h in game.hands),
+        pile_sizes=tuple(len(p) for p in game.piles),
+        removed=tuple(game.removed),
+        active=game.active,
+        responsible=game.responsible,
+        pending=game.pending,
+        winner=game.winner,
+        round=game.round,
+        rounds=game.rounds,
+        scores=tuple(game.scores),
+        turn=game.turn,
+        last_events=tuple(game.turn_events),
+    )
