@@ -24,7 +24,7 @@ def play_random_game(
 ) -> tuple[int, bool]:
     """Play ``game`` to its end with random decisions; returns (turns played, capped?)."""
     turns = 0
-    choice = rnd.choice
+    random = rnd.random
     apply = game.apply
     while True:
         p = game.pending
@@ -33,10 +33,13 @@ def play_random_game(
         if p.kind == "play":
             if turns >= max_turns:
                 return turns, True
-            events = apply(Play(choice(game.hands[p.player]), choice(p.spots)))
+            hand = game.hands[p.player]
+            spots = p.spots
+            tile = hand[int(random() * len(hand))]
+            events = apply(Play(tile, spots[int(random() * len(spots))]))
             turns += 1
         elif p.kind == "fall":
-            events = apply(Fall("left" if rnd.random() < 0.5 else "right"))
+            events = apply(Fall("left" if random() < 0.5 else "right"))
         else:
             events = apply(Die(None))
         if mayhem is not None:
@@ -107,5 +110,7 @@ def run_bench(
         f"max {result['turns_max']}"
     )
     print(f"  capped games     {capped} (cap: {max_turns} turns)")
-    print("  mayhem per game  " + ", ".join(f"{k} {v}" for k, v in result["mayhem_per_game"].items()))
+    print(
+        "  mayhem per game  " + ", ".join(f"{k} {v}" for k, v in result["mayhem_per_game"].items())
+    )
     return 0

@@ -16,7 +16,7 @@ step use :func:`step`, which works on a copy.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.model import (
     DIE_CHANCES,
@@ -139,6 +139,10 @@ class Game:
     - ``turn_events``: what happened since the last tile was played (for pictures and narration).
     """
 
+    incremental: ClassVar[bool] = True
+    """Check only near what changed (True) or the whole pyramid after every event (False, slower;
+    the tests compare both)."""
+
     __slots__ = (
         "_dirty",
         "active",
@@ -186,8 +190,12 @@ class Game:
         self.curse = curse
         self.fire_die = fire_die
         self.pyramid: dict[Pos, str] = dict(pyramid or {})
-        self.hands: list[list[str]] = [list(h) for h in hands] if hands else [[] for _ in range(players)]
-        self.piles: list[list[str]] = [list(p) for p in piles] if piles else [[] for _ in range(players)]
+        self.hands: list[list[str]] = (
+            [list(h) for h in hands] if hands else [[] for _ in range(players)]
+        )
+        self.piles: list[list[str]] = (
+            [list(p) for p in piles] if piles else [[] for _ in range(players)]
+        )
         self.removed: list[str] = list(removed or [])
         self.active = active
         self.responsible = active
@@ -255,7 +263,7 @@ class Game:
         self.winner = None
         self.turn = 0
         self._dirty = None
-        events.append(Event("dealt", self.active, out=tuple(gone), count=len(leftover)))
+        events.append(Event("dealt", self.active, out=tuple(gone), amount=len(leftover)))
         self._start_turn(events)
 
     def copy(self) -> Game:
@@ -343,8 +351,20 @@ class Game:
         Raises :class:`EngineError` with a readable message, changing nothing, when the action is
         not allowed now.
         """
-        self.check(action, player)
         events: list[Event] = []
+        p = self.pending
+        if (  # the common case, checked cheaply; anything unusual goes through check()
+            type(action) is Play
+            and p is not None
+            and p.kind == "play"
+            and (player is None or player == p.player)
+            and action.tile in self.hands[p.player]
+            and (action.at in p.spots if action.at is not None else len(p.spots) == 1)
+        ):
+            self.turn_events = events
+            self._play(action, events)
+            return events
+        self.check(action, player)
         if isinstance(action, Play):
             self.turn_events = events
             self._play(action, events)
@@ -462,7 +482,7 @@ class Game:
             drawn = pile[:need]
             del pile[:need]
             hand.extend(drawn)
-            events.append(Event("drew", a, count=len(drawn)))
+            events.append(Event("drew", a, amount=len(drawn)))
         self.active = (a + 1) % self.players
         self._start_turn(events)
 
@@ -479,18 +499,100 @@ class Game:
 
     # --- mayhem (RULES 5 and 6) -------------------------------------------------------------------
 
-    def _candidates(self) -> list[Pos]:
-        """Tiles that may be unstable: all of them, or those near a change since the last stable
-        pyramid (a tile's stability depends only on its supports and the tiles it touches)."""
+    def _changed(self, *positions: Pos) -> None:
+        if self._dirty is not None:
+            self._dirty.update(positions)
+
+    def _resolve(self, events: list[Event]) -> None:
+        """Find and resolve mayhem until the pyramid is stable or a decision is needed (RULES 5).
+
+        Each round of checks finds the first event by check (5.1 free air, 5.2 collapse,
+        5.3 explosion, 5.4 fire or the fire die, 5.5 curse), then by reading order, resolves it,
+        and starts again.
+        """
         pyr = self.pyramid
-        dirty = self._dirty
-        if dirty is None:
-            found = list(pyr)
-        else:
-            near: set[Pos] = set()
-            for r, x in dirty:
-                for p in (
-                    (r, x),
+        curse_on = self.curse
+        fire_auto = not self.fire_die
+        while True:
+            # Where a tile may be unstable. A tile's fit, free air and curse depend only on the
+            # tile and its supports; explosions and fires on the tiles it touches. The pyramid was
+            # stable before the positions in _dirty changed, so only a tile on or just above a
+            # change (`under`: its supports may differ) or on or next to a change (`near`) can be
+            # unstable now. _dirty None: look everywhere. (The lists may repeat positions.)
+            dirty = self._dirty
+            fiery = not INCENDIARY.isdisjoint(pyr.values())  # no incendiary: no fire, no boom
+            under: list[Pos]
+            near: list[Pos]
+            if dirty is None:
+                under = near = list(pyr)
+            else:
+                under = []
+                for r, x in dirty:
+                    under.extend(((r, x), (r + 1, x - 1), (r + 1, x + 1)))
+                near = []
+                if fiery:
+                    for r, x in dirty:
+                        near.extend(
+                            (
+                                (r, x),
+                                (r + 1, x - 1),
+                                (r + 1, x + 1),
+                                (r, x - 2),
+                                (r, x + 2),
+                                (r - 1, x - 1),
+                                (r - 1, x + 1),
+                            )
+                        )
+            free: Pos | None = None
+            collapse: Pos | None = None
+            problem = ""
+            curse: Pos | None = None
+            # "p comes before q in reading order" is p[0] > q[0] or (p[0] == q[0] and p[1] < q[1]).
+            for p in under:
+                r, x = p
+                if not r:
+                    continue
+                tile = pyr.get(p)
+                if tile is None:
+                    continue
+                left = pyr.get((r - 1, x - 1))
+                right = pyr.get((r - 1, x + 1))
+                if left is None and right is None:
+                    if free is None or r > free[0] or (r == free[0] and x < free[1]):
+                        free = p
+                    continue
+                why = _fit_problem(pyr, r, x, tile)
+                if why:
+                    if (
+                        collapse is None
+                        or r > collapse[0]
+                        or (r == collapse[0] and x < collapse[1])
+                    ):
+                        collapse = p
+                        problem = why
+                elif (
+                    curse_on
+                    and left is not None
+                    and right is not None
+                    and WEIGHT[tile] == WEIGHT[left] == WEIGHT[right]
+                    and (curse is None or r > curse[0] or (r == curse[0] and x < curse[1]))
+                ):
+                    curse = p
+            if free is not None:
+                self._ask_fall(pyr[free], free)
+                return
+            if collapse is not None:
+                self._collapse(collapse, problem, events)
+                return
+            explosion: Pos | None = None
+            fire: Pos | None = None
+            for p in near:
+                tile = pyr.get(p)
+                if tile is None or tile not in INCENDIARY:
+                    continue
+                r, x = p
+                ign = IGNITES[tile]
+                for q in (
                     (r + 1, x - 1),
                     (r + 1, x + 1),
                     (r, x - 2),
@@ -498,79 +600,36 @@ class Game:
                     (r - 1, x - 1),
                     (r - 1, x + 1),
                 ):
-                    if p in pyr:
-                        near.add(p)
-            found = list(near)
-        found.sort(key=reading_key)
-        return found
-
-    def _changed(self, *positions: Pos) -> None:
-        if self._dirty is not None:
-            self._dirty.update(positions)
-
-    def _resolve(self, events: list[Event]) -> None:
-        """Find and resolve mayhem until the pyramid is stable or a decision is needed (RULES 5)."""
-        pyr = self.pyramid
-        while True:
-            cands = self._candidates()
-            collapse: tuple[Pos, str] | None = None
-            explosion: Pos | None = None
-            fire: Pos | None = None
-            curse: Pos | None = None
-            for p in cands:
-                r, x = p
-                tile = pyr[p]
-                if r >= 1:
-                    problem = _fit_problem(pyr, r, x, tile)
-                    if problem == "free_air":
-                        self._ask_fall(tile, p)  # 5.1 beats everything: stop looking
-                        return
-                    if problem:
-                        if collapse is None:
-                            collapse = (p, problem)
+                    t = pyr.get(q)
+                    if t is None:
                         continue
-                if collapse is not None:
-                    continue
-                if tile in INCENDIARY:
-                    if explosion is None:
-                        for q in neighbours(p):
-                            t = pyr.get(q)
-                            if t is not None and t in INCENDIARY:
-                                explosion = p
-                                break
-                    if fire is None and not self.fire_die:
-                        ign = IGNITES[tile]
-                        for q in neighbours(p):
-                            t = pyr.get(q)
-                            if t is not None and MATERIAL[t] in ign:
-                                fire = p
-                                break
-                if (
-                    curse is None
-                    and self.curse
-                    and r >= 1
-                    and WEIGHT[tile]
-                    == WEIGHT.get(pyr.get((r - 1, x - 1), ""), -1)
-                    == WEIGHT.get(pyr.get((r - 1, x + 1), ""), -1)
-                ):
-                    curse = p
-            if collapse is not None:
-                self._collapse(collapse[0], collapse[1], events)
-                return
+                    if t in INCENDIARY:
+                        if (
+                            explosion is None
+                            or r > explosion[0]
+                            or (r == explosion[0] and x < explosion[1])
+                        ):
+                            explosion = p
+                    elif (
+                        fire_auto
+                        and MATERIAL[t] in ign
+                        and (fire is None or r > fire[0] or (r == fire[0] and x < fire[1]))
+                    ):
+                        fire = p
             if explosion is not None:
                 self._explode(explosion, events)
                 continue
-            if self.fire_die:
-                if self._ask_die():
-                    return
-            elif fire is not None:
-                self._burn(fire, True, events)
-                continue
+            if fire_auto:
+                if fire is not None:
+                    self._burn(fire, True, events)
+                    continue
+            elif fiery and self._ask_die():
+                return
             if curse is not None:
                 self._curse(curse, events)
                 continue
             break
-        self._dirty = set()
+        self._dirty = set() if self.incremental else None
         self._end_turn(events)
 
     def _take(self, positions: list[Pos]) -> tuple[tuple[str, Pos], ...]:
@@ -594,7 +653,9 @@ class Game:
         lifted = self._take(supports)
         self._to_pile(lifted)
         tile = self.pyramid[at]
-        events.append(Event("collapsed", self.responsible, tile, at, to_pile=lifted, detail=problem))
+        events.append(
+            Event("collapsed", self.responsible, tile, at, to_pile=lifted, detail=problem)
+        )
         self._ask_fall(tile, at)
 
     def _fall(self, direction: str, events: list[Event]) -> None:

@@ -49,14 +49,14 @@ def parse_pos(text: object) -> Pos:
     (2, -4)
     """
     if not isinstance(text, str):
-        raise EngineError(f"a position must be a string like \"1,3\", not {text!r}", "bad_position")
+        raise EngineError(f'a position must be a string like "1,3", not {text!r}', "bad_position")
     parts = text.split(",")
     try:
         if len(parts) != 2:
             raise ValueError
         r, x = int(parts[0]), int(parts[1])
     except ValueError:
-        raise EngineError(f"{text!r} is not a position like \"1,3\"", "bad_position") from None
+        raise EngineError(f'{text!r} is not a position like "1,3"', "bad_position") from None
     if r < 0:
         raise EngineError(f"position {text}: the row cannot be negative", "bad_position")
     if (r + x) % 2:
@@ -83,7 +83,7 @@ def neighbours(p: Pos) -> tuple[Pos, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play ``tile`` from the active player's hand at ``at`` (may be None when there is one spot)."""
+    """Play ``tile`` from the active player's hand at ``at`` (None when there is one spot)."""
 
     tile: str
     at: Pos | None = None
@@ -132,9 +132,7 @@ def action_from_dict(d: object) -> Action:
         raise EngineError("an action must be a JSON object", "bad_action")
     kinds = [k for k in ("play", "fall", "die", "next_round") if k in d]
     if len(kinds) != 1:
-        raise EngineError(
-            'an action needs exactly one of "play", "fall" or "die"', "bad_action"
-        )
+        raise EngineError('an action needs exactly one of "play", "fall" or "die"', "bad_action")
     allowed = {kinds[0], "player"} | ({"at"} if kinds[0] == "play" else set())
     extra = sorted(set(d) - allowed)
     if extra:
@@ -181,14 +179,23 @@ class Pending(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         if self.kind == "play":
-            return {"kind": "play", "player": self.player, "spots": [pos_str(p) for p in self.spots]}
+            return {
+                "kind": "play",
+                "player": self.player,
+                "spots": [pos_str(p) for p in self.spots],
+            }
         if self.kind == "fall":
             assert self.at is not None
-            return {"kind": "fall", "player": self.player, "tile": self.tile, "at": pos_str(self.at)}
+            return {
+                "kind": "fall",
+                "player": self.player,
+                "tile": self.tile,
+                "at": pos_str(self.at),
+            }
         return {"kind": self.kind, "player": self.player}
 
 
-# --- what happened ---------------------------------------------------------------------------------
+# --- what happened -------------------------------------------------------------------------------
 
 Placed = tuple[tuple[str, Pos], ...]
 
@@ -196,18 +203,21 @@ Placed = tuple[tuple[str, Pos], ...]
 class Event(NamedTuple):
     """One thing that happened. Kinds and the fields they use:
 
-    - ``dealt``: a round was dealt; ``out`` = coals and blowtorches among the leftovers (gone).
+    - ``dealt``: a round was dealt; ``player`` starts; ``amount`` tiles were left over for the
+      base row; ``out`` = the coals and blowtorches among them (gone).
     - ``turn``: ``player`` is now active.
     - ``placed``: ``player`` placed ``tile`` at ``at``.
     - ``collapsed``: ``tile`` at ``at`` did not fit (``detail`` ``"overweight"`` or ``"mismatch"``);
       its supports ``to_pile`` went under ``player``'s pile; a fall choice follows.
-    - ``fell``: ``tile`` fell from ``at`` to ``to`` (``detail`` ``"left"``/``"right"``), chosen by ``player``.
-    - ``exploded``: the incendiaries ``out`` left the game; the tiles touching them went ``to_pile``.
+    - ``fell``: ``tile`` fell from ``at`` to ``to`` (``detail`` ``"left"``/``"right"``), as
+      ``player`` chose.
+    - ``exploded``: the incendiaries ``out`` left the game; the tiles touching them went
+      ``to_pile``.
     - ``burnt``: ``tile`` at ``at`` set fire (``detail`` ``"straw"``/``"wood"``); burnt tiles went
       ``to_pile``; ``out`` holds the incendiary if it left the game.
     - ``cursed``: three tiles of equal weight went ``to_pile`` of ``player`` (the previous player).
     - ``rolled``: the fire die showed ``detail`` for ``tile`` placed at ``at``.
-    - ``drew``: ``player`` drew ``count`` tiles (which ones stays private).
+    - ``drew``: ``player`` drew ``amount`` tiles (which ones stays private).
     - ``won``: ``player`` won the round; ``scores`` holds every player's score for the round.
     """
 
@@ -219,7 +229,7 @@ class Event(NamedTuple):
     to_pile: Placed = ()
     out: Placed = ()
     detail: str = ""
-    count: int = 0
+    amount: int = 0
     scores: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -237,8 +247,8 @@ class Event(NamedTuple):
             d["out"] = [{"tile": t, "at": pos_str(p)} for t, p in self.out]
         if self.detail:
             d["detail"] = self.detail
-        if self.count:
-            d["count"] = self.count
+        if self.amount:
+            d["count"] = self.amount
         if self.scores:
             d["scores"] = list(self.scores)
         return d
@@ -257,6 +267,6 @@ class Event(NamedTuple):
             to_pile=placed("to_pile"),
             out=placed("out"),
             detail=d.get("detail", ""),
-            count=d.get("count", 0),
+            amount=d.get("count", 0),
             scores=tuple(d.get("scores", ())),
         )

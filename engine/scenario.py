@@ -278,8 +278,7 @@ def scenario_state(game: Game) -> dict[str, Any]:
     """Just the state keys of RULES 8 (what ``python -m engine new`` prints)."""
     full = game.to_dict()
     return {
-        k: full[k]
-        for k in ("players", "options", "pyramid", "hands", "piles", "removed", "active")
+        k: full[k] for k in ("players", "options", "pyramid", "hands", "piles", "removed", "active")
     }
 
 

@@ -53,7 +53,9 @@ ALL_TILES, MATERIAL = _build()
 WEIGHT: Final[dict[str, int]] = {code: int(code[1:]) for code in ALL_TILES}
 COLOUR: Final[dict[str, str]] = {code: code[0] for code in ALL_TILES}
 
-INCENDIARY: Final[frozenset[str]] = frozenset(c for c in ALL_TILES if MATERIAL[c] in (COAL, BLOWTORCH))
+INCENDIARY: Final[frozenset[str]] = frozenset(
+    c for c in ALL_TILES if MATERIAL[c] in (COAL, BLOWTORCH)
+)
 """Coals and blowtorches."""
 
 IGNITES: Final[dict[str, frozenset[str]]] = {

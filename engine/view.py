@@ -2,7 +2,8 @@
 
 :func:`view` is the only way ``render/``, the channel and the computer players look at a game:
 a player's own hand, everyone's hand and pile *sizes*, the pyramid, the tiles out of the game,
-whose turn it is and what is pending. Nobody's hidden tiles are in it, the own pile's order included.
+whose turn it is and what is pending. Nobody's hidden tiles are in it, not even the order of the
+viewer's own pile.
 """
 
 from __future__ import annotations
