@@ -1,0 +1,263 @@
+"""The store interface: everything the bot keeps between restarts goes through it.
+
+The bot talks only to :class:`Store`. ``data.sqlite.SqliteStore`` is the embedded default; a
+PostgreSQL store can implement the same protocol later without touching ``bot/``. Nothing that
+several bot processes must share lives only in one process's memory: it is all here.
+
+Vocabulary: a **table** is what sits in one channel, from ``/fp new`` to the end of the match. It
+starts as a lobby (``status="lobby"``), becomes a game (``"playing"``) and ends ``"finished"``,
+``"cancelled"`` or ``"aborted"``. At most one table per channel is open (lobby or playing).
+
+Every change to an open table is an optimistic, versioned write: the caller passes the version it
+read, the store checks it, writes, and bumps it, in one transaction; a stale version raises
+:class:`VersionConflict` and changes nothing. Game moves also append to the table's action log in
+the same transaction, so the state can always be rebuilt from the starting state and the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+TableStatus = Literal["lobby", "playing", "finished", "cancelled", "aborted"]
+OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+
+
+class StoreError(Exception):
+    """Base class of the store's errors."""
+
+
+class VersionConflict(StoreError):
+    """The table changed since the caller read it: its decision has passed; nothing was written."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open table (``table_id`` names it)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"channel already has table {table_id}")
+        self.table_id = table_id
+
+
+class NotFound(StoreError):
+    """No such table (or it is not open any more)."""
+
+
+class CorruptRecord(StoreError):
+    """A stored row cannot be read (bad JSON, a version gap...). Only that table is affected.
+
+    ``version`` is the table's stored version when it could be read, so that the table can still
+    be closed with ``end_table(table_id, err.version, "aborted", now)`` and its channel freed.
+    """
+
+    def __init__(self, table_id: int, problem: str, version: int | None = None) -> None:
+        super().__init__(f"table {table_id}: {problem}")
+        self.table_id = table_id
+        self.problem = problem
+        self.version = version
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer version of the bot; refusing to touch it."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat at a table: a Discord user, or a computer player (``user_id`` None, ``ai`` set)."""
+
+    user_id: int | None
+    name: str
+    ai: str | None = None  # "easy" | "normal" | "hard" for a computer player
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "ai": self.ai}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Seat:
+        return cls(d.get("user_id"), d["name"], d.get("ai"))
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as stored. ``state`` is the engine's ``Game.to_dict()`` once playing, else None."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: TableStatus
+    options: dict[str, Any]  # curse, fire_die, rounds, turn_limit_s, max_seats, ...
+    seats: tuple[Seat, ...]
+    version: int
+    state: dict[str, Any] | None
+    initial_state: dict[str, Any] | None  # the dealt state the action log starts from
+    deadline: float | None  # unix time when the active decision times out (None: no timer)
+    reminder_at: float | None  # unix time of the next reminder (None: none due)
+    created_at: float
+    updated_at: float
+    messages: dict[str, int] = field(default_factory=dict)  # see Store.set_message
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One row of a table's append-only action log."""
+
+    table_id: int
+    version: int  # the table version this action produced
+    seat: int | None  # who acted (None: the game itself, e.g. a die roll or a timer)
+    user_id: int | None
+    action: dict[str, Any]  # the engine action in the scenario format, e.g. {"play": "B7", "at": "1,1"}
+    at: float  # unix time
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """Per-server settings, changed with ``/fp settings``."""
+
+    guild_id: int
+    turn_limit_s: int = 24 * 3600
+    reminder_s: int = 12 * 3600  # a reminder goes out this long before the deadline
+    defaults: dict[str, Any] = field(default_factory=dict)  # default options for /fp new
+
+
+@dataclass(frozen=True)
+class PlayerPrefs:
+    """Per-user preferences."""
+
+    user_id: int
+    hand_mode: Literal["dm", "channel"] = "dm"  # "channel": ephemeral replies only, never DMs
+
+
+@dataclass(frozen=True)
+class TableProblem:
+    """What ``check`` found wrong with one table."""
+
+    table_id: int
+    problem: str
+
+
+class Store(Protocol):
+    """What the bot needs from persistence. All methods are coroutines; all writes are atomic."""
+
+    async def open(self) -> None:
+        """Connect, apply pending migrations (raise :class:`SchemaTooNew` if the database is
+        newer than this code)."""
+
+    async def close(self) -> None: ...
+
+    # --- tables ---------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        seats: tuple[Seat, ...],
+        now: float,
+    ) -> Table:
+        """A new lobby; raises :class:`ChannelBusy` if the channel has an open table."""
+
+    async def get_table(self, table_id: int) -> Table:
+        """Raises :class:`NotFound` or :class:`CorruptRecord`."""
+
+    async def open_table_in_channel(self, channel_id: int) -> Table | None: ...
+
+    async def update_lobby(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        seats: tuple[Seat, ...] | None = None,
+        options: dict[str, Any] | None = None,
+        status: TableStatus | None = None,
+        now: float,
+    ) -> Table:
+        """Change a lobby (seats, options, or cancel it). Raises :class:`VersionConflict`."""
+
+    async def start_game(
+        self,
+        table_id: int,
+        expected_version: int,
+        seats: tuple[Seat, ...],
+        state: dict[str, Any],
+        deadline: float | None,
+        reminder_at: float | None,
+        now: float,
+    ) -> Table:
+        """Lobby -> playing with the dealt ``state`` (also kept as ``initial_state``)."""
+
+    async def apply_action(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        seat: int | None,
+        user_id: int | None,
+        action: dict[str, Any],
+        state: dict[str, Any],
+        deadline: float | None,
+        reminder_at: float | None,
+        now: float,
+        seats: tuple[Seat, ...] | None = None,
+        status: TableStatus | None = None,
+    ) -> Table:
+        """One game move, atomically: check the version, append the log row, write the new state
+        (and optionally seats/status, e.g. when the match ends or a seat changes), bump the
+        version. Raises :class:`VersionConflict` (nothing written) if the version moved on."""
+
+    async def set_timers(
+        self,
+        table_id: int,
+        expected_version: int,
+        deadline: float | None,
+        reminder_at: float | None,
+    ) -> None:
+        """Change a table's timers without a move (e.g. after a reminder was sent); does not bump
+        the version but checks it."""
+
+    async def end_table(
+        self,
+        table_id: int,
+        expected_version: int,
+        status: TableStatus,
+        now: float,
+        results: dict[str, Any] | None = None,
+    ) -> Table:
+        """Close a table (finished with results, cancelled, aborted)."""
+
+    async def open_tables(self) -> list[Table]:
+        """Every lobby and game still open, to restore views, timers and reminders at start.
+        A corrupted row is skipped (and reported by :meth:`check`), never fatal."""
+
+    async def due_timers(self, now: float) -> list[Table]:
+        """Open games whose deadline or reminder time has passed."""
+
+    async def action_log(self, table_id: int) -> list[LoggedAction]: ...
+
+    # --- messages the bot edits later ---------------------------------------------------------
+
+    async def set_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember a Discord message id under ``key`` (e.g. ``"lobby"``, ``"status"``,
+        ``"hand:<user_id>"``); overwrites."""
+
+    async def get_messages(self, table_id: int) -> dict[str, int]: ...
+
+    # --- preferences and settings -------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> PlayerPrefs: ...
+
+    async def set_prefs(self, prefs: PlayerPrefs) -> None: ...
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def set_guild_settings(self, settings: GuildSettings) -> None: ...
+
+    # --- results and checks --------------------------------------------------------------------
+
+    async def results(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        """Finished matches (for stats), newest first."""
+
+    async def check(self) -> list[TableProblem]:
+        """Replay every game from its initial state and action log and compare with the stored
+        state; also report unreadable rows and version gaps."""
