@@ -1,0 +1,103 @@
+"""Errors: those the fake answers to the bot (Discord JSON errors) and those it raises in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DiscordError(Exception):
+    """An error response in Discord's JSON shape: ``{"message": ..., "code": ...}``.
+
+    REST handlers raise it; the server turns it into the HTTP response.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        errors: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+        self.headers = headers or {}
+        self.extra = extra or {}
+
+    def body(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            data["errors"] = self.errors
+        data.update(self.extra)
+        return data
+
+
+def unknown(kind: str, code: int) -> DiscordError:
+    """404 Unknown <kind> with the matching Discord error code."""
+    return DiscordError(404, code, f"Unknown {kind}")
+
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_GUILD = 10004
+UNKNOWN_MEMBER = 10007
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_USER = 10013
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_APPLICATION_COMMAND = 10063
+UNKNOWN_INTERACTION = 10062
+MISSING_ACCESS = 50001
+CANNOT_SEND_EMPTY_MESSAGE = 50006
+CANNOT_SEND_TO_USER = 50007
+CANNOT_EDIT_OTHER_USERS_MESSAGE = 50005
+MISSING_PERMISSIONS = 50013
+INVALID_FORM_BODY = 50035
+INVALID_JSON = 50109
+ALREADY_ACKNOWLEDGED = 40060
+ENTITY_TOO_LARGE = 40005
+
+
+def invalid_form(path: str, code: str, message: str) -> DiscordError:
+    """400 Invalid Form Body with one field error, as Discord reports validation problems."""
+    errors: dict[str, Any] = {}
+    node = errors
+    parts = path.split(".")
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = {"_errors": [{"code": code, "message": message}]}
+    return DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body", errors=errors)
+
+
+# ---- errors raised to the test (the person at the keyboard could not do what was asked)
+
+
+class FakeUserError(AssertionError):
+    """Base class: a fake user could not do what the test asked (like a person who can't)."""
+
+
+class CommandNotSynced(FakeUserError):
+    """The slash command (or subcommand) was never registered by the bot."""
+
+
+class CommandUsageError(FakeUserError):
+    """The options given to a slash command do not fit its registered definition."""
+
+
+class ComponentNotFound(FakeUserError):
+    """No clickable component with that label on the message."""
+
+
+class ComponentDisabled(FakeUserError):
+    """The component exists but is disabled, so a person cannot click it."""
+
+
+class MessageNotVisible(FakeUserError):
+    """The message is deleted or is someone else's ephemeral message."""
+
+
+class BotNotConnected(FakeUserError):
+    """No bot session is connected to the gateway, so nobody would receive the interaction."""
