@@ -106,7 +106,7 @@ class LoggedAction:
     version: int  # the table version this action produced
     seat: int | None  # who acted (None: the game itself, e.g. a die roll or a timer)
     user_id: int | None
-    action: dict[str, Any]  # the engine action in the scenario format, e.g. {"play": "B7", "at": "1,1"}
+    action: dict[str, Any]  # the engine action (scenario format), e.g. {"play": "B7", "at": "1,1"}
     at: float  # unix time
 
 

@@ -1,0 +1,1 @@
+"""Numbered SQL migrations of the SQLite store, applied in order at start (see ``data.migrate``)."""

@@ -1,0 +1,338 @@
+"""Turning stored rows into records and back, and finding what is wrong with a row.
+
+Nothing here knows SQL: a PostgreSQL store can reuse all of it. A stored table row is read with
+:func:`table_from_row`; any problem (unreadable JSON, a state the engine rejects, a gap in the
+action log) raises :class:`~data.store.CorruptRecord` for that table only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast, get_args
+
+from data.store import (
+    OPEN_STATUSES,
+    CorruptRecord,
+    LoggedAction,
+    Seat,
+    Table,
+    TableProblem,
+    TableStatus,
+)
+
+STATUSES: frozenset[str] = frozenset(get_args(TableStatus))
+CLOSED_STATUSES: tuple[TableStatus, ...] = ("finished", "cancelled", "aborted")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, as stored."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def seats_json(seats: Sequence[Seat]) -> str:
+    return dumps([s.to_dict() for s in seats])
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as the database holds it: JSON columns still text, plus log statistics.
+
+    ``log_count`` / ``log_min`` / ``log_max`` describe the table's action log (None when the
+    query did not look at it: then the log is not checked).
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    options: str
+    seats: str
+    version: int
+    state: str | None
+    initial_state: str | None
+    start_version: int | None
+    deadline: float | None
+    reminder_at: float | None
+    created_at: float
+    updated_at: float
+    messages: str | None = None  # JSON object key -> message id
+    log_count: int | None = None
+    log_min: int | None = None
+    log_max: int | None = None
+
+
+def load_json(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"unreadable {what} JSON ({e})") from None
+
+
+def parse_seats(text: str) -> tuple[Seat, ...]:
+    """Seats from their JSON text; ValueError if they are not a list of seats."""
+    raw = load_json(text, "seats")
+    if not isinstance(raw, list):
+        raise ValueError("seats are not a JSON list")
+    seats: list[Seat] = []
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise ValueError(f"bad seat {item!r}")
+        uid = item.get("user_id")
+        ai = item.get("ai")
+        if not (uid is None or (isinstance(uid, int) and not isinstance(uid, bool))):
+            raise ValueError(f"bad seat user id {uid!r}")
+        if not (ai is None or isinstance(ai, str)):
+            raise ValueError(f"bad seat ai {ai!r}")
+        seats.append(Seat.from_dict(item))
+    return tuple(seats)
+
+
+def parse_object(text: str, what: str) -> dict[str, Any]:
+    value = load_json(text, what)
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} is not a JSON object")
+    return value
+
+
+def validate_state(state: dict[str, Any], what: str) -> None:
+    """Raise ValueError if the engine cannot restore ``state``."""
+    from engine import Game  # data -> engine for (de)serialisation only
+
+    try:
+        Game.from_dict(state)
+    except Exception as e:  # EngineError, or anything a malformed dict makes the reader raise
+        raise ValueError(f"{what} is not a valid game state ({e})") from None
+
+
+def log_problem(row: TableRow) -> str | None:
+    """What is wrong with the action log's shape (a version gap...), from its statistics."""
+    if row.log_count is None:
+        return None
+    count = row.log_count
+    if row.start_version is None:
+        return f"{count} logged actions but the game never started" if count else None
+    if count == 0:
+        if row.status == "playing" and row.version != row.start_version:
+            return (
+                f"version {row.version} but the action log is empty after the start at "
+                f"version {row.start_version}"
+            )
+        return None
+    lo, hi = row.log_min, row.log_max
+    assert lo is not None and hi is not None
+    if lo != row.start_version + 1 or hi - lo + 1 != count:
+        return (
+            f"version gap in the action log: {count} actions between versions {lo} and {hi}, "
+            f"after the start at version {row.start_version}"
+        )
+    if hi > row.version or (row.status == "playing" and hi != row.version):
+        return f"the table is at version {row.version} but its action log ends at version {hi}"
+    return None
+
+
+def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True) -> Table:
+    """The :class:`Table` a row holds.
+
+    Raises :class:`CorruptRecord` if a column cannot be read, the state is not one the engine
+    accepts (``validate``) or the action log has a gap. With ``strict=False`` nothing is raised:
+    unreadable columns come back empty (used to close a corrupt table).
+    """
+    problems: list[str] = []
+
+    def attempt(fn: Any, default: Any) -> Any:
+        try:
+            return fn()
+        except ValueError as e:
+            problems.append(str(e))
+            return default
+
+    if row.status not in STATUSES:
+        problems.append(f"unknown status {row.status!r}")
+    options = attempt(lambda: parse_object(row.options, "options"), {})
+    seats = attempt(lambda: parse_seats(row.seats), ())
+    state = None
+    if row.state is not None:
+        state = attempt(lambda: parse_object(row.state, "state"), None)
+        if state is not None and validate:
+            attempt(lambda: validate_state(state, "the state"), None)
+    elif row.status == "playing":
+        problems.append("a game in progress without a state")
+    initial = None
+    if row.initial_state is not None:
+        initial = attempt(lambda: parse_object(row.initial_state, "initial state"), None)
+    messages: dict[str, int] = {}
+    if row.messages:
+        raw = attempt(lambda: parse_object(cast(str, row.messages), "messages"), {})
+        messages = {str(k): int(v) for k, v in raw.items() if isinstance(v, int)}
+    gap = log_problem(row)
+    if gap:
+        problems.append(gap)
+    if problems and strict:
+        raise CorruptRecord(row.id, "; ".join(problems), row.version)
+    return Table(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        host_id=row.host_id,
+        status=cast(TableStatus, row.status),
+        options=options,
+        seats=seats,
+        version=row.version,
+        state=state,
+        initial_state=initial,
+        deadline=row.deadline,
+        reminder_at=row.reminder_at,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        messages=messages,
+    )
+
+
+def action_from_row(
+    table_id: int, version: int, seat: int | None, user_id: int | None, action: str, at: float
+) -> LoggedAction:
+    """A log row as a :class:`LoggedAction` (raises :class:`CorruptRecord` on bad JSON)."""
+    try:
+        parsed = parse_object(action, f"action {version}")
+    except ValueError as e:
+        raise CorruptRecord(table_id, str(e)) from None
+    return LoggedAction(table_id, version, seat, user_id, parsed, at)
+
+
+def replay_actions(log: Iterable[LoggedAction]) -> list[dict[str, Any]]:
+    """The log as the engine's ``replay`` takes it: each action with the acting seat as player."""
+    out: list[dict[str, Any]] = []
+    for entry in log:
+        a = dict(entry.action)
+        if entry.seat is not None:
+            a["player"] = entry.seat
+        out.append(a)
+    return out
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str:
+    """Where two JSON values first differ, as a readable path (``hands[2]``, ``rng``...)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{path}.{key}" if path else str(key)
+            if a[key] != b[key]:
+                return first_difference(a[key], b[key], f"{path}.{key}" if path else str(key))
+        return path or "(top)"
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+        return f"{path} (length {len(a)} vs {len(b)})"
+    return path or "(top)"
+
+
+def check_table(row: TableRow, log_rows: Sequence[tuple[int, int | None, str]]) -> list[str]:
+    """Every problem of one table: unreadable columns, a version gap, or a stored state that is
+    not what replaying the action log from the initial state gives. ``log_rows`` are
+    ``(version, seat, action JSON)`` in version order."""
+    from engine import EngineError, replay
+
+    problems: list[str] = []
+    try:
+        table = table_from_row(row, validate=True)
+    except CorruptRecord as e:
+        problems.append(e.problem)
+        table = table_from_row(row, validate=False, strict=False)
+    versions = [v for v, _, _ in log_rows]
+    if row.start_version is None:
+        if versions:
+            problems.append(f"{len(versions)} logged actions but the game never started")
+        return _unique(problems)
+    expected = list(range(row.start_version + 1, row.start_version + 1 + len(versions)))
+    if versions != expected:
+        missing = sorted(set(range(row.start_version + 1, max(versions) + 1)) - set(versions))
+        problems.append(
+            f"version gap in the action log: missing version {missing[0]}"
+            if missing
+            else "unexpected versions in the action log"
+        )
+        return _unique(problems)
+    last = versions[-1] if versions else row.start_version
+    if last > row.version or (row.status == "playing" and last != row.version):
+        problems.append(
+            f"the table is at version {row.version} but its action log ends at version {last}"
+        )
+        return _unique(problems)
+    if table.initial_state is None or table.state is None:
+        if table.status != "lobby":
+            problems.append("no initial state or no state to replay")
+        return _unique(problems)
+    log: list[LoggedAction] = []
+    for version, seat, text in log_rows:
+        try:
+            log.append(action_from_row(row.id, version, seat, None, text, 0.0))
+        except CorruptRecord as e:
+            problems.append(e.problem)
+            return _unique(problems)
+    try:
+        game, _ = replay(table.initial_state, replay_actions(log))
+    except EngineError as e:
+        problems.append(f"the action log does not replay ({e})")
+        return _unique(problems)
+    except Exception as e:  # a malformed initial state may break the reader in other ways
+        problems.append(f"the action log does not replay ({type(e).__name__}: {e})")
+        return _unique(problems)
+    replayed = game.to_dict()
+    if replayed != table.state:
+        problems.append(
+            f"stored state differs from the replay of {len(log)} actions "
+            f"(first difference at {first_difference(table.state, replayed)})"
+        )
+    return _unique(problems)
+
+
+def _unique(problems: list[str]) -> list[str]:
+    return list(dict.fromkeys(problems))
+
+
+def problems_of(table_id: int, problems: Iterable[str]) -> list[TableProblem]:
+    return [TableProblem(table_id, p) for p in problems]
+
+
+def scores_and_winners(
+    state: dict[str, Any] | None, results: dict[str, Any] | None
+) -> tuple[list[int] | None, list[int] | None]:
+    """A finished match's totals and winners: from ``results`` if the bot gave them, else from
+    the final engine state (lowest total wins; ties share)."""
+    res = results or {}
+    scores = res.get("scores")
+    if scores is None and state is not None:
+        scores = state.get("scores")
+    if not (isinstance(scores, list) and all(isinstance(s, int) for s in scores)):
+        scores = None
+    winners = res.get("winners")
+    if not (isinstance(winners, list) and all(isinstance(w, int) for w in winners)):
+        winners = None
+    if winners is None and scores:
+        best = min(scores)
+        winners = [i for i, s in enumerate(scores) if s == best]
+    return scores, winners
+
+
+__all__ = [
+    "CLOSED_STATUSES",
+    "OPEN_STATUSES",
+    "STATUSES",
+    "TableRow",
+    "action_from_row",
+    "check_table",
+    "dumps",
+    "first_difference",
+    "log_problem",
+    "parse_object",
+    "parse_seats",
+    "replay_actions",
+    "scores_and_winners",
+    "seats_json",
+    "table_from_row",
+    "validate_state",
+]

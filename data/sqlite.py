@@ -1,0 +1,964 @@
+"""The SQLite store: one database file, shared safely by every bot process on the machine.
+
+How it stays correct:
+
+- **One transaction per change.** Every write runs in ``BEGIN IMMEDIATE`` ... ``COMMIT`` on a
+  dedicated writer connection, so the version check and the write happen under SQLite's write
+  lock: two stores (two processes) can never both read version 7 and both write version 8. A
+  caller hears back only after ``COMMIT`` has returned.
+- **Group commit.** Moves submitted while a commit is in progress wait in a queue and go into the
+  next transaction together, each still checked on its own (a stale one gets
+  :class:`~data.store.VersionConflict` and the others commit). This is what keeps commit latency
+  low when hundreds of games are played at once: the write lock and the WAL append are paid once
+  per batch, not once per move.
+- **WAL mode**, ``synchronous=NORMAL`` by default: a commit survives the process being killed at
+  any moment; only a power failure or OS crash may lose the last commits. ``synchronous="FULL"``
+  makes every commit wait for the disk.
+- Reads go through a second, read-only connection: WAL readers see the last committed state and
+  never block the writer, and never see a transaction that is still in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from data import rows as R
+from data.migrate import migrate
+from data.store import (
+    OPEN_STATUSES,
+    ChannelBusy,
+    CorruptRecord,
+    GuildSettings,
+    LoggedAction,
+    NotFound,
+    PlayerPrefs,
+    Seat,
+    StoreError,
+    Table,
+    TableProblem,
+    TableStatus,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_COLUMNS = (
+    "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, t.state, "
+    "t.initial_state, t.start_version, t.deadline, t.reminder_at, t.created_at, t.updated_at"
+)
+_MESSAGES = (
+    "(SELECT json_group_object(m.key, m.message_id) FROM messages m WHERE m.table_id = t.id)"
+)
+_LOG_STATS = (
+    "(SELECT count(*) FROM actions a WHERE a.table_id = t.id), "
+    "(SELECT min(a.version) FROM actions a WHERE a.table_id = t.id), "
+    "(SELECT max(a.version) FROM actions a WHERE a.table_id = t.id)"
+)
+#: A whole table, its messages and its log statistics, in one statement (one snapshot).
+SELECT_TABLE = f"SELECT {_COLUMNS}, {_MESSAGES}, {_LOG_STATS} FROM tables t"
+#: What a write needs to check and to answer with a Table (no state, no log scan).
+_SELECT_FOR_WRITE = (
+    "SELECT t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
+    f"t.initial_state, t.start_version, t.created_at, {_MESSAGES} FROM tables t"
+)
+_OPEN = "t.status IN ('lobby', 'playing')"
+
+#: The most moves one group commit takes (the rest go into the next one).
+MAX_BATCH = 512
+
+
+def _row(values: Sequence[Any]) -> R.TableRow:
+    return R.TableRow(*values)
+
+
+@dataclass(eq=False)
+class _Move:
+    """A move waiting for the next group commit."""
+
+    table_id: int
+    expected_version: int
+    seat: int | None
+    user_id: int | None
+    action_json: str
+    state: dict[str, Any]
+    state_json: str
+    deadline: float | None
+    reminder_at: float | None
+    now: float
+    seats: tuple[Seat, ...] | None
+    seats_json: str | None
+    status: TableStatus | None
+    future: asyncio.Future[Table]
+
+
+@dataclass(eq=False)
+class _Call:
+    """Any other write: a coroutine run alone in its own transaction on the writer connection."""
+
+    fn: Callable[[aiosqlite.Connection], Awaitable[Any]]
+    future: asyncio.Future[Any]
+
+
+@dataclass(eq=False)
+class _Current:
+    """A table row as a batch of moves sees it (updated as moves are accepted)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    options: str
+    seats: str
+    version: int
+    initial_state: str | None
+    start_version: int | None
+    created_at: float
+    messages: str | None
+    parsed: dict[str, Any] = field(default_factory=dict)
+
+
+def _set(fut: asyncio.Future[Any], result: Any) -> None:
+    if not fut.done():
+        fut.set_result(result)
+
+
+def _fail(fut: asyncio.Future[Any], exc: BaseException) -> None:
+    if not fut.done():
+        fut.set_exception(exc)
+
+
+class SqliteStore:
+    """The :class:`~data.store.Store` on a SQLite file (created, and migrated, by :meth:`open`).
+
+    ``path`` is the database file. ``synchronous`` is ``"NORMAL"`` (durable against a killed
+    process) or ``"FULL"`` (also against power loss). ``busy_timeout_ms`` is how long a write waits
+    for another process's transaction before giving up. ``validate_states`` makes every read of a
+    game check its state with the engine (a bad one is a :class:`CorruptRecord`).
+    ``migrate_schema=False`` opens without applying migrations (for read-only tools).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: str = "NORMAL",
+        busy_timeout_ms: int = 5000,
+        validate_states: bool = True,
+        migrate_schema: bool = True,
+    ) -> None:
+        if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
+        self.path = Path(path)
+        self.synchronous = synchronous.upper()
+        self.busy_timeout_ms = busy_timeout_ms
+        self.validate_states = validate_states
+        self.migrate_schema = migrate_schema
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
+        self._queue: list[_Move | _Call] = []
+        self._wake = asyncio.Event()
+        self._writer_task: asyncio.Task[None] | None = None
+        self._closing = False
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"
+
+    # --- life cycle -----------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Create the file if needed, switch it to WAL mode and apply pending migrations.
+
+        Raises :class:`~data.store.SchemaTooNew` (and leaves the file untouched) if the database
+        was written by newer code.
+        """
+        if self._writer is not None:
+            return
+        if str(self.path) != ":memory:" and self.path.parent != Path():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await writer.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            await writer.execute("PRAGMA journal_mode = WAL")
+            await writer.execute(f"PRAGMA synchronous = {self.synchronous}")
+            await writer.execute("PRAGMA foreign_keys = ON")
+            await writer.execute("PRAGMA journal_size_limit = 67108864")
+            if self.migrate_schema:
+                await migrate(writer)
+            reader = await aiosqlite.connect(self.path, isolation_level=None)
+        except BaseException:
+            await writer.close()
+            raise
+        try:
+            await reader.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await reader.close()
+            await writer.close()
+            raise
+        self._writer, self._reader = writer, reader
+        self._closing = False
+        self._writer_task = asyncio.create_task(self._write_loop(), name=f"{self!r} writer")
+        log.info("opened %s", self.path)
+
+    async def close(self) -> None:
+        """Finish the writes already submitted, then close the connections."""
+        if self._writer is None:
+            return
+        self._closing = True
+        self._wake.set()
+        if self._writer_task is not None:
+            await self._writer_task
+            self._writer_task = None
+        writer, reader = self._writer, self._reader
+        self._writer = self._reader = None
+        if reader is not None:
+            await reader.close()
+        await writer.close()
+        log.info("closed %s", self.path)
+
+    async def __aenter__(self) -> SqliteStore:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- the writer -----------------------------------------------------------------------------
+
+    def _submit(self, item: _Move | _Call) -> None:
+        if self._writer is None or self._closing:
+            raise StoreError("the store is not open")
+        self._queue.append(item)
+        self._wake.set()
+
+    async def _call(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        """Run ``fn(conn)`` in its own write transaction, in queue order; return its result."""
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._submit(_Call(fn, fut))
+        return await fut
+
+    async def _write_loop(self) -> None:
+        while True:
+            if not self._queue:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            try:
+                await self._run_batch(batch)
+            except Exception as e:  # a bug here must not leave callers waiting forever
+                log.exception("the writer of %s failed", self.path)
+                for item in batch:
+                    _fail(item.future, e)
+
+    async def _run_batch(self, batch: list[_Move | _Call]) -> None:
+        i = 0
+        while i < len(batch):
+            item = batch[i]
+            if isinstance(item, _Call):
+                await self._run_call(item)
+                i += 1
+                continue
+            j = i
+            while j < len(batch) and isinstance(batch[j], _Move):
+                j += 1
+            await self._run_moves([m for m in batch[i:j] if isinstance(m, _Move)])
+            i = j
+
+    async def _transaction(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        conn = self._writer
+        assert conn is not None
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = await fn(conn)
+            await conn.execute("COMMIT")
+        except BaseException:
+            try:
+                if conn.in_transaction:
+                    await conn.execute("ROLLBACK")
+            except Exception:
+                log.exception("rollback failed on %s", self.path)
+            raise
+        return result
+
+    async def _run_call(self, call: _Call) -> None:
+        try:
+            result = await self._transaction(call.fn)
+        except Exception as e:
+            _fail(call.future, e)
+        else:
+            _set(call.future, result)
+
+    async def _run_moves(self, moves: list[_Move]) -> None:
+        try:
+            outcomes = await self._transaction(lambda conn: self._write_moves(conn, moves))
+        except Exception as e:
+            if len(moves) > 1:
+                # Something unexpected broke the batch: redo each move alone, so that only the
+                # move that causes it fails.
+                log.warning("a batch of %d moves failed (%s); retrying one by one", len(moves), e)
+                for move in moves:
+                    await self._run_moves([move])
+                return
+            move = moves[0]
+            if isinstance(e, sqlite3.IntegrityError):
+                e = CorruptRecord(
+                    move.table_id, f"cannot append to the action log ({e})", move.expected_version
+                )
+            _fail(move.future, e)
+            return
+        for move, outcome in zip(moves, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                _fail(move.future, outcome)
+            else:
+                _set(move.future, outcome)
+
+    async def _write_moves(
+        self, conn: aiosqlite.Connection, moves: list[_Move]
+    ) -> list[Table | Exception]:
+        ids = sorted({m.table_id for m in moves})
+        marks = ",".join("?" * len(ids))
+        fetched = await conn.execute_fetchall(f"{_SELECT_FOR_WRITE} WHERE t.id IN ({marks})", ids)
+        current = {r[0]: _Current(*r) for r in fetched}
+        outcomes: list[Table | Exception] = []
+        log_rows: list[tuple[Any, ...]] = []
+        updates: list[tuple[Any, ...]] = []
+        finished: list[Table] = []
+        for m in moves:
+            cur = current.get(m.table_id)
+            if cur is None:
+                outcomes.append(NotFound(f"no table {m.table_id}"))
+                continue
+            if cur.version != m.expected_version:
+                outcomes.append(
+                    VersionConflict(
+                        f"table {m.table_id} is at version {cur.version}, not {m.expected_version}"
+                    )
+                )
+                continue
+            if cur.status != "playing":
+                outcomes.append(NotFound(f"table {m.table_id} is not playing (it is {cur.status})"))
+                continue
+            try:
+                if not cur.parsed:
+                    cur.parsed = {
+                        "options": R.parse_object(cur.options, "options"),
+                        "seats": R.parse_seats(cur.seats),
+                        "initial_state": None
+                        if cur.initial_state is None
+                        else R.parse_object(cur.initial_state, "initial state"),
+                        "messages": {}
+                        if not cur.messages
+                        else R.parse_object(cur.messages, "messages"),
+                    }
+            except ValueError as e:
+                outcomes.append(CorruptRecord(m.table_id, str(e), cur.version))
+                continue
+            version = cur.version + 1
+            log_rows.append((m.table_id, version, m.seat, m.user_id, m.action_json, m.now))
+            updates.append(
+                (
+                    version,
+                    m.state_json,
+                    m.seats_json,
+                    m.status,
+                    m.deadline,
+                    m.reminder_at,
+                    m.now,
+                    m.table_id,
+                    cur.version,
+                )
+            )
+            cur.version = version
+            if m.status is not None:
+                cur.status = m.status
+            if m.seats is not None:
+                cur.parsed["seats"] = m.seats
+            table = Table(
+                id=cur.id,
+                guild_id=cur.guild_id,
+                channel_id=cur.channel_id,
+                host_id=cur.host_id,
+                status=m.status or "playing",
+                options=cur.parsed["options"],
+                seats=cur.parsed["seats"],
+                version=version,
+                state=m.state,
+                initial_state=cur.parsed["initial_state"],
+                deadline=m.deadline,
+                reminder_at=m.reminder_at,
+                created_at=cur.created_at,
+                updated_at=m.now,
+                messages=dict(cur.parsed["messages"]),
+            )
+            outcomes.append(table)
+            if m.status == "finished":
+                finished.append(table)
+        if log_rows:
+            await conn.executemany(
+                "INSERT INTO actions (table_id, version, seat, user_id, action, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                log_rows,
+            )
+            cursor = await conn.executemany(
+                "UPDATE tables SET version = ?, state = ?, seats = COALESCE(?, seats), "
+                "status = COALESCE(?, status), deadline = ?, reminder_at = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                updates,
+            )
+            if cursor.rowcount != len(updates):
+                raise StoreError(f"{cursor.rowcount} of {len(updates)} table rows were updated")
+        for table in finished:
+            await self._write_result(conn, table, None)
+        return outcomes
+
+    # --- helpers for single writes ---------------------------------------------------------------
+
+    @staticmethod
+    async def _fetch(conn: aiosqlite.Connection, table_id: int) -> R.TableRow | None:
+        rows = list(
+            await conn.execute_fetchall(
+                f"SELECT {_COLUMNS}, {_MESSAGES} FROM tables t WHERE t.id = ?", (table_id,)
+            )
+        )
+        return _row(rows[0]) if rows else None
+
+    @staticmethod
+    def _checked(row: R.TableRow | None, table_id: int, expected_version: int) -> R.TableRow:
+        if row is None:
+            raise NotFound(f"no table {table_id}")
+        if row.version != expected_version:
+            raise VersionConflict(
+                f"table {table_id} is at version {row.version}, not {expected_version}"
+            )
+        return row
+
+    async def _write_result(
+        self, conn: aiosqlite.Connection, table: Table, results: dict[str, Any] | None
+    ) -> None:
+        """Record a finished match (or replace its record) for stats."""
+        scores, winners = R.scores_and_winners(table.state, results)
+        await conn.execute(
+            "INSERT INTO results (table_id, guild_id, channel_id, finished_at, seats, scores, "
+            "winners, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id) DO UPDATE SET finished_at = excluded.finished_at, "
+            "seats = excluded.seats, scores = excluded.scores, winners = excluded.winners, "
+            "data = CASE WHEN excluded.data = '{}' THEN results.data ELSE excluded.data END",
+            (
+                table.id,
+                table.guild_id,
+                table.channel_id,
+                table.updated_at,
+                R.seats_json(table.seats),
+                None if scores is None else R.dumps(scores),
+                None if winners is None else R.dumps(winners),
+                R.dumps(results or {}),
+            ),
+        )
+        await conn.execute("DELETE FROM result_players WHERE table_id = ?", (table.id,))
+        await conn.executemany(
+            "INSERT INTO result_players (table_id, seat, user_id, name, ai, score, won) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    table.id,
+                    i,
+                    s.user_id,
+                    s.name,
+                    s.ai,
+                    scores[i] if scores is not None and i < len(scores) else None,
+                    int(winners is not None and i in winners),
+                )
+                for i, s in enumerate(table.seats)
+            ],
+        )
+
+    # --- tables ---------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        seats: tuple[Seat, ...],
+        now: float,
+    ) -> Table:
+        """A new lobby at version 1; raises :class:`ChannelBusy` if the channel has an open
+        table (checked under the write lock, and by a unique index)."""
+        options_json, seats_json = R.dumps(options), R.seats_json(seats)
+
+        async def op(conn: aiosqlite.Connection) -> int:
+            busy = list(
+                await conn.execute_fetchall(
+                    f"SELECT t.id FROM tables t WHERE t.channel_id = ? AND {_OPEN}", (channel_id,)
+                )
+            )
+            if busy:
+                raise ChannelBusy(int(busy[0][0]))
+            cursor = await conn.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, options, seats, "
+                "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 1, ?, ?)",
+                (guild_id, channel_id, host_id, options_json, seats_json, now, now),
+            )
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
+
+        table_id = await self._call(op)
+        return Table(
+            id=table_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            options=R.parse_object(options_json, "options"),
+            seats=tuple(seats),
+            version=1,
+            state=None,
+            initial_state=None,
+            deadline=None,
+            reminder_at=None,
+            created_at=now,
+            updated_at=now,
+            messages={},
+        )
+
+    async def get_table(self, table_id: int) -> Table:
+        """Any table, open or closed. Raises :class:`NotFound` or :class:`CorruptRecord`."""
+        rows = await self._read(f"{SELECT_TABLE} WHERE t.id = ?", (table_id,))
+        if not rows:
+            raise NotFound(f"no table {table_id}")
+        return R.table_from_row(_row(rows[0]), validate=self.validate_states)
+
+    async def open_table_in_channel(self, channel_id: int) -> Table | None:
+        """The channel's open table, or None. Raises :class:`CorruptRecord` if it is unreadable
+        (its ``version`` lets the caller abort it)."""
+        rows = await self._read(f"{SELECT_TABLE} WHERE t.channel_id = ? AND {_OPEN}", (channel_id,))
+        if not rows:
+            return None
+        return R.table_from_row(_row(rows[0]), validate=self.validate_states)
+
+    async def update_lobby(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        seats: tuple[Seat, ...] | None = None,
+        options: dict[str, Any] | None = None,
+        status: TableStatus | None = None,
+        now: float,
+    ) -> Table:
+        """Change a lobby's seats or options, or close it (``status="cancelled"`` or
+        ``"aborted"``). Raises :class:`VersionConflict`, or :class:`NotFound` if the table is not
+        a lobby any more."""
+        if status not in (None, "lobby", "cancelled", "aborted"):
+            raise ValueError(f"a lobby can become cancelled or aborted, not {status!r}")
+        seats_json = None if seats is None else R.seats_json(seats)
+        options_json = None if options is None else R.dumps(options)
+
+        async def op(conn: aiosqlite.Connection) -> R.TableRow:
+            row = self._checked(await self._fetch(conn, table_id), table_id, expected_version)
+            if row.status != "lobby":
+                raise NotFound(f"table {table_id} is not a lobby (it is {row.status})")
+            closing = status in ("cancelled", "aborted")
+            await conn.execute(
+                "UPDATE tables SET version = version + 1, seats = COALESCE(?, seats), "
+                "options = COALESCE(?, options), status = COALESCE(?, status), "
+                "deadline = CASE WHEN ? THEN NULL ELSE deadline END, "
+                "reminder_at = CASE WHEN ? THEN NULL ELSE reminder_at END, updated_at = ? "
+                "WHERE id = ?",
+                (seats_json, options_json, status, closing, closing, now, table_id),
+            )
+            new = await self._fetch(conn, table_id)
+            assert new is not None
+            return new
+
+        return R.table_from_row(await self._call(op), validate=False, strict=False)
+
+    async def start_game(
+        self,
+        table_id: int,
+        expected_version: int,
+        seats: tuple[Seat, ...],
+        state: dict[str, Any],
+        deadline: float | None,
+        reminder_at: float | None,
+        now: float,
+    ) -> Table:
+        """Lobby -> playing with the dealt ``state``, also kept as the initial state the action
+        log starts from. Raises :class:`VersionConflict`, or :class:`NotFound` if the table is not
+        a lobby."""
+        seats_json, state_json = R.seats_json(seats), R.dumps(state)
+
+        async def op(conn: aiosqlite.Connection) -> R.TableRow:
+            row = self._checked(await self._fetch(conn, table_id), table_id, expected_version)
+            if row.status != "lobby":
+                raise NotFound(f"table {table_id} is not a lobby (it is {row.status})")
+            await conn.execute(
+                "UPDATE tables SET version = version + 1, start_version = version + 1, "
+                "status = 'playing', seats = ?, state = ?, initial_state = ?, deadline = ?, "
+                "reminder_at = ?, updated_at = ? WHERE id = ?",
+                (seats_json, state_json, state_json, deadline, reminder_at, now, table_id),
+            )
+            new = await self._fetch(conn, table_id)
+            assert new is not None
+            return new
+
+        return R.table_from_row(await self._call(op), validate=False, strict=False)
+
+    async def apply_action(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        seat: int | None,
+        user_id: int | None,
+        action: dict[str, Any],
+        state: dict[str, Any],
+        deadline: float | None,
+        reminder_at: float | None,
+        now: float,
+        seats: tuple[Seat, ...] | None = None,
+        status: TableStatus | None = None,
+    ) -> Table:
+        """One game move, atomically (see :class:`~data.store.Store`). Moves submitted at the
+        same time share one transaction but are checked one by one: a stale one raises
+        :class:`VersionConflict` and changes nothing. Raises :class:`NotFound` if the table is
+        not playing, :class:`CorruptRecord` if its row cannot be read. ``state`` is the caller's
+        and comes back as the returned table's state."""
+        if status == "lobby":
+            raise ValueError("a game cannot go back to being a lobby")
+        fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._submit(
+            _Move(
+                table_id=table_id,
+                expected_version=expected_version,
+                seat=seat,
+                user_id=user_id,
+                action_json=R.dumps(action),
+                state=state,
+                state_json=R.dumps(state),
+                deadline=deadline,
+                reminder_at=reminder_at,
+                now=now,
+                seats=None if seats is None else tuple(seats),
+                seats_json=None if seats is None else R.seats_json(seats),
+                status=status,
+                future=fut,
+            )
+        )
+        return await fut
+
+    async def set_timers(
+        self,
+        table_id: int,
+        expected_version: int,
+        deadline: float | None,
+        reminder_at: float | None,
+        *,
+        expected_timers: tuple[float | None, float | None] | None = None,
+    ) -> None:
+        """Change an open table's timers without bumping its version (but checking it).
+
+        With ``expected_timers=(deadline, reminder_at)`` as the caller read them, the change is
+        also refused with :class:`VersionConflict` if another process changed the timers since:
+        the way for several bot processes to agree on who sends a reminder.
+        """
+
+        async def op(conn: aiosqlite.Connection) -> None:
+            row = self._checked(await self._fetch(conn, table_id), table_id, expected_version)
+            if row.status not in OPEN_STATUSES:
+                raise NotFound(f"table {table_id} is not open (it is {row.status})")
+            if expected_timers is not None and (row.deadline, row.reminder_at) != tuple(
+                expected_timers
+            ):
+                raise VersionConflict(f"the timers of table {table_id} have changed")
+            await conn.execute(
+                "UPDATE tables SET deadline = ?, reminder_at = ? WHERE id = ?",
+                (deadline, reminder_at, table_id),
+            )
+
+        await self._call(op)
+
+    async def end_table(
+        self,
+        table_id: int,
+        expected_version: int,
+        status: TableStatus,
+        now: float,
+        results: dict[str, Any] | None = None,
+    ) -> Table:
+        """Close an open table: ``"finished"`` (recorded in the results, with ``results`` as
+        extra data), ``"cancelled"`` or ``"aborted"``. Timers are cleared, the version bumped.
+
+        A table already finished by its last move (``apply_action(status="finished")``) can be
+        ended again as ``"finished"`` to attach ``results``. A corrupt table can be aborted with
+        the version its :class:`CorruptRecord` carries. Raises :class:`VersionConflict`, or
+        :class:`NotFound` if the table is closed.
+        """
+        if status not in R.CLOSED_STATUSES:
+            raise ValueError(f"a table ends finished, cancelled or aborted, not {status!r}")
+
+        async def op(conn: aiosqlite.Connection) -> R.TableRow:
+            row = self._checked(await self._fetch(conn, table_id), table_id, expected_version)
+            if row.status not in OPEN_STATUSES and not (
+                row.status == "finished" and status == "finished"
+            ):
+                raise NotFound(f"table {table_id} is not open (it is {row.status})")
+            await conn.execute(
+                "UPDATE tables SET version = version + 1, status = ?, deadline = NULL, "
+                "reminder_at = NULL, updated_at = ? WHERE id = ?",
+                (status, now, table_id),
+            )
+            new = await self._fetch(conn, table_id)
+            assert new is not None
+            if status == "finished":
+                table = R.table_from_row(new, validate=False, strict=False)
+                await self._write_result(conn, table, results)
+            return new
+
+        return R.table_from_row(await self._call(op), validate=False, strict=False)
+
+    async def open_tables(self) -> list[Table]:
+        """Every open lobby and game, oldest first. Unreadable ones are logged and skipped."""
+        rows = await self._read(f"{SELECT_TABLE} WHERE {_OPEN} ORDER BY t.id")
+        return self._tables(rows)
+
+    async def due_timers(self, now: float) -> list[Table]:
+        """Open tables whose deadline or reminder time is at or before ``now``."""
+        rows = await self._read(
+            f"{SELECT_TABLE} WHERE {_OPEN} AND t.deadline <= ? "
+            f"UNION {SELECT_TABLE} WHERE {_OPEN} AND t.reminder_at <= ? ORDER BY 1",
+            (now, now),
+        )
+        return self._tables(rows)
+
+    def _tables(self, rows: Sequence[Sequence[Any]]) -> list[Table]:
+        tables: list[Table] = []
+        for values in rows:
+            try:
+                tables.append(R.table_from_row(_row(values), validate=self.validate_states))
+            except CorruptRecord as e:
+                log.warning("skipping table %s: %s", e.table_id, e.problem)
+        return tables
+
+    async def action_log(self, table_id: int) -> list[LoggedAction]:
+        """A table's moves in order. Raises :class:`NotFound` or :class:`CorruptRecord`."""
+        rows = await self._read(
+            "SELECT a.version, a.seat, a.user_id, a.action, a.at, "
+            "(SELECT 1 FROM tables t WHERE t.id = ?) FROM actions a "
+            "WHERE a.table_id = ? ORDER BY a.version",
+            (table_id, table_id),
+        )
+        if not rows:
+            exists = await self._read("SELECT 1 FROM tables WHERE id = ?", (table_id,))
+            if not exists:
+                raise NotFound(f"no table {table_id}")
+            return []
+        return [R.action_from_row(table_id, v, s, u, a, at) for v, s, u, a, at, _ in rows]
+
+    # --- messages -------------------------------------------------------------------------------
+
+    async def set_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
+
+        async def op(conn: aiosqlite.Connection) -> None:
+            cursor = await conn.execute(
+                "INSERT INTO messages (table_id, key, message_id) "
+                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) "
+                "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
+                (table_id, key, message_id, table_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"no table {table_id}")
+
+        await self._call(op)
+
+    async def delete_message(self, table_id: int, key: str) -> None:
+        """Forget the message id under ``key`` (nothing happens if there is none)."""
+
+        async def op(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "DELETE FROM messages WHERE table_id = ? AND key = ?", (table_id, key)
+            )
+
+        await self._call(op)
+
+    async def get_messages(self, table_id: int) -> dict[str, int]:
+        rows = await self._read(
+            "SELECT key, message_id FROM messages WHERE table_id = ? ORDER BY key", (table_id,)
+        )
+        return {str(k): int(v) for k, v in rows}
+
+    # --- preferences and settings ---------------------------------------------------------------
+
+    async def get_prefs(self, user_id: int) -> PlayerPrefs:
+        """The user's preferences (the defaults if they never set any)."""
+        rows = await self._read("SELECT hand_mode FROM player_prefs WHERE user_id = ?", (user_id,))
+        if not rows or rows[0][0] not in ("dm", "channel"):
+            return PlayerPrefs(user_id)
+        return PlayerPrefs(user_id, rows[0][0])
+
+    async def set_prefs(self, prefs: PlayerPrefs) -> None:
+        async def op(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO player_prefs (user_id, hand_mode) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET hand_mode = excluded.hand_mode",
+                (prefs.user_id, prefs.hand_mode),
+            )
+
+        await self._call(op)
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (the defaults if never set; also if the stored defaults are
+        unreadable, which is logged)."""
+        rows = await self._read(
+            "SELECT turn_limit_s, reminder_s, defaults FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        if not rows:
+            return GuildSettings(guild_id)
+        turn_limit_s, reminder_s, defaults = rows[0]
+        try:
+            parsed = R.parse_object(defaults, "defaults")
+        except ValueError as e:
+            log.warning("guild %s: %s; using no defaults", guild_id, e)
+            parsed = {}
+        return GuildSettings(guild_id, int(turn_limit_s), int(reminder_s), parsed)
+
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        defaults = R.dumps(settings.defaults)
+
+        async def op(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "turn_limit_s = excluded.turn_limit_s, reminder_s = excluded.reminder_s, "
+                "defaults = excluded.defaults",
+                (settings.guild_id, settings.turn_limit_s, settings.reminder_s, defaults),
+            )
+
+        await self._call(op)
+
+    # --- results and checks ---------------------------------------------------------------------
+
+    async def results(
+        self, guild_id: int | None = None, *, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Finished matches, newest first (of one server if ``guild_id``; at most ``limit``).
+
+        Each is ``{"table_id", "guild_id", "channel_id", "finished_at", "seats" (seat dicts),
+        "scores" (totals by seat, lowest wins; None if unknown), "winners" (seat indexes),
+        "results" (what the bot passed to ``end_table``)}``.
+        """
+        where, params = ("WHERE guild_id = ?", [guild_id]) if guild_id is not None else ("", [])
+        sql = (
+            "SELECT table_id, guild_id, channel_id, finished_at, seats, scores, winners, data "
+            f"FROM results {where} ORDER BY finished_at DESC, table_id DESC"
+        )
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        out: list[dict[str, Any]] = []
+        for tid, gid, cid, at, seats, scores, winners, data in await self._read(sql, params):
+            try:
+                seat_list = [s.to_dict() for s in R.parse_seats(seats)]
+                score_list = None if scores is None else R.load_json(scores, "scores")
+                winner_list = None if winners is None else R.load_json(winners, "winners")
+                extra = R.parse_object(data, "results")
+            except ValueError as e:
+                log.warning("skipping the result of table %s: %s", tid, e)
+                continue
+            if winner_list is None:
+                _, winner_list = R.scores_and_winners({"scores": score_list}, None)
+            out.append(
+                {
+                    "table_id": tid,
+                    "guild_id": gid,
+                    "channel_id": cid,
+                    "finished_at": at,
+                    "seats": seat_list,
+                    "scores": score_list,
+                    "winners": winner_list or [],
+                    "results": extra,
+                }
+            )
+        return out
+
+    async def check(self) -> list[TableProblem]:
+        """Replay every game (open or closed) from its initial state and action log, compare
+        with the stored state, and report unreadable rows and version gaps. Each table is read
+        in one snapshot, so the check can run while the bot is writing."""
+        problems: list[TableProblem] = []
+        ids = [int(r[0]) for r in await self._read("SELECT id FROM tables ORDER BY id")]
+        for table_id in ids:
+            row, log_rows = await self._snapshot(table_id)
+            if row is None:
+                continue
+            problems.extend(R.problems_of(table_id, R.check_table(row, log_rows)))
+            await asyncio.sleep(0)
+        return problems
+
+    async def _snapshot(
+        self, table_id: int
+    ) -> tuple[R.TableRow | None, list[tuple[int, int | None, str]]]:
+        conn = self._reader_conn()
+        async with self._read_lock:
+            await conn.execute("BEGIN")
+            try:
+                rows = list(
+                    await conn.execute_fetchall(
+                        f"SELECT {_COLUMNS}, {_MESSAGES} FROM tables t WHERE t.id = ?",
+                        (table_id,),
+                    )
+                )
+                log_rows = list(
+                    await conn.execute_fetchall(
+                        "SELECT version, seat, action FROM actions WHERE table_id = ? "
+                        "ORDER BY version",
+                        (table_id,),
+                    )
+                )
+            finally:
+                await conn.execute("COMMIT")
+        if not rows:
+            return None, []
+        return _row(rows[0]), [(int(v), s, a) for v, s, a in log_rows]
+
+    async def integrity_check(self) -> list[str]:
+        """SQLite's own check of the file (``PRAGMA quick_check``): empty when all is well."""
+        rows = await self._read("PRAGMA quick_check")
+        found = [str(r[0]) for r in rows]
+        return [] if found == ["ok"] else found
+
+    async def schema_version(self) -> int:
+        """The database's schema version."""
+        rows = await self._read("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        return int(rows[0][0])
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def _reader_conn(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StoreError("the store is not open")
+        return self._reader
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        conn = self._reader_conn()
+        async with self._read_lock:
+            return list(await conn.execute_fetchall(sql, params))

@@ -1,0 +1,106 @@
+"""Optimistic versions: of several writes with the same expected version, exactly one wins."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from data.sqlite import SqliteStore
+from data.store import ChannelBusy, Table, VersionConflict
+from engine import Game
+from tests.data.helpers import NOW, move, play, random_move, start_table
+
+
+async def test_second_write_with_the_same_version_fails(store: SqliteStore) -> None:
+    table, game = await start_table(store, 1)
+    before = game.to_dict()
+    seat, action = random_move(game, random.Random(1))
+    won = await move(store, table, seat, action, game.to_dict())
+    with pytest.raises(VersionConflict):
+        await move(store, table, seat, action, before, user_id=2)
+    assert await store.get_table(table.id) == won
+    assert len(await store.action_log(table.id)) == 1
+
+
+async def test_concurrent_clicks_in_one_store(store: SqliteStore) -> None:
+    """Twenty clicks for the same decision at once: they share a group commit, one wins."""
+    table, game = await start_table(store, 1)
+    seat, action = random_move(game, random.Random(1))
+    state = game.to_dict()
+    results = await asyncio.gather(
+        *(move(store, table, seat, action, state, user_id=u) for u in range(20)),
+        return_exceptions=True,
+    )
+    wins = [r for r in results if isinstance(r, Table)]
+    assert len(wins) == 1
+    assert all(isinstance(r, VersionConflict) for r in results if not isinstance(r, Table))
+    [entry] = await store.action_log(table.id)
+    assert entry.user_id == 0  # the first submitted
+    assert await store.check() == []
+
+
+async def test_many_stores_many_games(db_path: Path) -> None:
+    """Six store objects (six connections pairs) race on the same four games, move by move."""
+    stores = [SqliteStore(db_path) for _ in range(6)]
+    for s in stores:
+        await s.open()
+    try:
+        rnd = random.Random(7)
+        games: list[tuple[Table, Game]] = [
+            await start_table(stores[0], ch, players=rnd.randint(2, 4), seed=ch) for ch in range(4)
+        ]
+        for _ in range(25):
+            for i, (table, game) in enumerate(games):
+                if game.pending is None:
+                    continue
+                seat, action = random_move(game, rnd)
+                state = game.to_dict()
+                outcome = await asyncio.gather(
+                    *(move(s, table, seat, action, state, user_id=k) for k, s in enumerate(stores)),
+                    return_exceptions=True,
+                )
+                wins = [r for r in outcome if isinstance(r, Table)]
+                assert len(wins) == 1, outcome
+                assert all(isinstance(r, VersionConflict) for r in outcome if r is not wins[0])
+                games[i] = (wins[0], game)
+        for table, game in games:
+            for s in stores:
+                got = await s.get_table(table.id)
+                assert got.version == table.version
+                assert got.state == game.to_dict()
+        assert await stores[0].check() == []
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_channel_race_between_stores(db_path: Path) -> None:
+    stores = [SqliteStore(db_path) for _ in range(4)]
+    for s in stores:
+        await s.open()
+    try:
+        outcome = await asyncio.gather(
+            *(s.create_table(1, 99, k, {}, (), NOW) for k, s in enumerate(stores)),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, Table) for r in outcome) == 1
+        assert sum(isinstance(r, ChannelBusy) for r in outcome) == 3
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_interleaved_games_in_one_store(store: SqliteStore) -> None:
+    """Many games played at once through one store keep their own logs straight."""
+    rnd = random.Random(3)
+
+    async def one(channel: int) -> None:
+        table, game = await start_table(store, channel, players=2 + channel % 3, seed=channel)
+        await play(store, table, game, random.Random(channel), moves=rnd.randint(5, 30))
+
+    await asyncio.gather(*(one(c) for c in range(30)))
+    assert len(await store.open_tables()) == 30
+    assert await store.check() == []
