@@ -5,7 +5,7 @@ people, alice, bob, carol and dave (dave has his DMs closed).
 
 Use in a test module (no ``pytest_plugins`` needed)::
 
-    from tests.fakediscord.fixtures import fake_world, start_bot  # noqa: F401
+    from tests.fakediscord.fixtures import *  # noqa: F403  (fake_world, start_bot, ...)
 
     async def test_ping(fake_world, start_bot):
         await start_bot(MyBot())
@@ -31,6 +31,9 @@ from .users import FakeUser
 
 if TYPE_CHECKING:
     import discord
+
+#: What ``from tests.fakediscord.fixtures import *`` brings in: the pytest fixtures.
+__all__ = ["fake_world", "start_bot", "start_bot_process"]
 
 
 @dataclass

@@ -202,7 +202,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
-        url = str(request.url)
+        url = request.path_qs
         conn = GatewayConnection(ws=ws, request=request, url=url)
         conn.start()
         self.connections.append(conn)

@@ -90,6 +90,10 @@ class RequestRecord:
         return f"<{self.method} {self.path} -> {self.status}{code}>"
 
 
+RECORD = web.RequestKey("fakediscord_record", RequestRecord)
+TOUCHED = web.RequestKey("fakediscord_touched", list[Message])
+
+
 def _truthy(value: str | None) -> bool:
     return value is not None and value.lower() in ("1", "true")
 
@@ -207,8 +211,8 @@ class RestApi:
             started=loop.time(),
             query=dict(request.query),
         )
-        request["record"] = record
-        request["touched"] = []
+        request[RECORD] = record
+        request[TOUCHED] = []
         if api:
             server.requests.append(record)
         rl_headers: dict[str, str] = {}
@@ -245,7 +249,7 @@ class RestApi:
             await resp.write_eof()
         finally:
             record.finished = loop.time()
-            for msg in request["touched"]:
+            for msg in request[TOUCHED]:
                 msg.pending_requests -= 1
                 msg.settled_at = loop.time()
             server.notifier.changed()
@@ -260,11 +264,11 @@ class RestApi:
     def touch(request: web.Request, msg: Message) -> None:
         """Mark ``msg`` as changed by this request: it settles once the response is sent."""
         msg.pending_requests += 1
-        request["touched"].append(msg)
+        request[TOUCHED].append(msg)
 
     async def read_body(self, request: web.Request) -> tuple[JSON, list[UploadedFile]]:
         """Parse a JSON body or a multipart body with ``payload_json`` and ``files[n]`` parts."""
-        record: RequestRecord = request["record"]
+        record: RequestRecord = request[RECORD]
         ctype = request.content_type
         files: list[UploadedFile] = []
         payload: Any = {}

@@ -119,9 +119,11 @@ class FakeDiscord:
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/resume-gateway", self.gateway.handle)
         self.rest.install(app)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.5
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, port, shutdown_timeout=0.5)
+        site = web.TCPSite(self._runner, self.host, port)
         await site.start()
         server = site._server
         assert server is not None

@@ -1,0 +1,538 @@
+"""End-to-end tests of the fake Discord, driving a minimal discord.py bot defined here."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.fakediscord import (
+    CallbackType,
+    CommandNotSynced,
+    CommandUsageError,
+    ComponentDisabled,
+    ComponentNotFound,
+    InteractionFailed,
+    MessageNotVisible,
+    Perm,
+    point_discord_py_at,
+)
+from tests.fakediscord.fixtures import *  # noqa: F403 - the pytest fixtures
+from tests.fakediscord.fixtures import StartBot, World
+
+# --------------------------------------------------------------------------- the test bot
+
+BOARD_SIZE = 24
+
+
+def board_png(marker: tuple[int, int] = (3, 5)) -> bytes:
+    """A small red board with one blue square, as PNG bytes."""
+    img = Image.new("RGB", (BOARD_SIZE, BOARD_SIZE), (200, 30, 30))
+    img.putpixel(marker, (0, 0, 255))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fpt:join:(?P<game>\d+)"
+):
+    """A persistent "Join" button: the game number lives in the custom id."""
+
+    def __init__(self, game: int, players: int = 0) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join",
+                custom_id=f"fpt:join:{game}",
+                style=discord.ButtonStyle.primary,
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> JoinButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(JoinButton(self.game))
+        view.add_item(
+            discord.ui.Button(label="Start", custom_id=f"fpt:start:{self.game}", disabled=True)
+        )
+        await interaction.response.edit_message(
+            content=f"game {self.game}: {interaction.user.name} joined", view=view
+        )
+
+
+class MiniBot(commands.Bot):
+    """Just enough bot to exercise every feature of the fake."""
+
+    def __init__(self, guild_id: int) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.guild_id = guild_id
+        self.games = 0
+        self.caught: list[discord.HTTPException] = []
+        self.resumed = 0
+        self.slow_done = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(JoinButton)
+        self.tree.add_command(make_group(self))
+        guild = discord.Object(self.guild_id)
+        self.tree.copy_global_to(guild=guild)
+        await self.tree.sync(guild=guild)
+
+    async def on_resumed(self) -> None:
+        self.resumed += 1
+
+
+def make_group(bot: MiniBot) -> app_commands.Group:
+    group = app_commands.Group(name="fp", description="Flaming Pyramids test commands")
+
+    @group.command(name="ping", description="Reply in the channel with a Join button")
+    async def ping(interaction: discord.Interaction, loud: bool = False) -> None:
+        bot.games += 1
+        view = discord.ui.View(timeout=None)
+        view.add_item(JoinButton(bot.games))
+        await interaction.response.send_message("PONG" if loud else "pong", view=view)
+
+    @group.command(name="secret", description="Defer ephemerally, then follow up")
+    async def secret(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send("the secret is 42", ephemeral=True)
+
+    @group.command(name="board", description="Post the board picture in the channel")
+    async def board(interaction: discord.Interaction) -> None:
+        file = discord.File(io.BytesIO(board_png((1, 2))), "board.png")
+        embed = discord.Embed(title="Board").set_image(url="attachment://board.png")
+        await interaction.response.send_message(embed=embed, file=file)
+
+    @group.command(name="dm", description="DM the caller their hand as a PNG")
+    async def dm(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await interaction.user.send(
+                "your hand", file=discord.File(io.BytesIO(board_png()), "hand.png")
+            )
+        except discord.Forbidden as e:
+            bot.caught.append(e)
+            await interaction.followup.send("I cannot DM you", ephemeral=True)
+        else:
+            await interaction.followup.send("check your DMs", ephemeral=True)
+
+    @group.command(name="announce", description="Post in the channel outside the interaction")
+    async def announce(interaction: discord.Interaction, size: int = 0) -> None:
+        await interaction.response.defer(ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        try:
+            if size:
+                big = discord.File(io.BytesIO(b"\0" * size), "big.bin")
+                await interaction.channel.send("big file", file=big)
+            else:
+                await interaction.channel.send("announcement")
+        except discord.HTTPException as e:
+            bot.caught.append(e)
+            await interaction.followup.send(f"failed: {e.code}", ephemeral=True)
+        else:
+            await interaction.followup.send("done", ephemeral=True)
+
+    @group.command(name="slow", description="Sleep, then try to answer")
+    async def slow(interaction: discord.Interaction, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        try:
+            await interaction.response.send_message("finally")
+        except discord.HTTPException as e:
+            bot.caught.append(e)
+        finally:
+            bot.slow_done.set()
+
+    @group.command(name="double", description="Answer twice")
+    async def double(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("one")
+        interaction.response._response_type = None  # force a second real callback
+        try:
+            await interaction.response.send_message("two")
+        except discord.HTTPException as e:
+            bot.caught.append(e)
+
+    @group.command(name="progress", description="Defer, edit the reply twice, follow up")
+    async def progress(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(content="step 1")
+        await interaction.edit_original_response(content="step 2")
+        await interaction.followup.send("extra")
+
+    @group.command(name="roll", description="A button answered with a deferred update")
+    async def roll(interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=60)
+        button: discord.ui.Button[Any] = discord.ui.Button(label="Roll", emoji="\N{GAME DIE}")
+
+        async def rolled(inter: discord.Interaction) -> None:
+            await inter.response.defer()
+            await inter.edit_original_response(content=f"{inter.user.name} rolled a 6", view=None)
+
+        button.callback = rolled  # type: ignore[method-assign]
+        view.add_item(button)
+        await interaction.response.send_message("roll the die", view=view)
+
+    @group.command(name="pick", description="Offer a select menu")
+    async def pick(interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=60)
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            placeholder="Choose a colour",
+            options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue")],
+        )
+
+        async def chosen(inter: discord.Interaction) -> None:
+            await inter.response.edit_message(content=f"chose {select.values[0]}", view=None)
+
+        select.callback = chosen  # type: ignore[method-assign]
+        view.add_item(select)
+        await interaction.response.send_message("pick one", view=view)
+
+    @group.command(name="name", description="Ask for a name in a modal")
+    async def name(interaction: discord.Interaction) -> None:
+        class NameModal(discord.ui.Modal, title="Your name"):
+            player: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                label="Name", custom_id="player"
+            )
+
+            async def on_submit(self, inter: discord.Interaction) -> None:
+                await inter.response.send_message(f"hello {self.player.value}")
+
+        await interaction.response.send_modal(NameModal())
+
+    @group.command(name="colour", description="Autocompleted option")
+    async def colour(interaction: discord.Interaction, value: str) -> None:
+        await interaction.response.send_message(f"colour {value}")
+
+    @colour.autocomplete("value")
+    async def colour_auto(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        names = ["red", "green", "blue"]
+        return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(current)]
+
+    @group.command(name="whois", description="User option")
+    async def whois(interaction: discord.Interaction, who: discord.Member) -> None:
+        await interaction.response.send_message(f"{who.name} has {len(who.roles)} role(s)")
+
+    return group
+
+
+@pytest.fixture
+def world(fake_world: World) -> World:
+    return fake_world
+
+
+async def started(world: World, start_bot: StartBot, **options: Any) -> MiniBot:
+    bot = MiniBot(world.guild.id)
+    await start_bot(bot, **options)
+    return bot
+
+
+# --------------------------------------------------------------------------- basics
+
+
+async def test_login_ready_and_guild_create(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    fake = world.fake
+    assert bot.user is not None and bot.user.id == fake.bot.id and bot.user.bot
+    assert bot.application_id == fake.application_id
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and guild.name == "Pyramid Club"
+    assert sorted(c.name for c in guild.text_channels) == ["games", "general"]
+    assert guild.me is not None and guild.me.id == fake.bot.id
+    assert guild.member_count == len(world.guild.members)
+    assert fake.gateway.identifies == 1
+    assert [c.name for c in fake.commands(world.guild)] == ["fp"]
+    assert fake.requests[0].route == "GET /users/@me"
+    # snowflakes carry the current time
+    created = discord.utils.snowflake_time(world.games.id)
+    assert abs((discord.utils.utcnow() - created).total_seconds()) < 60
+
+
+async def test_slash_reply_is_visible_in_channel(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp ping", world.games, loud=True)
+    await ix
+    assert ix.response_type == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE
+    assert ix.ack_latency is not None and ix.ack_latency < 3
+    reply = await ix.wait_response()
+    assert reply.content == "PONG"
+    assert reply.labels() == ["Join"]
+    assert world.bob.latest_message(world.games) is reply
+    assert world.fake.messages(world.games) == [reply]
+    assert reply.interaction is ix and reply.author is world.fake.bot
+    world.fake.assert_no_failed_interactions()
+
+
+async def test_ephemeral_reply_only_visible_to_its_user(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp secret", world.games)
+    await ix
+    assert ix.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+    reply = await ix.wait_response()
+    assert reply.content == "the secret is 42" and reply.ephemeral and not reply.loading
+    assert world.alice.ephemerals() == [reply]
+    assert world.alice.messages(world.games) == [reply]
+    assert world.bob.messages(world.games) == []
+    assert world.bob.ephemerals() == []
+    assert world.fake.messages(world.games) == []
+    with pytest.raises(MessageNotVisible):
+        await world.bob.click(reply, "anything")
+
+
+async def test_click_button_by_label_edits_message(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp ping", world.games)
+    reply = await ix.wait_response()
+    click = await world.bob.click(reply, "Join")
+    await click
+    assert click.response_type == CallbackType.UPDATE_MESSAGE
+    assert reply.content == "game 1: bob joined"
+    assert [r.content for r in reply.history] == ["pong", "game 1: bob joined"]
+    assert reply.edited
+    assert reply.labels() == ["Join", "Start"]
+    with pytest.raises(ComponentDisabled):
+        await world.carol.click(reply, "Start")
+    with pytest.raises(ComponentNotFound, match=r"Join.*Start \(disabled\)"):
+        await world.carol.click(reply, "Leave")
+    # the same button again, by another player, on the edited message
+    again = await world.carol.click(reply, "Join")
+    await again
+    assert reply.content == "game 1: carol joined"
+    world.fake.assert_no_failed_interactions()
+
+
+async def test_persistent_button_survives_a_bot_restart(world: World, start_bot: StartBot) -> None:
+    first = await started(world, start_bot)
+    reply = await (await world.alice.slash("fp ping", world.games)).wait_response()
+    await first.close()
+    second = MiniBot(world.guild.id)
+    await start_bot(second)
+    assert world.fake.gateway.identifies == 2
+    click = await world.bob.click(reply, "Join")
+    await click
+    assert reply.content == "game 1: bob joined"
+
+
+async def test_channel_picture_read_back_with_pillow(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    reply = await (await world.alice.slash("fp board", world.games)).wait_response()
+    assert reply.embeds[0]["image"]["url"] == "attachment://board.png"
+    att = reply.attachments[0]
+    assert att.filename == "board.png" and att.content_type == "image/png"
+    assert (att.width, att.height) == (BOARD_SIZE, BOARD_SIZE)
+    img = world.bob.latest_picture(world.games)
+    assert img.size == (BOARD_SIZE, BOARD_SIZE)
+    assert img.getpixel((1, 2)) == (0, 0, 255)
+    assert img.getpixel((0, 0)) == (200, 30, 30)
+    # the attachment URL is served too (discord.py's Attachment.read() works)
+    async with aiohttp.ClientSession() as session, session.get(att.url) as resp:
+        assert await resp.read() == att.data
+
+
+async def test_dm_with_png_read_back(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp dm", world.games)
+    answer = await ix.wait_response()
+    assert answer.content == "check your DMs" and answer.ephemeral
+    dm = await world.alice.wait_for_dm()
+    assert dm.content == "your hand" and dm.channel.is_dm
+    img = world.alice.latest_dm_picture()
+    assert img.getpixel((3, 5)) == (0, 0, 255)
+    assert img.getpixel((4, 5)) == (200, 30, 30)
+    assert world.bob.dms() == []
+
+
+async def test_closed_dms_give_forbidden_50007(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    ix = await world.dave.slash("fp dm", world.games)
+    answer = await ix.wait_response()
+    assert answer.content == "I cannot DM you"
+    assert [(type(e), e.code) for e in bot.caught] == [(discord.Forbidden, 50007)]
+    assert world.dave.dms() == []
+
+
+async def test_missing_permission_gives_50013(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    world.fake.set_permissions(world.general, "bot", deny=Perm.SEND_MESSAGES)
+    ix = await world.alice.slash("fp announce", world.general)
+    answer = await ix.wait_response()
+    assert answer.content == "failed: 50013"
+    assert isinstance(bot.caught[0], discord.Forbidden) and bot.caught[0].code == 50013
+    # discord.py saw the overwrite through CHANNEL_UPDATE
+    channel = bot.get_channel(world.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    assert not channel.permissions_for(channel.guild.me).send_messages
+    # the games channel is unaffected
+    ok = await (await world.alice.slash("fp announce", world.games)).wait_response()
+    assert ok.content == "done"
+    assert world.fake.latest_message(world.games).content == "announcement"
+
+
+async def test_attachment_size_cap_gives_413(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    world.fake.state.max_attachment_size = 1024
+    answer = await (await world.alice.slash("fp announce", world.games, size=2048)).wait_response()
+    assert answer.content == "failed: 40005"
+    assert bot.caught[0].status == 413
+
+
+# --------------------------------------------------------------------------- strictness
+
+
+async def test_ack_deadline_records_failed_interaction(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    world.fake.ack_deadline = 0.3
+    ix = await world.alice.slash("fp slow", world.games, seconds=0.5)
+    with pytest.raises(InteractionFailed):
+        await ix
+    await asyncio.wait_for(bot.slow_done.wait(), 5)
+    assert world.fake.failed_interactions() == [ix]
+    assert isinstance(bot.caught[0], discord.NotFound) and bot.caught[0].code == 10062
+    assert ix.errors == [10062]
+    with pytest.raises(AssertionError, match="1 interaction"):
+        world.fake.assert_no_failed_interactions()
+
+
+@pytest.mark.slow
+async def test_ack_deadline_is_three_seconds(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    quick = await world.alice.slash("fp slow", world.games, seconds=2.5)
+    await quick
+    late = await world.bob.slash("fp slow", world.games, seconds=3.2)
+    with pytest.raises(InteractionFailed):
+        await late
+    await world.fake.wait_for(lambda: len(bot.caught) == 1, 5)
+    assert bot.caught[0].code == 10062
+    assert world.fake.failed_interactions() == [late]
+
+
+async def test_second_initial_response_gives_40060(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    ix = await world.alice.slash("fp double", world.games)
+    await ix
+    await world.fake.wait_for(lambda: bot.caught, 5)
+    assert bot.caught[0].code == 40060 and bot.caught[0].status == 400
+    assert ix.errors == [40060]
+    assert [m.content for m in world.fake.messages(world.games)] == ["one"]
+
+
+async def test_unknown_tokens_are_refused(world: World, start_bot: StartBot) -> None:
+    fake = world.fake
+    async with aiohttp.ClientSession() as http:
+        async with http.get(
+            f"{fake.base_url}/users/@me", headers={"Authorization": "Bot nope"}
+        ) as r:
+            assert r.status == 401 and r.headers["Content-Type"] == "application/json"
+            assert (await r.json())["message"] == "401: Unauthorized"
+        async with http.post(
+            f"{fake.base_url}/interactions/123/abc/callback", json={"type": 4}
+        ) as r:
+            assert r.status == 404 and (await r.json())["code"] == 10062
+        async with http.post(
+            f"{fake.base_url}/webhooks/{fake.application_id}/abc", json={"content": "x"}
+        ) as r:
+            assert r.status == 404 and (await r.json())["code"] == 10015
+    point_discord_py_at(fake.base_url, fake.gateway_url)
+    bad = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+    try:
+        with pytest.raises(discord.LoginFailure):
+            await bad.login("wrong-token")
+    finally:
+        await bad.close()
+
+
+async def test_unregistered_commands_cannot_be_invoked(world: World, start_bot: StartBot) -> None:
+    with pytest.raises(CommandNotSynced, match="never registered"):
+        await world.alice.slash("fp ping", world.games, wait_connected=False)
+    await started(world, start_bot)
+    with pytest.raises(CommandNotSynced, match="no subcommand 'nope'"):
+        await world.alice.slash("fp nope", world.games)
+    with pytest.raises(CommandNotSynced, match="registered: /fp"):
+        await world.alice.slash("other", world.games)
+    with pytest.raises(CommandUsageError, match="needs a subcommand"):
+        await world.alice.slash("fp", world.games)
+    with pytest.raises(CommandUsageError, match="no option"):
+        await world.alice.slash("fp ping", world.games, volume=3)
+    with pytest.raises(CommandUsageError, match="True/False"):
+        await world.alice.slash("fp ping", world.games, loud="yes")
+    with pytest.raises(CommandUsageError, match="requires option 'seconds'"):
+        await world.alice.slash("fp slow", world.games)
+
+
+async def test_unknown_route_is_reported(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/sticker-packs"))
+    assert world.fake.unknown_routes == ["GET /api/v10/sticker-packs"]
+    with pytest.raises(AssertionError, match="unknown route"):
+        world.fake.assert_healthy()
+    world.fake.unknown_routes.clear()
+
+
+# --------------------------------------------------------------------------- other components
+
+
+async def test_select_menu(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    msg = await (await world.alice.slash("fp pick", world.games)).wait_response()
+    with pytest.raises(ComponentNotFound, match="options"):
+        await world.alice.select(msg, "green", placeholder="Choose a colour")
+    pick = await world.alice.select(msg, "Blue", placeholder="Choose a colour")
+    await pick
+    assert msg.content == "chose blue" and msg.components == []
+
+
+async def test_modal_and_autocomplete(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp name", world.games)
+    await ix
+    assert ix.response_type == CallbackType.MODAL and ix.modal is not None
+    submitted = await world.alice.submit_modal(ix, {"Name": "Cleopatra"})
+    reply = await submitted.wait_response()
+    assert reply.content == "hello Cleopatra"
+
+    auto = await world.alice.autocomplete("fp colour", world.games, focused="value", value="gr")
+    await auto
+    assert auto.autocomplete_choices == [{"name": "green", "value": "green"}]
+
+
+async def test_deferred_reply_edits_and_followups(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp progress", world.games)
+    await ix.wait_followups(1)
+    original = ix.original
+    assert original is not None and not original.loading and not original.ephemeral
+    assert [r.content for r in original.history] == ["", "step 1", "step 2"]
+    assert [m.content for m in ix.followups] == ["extra"]
+    assert [m.content for m in world.fake.messages(world.games)] == ["extra", "step 2"]
+
+
+async def test_deferred_update_then_edit_original(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    msg = await (await world.alice.slash("fp roll", world.games)).wait_response()
+    assert msg.labels() == ["Roll"]
+    click = await world.bob.click(msg, emoji="\N{GAME DIE}")
+    await click
+    assert click.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE
+    await world.fake.wait_for(lambda: msg.content == "bob rolled a 6", 5)
+    assert msg.components == []
+
+
+async def test_user_option_resolves_to_member(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    reply = await (await world.alice.slash("fp whois", world.games, who=world.bob)).wait_response()
+    assert reply.content == "bob has 1 role(s)"
