@@ -120,9 +120,18 @@ def make_group(bot: MiniBot) -> app_commands.Group:
     @group.command(name="dm", description="DM the caller their hand as a PNG")
     async def dm(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        view = discord.ui.View(timeout=60)
+        ready: discord.ui.Button[Any] = discord.ui.Button(label="Ready")
+
+        async def on_ready_click(inter: discord.Interaction) -> None:
+            assert inter.guild is None and isinstance(inter.channel, discord.DMChannel)
+            await inter.response.edit_message(content=f"{inter.user.name} is ready", view=None)
+
+        ready.callback = on_ready_click  # type: ignore[method-assign]
+        view.add_item(ready)
         try:
             await interaction.user.send(
-                "your hand", file=discord.File(io.BytesIO(board_png()), "hand.png")
+                "your hand", file=discord.File(io.BytesIO(board_png()), "hand.png"), view=view
             )
         except discord.Forbidden as e:
             bot.caught.append(e)
@@ -354,6 +363,11 @@ async def test_dm_with_png_read_back(world: World, start_bot: StartBot) -> None:
     assert img.getpixel((3, 5)) == (0, 0, 255)
     assert img.getpixel((4, 5)) == (200, 30, 30)
     assert world.bob.dms() == []
+    with pytest.raises(MessageNotVisible):
+        await world.bob.click(dm, "Ready")
+    click = await world.alice.click(dm, "Ready")
+    assert await click.wait_response() is dm
+    assert dm.content == "alice is ready" and dm.attachments  # the picture is kept
 
 
 async def test_closed_dms_give_forbidden_50007(world: World, start_bot: StartBot) -> None:

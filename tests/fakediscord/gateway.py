@@ -71,6 +71,7 @@ class GatewayConnection:
     zombie_ack: bool = False
     zombie_dispatch: bool = False
     heartbeats: int = 0
+    closed_by_server: bool = False
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
     closed: bool = False
@@ -102,12 +103,14 @@ class GatewayConnection:
     async def close(self, code: int = 1000, message: str = "") -> None:
         await self.flush()
         self.closed = True
+        self.closed_by_server = True
         with contextlib.suppress(Exception):
             await self.ws.close(code=code, message=message.encode())
 
     def abort(self) -> None:
         """Drop the TCP connection without a websocket close frame."""
         self.closed = True
+        self.closed_by_server = True
         transport = self.request.transport
         if transport is not None:
             transport.abort()
@@ -226,8 +229,13 @@ class Gateway:
             conn.closed = True
             if conn.writer is not None:
                 conn.writer.cancel()
-            if conn.session is not None and conn.session.conn is conn:
-                conn.session.conn = None
+            session = conn.session
+            if session is not None and session.conn is conn:
+                session.conn = None
+                if not conn.closed_by_server and ws.close_code in (1000, 1001):
+                    # Discord invalidates a session its client closed with 1000/1001.
+                    session.alive = False
+                    self.sessions.pop(session.id, None)
             if conn in self.connections:
                 self.connections.remove(conn)
             self._event("disconnect", f"code={ws.close_code}")

@@ -985,12 +985,14 @@ class Interaction:
     async def wait_response(self, timeout: float = 10.0) -> Message:
         """Wait for the first message this interaction produced that shows real content
         (an immediate reply, the filled-in deferred reply, or a followup) and return it.
-        For UPDATE_MESSAGE responses this is the edited message."""
+        For a component answered with UPDATE_MESSAGE or DEFERRED_UPDATE_MESSAGE it is the
+        clicked message, once it was edited after the click."""
         await self.wait_acknowledged(timeout)
 
         def ready() -> Message | None:
-            if self.response_type == CallbackType.UPDATE_MESSAGE and self.original is not None:
-                return self.original
+            if self.response_type in (6, 7) and self.original is not None:
+                edited = self.original.current.at >= self.created_at
+                return self.original if edited and self.original.settled else None
             for msg in self.messages:
                 if not msg.loading and not msg.deleted:
                     return msg
