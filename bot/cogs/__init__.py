@@ -1,0 +1,1 @@
+"""The bot's features, loaded as extensions in ``Bot.setup_hook``."""

@@ -1,0 +1,429 @@
+"""The ``/fp`` commands and every Flaming Pyramids button.
+
+Each handler acknowledges the interaction first (Discord allows 3 seconds), then asks the table
+service, then shows the result through the presenter. Refusals and failures become private
+replies in :func:`bot.replies.guarded`. No game rule lives here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import rules, views
+from bot.components import ButtonId
+from bot.errors import BadRequest, Stale, TableExists
+from bot.replies import guarded, reply_private
+from bot.service import Board, LeftGame, SpotChoice, Step
+
+if TYPE_CHECKING:
+    from bot.app import Bot
+
+log = logging.getLogger(__name__)
+
+TIME_LIMITS = [
+    app_commands.Choice(name="5 minutes", value=300),
+    app_commands.Choice(name="15 minutes", value=900),
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="6 hours", value=6 * 3600),
+    app_commands.Choice(name="12 hours", value=12 * 3600),
+    app_commands.Choice(name="24 hours", value=24 * 3600),
+    app_commands.Choice(name="3 days", value=3 * 24 * 3600),
+    app_commands.Choice(name="7 days", value=7 * 24 * 3600),
+]
+REMINDERS = [
+    app_commands.Choice(name="no reminder", value=0),
+    app_commands.Choice(name="1 hour before", value=3600),
+    app_commands.Choice(name="3 hours before", value=3 * 3600),
+    app_commands.Choice(name="6 hours before", value=6 * 3600),
+    app_commands.Choice(name="12 hours before", value=12 * 3600),
+]
+HAND_MODES = [
+    app_commands.Choice(name="by direct message", value="dm"),
+    app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
+]
+NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
+LOBBY_ACTIONS = frozenset({"join", "leave", "ai", "rmai", "cancel"})
+
+
+def missing_permissions(perms: discord.Permissions) -> list[str]:
+    """The permissions the bot needs in a channel and lacks there, by their names in Discord."""
+    return [name.replace("_", " ").title() for name in NEEDED if not getattr(perms, name)]
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+class Tables(commands.Cog):
+    """Lobbies, turns and hands: the ``/fp`` commands and the game's buttons."""
+
+    fp = app_commands.Group(
+        name="fp", description="Play Flaming Pyramids in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.presenter = bot.presenter
+
+    # --- /fp new -------------------------------------------------------------------------------
+
+    @fp.command(name="new", description="Open a Flaming Pyramids table in this channel")
+    @app_commands.describe(
+        curse="Three tiles of equal weight as a mini-pyramid go to the previous player",
+        fire_die="Fires are decided by the fire die",
+        rounds="How many rounds the match has (lowest total wins)",
+        time_limit="How long each player has for a decision (default: the server's)",
+        max_seats="At most this many players (2 to 6)",
+    )
+    @app_commands.choices(time_limit=TIME_LIMITS)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        curse: bool | None = None,
+        fire_die: bool | None = None,
+        rounds: app_commands.Range[int, 1, 10] | None = None,
+        time_limit: app_commands.Choice[int] | None = None,
+        max_seats: app_commands.Range[int, 2, 6] | None = None,
+    ) -> None:
+        """``/fp new``: a lobby message with Join / Leave / Start / Cancel."""
+        async with guarded(interaction, None, "/fp new"):
+            missing = missing_permissions(interaction.app_permissions)
+            if missing:
+                await interaction.response.send_message(
+                    "I cannot host a game here: I am missing these permissions in this channel: "
+                    + ", ".join(missing)
+                    + ". Ask a server admin to grant them, then try again.",
+                    ephemeral=True,
+                )
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            assert interaction.guild_id is not None and interaction.channel_id is not None
+            options = {
+                "curse": curse,
+                "fire_die": fire_die,
+                "rounds": rounds,
+                "turn_limit_s": time_limit.value if time_limit else None,
+                "max_seats": max_seats,
+            }
+            try:
+                board = await self.service.new_table(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    interaction.user.id,
+                    display_name(interaction.user),
+                    options,
+                )
+            except TableExists as busy:
+                link = views.jump_url(interaction.guild_id, interaction.channel_id, busy.message_id)
+                await interaction.followup.send(
+                    f"This channel already has a table: {link}. Join it there, or open a new "
+                    "table in another channel.",
+                    ephemeral=True,
+                )
+                return
+            channel = self.presenter.channel(interaction.channel_id, interaction.guild_id)
+            try:
+                message = await channel.send(
+                    embed=views.lobby_embed(board), view=views.lobby_view(board)
+                )
+            except discord.Forbidden as err:
+                await self.service.cancel(board.table_id, None, interaction.user.id)
+                await interaction.followup.send(
+                    "I cannot post in this channel (" + (err.text or "missing permissions") + "). "
+                    "Ask a server admin to let me send messages, attach files and embed links "
+                    "here.",
+                    ephemeral=True,
+                )
+                return
+            await self.service.remember_message(board.table_id, "lobby", message.id)
+            await interaction.followup.send(
+                f"Table {board.table_id} is open: {message.jump_url}\n"
+                "Friends join with the **Join** button; you press **Start** when everyone is "
+                "seated.",
+                ephemeral=True,
+            )
+
+    # --- /fp hand, status, leave, abort, rules, settings -------------------------------------
+
+    @fp.command(name="hand", description="See your hand at this channel's table (privately)")
+    @app_commands.describe(mode="How you get your hands from now on")
+    @app_commands.choices(mode=HAND_MODES)
+    async def hand(
+        self,
+        interaction: discord.Interaction[Any],
+        mode: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """``/fp hand``: the hand with its tile buttons, ephemerally."""
+        async with guarded(interaction, None, "/fp hand"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            assert interaction.channel_id is not None
+            if mode is not None:
+                await self.service.set_hand_mode(
+                    interaction.user.id, "dm" if mode.value == "dm" else "channel"
+                )
+            hand = await self.service.hand_in_channel(interaction.channel_id, interaction.user.id)
+            await self.presenter.send_hand_ephemeral(interaction, hand)
+
+    @fp.command(name="status", description="Post the table's current picture again")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """``/fp status``: the current picture at the bottom of the channel."""
+        async with guarded(interaction, None, "/fp status"):
+            await interaction.response.defer(thinking=True)
+            assert interaction.channel_id is not None
+            board = await self.service.board_in_channel(interaction.channel_id)
+            if board.view is None:
+                await interaction.followup.send(
+                    embed=views.lobby_embed(board),
+                    view=views.lobby_view(board) or discord.utils.MISSING,
+                )
+                return
+            files = await self.presenter.board_files(board)
+            message = await interaction.followup.send(
+                views.board_content(board),
+                files=files,
+                view=views.board_view(board) or discord.utils.MISSING,
+                allowed_mentions=views.ping([]),
+                wait=True,
+            )
+            await self.service.remember_message(board.table_id, "status", message.id)
+
+    @fp.command(name="leave", description="Leave this channel's table (a computer takes your seat)")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """``/fp leave``."""
+        async with guarded(interaction, None, "/fp leave"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            assert interaction.channel_id is not None
+            table = await self.service.table_in_channel(interaction.channel_id)
+            async with self.presenter.table_lock(table.id):
+                result = await self.service.leave(interaction.channel_id, interaction.user.id)
+                if isinstance(result, LeftGame):
+                    await self.presenter.show_left(result, display_name(interaction.user))
+                    await interaction.followup.send(
+                        "You left the game; a computer player took your seat.", ephemeral=True
+                    )
+                else:
+                    await self._edit_lobby(result)
+                    await interaction.followup.send("You left the table.", ephemeral=True)
+
+    @fp.command(name="abort", description="Close this channel's table (host or channel managers)")
+    async def abort(self, interaction: discord.Interaction[Any]) -> None:
+        """``/fp abort``."""
+        async with guarded(interaction, None, "/fp abort"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            assert interaction.channel_id is not None
+            perms = interaction.permissions
+            table = await self.service.table_in_channel(interaction.channel_id)
+            async with self.presenter.table_lock(table.id):
+                board = await self.service.abort(
+                    interaction.channel_id,
+                    interaction.user.id,
+                    may_manage=perms.manage_channels or perms.administrator,
+                )
+                if board.view is None:
+                    await self._edit_lobby(board)
+                await self.presenter.channel(board.channel_id, board.guild_id).send(
+                    f"🛑 Table {board.table_id} was aborted by "
+                    f"{views.esc(display_name(interaction.user))}."
+                )
+            self.presenter.forget(board.table_id)
+            await interaction.followup.send("The table is closed.", ephemeral=True)
+
+    @fp.command(name="rules", description="The rules of Flaming Pyramids in short, with pictures")
+    async def rules_command(self, interaction: discord.Interaction[Any]) -> None:
+        """``/fp rules``."""
+        async with guarded(interaction, None, "/fp rules"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            embeds, files = await rules.rules_message()
+            await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
+
+    @fp.command(name="settings", description="Server defaults for new tables (server admins)")
+    @app_commands.describe(
+        time_limit="Default time per decision",
+        reminder="When to remind a player before their time runs out",
+        curse="Curse on by default",
+        fire_die="Fire die on by default",
+    )
+    @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS)
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        time_limit: app_commands.Choice[int] | None = None,
+        reminder: app_commands.Choice[int] | None = None,
+        curse: bool | None = None,
+        fire_die: bool | None = None,
+    ) -> None:
+        """``/fp settings``: only members who can manage the server."""
+        async with guarded(interaction, None, "/fp settings"):
+            perms = interaction.permissions
+            if not (perms.manage_guild or perms.administrator):
+                await interaction.response.send_message(
+                    "Only members who can manage this server can change its Flaming Pyramids "
+                    "settings.",
+                    ephemeral=True,
+                )
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            assert interaction.guild_id is not None
+            defaults = {
+                k: v for k, v in (("curse", curse), ("fire_die", fire_die)) if v is not None
+            }
+            current = await self.service.settings(
+                interaction.guild_id,
+                turn_limit_s=time_limit.value if time_limit else None,
+                reminder_s=reminder.value if reminder else None,
+                defaults=defaults or None,
+            )
+            await interaction.followup.send(
+                "Settings for new tables on this server: "
+                f"{views.duration(current.turn_limit_s)} per decision, reminder "
+                + (
+                    f"{views.duration(current.reminder_s)} before the end"
+                    if current.reminder_s
+                    else "off"
+                )
+                + f", curse {'on' if current.defaults.get('curse') else 'off'}, fire die "
+                + f"{'on' if current.defaults.get('fire_die') else 'off'}.",
+                ephemeral=True,
+            )
+
+    async def _edit_lobby(self, board: Board) -> None:
+        message_id = board.table.messages.get("lobby")
+        if message_id is None:
+            return
+        message = self.presenter.channel(board.channel_id, board.guild_id).get_partial_message(
+            message_id
+        )
+        try:
+            await message.edit(embed=views.lobby_embed(board), view=views.lobby_view(board))
+        except discord.HTTPException:
+            log.warning("table %s: could not update the lobby message", board.table_id)
+
+    # --- buttons -------------------------------------------------------------------------------
+
+    async def on_button(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`)."""
+        async with guarded(interaction, bid.table_id, f"button {bid.action}"):
+            handler = getattr(self, f"_button_{bid.action}", None)
+            if handler is None:
+                raise Stale("This button is from an older version of the game.")
+            await handler(interaction, bid)
+
+    async def _lobby(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        await interaction.response.defer()
+        user = interaction.user
+        t = bid.table_id
+        async with self.presenter.table_lock(t):
+            if bid.action == "join":
+                board = await self.service.join(t, user.id, display_name(user))
+            elif bid.action == "leave":
+                board = await self.service.leave_lobby(t, user.id)
+            elif bid.action == "ai":
+                board = await self.service.add_ai(t, bid.version, user.id, bid.arg)
+            elif bid.action == "rmai":
+                board = await self.service.remove_ai(t, bid.version, user.id)
+            else:
+                board = await self.service.cancel(t, bid.version, user.id)
+            await interaction.edit_original_response(
+                embed=views.lobby_embed(board), view=views.lobby_view(board)
+            )
+        if board.table.status != "lobby":
+            self.presenter.forget(t)
+
+    _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
+
+    async def _button_start(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        await interaction.response.defer()
+        async with self.presenter.table_lock(bid.table_id):
+            step = await self.service.start(bid.table_id, bid.version, interaction.user.id)
+            await self.presenter.show_step(step)
+        await interaction.edit_original_response(embed=views.lobby_embed(step.board), view=None)
+
+    async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hand = await self.service.hand(bid.table_id, interaction.user.id)
+        await self.presenter.send_hand_ephemeral(interaction, hand)
+
+    async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        tile, _, digest = bid.arg.partition(".")
+        await interaction.response.defer()
+        async with self.presenter.table_lock(bid.table_id):
+            result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
+            if isinstance(result, Step):
+                await self.presenter.show_step(result)
+        if isinstance(result, SpotChoice):
+            await self.presenter.send_spot_choice(interaction, result)
+        else:
+            await self._retire(interaction, f"✅ You played {views.tile_label(tile)}.")
+
+    async def _button_spot(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        tile, _, where = bid.arg.partition("@")
+        try:
+            r, x = (int(n) for n in where.split(","))
+        except ValueError:
+            raise BadRequest("That spot does not exist.") from None
+        await interaction.response.defer()
+        async with self.presenter.table_lock(bid.table_id):
+            step = await self.service.choose_spot(
+                bid.table_id, bid.version, interaction.user.id, tile, (r, x)
+            )
+            await self.presenter.show_step(step)
+        await self._retire(interaction, f"✅ You played {views.tile_label(tile)}.", keep=False)
+
+    async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        await interaction.response.defer()
+        async with self.presenter.table_lock(bid.table_id):
+            step = await self.service.fall(bid.table_id, bid.version, interaction.user.id, bid.arg)
+            await self.presenter.show_step(step)
+        await self._retire(interaction, None)
+
+    async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        await interaction.response.defer()
+        async with self.presenter.table_lock(bid.table_id):
+            step = await self.service.next_round(bid.table_id, bid.version, interaction.user.id)
+            await self.presenter.show_step(step)
+        await self._retire(interaction, None)
+
+    async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        mode = "dm" if bid.arg == "dm" else "channel"
+        await self.service.set_hand_mode(interaction.user.id, mode)
+        await interaction.followup.send(
+            "From now on your hands come by direct message."
+            if mode == "dm"
+            else "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
+            ephemeral=True,
+        )
+
+    async def _retire(
+        self, interaction: discord.Interaction[Any], note: str | None, *, keep: bool = True
+    ) -> None:
+        """Take the buttons off the message that was clicked (its moment has passed)."""
+        try:
+            if note is None:
+                await interaction.edit_original_response(view=None)
+                return
+            message = interaction.message
+            old = message.content if message is not None and keep else ""
+            content = f"{old}\n{note}" if old else note
+            if keep:
+                await interaction.edit_original_response(content=views.clip(content), view=None)
+            else:
+                await interaction.edit_original_response(
+                    content=views.clip(content), view=None, attachments=[]
+                )
+        except discord.HTTPException:
+            log.debug("could not retire the buttons of interaction %s", interaction.id)
+
+
+async def setup(bot: Bot) -> None:
+    """Extension entry point."""
+    await bot.add_cog(Tables(bot))
+
+
+__all__ = ["Tables", "reply_private", "setup"]

@@ -1,0 +1,167 @@
+"""The bot's configuration: every setting comes from the environment (or a ``.env`` file).
+
+The variables a server owner sets are listed in ``.env.example``:
+
+- ``DISCORD_TOKEN`` (required): the bot token.
+- ``DATABASE_URL``: where games are stored (``sqlite:///flaming_pyramids.db`` by default).
+- ``DEV_GUILD_ID``: a server where slash commands are synced instantly while developing.
+- ``LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
+- ``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``: another REST base URL and gateway (a REST
+  proxy, or the local fake Discord of the tests); empty means Discord's own.
+
+Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never sets them):
+
+- ``FP_CLOCK_FILE``: a file holding a number of seconds added to the real clock, so tests can
+  make turn deadlines pass without waiting (the file may change while the bot runs).
+- ``FP_TIMER_INTERVAL``: seconds between two looks at due timers (default 5).
+- ``FP_TEST_STATE_FILE``: a JSON engine state (``python -m engine new`` / scenario format) that
+  every game started with the Start button is dealt from, to force chosen situations.
+- ``FP_SEED``: the seed of every new match (default: random).
+- ``FP_AI_NODE_LIMIT`` / ``FP_AI_TIME_BUDGET``: limits for the computer players' search.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DISCORD_API_BASE = "https://discord.com/api/v10"
+DISCORD_GATEWAY = "wss://gateway.discord.gg/"
+DEFAULT_DATABASE_URL = "sqlite:///flaming_pyramids.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the bot reads from its environment."""
+
+    token: str
+    database_url: str = DEFAULT_DATABASE_URL
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base_url: str | None = None
+    gateway_url: str | None = None
+    test_mode: bool = False
+    clock_file: str | None = None
+    timer_interval_s: float = 5.0
+    test_state_file: str | None = None
+    seed: int | None = None
+    ai_node_limit: int | None = None
+    ai_time_budget_s: float | None = 2.0
+
+    def __repr__(self) -> str:  # never print the token
+        return (
+            f"Config(token=<{len(self.token)} chars>, database_url={self.database_url!r}, "
+            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
+            f"api_base_url={self.api_base_url!r}, gateway_url={self.gateway_url!r}, "
+            f"test_mode={self.test_mode!r})"
+        )
+
+
+def _int(env: Mapping[str, str], name: str) -> int | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def _float(env: Mapping[str, str], name: str) -> float | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {raw!r}") from None
+
+
+def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
+    """Read the configuration from ``env`` (default: the process environment, after loading a
+    ``.env`` file from the working directory if there is one). Raises :class:`ConfigError`."""
+    if env is None:
+        if dotenv:
+            from dotenv import load_dotenv
+
+            load_dotenv(Path.cwd() / ".env", override=False)
+        env = os.environ
+    token = (env.get("DISCORD_TOKEN") or "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
+            "(see the README: 'Run your own bot')."
+        )
+    level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    test_mode = (env.get("FP_TEST_MODE") or "").strip() in ("1", "true", "yes")
+    config = Config(
+        token=token,
+        database_url=(env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL,
+        dev_guild_id=_int(env, "DEV_GUILD_ID"),
+        log_level=level,
+        api_base_url=(env.get("DISCORD_API_BASE_URL") or "").strip() or None,
+        gateway_url=(env.get("DISCORD_GATEWAY_URL") or "").strip() or None,
+        test_mode=test_mode,
+    )
+    if not test_mode:
+        return config
+    interval = _float(env, "FP_TIMER_INTERVAL")
+    budget = _float(env, "FP_AI_TIME_BUDGET")
+    return Config(
+        **{
+            **config.__dict__,
+            "clock_file": (env.get("FP_CLOCK_FILE") or "").strip() or None,
+            "timer_interval_s": interval if interval is not None else config.timer_interval_s,
+            "test_state_file": (env.get("FP_TEST_STATE_FILE") or "").strip() or None,
+            "seed": _int(env, "FP_SEED"),
+            "ai_node_limit": _int(env, "FP_AI_NODE_LIMIT"),
+            "ai_time_budget_s": budget if budget is not None else config.ai_time_budget_s,
+        }
+    )
+
+
+def apply_endpoints(config: Config) -> None:
+    """Point discord.py at the configured REST base URL and gateway (when set)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    if config.api_base_url:
+        discord.http.Route.BASE = config.api_base_url.rstrip("/")
+    if config.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+def offset_clock(path: str) -> Callable[[], float]:
+    """Test-only: real time plus the number of seconds written in ``path`` (0 if missing).
+
+    The file is re-read when it changes (by modification time), so a test moves the bot's time
+    forward by writing a bigger number into it.
+    """
+    cache: dict[str, float] = {"mtime": -1.0, "offset": 0.0}
+
+    def now() -> float:
+        try:
+            mtime = os.stat(path).st_mtime_ns
+        except FileNotFoundError:
+            return time.time()
+        if mtime != cache["mtime"]:
+            try:
+                text = Path(path).read_text().strip()
+                cache["offset"] = float(text or 0)
+                cache["mtime"] = mtime
+            except (OSError, ValueError):
+                pass  # being rewritten: keep the last offset
+        return time.time() + cache["offset"]
+
+    return now

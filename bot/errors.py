@@ -1,0 +1,70 @@
+"""Domain errors of the table service: refusals a user may read.
+
+Every :class:`TableError` carries a short, polite message that is safe to show privately to the
+person who asked (it never reveals a hand). The Discord adapter turns them into ephemeral replies
+in one place; anything else that goes wrong is logged and the user is told the game is safe.
+"""
+
+from __future__ import annotations
+
+
+class TableError(Exception):
+    """A request the table service refused; nothing was changed.
+
+    ``message`` is meant for the user who asked; ``code`` names the kind of refusal for programs
+    and tests.
+    """
+
+    code = "refused"
+
+    def __init__(self, message: str, *, table_id: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.table_id = table_id
+
+
+class NoTable(TableError):
+    """There is no open table where the user asked (or it has closed)."""
+
+    code = "no_table"
+
+
+class TableExists(TableError):
+    """The channel already has an open table; ``table_id`` names it, ``message_id`` is its
+    latest message (to link to), if known."""
+
+    code = "table_exists"
+
+    def __init__(self, message: str, *, table_id: int, message_id: int | None = None) -> None:
+        super().__init__(message, table_id=table_id)
+        self.message_id = message_id
+
+
+class NotSeated(TableError):
+    """The user has no seat at this table."""
+
+    code = "not_seated"
+
+
+class NotAllowed(TableError):
+    """The user may not do this (not the host, not an admin, lobby full...)."""
+
+    code = "not_allowed"
+
+
+class NotYourDecision(TableError):
+    """Somebody else must decide now."""
+
+    code = "not_your_decision"
+
+
+class Stale(TableError):
+    """The button belongs to a moment that has passed (a double click, an old message)."""
+
+    code = "stale"
+
+
+class BadRequest(TableError):
+    """An option or an argument that makes no sense (a bad number of rounds...)."""
+
+    code = "bad_request"

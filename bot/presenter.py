@@ -1,0 +1,311 @@
+"""Showing the table service's results on Discord: channel pictures, private hands, reminders.
+
+The presenter is the only place that posts game messages. For each table it keeps an
+``asyncio.Lock`` around "ask the service, then show the result", so that the messages of one
+table always appear in the order the moves were made (a computer player's move never overtakes
+the human move before it). Pictures are drawn off the event loop; direct messages that fail
+because a player closed them are reported once in the channel, without revealing anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import pictures, views
+from bot.service import (
+    Board,
+    Hand,
+    LeftGame,
+    Reminder,
+    SpotChoice,
+    Step,
+    TableService,
+    TimerOutcome,
+)
+
+if TYPE_CHECKING:
+    from bot.app import Bot
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+"""Discord's error code for "Cannot send messages to this user"."""
+DM_CACHE_SIZE = 10_000
+
+
+class Presenter:
+    """Posts what the service says happened. One per bot."""
+
+    def __init__(self, bot: Bot, service: TableService, *, ai_pause_s: float = 1.0) -> None:
+        self.bot = bot
+        self.service = service
+        self.ai_pause_s = ai_pause_s
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        self._advancing: dict[int, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def table_lock(self, table_id: int) -> asyncio.Lock:
+        """Held around "change the table, then show it" so one table's messages stay in order."""
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def forget(self, table_id: int) -> None:
+        lock = self._locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self._locks[table_id]
+
+    def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    # --- the channel ------------------------------------------------------------------------------
+
+    async def board_files(
+        self, board: Board, *, before: Any = None, events: Any = ()
+    ) -> list[discord.File]:
+        """The picture of a board (and the mayhem animation of a move, when there is one)."""
+        if board.view is None:
+            return []
+        names = list(board.names)
+        png_task = pictures.table_png(board.view, names, title=views.picture_title(board))
+        if before is not None and events:
+            png, gif = await asyncio.gather(
+                png_task, pictures.mayhem_gif(before, list(events), names)
+            )
+        else:
+            png, gif = await png_task, None
+        files = [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
+        if gif is not None:
+            files.append(
+                discord.File(io.BytesIO(gif), filename="mayhem.gif", description="What happened")
+            )
+        return files
+
+    async def show_step(self, step: Step, *, schedule: bool = True) -> discord.Message | None:
+        """One new channel message for a move (picture, account, next player), then the hands
+        that changed; schedules the computer players' decisions that follow (unless
+        ``schedule`` is false: the caller goes on with them itself)."""
+        board = step.board
+        files = await self.board_files(board, before=step.before, events=step.events)
+        content = views.step_content(step)
+        message: discord.Message | None = None
+        hands = [self.deliver_hand(h) for h in step.hands]
+        post = self.channel(board.channel_id, board.guild_id).send(
+            content,
+            files=files,
+            view=views.board_view(board) or discord.utils.MISSING,
+            allowed_mentions=views.ping(views.mentioned_users(board)),
+        )
+        results = await asyncio.gather(post, *hands, return_exceptions=True)
+        first = results[0]
+        if isinstance(first, BaseException):
+            self._post_failed(board.table_id, first)
+        else:
+            message = first
+            self.spawn(self.service.remember_message(board.table_id, "status", message.id))
+        for r in results[1:]:
+            if isinstance(r, BaseException):
+                log.error("table %s: could not deliver a hand", board.table_id, exc_info=r)
+        if board.prompt.kind in ("over", "closed"):
+            self.forget(board.table_id)
+        elif schedule and board.prompt.kind in ("play", "fall") and board.prompt.user_id is None:
+            self.schedule_advance(board.table_id)
+        if isinstance(first, discord.Forbidden):
+            raise first
+        return message
+
+    def _post_failed(self, table_id: int, err: BaseException) -> None:
+        if isinstance(err, discord.Forbidden):
+            log.warning("table %s: missing permission to post in its channel: %s", table_id, err)
+        else:
+            log.error("table %s: could not post the move", table_id, exc_info=err)
+
+    async def post_board(self, board: Board, content: str | None = None) -> discord.Message:
+        """Post a board's picture (``/fp status`` without an interaction, notices...)."""
+        files = await self.board_files(board)
+        return await self.channel(board.channel_id, board.guild_id).send(
+            content or views.board_content(board),
+            files=files,
+            view=views.board_view(board) or discord.utils.MISSING,
+            allowed_mentions=views.ping(views.mentioned_users(board)),
+        )
+
+    async def show_left(self, left: LeftGame, name: str) -> None:
+        """A player left a running game."""
+        board = left.board
+        if left.closed:
+            text = (
+                f"👋 {views.esc(name)} left; nobody is left at table {board.table_id}, "
+                "so it is closed."
+            )
+        else:
+            text = f"👋 {views.esc(name)} left the game; a computer player takes the seat.\n" + (
+                views.prompt_line(board)
+            )
+        await self.channel(board.channel_id, board.guild_id).send(
+            text, allowed_mentions=views.ping(views.mentioned_users(board))
+        )
+        if not left.closed and board.prompt.user_id is None:
+            self.schedule_advance(board.table_id)
+
+    # --- hands ------------------------------------------------------------------------------------
+
+    async def dm_channel_id(self, user_id: int) -> int:
+        """The id of the DM channel with a user (created once, then remembered)."""
+        cid = self._dm_channels.get(user_id)
+        if cid is not None:
+            self._dm_channels.move_to_end(user_id)
+            return cid
+        data = await self.bot.http.start_private_message(user_id)
+        cid = int(data["id"])
+        self._dm_channels[user_id] = cid
+        if len(self._dm_channels) > DM_CACHE_SIZE:
+            self._dm_channels.popitem(last=False)
+        return cid
+
+    async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
+        """The keyword arguments of a message showing a hand (picture and tile buttons)."""
+        png = await pictures.hand_png(hand.view, hand.names[hand.seat])
+        guild = self.bot.get_guild(hand.guild_id)
+        return {
+            "content": views.hand_content(hand, guild_name=guild.name if guild else None),
+            "file": discord.File(io.BytesIO(png), filename="hand.png", description="Your hand"),
+            "view": views.hand_view(hand, with_mode=mode_button),
+        }
+
+    async def deliver_hand(self, hand: Hand) -> None:
+        """Send a changed hand to its owner by DM (unless they chose ephemeral hands). If their
+        DMs are closed, say so in the channel once, without revealing anything."""
+        if not hand.dm:
+            return
+        kwargs = await self.hand_message(hand)
+        try:
+            cid = await self.dm_channel_id(hand.user_id)
+            await self.channel(cid).send(**kwargs)
+        except discord.Forbidden as err:
+            if err.code != DM_CLOSED:
+                raise
+            log.info("table %s: DMs closed for user %s", hand.table_id, hand.user_id)
+            if hand.dm_failed_before or not await self.service.note_dm_failed(
+                hand.table_id, hand.user_id
+            ):
+                return
+            await self.channel(hand.channel_id, hand.guild_id).send(
+                f"<@{hand.user_id}>, I cannot send you direct messages, so your hand stays hidden "
+                "here: use the **My hand** button on the table's latest message, or `/fp hand`.",
+                allowed_mentions=views.ping([hand.user_id]),
+            )
+
+    async def send_hand_ephemeral(self, interaction: discord.Interaction[Any], hand: Hand) -> None:
+        """Answer a deferred interaction with the clicker's own hand, privately."""
+        mode = "channel" if hand.dm else "dm"
+        kwargs = await self.hand_message(hand, mode_button=mode)
+        await interaction.followup.send(ephemeral=True, **kwargs)
+
+    async def send_spot_choice(
+        self, interaction: discord.Interaction[Any], choice: SpotChoice
+    ) -> None:
+        """Answer a deferred tile click with the labelled spots, privately."""
+        png = await pictures.table_png(choice.view, list(choice.names), title="Choose a spot")
+        await interaction.followup.send(
+            views.spot_content(choice),
+            file=discord.File(io.BytesIO(png), filename="spots.png", description="The spots"),
+            view=views.spot_view(choice),
+            ephemeral=True,
+        )
+
+    # --- timers and computer players ----------------------------------------------------------
+
+    async def show_timer(self, outcome: TimerOutcome) -> None:
+        if isinstance(outcome, Step):
+            await self.show_step(outcome)
+        elif isinstance(outcome, Reminder):
+            await self.show_reminder(outcome)
+
+    async def show_reminder(self, rem: Reminder) -> None:
+        """Remind the owner of the pending decision: a DM (if wanted) and a channel mention."""
+        board = rem.board
+        deadline = board.prompt.deadline
+        when = f"<t:{int(deadline)}:R>" if deadline else "soon"
+        text = (
+            f"⏳ <@{rem.user_id}>, your decision at table {board.table_id} is waiting; "
+            f"a computer player will make it for you {when}."
+        )
+        await self.channel(board.channel_id, board.guild_id).send(
+            text, allowed_mentions=views.ping([rem.user_id])
+        )
+        prefs = await self.service.store.get_prefs(rem.user_id)
+        if prefs.hand_mode != "dm" or f"nodm:{rem.user_id}" in board.table.messages:
+            return
+        try:
+            cid = await self.dm_channel_id(rem.user_id)
+            await self.channel(cid).send(
+                f"⏳ Your turn at table {board.table_id} in <#{board.channel_id}> ends {when}.",
+                view=_link_view(board),
+            )
+        except discord.Forbidden:
+            log.info("table %s: reminder DM refused by user %s", board.table_id, rem.user_id)
+
+    def schedule_advance(self, table_id: int) -> None:
+        """Let the computer players (and the fire die) make their decisions, in the background."""
+        task = self._advancing.get(table_id)
+        if task is not None and not task.done():
+            return
+        self._advancing[table_id] = self.spawn(self._advance(table_id))
+
+    async def _advance(self, table_id: int) -> None:
+        try:
+            while True:
+                async with self.table_lock(table_id):
+                    step = await self.service.advance(table_id)
+                    if step is None:
+                        return
+                    await self.show_step(step, schedule=False)
+                p = step.board.prompt
+                if p.kind not in ("play", "fall") or p.user_id is not None:
+                    return
+                if self.ai_pause_s > 0:
+                    await asyncio.sleep(self.ai_pause_s)  # pacing: one computer move at a time
+        except Exception:
+            log.exception("table %s: a computer player's move failed", table_id)
+        finally:
+            self._advancing.pop(table_id, None)
+
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run a coroutine in the background, keeping a reference and logging its failure."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def close(self) -> None:
+        """Cancel background work (at shutdown)."""
+        for task in list(self._background):
+            task.cancel()
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+
+def _link_view(board: Board) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label="Go to the table",
+            style=discord.ButtonStyle.link,
+            url=views.jump_url(board.guild_id, board.channel_id),
+        )
+    )
+    return view

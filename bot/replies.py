@@ -1,0 +1,62 @@
+"""The one place where refusals and failures become private replies.
+
+Every command and button runs inside :func:`guarded`. A :class:`~bot.errors.TableError` (a
+refusal of the table service) becomes a polite ephemeral message to the person who clicked; a
+missing permission is explained; anything unexpected is logged with the table id and the user is
+told that the game is safe. The user never sees "This interaction failed" or a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import discord
+
+from bot.errors import TableError
+
+log = logging.getLogger(__name__)
+
+SAFE = "Something went wrong on my side. The game is safe and nothing was lost; please try again."
+MISSING_PERMISSIONS = (
+    "I am missing a permission in this channel ({what}). Ask a server admin to let me "
+    "send messages, attach files and embed links here."
+)
+
+
+async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer privately, whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s privately", interaction.id)
+
+
+@asynccontextmanager
+async def guarded(
+    interaction: discord.Interaction[Any], table_id: int | None = None, what: str = ""
+) -> AsyncIterator[None]:
+    """Run a command or a click; turn every failure into a private reply."""
+    try:
+        yield
+    except TableError as err:
+        log.debug(
+            "table %s: %s by %s refused (%s): %s",
+            err.table_id or table_id,
+            what,
+            interaction.user.id,
+            type(err).__name__,
+            err.message,
+        )
+        await reply_private(interaction, err.message)
+    except discord.Forbidden as err:
+        log.warning("table %s: %s: missing permission: %s", table_id, what, err.text)
+        await reply_private(interaction, MISSING_PERMISSIONS.format(what=err.text or "forbidden"))
+    except Exception:
+        log.exception("table %s: %s by user %s failed", table_id, what, interaction.user.id)
+        await reply_private(interaction, SAFE)

@@ -1,0 +1,78 @@
+"""``/fp rules``: the rules in short, with two pictures drawn from small example games.
+
+The text only summarises RULES.md for players; the examples are real engine games (so the
+pictures can never contradict the rules) and are drawn once, then kept.
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+
+from bot import pictures
+from engine import Game, Play, view
+
+SUMMARY = (
+    "**Goal:** be the first with no tile left in your hand and your pile.\n"
+    "**Your turn:** play one tile of your hand on a free spot of the pyramid (the picture labels "
+    "them A, B, C…). A spot is a gap in the bottom row, or a place resting on two tiles.\n"
+    "**Building rule:** a tile on two tiles must share a **colour or a weight** with one of them "
+    "and weigh **at most their sum**. The millstone has every colour.\n"
+    "**Mayhem:** you may play anything anywhere, but a tile that does not fit collapses: the tiles "
+    "under it go under **your** pile and you choose where it falls (left or right). Coals and "
+    "blowtorches set straw (and wood, for a blowtorch) on fire; two incendiaries touching "
+    "explode. Everything that leaves the pyramid goes under your pile.\n"
+    "**Options:** the *curse* sends three equal weights in a mini-pyramid to the previous player; "
+    "the *fire die* decides each fire.\n"
+    "After your turn you draw back up to 5 tiles."
+)
+
+_cache: dict[str, bytes] = {}
+
+
+def _fits_example() -> Game:
+    return Game(
+        2,
+        pyramid={(0, 0): "Y30", (0, 2): "R10", (0, 4): "B20", (1, 1): "Y40"},
+        hands=[["B6"], ["G4"]],
+        piles=[[], []],
+    )
+
+
+def _collapse_example() -> Game:
+    game = Game(
+        2,
+        pyramid={(0, 0): "Y2", (0, 2): "R4", (0, 4): "B6"},
+        hands=[["G20", "Y6"], ["R2"]],
+        piles=[[], []],
+    )
+    game.apply(Play("G20", (1, 1)))
+    return game
+
+
+async def _picture(key: str) -> bytes:
+    if key not in _cache:
+        game = _fits_example() if key == "fits" else _collapse_example()
+        title = "A tile that fits" if key == "fits" else "Too heavy: where does it fall?"
+        _cache[key] = await pictures.table_png(view(game, None), ["Léa", "Max"], title=title)
+    return _cache[key]
+
+
+async def rules_message() -> tuple[list[discord.Embed], list[discord.File]]:
+    """The embeds and picture files of the ``/fp rules`` answer."""
+    fits, collapse = await _picture("fits"), await _picture("collapse")
+    first = discord.Embed(title="Flaming Pyramids in short", description=SUMMARY, colour=0xE8590C)
+    first.set_image(url="attachment://fits.png")
+    second = discord.Embed(
+        description="Yellow 40 fits on yellow 30 and red 10 (same colour as yellow 30, and 40 is "
+        "not more than 30 + 10). Below: green 20 on yellow 2 and red 4 is too heavy, so it "
+        "collapses and its player chooses where it falls.",
+        colour=0xE8590C,
+    )
+    second.set_image(url="attachment://collapse.png")
+    files = [
+        discord.File(io.BytesIO(fits), filename="fits.png", description="A tile that fits"),
+        discord.File(io.BytesIO(collapse), filename="collapse.png", description="A collapse"),
+    ]
+    return [first, second], files

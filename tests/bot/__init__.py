@@ -1,0 +1,1 @@
+"""Tests of the table service and the bot helpers, without Discord."""
