@@ -1,0 +1,1 @@
+"""End-to-end tests: the real bot (unmodified discord.py) against the local fake Discord."""

@@ -1,0 +1,86 @@
+"""Fixtures for the end-to-end tests: the standard fake world and the real bot, either in this
+event loop (fast, with a clock the test moves) or as ``python -m bot`` subprocesses (for kills
+and restarts)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import Bot
+from bot.config import Config
+from tests.fakediscord import DEFAULT_TOKEN
+from tests.fakediscord.fixtures import *  # noqa: F403 - fake_world, start_bot, start_bot_process
+from tests.fakediscord.fixtures import StartBot, World
+
+from .driver import TableDriver
+
+pytestmark = pytest.mark.e2e
+
+
+class MovableClock:
+    """Real time plus an offset the test moves forward (never sleeps)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@pytest.fixture
+def world(fake_world: World) -> AsyncIterator[World]:
+    """The standard world; every test also checks that no interaction failed."""
+    yield fake_world
+    fake_world.fake.assert_no_failed_interactions()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'e2e.db'}"
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    return MovableClock()
+
+
+def bot_config(db_url: str, **overrides: Any) -> Config:
+    values: dict[str, Any] = {
+        "token": DEFAULT_TOKEN,
+        "database_url": db_url,
+        "test_mode": True,
+        "timer_interval_s": 0.05,
+        "ai_time_budget_s": 0.05,
+        "ai_node_limit": 2000,
+    }
+    values.update(overrides)
+    return Config(**values)
+
+
+MakeBot = Callable[..., Awaitable[Bot]]
+
+
+@pytest.fixture
+def run_bot(start_bot: StartBot, db_url: str, clock: MovableClock) -> MakeBot:
+    """``await run_bot(**config_overrides)``: the real bot in this event loop, ready."""
+
+    async def run(**overrides: Any) -> Bot:
+        bot = Bot(bot_config(db_url, **overrides), clock=clock)
+        await start_bot(bot)
+        return bot
+
+    return run
+
+
+@pytest.fixture
+def table(world: World) -> TableDriver:
+    """A driver for a table in #games with alice, bob, carol and dave."""
+    return TableDriver(world.fake, world.games, {u.id: u for u in world.users})

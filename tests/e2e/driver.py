@@ -1,0 +1,224 @@
+"""Playing Flaming Pyramids through the fake Discord as people would: slash commands, and clicks
+on buttons found by their labels on the messages the bot posted (channel, DMs, ephemerals).
+
+The driver never talks to the bot's internals: it reads the channel's latest game message (the
+one with the pyramid picture) to see who must decide what, and clicks accordingly.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tests.fakediscord import Channel, FakeDiscord, FakeUser, Interaction, Message
+
+MENTION = re.compile(r"<@!?(\d+)>")
+TIMEOUT = 15.0
+
+
+def is_game_message(m: Message) -> bool:
+    """A message of the bot with the pyramid picture (one per move)."""
+    return any(a.filename == "pyramid.png" for a in m.attachments)
+
+
+def table_of(m: Message) -> int | None:
+    """The table id in the custom ids of a message's buttons."""
+    for b in m.buttons():
+        cid = b.get("custom_id") or ""
+        if cid.startswith("fp:"):
+            return int(cid.split(":")[1])
+    return None
+
+
+def is_final(m: Message) -> bool:
+    return "The match is over" in m.content
+
+
+@dataclass
+class Timing:
+    """Click-to-picture times seen by the driver (seconds), for the report, never asserted."""
+
+    samples: list[float] = field(default_factory=list)
+
+
+@dataclass
+class TableDriver:
+    """Drives one table in one channel."""
+
+    fake: FakeDiscord
+    channel: Channel
+    users: dict[int, FakeUser]
+    timing: Timing = field(default_factory=Timing)
+    interactions: list[Interaction] = field(default_factory=list)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def bot_messages(self) -> list[Message]:
+        """Public bot messages in the channel, newest first."""
+        bot = self.fake.bot.id
+        return [m for m in self.fake.messages(self.channel) if m.author.id == bot]
+
+    def game_messages(self) -> list[Message]:
+        return [m for m in self.bot_messages() if is_game_message(m)]
+
+    def latest_game(self) -> Message:
+        msgs = self.game_messages()
+        assert msgs, "no game message in the channel"
+        return msgs[0]
+
+    def lobby(self) -> Message:
+        for m in self.bot_messages():
+            if "Flaming Pyramids — table" in m.embed_text():
+                return m
+        raise AssertionError("no lobby message")
+
+    @staticmethod
+    def decider(m: Message) -> int | None:
+        """The user a game message asks to decide (its first mention)."""
+        found = MENTION.search(m.content)
+        return int(found.group(1)) if found else None
+
+    async def settled_game(self, newer_than: int = 0, timeout: float = TIMEOUT) -> Message:
+        """Wait for the newest game message (newer than ``newer_than``) that waits for a person
+        or ends the match (computer players' moves go by in between)."""
+
+        def ready() -> Message | None:
+            msgs = self.game_messages()
+            if not msgs or msgs[0].id <= newer_than:
+                return None
+            m = msgs[0]
+            if not m.settled:
+                return None
+            if is_final(m) or self.decider(m) is not None or "Next round" in m.labels():
+                return m
+            return None
+
+        msg: Message = await self.fake.wait_for(ready, timeout, "a game message for a person")
+        return msg
+
+    def hand_message(self, user: FakeUser) -> Message | None:
+        """The user's newest DM showing a hand at this table."""
+        for m in user.dms():
+            if m.images() and any(
+                (b.get("custom_id") or "").startswith("fp:") and ":play:" in b["custom_id"]
+                for b in m.buttons()
+            ):
+                return m
+        return None
+
+    # --- acting -------------------------------------------------------------------------------
+
+    async def click(self, user: FakeUser, message: Message, label: str) -> Interaction:
+        ix = await user.click(message, label)
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        return ix
+
+    async def slash(self, user: FakeUser, command: str, **options: object) -> Interaction:
+        ix = await user.slash(command, self.channel, **options)
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        return ix
+
+    async def open(self, host: FakeUser, *joiners: FakeUser, **options: object) -> Message:
+        """``/fp new`` by ``host``; everyone else clicks Join. Returns the lobby message."""
+        ix = await self.slash(host, "fp new", **options)
+        await ix.wait_response()
+        lobby = self.lobby()
+        for u in joiners:
+            before = len(lobby.revisions)
+            await self.click(u, lobby, "Join")
+            await self.fake.wait_for(
+                lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
+            )
+        return lobby
+
+    async def start(self, host: FakeUser) -> Message:
+        """The host clicks Start; returns the first game message that waits for a person."""
+        lobby = self.lobby()
+        await self.click(host, lobby, "Start")
+        return await self.settled_game()
+
+    def tile_labels(self, hand: Message) -> list[str]:
+        return [
+            b.get("label") or ""
+            for b in hand.buttons()
+            if ":play:" in (b.get("custom_id") or "") and not b.get("disabled")
+        ]
+
+    async def hand_for(self, user: FakeUser, game: Message) -> Message:
+        """The user's hand: from DMs if they get them, else with the My hand button."""
+        if user.dms_open:
+            hand: Message = await self.fake.wait_for(
+                lambda: self.hand_message(user), TIMEOUT, f"{user.name}'s hand by DM"
+            )
+            return hand
+        ix = await self.click(user, game, "My hand")
+        return await ix.wait_response()
+
+    async def play(
+        self,
+        user: FakeUser,
+        game: Message,
+        choose_tile: Callable[[list[str]], str] | None = None,
+        spot: str = "A",
+    ) -> Message:
+        """``user`` plays a tile (the first one unless ``choose_tile`` picks), and the spot
+        ``spot`` if asked. Returns the next game message that waits for a person."""
+        hand = await self.hand_for(user, game)
+        labels = self.tile_labels(hand)
+        assert labels, f"{user.name} has no tile buttons: {hand!r}"
+        label = choose_tile(labels) if choose_tile else labels[0]
+        started = time.perf_counter()
+        newest = game.id
+        ix = await self.click(user, hand, label)
+
+        def progressed() -> bool:
+            newer = [m for m in self.game_messages() if m.id > newest]
+            return bool(newer) or bool(ix.followups)
+
+        await self.fake.wait_for(progressed, TIMEOUT, f"{user.name}'s tile to be played")
+        if ix.followups and not [m for m in self.game_messages() if m.id > newest]:
+            choice = ix.followups[-1]
+            started = time.perf_counter()
+            await self.click(user, choice, spot)
+        first = await self.fake.wait_for(
+            lambda: next((m for m in self.game_messages() if m.id > newest), None),
+            TIMEOUT,
+            "the picture of the move",
+        )
+        self.timing.samples.append(time.perf_counter() - started)
+        del first
+        return await self.settled_game(newest)
+
+    async def fall(self, user: FakeUser, game: Message, direction: str = "left") -> Message:
+        started = time.perf_counter()
+        await self.click(user, game, f"Fall {direction}")
+        await self.fake.wait_for(
+            lambda: any(m.id > game.id for m in self.game_messages()), TIMEOUT, "the fall"
+        )
+        self.timing.samples.append(time.perf_counter() - started)
+        return await self.settled_game(game.id)
+
+    async def step(self, game: Message) -> Message:
+        """Make whatever decision ``game`` asks for, as the person it asks."""
+        if "Next round" in game.labels():
+            user = next(iter(self.users.values()))
+            await self.click(user, game, "Next round")
+            return await self.settled_game(game.id)
+        uid = self.decider(game)
+        assert uid is not None, f"nobody to decide in {game.content!r}"
+        user = self.users[uid]
+        if "Fall left" in game.labels():
+            return await self.fall(user, game)
+        return await self.play(user, game)
+
+    async def play_to_the_end(self, game: Message, max_steps: int = 400) -> Message:
+        """Decide everything until the match is over."""
+        for _ in range(max_steps):
+            if is_final(game):
+                return game
+            game = await self.step(game)
+        raise AssertionError(f"the match did not end in {max_steps} decisions")
