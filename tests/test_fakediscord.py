@@ -59,7 +59,7 @@ class JoinButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> JoinButton:
         return cls(int(match["game"]))
 
@@ -127,7 +127,7 @@ def make_group(bot: MiniBot) -> app_commands.Group:
             assert inter.guild is None and isinstance(inter.channel, discord.DMChannel)
             await inter.response.edit_message(content=f"{inter.user.name} is ready", view=None)
 
-        ready.callback = on_ready_click  # type: ignore[method-assign]
+        ready.callback = on_ready_click  # type: ignore[method-assign,assignment]
         view.add_item(ready)
         try:
             await interaction.user.send(
@@ -188,9 +188,12 @@ def make_group(bot: MiniBot) -> app_commands.Group:
 
         async def rolled(inter: discord.Interaction) -> None:
             await inter.response.defer()
+            if inter.user.name == "carol":
+                await inter.followup.send("not your turn", ephemeral=True)
+                return
             await inter.edit_original_response(content=f"{inter.user.name} rolled a 6", view=None)
 
-        button.callback = rolled  # type: ignore[method-assign]
+        button.callback = rolled  # type: ignore[method-assign,assignment]
         view.add_item(button)
         await interaction.response.send_message("roll the die", view=view)
 
@@ -205,7 +208,7 @@ def make_group(bot: MiniBot) -> app_commands.Group:
         async def chosen(inter: discord.Interaction) -> None:
             await inter.response.edit_message(content=f"chose {select.values[0]}", view=None)
 
-        select.callback = chosen  # type: ignore[method-assign]
+        select.callback = chosen  # type: ignore[method-assign,assignment]
         view.add_item(select)
         await interaction.response.send_message("pick one", view=view)
 
@@ -539,6 +542,10 @@ async def test_deferred_update_then_edit_original(world: World, start_bot: Start
     await started(world, start_bot)
     msg = await (await world.alice.slash("fp roll", world.games)).wait_response()
     assert msg.labels() == ["Roll"]
+    refused = await world.carol.click(msg, "Roll")
+    answer = await refused.wait_response()
+    assert answer.content == "not your turn" and answer.ephemeral
+    assert world.carol.ephemerals() == [answer] and msg.content == "roll the die"
     click = await world.bob.click(msg, emoji="\N{GAME DIE}")
     await click
     assert click.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE

@@ -42,7 +42,7 @@ class Rest:
 
     async def __call__(
         self, method: str, path: str, *, body: Any = None, data: Any = None, auth: bool = True
-    ) -> tuple[int, Any, aiohttp.typedefs.LooseHeaders]:
+    ) -> tuple[int, Any, Any]:
         headers = {"Authorization": f"Bot {self.fake.token}"} if auth else {}
         kwargs: dict[str, Any] = {"headers": headers}
         if body is not None:

@@ -173,7 +173,9 @@ class Gateway:
     async def wait_connected(self, timeout: float = 10.0) -> GatewaySession:
         """Wait until some bot session is connected and ready; return it."""
         result: GatewaySession = await self.notifier.wait_for(
-            lambda: (self.connected_sessions or [None])[-1], timeout, "a connected bot session"
+            lambda: self.connected_sessions[-1] if self.connected_sessions else None,
+            timeout,
+            "a connected bot session",
         )
         return result
 
@@ -328,7 +330,7 @@ class Gateway:
             and seq <= session.seq
             and (seq == session.seq or (bool(session.buffer) and seq >= session.buffer[0][0] - 1))
         )
-        if not ok or session is None:
+        if not ok or session is None or not isinstance(seq, int):
             self.failed_resumes += 1
             self._event("resume-rejected", str(data.get("session_id")))
             conn.send({"op": OP_INVALID_SESSION, "d": False})

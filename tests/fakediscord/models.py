@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import FakeUserError
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
 JSON = dict[str, Any]
+T = TypeVar("T")
 
 DISCORD_EPOCH_MS = 1420070400000
 MiB = 1024 * 1024
@@ -184,11 +185,11 @@ class Notifier:
 
     async def wait_for(
         self,
-        predicate: Callable[[], Any],
+        predicate: Callable[[], T | None],
         timeout: float = 5.0,
         what: str = "condition",
         poll: float = 0.05,
-    ) -> Any:
+    ) -> T:
         """Wait until ``predicate()`` returns a truthy value and return that value.
 
         Raises :class:`TimeoutError` with ``what`` in the message after ``timeout`` seconds.
@@ -983,16 +984,24 @@ class Interaction:
         return self.wait_acknowledged().__await__()
 
     async def wait_response(self, timeout: float = 10.0) -> Message:
-        """Wait for the first message this interaction produced that shows real content
-        (an immediate reply, the filled-in deferred reply, or a followup) and return it.
-        For a component answered with UPDATE_MESSAGE or DEFERRED_UPDATE_MESSAGE it is the
-        clicked message, once it was edited after the click."""
+        """Wait for the first message this interaction produced that shows real content and
+        return it: the immediate reply, the filled-in deferred reply, or a followup. For a
+        component answered with UPDATE_MESSAGE it is the edited message; with
+        DEFERRED_UPDATE_MESSAGE, the first followup or the clicked message once edited after the
+        click, whichever comes first."""
         await self.wait_acknowledged(timeout)
 
         def ready() -> Message | None:
-            if self.response_type in (6, 7) and self.original is not None:
-                edited = self.original.current.at >= self.created_at
-                return self.original if edited and self.original.settled else None
+            if self.response_type == CallbackType.UPDATE_MESSAGE and self.original is not None:
+                return self.original
+            if self.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE:
+                for msg in self.followups:
+                    if not msg.deleted:
+                        return msg
+                original = self.original
+                if original is not None and original.current.at >= self.created_at:
+                    return original if original.settled else None
+                return None
             for msg in self.messages:
                 if not msg.loading and not msg.deleted:
                     return msg

@@ -323,7 +323,7 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ waiting
     async def wait_for(
-        self, predicate: Callable[[], T], timeout: float = 5.0, what: str = "condition"
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str = "condition"
     ) -> T:
         """Wait until ``predicate()`` is truthy (re-checked on every state change); return it."""
         result: T = await self.notifier.wait_for(predicate, timeout, what)
