@@ -212,9 +212,13 @@ class Store(Protocol):
         expected_version: int,
         deadline: float | None,
         reminder_at: float | None,
+        *,
+        expected_timers: tuple[float | None, float | None] | None = None,
     ) -> None:
         """Change a table's timers without a move (e.g. after a reminder was sent); does not bump
-        the version but checks it."""
+        the version but checks it. With ``expected_timers=(deadline, reminder_at)`` as read, it
+        also raises :class:`VersionConflict` if the timers changed meanwhile: of several bot
+        processes due to send the same reminder, only the one whose claim succeeds sends it."""
 
     async def end_table(
         self,
@@ -243,6 +247,9 @@ class Store(Protocol):
 
     async def get_messages(self, table_id: int) -> dict[str, int]: ...
 
+    async def delete_message(self, table_id: int, key: str) -> None:
+        """Forget the message id under ``key`` (nothing happens if there is none)."""
+
     # --- preferences and settings -------------------------------------------------------------
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs: ...
@@ -255,8 +262,12 @@ class Store(Protocol):
 
     # --- results and checks --------------------------------------------------------------------
 
-    async def results(self, guild_id: int | None = None) -> list[dict[str, Any]]:
-        """Finished matches (for stats), newest first."""
+    async def results(
+        self, guild_id: int | None = None, *, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Finished matches (for stats), newest first: ``{"table_id", "guild_id", "channel_id",
+        "finished_at", "seats", "scores", "winners", "results"}`` (``results``: what was passed
+        to :meth:`end_table`)."""
 
     async def check(self) -> list[TableProblem]:
         """Replay every game from its initial state and action log and compare with the stored
