@@ -1,1 +1,29 @@
-"""render package."""
+"""Pictures of Flaming Pyramids: a view of the game (from ``engine``) in, PNG or GIF bytes out.
+
+Pure functions of their input: no Discord, no database, no global state but caches of fonts and
+tile faces (built once, guarded by a lock), so the bot may call them from worker threads
+(``asyncio.to_thread``). The same input always gives the same bytes.
+
+- :func:`render_table`: the pyramid for the channel, after every move.
+- :func:`render_hand`: a player's own tiles, for their private message.
+- :func:`render_mayhem`: an animated GIF of one turn's chain reaction.
+- :func:`spot_labels`: the letters A, B, C... of the spots, as the picture shows them.
+- :func:`table_layout` and :class:`render.layout.Layout`: where things are in the picture.
+"""
+
+from render.hand import hand_layout, render_hand
+from render.layout import Layout, TableLayout
+from render.mayhem import render_mayhem
+from render.scene import spot_labels
+from render.table import render_table, table_layout
+
+__all__ = [
+    "Layout",
+    "TableLayout",
+    "hand_layout",
+    "render_hand",
+    "render_mayhem",
+    "render_table",
+    "spot_labels",
+    "table_layout",
+]

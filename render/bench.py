@@ -1,0 +1,87 @@
+"""How fast pictures are made, and how big they are: ``python -m render bench [--json]``.
+
+Each case is rendered and encoded ``runs`` times after one warm-up (which builds the tile faces
+for that size); the figures are the median and 95th percentile of the wall-clock time, the
+median CPU time of the rendering thread (which other processes on a busy machine disturb
+less), and the size of the bytes. Goals: a full pyramid in at most 25 ms and 120 KB, a hand in
+10 ms, an animation in 300 ms and 1 MB, on one core.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from engine import view
+from render import samples
+from render.hand import render_hand
+from render.mayhem import render_mayhem
+from render.table import render_table
+
+RUNS: Final = 40
+"""Timed runs per case (the animation gets a quarter of them)."""
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def _measure(make: Callable[[], bytes | None], runs: int) -> dict[str, float]:
+    data = make() or b""  # warm-up: builds the faces for this tile size
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        c0 = time.thread_time()
+        make()
+        cpu.append((time.thread_time() - c0) * 1000)
+        wall.append((time.perf_counter() - t0) * 1000)
+    return {
+        "ms_median": statistics.median(wall),
+        "ms_p95": _p95(wall),
+        "cpu_ms_median": statistics.median(cpu),
+        "bytes": float(len(data)),
+    }
+
+
+def run(runs: int = RUNS) -> dict[str, Any]:
+    """Measure every case; returns the flat figures (``full_ms_median``, ``full_bytes``, ...)."""
+    names = samples.NAMES
+    empty = samples.empty_table()
+    mid = view(samples.mid_game())
+    full = view(samples.full_pyramid())
+    mid_game = samples.mid_game()
+    hand = view(mid_game, mid_game.active)
+    before, events, _ = samples.jenny_turn()
+    cases: dict[str, tuple[Callable[[], bytes | None], int]] = {
+        "empty": (lambda: render_table(empty, names), runs),
+        "mid": (lambda: render_table(mid, names), runs),
+        "full": (lambda: render_table(full, names), runs),
+        "hand": (lambda: render_hand(hand, names[hand.player or 0]), runs),
+        "animation": (lambda: render_mayhem(before, events, names), max(5, runs // 4)),
+    }
+    figures: dict[str, Any] = {}
+    for case, (make, n) in cases.items():
+        for key, value in _measure(make, n).items():
+            figures[f"{case}_{key}"] = round(value, 2) if key != "bytes" else int(value)
+    figures["runs"] = runs
+    return figures
+
+
+def report(figures: dict[str, Any]) -> str:
+    """The figures as a small table."""
+    lines = [f"{'case':<10} {'median ms':>10} {'p95 ms':>8} {'cpu ms':>8} {'bytes':>9}"]
+    for case in ("empty", "mid", "full", "hand", "animation"):
+        lines.append(
+            f"{case:<10} {figures[f'{case}_ms_median']:>10.1f} {figures[f'{case}_ms_p95']:>8.1f}"
+            f" {figures[f'{case}_cpu_ms_median']:>8.1f} {figures[f'{case}_bytes']:>9,}"
+        )
+    lines.append(
+        f"{figures['runs']} runs per case (animation: a quarter); wall-clock median and 95th"
+        " percentile, and the median CPU time of the rendering thread (steady when the machine"
+        " is busy)."
+    )
+    return "\n".join(lines)

@@ -1,0 +1,344 @@
+"""The mayhem, as it happened: an animated GIF that steps through one turn's events.
+
+:func:`frames` replays the events over the pyramid of the view before them, and makes a few
+:class:`Frame` records per event (plain data: what is where, what is marked, the caption);
+:func:`render_mayhem` draws and encodes them. GIF because Discord plays animated GIFs inline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine import Event, Pos, View
+from engine.tiles import WEIGHT
+from render import draw, encode, fonts, layout, theme
+from render.layout import FrameLayout, frame_layout
+from render.scene import MAYHEM_KINDS, describe_tile, player_name, tile_list
+
+HOLD_MS: Final = 1100
+"""How long an event's main frame stays."""
+AFTER_MS: Final = 800
+"""How long the frame after an event (tiles gone) stays."""
+MOVE_MS: Final = 90
+"""Each in-between frame of a falling tile."""
+MOVE_STEPS: Final = 3
+"""In-between frames per fall."""
+FINAL_MS: Final = 2600
+"""The last frame (the outcome) stays longer."""
+
+MARK_NEW: Final = "new"
+MARK_FALL: Final = "fall"
+MARK_DANGER: Final = "danger"
+MARK_CROSS: Final = "cross"
+MARK_FIRE: Final = "fire"
+MARK_BURST: Final = "burst"
+MARK_CURSE: Final = "curse"
+MARK_SPOT: Final = "spot"
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One picture of the animation, as data."""
+
+    pyramid: dict[Pos, str]
+    """Tiles in their places."""
+    caption: tuple[str, str]
+    """Headline and detail."""
+    duration: int
+    """Milliseconds on screen."""
+    marks: tuple[tuple[str, Pos], ...] = ()
+    """Marks over positions (``new``, ``fall``, ``danger``, ``cross``, ``fire``, ``burst``,
+    ``curse``, ``spot``)."""
+    ghosts: frozenset[Pos] = frozenset()
+    """Positions tiles have left this turn."""
+    moving: tuple[str, Pos, Pos, float] | None = None
+    """A tile on its way from one position to another, and how far it has got (0 to 1)."""
+    piles: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Tiles gone under each player's pile so far this turn, after the player's name."""
+    out: tuple[str, ...] = ()
+    """Tiles out of the game so far this turn."""
+
+
+@dataclass
+class _Replay:
+    """The state of the replay between frames."""
+
+    pyramid: dict[Pos, str]
+    names: Sequence[str]
+    frames: list[Frame] = field(default_factory=list)
+    ghosts: set[Pos] = field(default_factory=set)
+    piles: dict[int, list[str]] = field(default_factory=dict)
+    out: list[str] = field(default_factory=list)
+
+    def snap(
+        self,
+        caption: tuple[str, str],
+        duration: int,
+        marks: Sequence[tuple[str, Pos]] = (),
+        moving: tuple[str, Pos, Pos, float] | None = None,
+    ) -> None:
+        self.frames.append(
+            Frame(
+                pyramid=dict(self.pyramid),
+                caption=caption,
+                duration=duration,
+                marks=tuple(marks),
+                ghosts=frozenset(q for q in self.ghosts if q not in self.pyramid),
+                moving=moving,
+                piles=tuple((self.name(p), tuple(t)) for p, t in self.piles.items()),
+                out=tuple(self.out),
+            )
+        )
+
+    def name(self, player: int) -> str:
+        return player_name(self.names, player)
+
+    def lift(self, placed: Sequence[tuple[str, Pos]], player: int | None) -> None:
+        """Tiles leave the pyramid: under ``player``'s pile, or out of the game (None)."""
+        for tile, pos in placed:
+            if self.pyramid.get(pos) == tile:
+                del self.pyramid[pos]
+            self.ghosts.add(pos)
+            if player is None:
+                self.out.append(tile)
+            else:
+                self.piles.setdefault(player, []).append(tile)
+
+
+def frames(before: View, events: Sequence[Event], names: Sequence[str]) -> list[Frame]:
+    """The frames showing ``events`` happen to the pyramid of ``before``."""
+    s = _Replay(pyramid=dict(before.pyramid), names=names)
+    previous: Event | None = None
+    for e in events:
+        handler = _HANDLERS.get(e.kind)
+        if handler is not None:
+            handler(s, e, previous)
+        previous = e
+    taken = {p: len(t) for p, t in s.piles.items()}
+    outcome = "; ".join(
+        f"{s.name(p)} took {n} tile{'s' if n != 1 else ''}" for p, n in taken.items()
+    )
+    if s.out:
+        outcome += ("; " if outcome else "") + f"{tile_list(s.out)} out of the game"
+    s.snap(("After the mayhem", (outcome or "Nothing left the pyramid") + "."), FINAL_MS)
+    return s.frames
+
+
+def _placed(s: _Replay, e: Event, _: Event | None) -> None:
+    if e.tile is None or e.at is None:
+        return
+    head = f"{s.name(e.player)} plays {e.tile}"
+    detail = describe_tile(e.tile)
+    s.snap((head, detail), AFTER_MS, [(MARK_SPOT, e.at)])
+    s.pyramid[e.at] = e.tile
+    s.snap((head, detail), HOLD_MS, [(MARK_NEW, e.at)])
+
+
+def _collapsed(s: _Replay, e: Event, _: Event | None) -> None:
+    if e.tile is None or e.at is None:
+        return
+    supports = [t for t, _ in e.to_pile]
+    tile = e.tile
+    if e.detail == "overweight":
+        total = sum(WEIGHT.get(t, 0) for t in supports)
+        why = f"{tile} is heavier than {' + '.join(supports) or 'its support'} ({total})"
+    elif len(supports) == 2:
+        why = f"{tile} matches neither {supports[0]} nor {supports[1]} in colour or weight"
+    else:
+        why = f"{tile} does not fit on {tile_list(supports)}"
+    marks = [(MARK_DANGER, e.at)] + [(MARK_CROSS, p) for _, p in e.to_pile]
+    s.snap(("Collapse!", why), HOLD_MS, marks)
+    s.lift(e.to_pile, e.player)
+    after = f"{tile_list(supports)} go under {s.name(e.player)}'s pile; {tile} falls"
+    s.snap(("Collapse!", after), AFTER_MS, [(MARK_DANGER, e.at)])
+
+
+def _fell(s: _Replay, e: Event, previous: Event | None) -> None:
+    if e.tile is None or e.at is None or e.to is None:
+        return
+    side = e.detail or ("left" if e.to[1] < e.at[1] else "right")
+    chooser = s.name(e.player)
+    if previous is not None and previous.kind == "collapsed" and previous.tile == e.tile:
+        head = f"{e.tile} falls {side}"
+    else:
+        head = f"{e.tile} is in free air: it falls {side}"
+    detail = f"{chooser} chose {side}"
+    if s.pyramid.get(e.at) == e.tile:
+        del s.pyramid[e.at]
+    for k in range(1, MOVE_STEPS + 1):
+        s.snap((head, detail), MOVE_MS, moving=(e.tile, e.at, e.to, k / (MOVE_STEPS + 1)))
+    s.pyramid[e.to] = e.tile
+    s.ghosts.add(e.at)
+    s.snap((head, detail), AFTER_MS, [(MARK_FALL, e.to)])
+
+
+def _burnt(s: _Replay, e: Event, _: Event | None) -> None:
+    burning = [t for t, _ in e.to_pile]
+    igniter = e.tile or "?"
+    head = f"{e.detail.capitalize() or 'A'} fire!"
+    marks = [(MARK_FIRE, p) for _, p in e.to_pile]
+    if e.at is not None:
+        marks.append((MARK_FALL, e.at))
+    s.snap((head, f"{igniter} sets fire to {tile_list(burning)}"), HOLD_MS, marks)
+    s.lift(e.to_pile, e.player)
+    s.lift(e.out, None)
+    detail = f"{tile_list(burning)} burn: under {s.name(e.player)}'s pile"
+    if e.out:
+        detail += f"; {igniter} leaves the game"
+    s.snap((head, detail), AFTER_MS)
+
+
+def _exploded(s: _Replay, e: Event, _: Event | None) -> None:
+    group = [t for t, _ in e.out]
+    touching = [t for t, _ in e.to_pile]
+    marks = [(MARK_BURST, p) for _, p in e.out] + [(MARK_DANGER, p) for _, p in e.to_pile]
+    s.snap(("Explosion!", f"{tile_list(group)} touch and explode"), HOLD_MS, marks)
+    s.lift(e.to_pile, e.player)
+    s.lift(e.out, None)
+    detail = f"{tile_list(group)} leave the game"
+    if touching:
+        detail += f"; {tile_list(touching)} go under {s.name(e.player)}'s pile"
+    s.snap(("Explosion!", detail), AFTER_MS)
+
+
+def _cursed(s: _Replay, e: Event, _: Event | None) -> None:
+    tiles = [t for t, _ in e.to_pile]
+    weight = WEIGHT.get(tiles[0], 0) if tiles else 0
+    who = s.name(e.player)
+    s.snap(
+        ("Curse!", f"Three tiles of weight {weight}: {tile_list(tiles)}"),
+        HOLD_MS,
+        [(MARK_CURSE, p) for _, p in e.to_pile],
+    )
+    s.lift(e.to_pile, e.player)
+    s.snap(("Curse!", f"They go under {who}'s pile; {who} bears the rest"), AFTER_MS)
+
+
+_DIE_WORDS: Final = {
+    "fire_stays": "fire! (the incendiary stays)",
+    "fire_removed": "fire! (the incendiary leaves the game)",
+    "explosion": "explosion!",
+    "smoke": "smoke: nothing happens",
+}
+
+
+def _rolled(s: _Replay, e: Event, _: Event | None) -> None:
+    face = _DIE_WORDS.get(e.detail, e.detail)
+    marks = [(MARK_FALL, e.at)] if e.at is not None else []
+    s.snap((f"Fire die: {face}", f"{s.name(e.player)} rolled for {e.tile or '?'}"), HOLD_MS, marks)
+
+
+def _won(s: _Replay, e: Event, _: Event | None) -> None:
+    s.snap((f"{s.name(e.player)} wins the round!", "No tile left in hand or pile"), HOLD_MS)
+
+
+_HANDLERS: Final = {
+    "placed": _placed,
+    "collapsed": _collapsed,
+    "fell": _fell,
+    "burnt": _burnt,
+    "exploded": _exploded,
+    "cursed": _cursed,
+    "rolled": _rolled,
+    "won": _won,
+}
+
+
+def _positions(before: View, events: Sequence[Event]) -> set[Pos]:
+    shown = set(before.pyramid)
+    for e in events:
+        if e.kind not in _HANDLERS:
+            continue
+        shown.update(p for p in (e.at, e.to) if p is not None)
+        shown.update(p for _, p in e.to_pile)
+        shown.update(p for _, p in e.out)
+    return shown
+
+
+def _trays(frame: Frame) -> int:
+    return len(frame.piles) + (1 if frame.out else 0)
+
+
+def render_mayhem(before: View, events: Sequence[Event], names: Sequence[str]) -> bytes | None:
+    """Animated GIF of one turn.
+
+    ``before`` is the public view just before the first of ``events`` (before the tile was
+    played, for a whole turn); ``events`` are the engine's events of that turn, from the
+    ``placed`` event through the end of the resolution (``game.turn_events`` is exactly that;
+    ``turn`` and ``drew`` events are ignored). A turn cut by a pending fall choice may be
+    animated in parts: the events up to the choice, then from the fall on with the view
+    before it. Returns None when nothing but a placement happened.
+    """
+    if not any(e.kind in MAYHEM_KINDS for e in events):
+        return None
+    images, durations = mayhem_images(before, events, names)
+    return encode.gif(images, durations)
+
+
+def mayhem_images(
+    before: View, events: Sequence[Event], names: Sequence[str]
+) -> tuple[list[Image.Image], list[int]]:
+    """The animation's frames as RGB images, and their durations in milliseconds."""
+    fs = frames(before, events, names)
+    lay = frame_layout(_positions(before, events), max(_trays(f) for f in fs))
+    return [_draw(f, lay) for f in fs], [f.duration for f in fs]
+
+
+def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
+    img = Image.new("RGB", (lay.width, lay.height), theme.BG)
+    d = ImageDraw.Draw(img)
+    width = lay.width - 2 * layout.MARGIN
+    f = fonts.bold(layout.CAPTION_SIZE)
+    head, detail = frame.caption
+    draw.text(d, (layout.MARGIN, lay.caption_y), fonts.fit(head, f, width), f, theme.GOLD)
+    f = fonts.regular(layout.CAPTION_SIZE - 3)
+    y = lay.caption_y + layout.CAPTION_LINE_H
+    draw.text(d, (layout.MARGIN, y), fonts.fit(detail, f, width), f, theme.TEXT)
+    pyr = lay.pyramid
+    bh = pyr.block_size[1]
+    for pos in frame.ghosts:
+        draw.ghost(d, pyr.pixel_box(pos))
+    for kind, pos in frame.marks:
+        if kind == MARK_SPOT:
+            draw.slot(d, pyr.pixel_box(pos), "", theme.SPOT_LINE, theme.SPOT_LINE)
+    ts = draw.pyramid(img, pyr, frame.pyramid)
+    if frame.moving is not None:
+        tile, a, b, t = frame.moving
+        draw.paste_tile(img, ts, tile, pyr.between(a, b, t))
+    ring = max(2, bh // 16)
+    for kind, pos in frame.marks:
+        box = pyr.pixel_box(pos)
+        if kind == MARK_NEW:
+            draw.ring(d, box, theme.NEW_RING, ring + 1, ring)
+        elif kind == MARK_FALL:
+            draw.ring(d, box, theme.FALL_RING, ring + 2, ring)
+        elif kind == MARK_DANGER:
+            draw.ring(d, box, theme.DANGER, ring + 2, ring)
+        elif kind == MARK_CROSS:
+            draw.cross(d, box, theme.DANGER)
+        elif kind == MARK_FIRE:
+            draw.fire(d, box)
+        elif kind == MARK_BURST:
+            draw.burst(d, box)
+        elif kind == MARK_CURSE:
+            draw.ring(d, box, theme.CURSE, ring + 2, ring)
+            draw.text(
+                d,
+                ((box[0] + box[2]) / 2, box[1] - ring),
+                "☠",
+                fonts.bold(max(10, bh // 2)),
+                theme.CURSE,
+                "ms",
+            )
+    draw.ground(d, lay.ground)
+    y = lay.trays_y
+    for name, tiles in frame.piles:
+        draw.tray(img, d, y, f"Under {name}'s pile:", tiles)
+        y += layout.TRAY_H
+    if frame.out:
+        draw.tray(img, d, y, "Out of the game:", frame.out)
+    return img

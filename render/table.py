@@ -1,0 +1,189 @@
+"""The table picture: header, pyramid with spots or the fall choice, last move, tray, legend."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from engine import View
+from render import draw, encode, fonts, layout, theme
+from render.layout import Box, Layout, TableLayout
+from render.scene import TableScene, info_line, player_name, status_line, table_scene
+
+LEGEND: Final = (
+    ("Y4", "straw"),
+    ("R20", "wood"),
+    ("B100", "stone"),
+    ("G1", "coal"),
+    ("B7", "blowtorch"),
+    ("M200", "millstone: every colour"),
+)
+"""The legend of materials: a sample tile and its word."""
+
+
+def _layout(view: View, scene: TableScene, title: str | None) -> TableLayout:
+    return layout.table_layout(
+        view.players,
+        scene.positions(),
+        title=bool(title),
+        last_move=len(scene.last_move),
+        tray=bool(view.removed),
+    )
+
+
+def table_layout(view: View, names: Sequence[str], *, title: str | None = None) -> TableLayout:
+    """The layout :func:`render_table` uses for these arguments (to find things in the picture)."""
+    return _layout(view, table_scene(view, names), title)
+
+
+def render_table(view: View, names: Sequence[str], *, title: str | None = None) -> bytes:
+    """PNG of the pyramid for the channel.
+
+    Spots are labelled A, B, C... (the order of ``view.pending.spots``) when a play is pending;
+    a pending fall shows the falling tile ringed in orange with its landing places ``L`` and
+    ``R``; the last move (``view.last_events``) is highlighted; the header holds the players with
+    their hand and pile sizes, whose decision it is, the turn, round, scores and options; tiles
+    out of the game are in a tray. ``names[i]`` is player i's name (any Unicode; missing names
+    become "Player N").
+    """
+    return encode.png(table_image(view, names, title=title))
+
+
+def table_image(view: View, names: Sequence[str], *, title: str | None = None) -> Image.Image:
+    """The table picture as an RGB image (before palette encoding)."""
+    scene = table_scene(view, names)
+    lay = _layout(view, scene, title)
+    img = Image.new("RGB", (lay.width, lay.height), theme.BG)
+    d = ImageDraw.Draw(img)
+    _header(d, lay, view, names, scene, title)
+    _pyramid(img, d, lay.pyramid, scene)
+    draw.ground(d, lay.ground)
+    if lay.tray_y is not None:
+        draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
+    _legend(img, d, lay.legend_y)
+    return img
+
+
+def _header(
+    d: ImageDraw.ImageDraw,
+    lay: TableLayout,
+    view: View,
+    names: Sequence[str],
+    scene: TableScene,
+    title: str | None,
+) -> None:
+    width = lay.width - 2 * layout.MARGIN
+    x = layout.MARGIN
+    if title and lay.title_y is not None:
+        f = fonts.regular(layout.TITLE_SIZE)
+        draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
+    f = fonts.bold(layout.STATUS_SIZE)
+    colour = theme.GOLD if view.pending is None else theme.TEXT
+    draw.text(d, (x, lay.status_y), fonts.fit(status_line(view, names), f, width), f, colour)
+    f = fonts.regular(layout.INFO_SIZE)
+    draw.text(d, (x, lay.info_y), fonts.fit(info_line(view), f, width), f, theme.TEXT_DIM)
+    focus = view.pending.player if view.pending is not None else view.winner
+    for i, box in enumerate(lay.chips):
+        _chip(d, box, i, view, names, focus)
+    if lay.last_move_y is not None:
+        f = fonts.regular(layout.INFO_SIZE)
+        for k, line in enumerate(scene.last_move):
+            y = lay.last_move_y + k * layout.LAST_MOVE_H
+            draw.text(
+                d, (x, y), fonts.fit(line, f, width), f, theme.TEXT if k == 0 else theme.TEXT_DIM
+            )
+
+
+def _chip(
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    i: int,
+    view: View,
+    names: Sequence[str],
+    focus: int | None,
+) -> None:
+    """One player's chip: seat number, name, hand and pile sizes, score, and a tag."""
+    x0, y0, x1, y1 = box
+    on = i == focus
+    d.rounded_rectangle(
+        (x0, y0, x1 - 1, y1 - 1),
+        radius=8,
+        fill=theme.PANEL_ACTIVE if on else theme.PANEL,
+        outline=theme.GOLD if on else None,
+        width=2,
+    )
+    pad = layout.CHIP_PAD
+    b = layout.CHIP_BADGE
+    cy = (y0 + y1) // 2
+    d.ellipse(
+        (x0 + pad, cy - b // 2, x0 + pad + b, cy + b // 2),
+        fill=theme.GOLD if on else theme.TEXT_DIM,
+    )
+    draw.text(d, (x0 + pad + b / 2, cy), str(i + 1), fonts.bold(16), theme.INK, "mm")
+    tx = x0 + pad + b + pad
+    tag = ""
+    if view.pending is None and view.winner == i:
+        tag = "★ winner"
+    elif on and view.pending is not None:
+        tag = "▶ to play" if view.pending.kind == "play" else "▶ decides"
+    elif view.pending is not None and i == view.active:
+        tag = "turn"
+    tag_font = fonts.bold(layout.CHIP_COUNT_SIZE)
+    tag_w = int(tag_font.getlength(tag)) + pad if tag else 0
+    if tag:
+        draw.text(
+            d, (x1 - pad, y0 + pad), tag, tag_font, theme.GOLD if on else theme.TEXT_DIM, "ra"
+        )
+    name_font = fonts.bold(layout.CHIP_NAME_SIZE)
+    name = fonts.fit(player_name(names, i), name_font, x1 - pad - tag_w - tx)
+    draw.text(d, (tx, y0 + 6), name, name_font, theme.TEXT)
+    hand = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
+    pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
+    counts = f"hand {hand} · pile {pile}"
+    if view.rounds > 1 and i < len(view.scores):
+        counts += f" · score {view.scores[i]}"
+    f = fonts.regular(layout.CHIP_COUNT_SIZE)
+    draw.text(d, (tx, y1 - 7), fonts.fit(counts, f, x1 - pad - tx), f, theme.TEXT_DIM, "ld")
+
+
+def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
+    bw, bh = lay.block_size
+    for pos in scene.ghosts:
+        draw.ghost(d, lay.pixel_box(pos))
+    for letter, pos in scene.spots.items():
+        draw.slot(d, lay.pixel_box(pos), letter, theme.SPOT_LINE, theme.SPOT_LINE)
+    fall = scene.fall
+    if fall is not None:
+        for letter, pos in (("L", fall.left), ("R", fall.right)):
+            if pos not in scene.pyramid:
+                draw.slot(d, lay.pixel_box(pos), letter, theme.FALL_RING, theme.TEXT)
+    draw.pyramid(img, lay, scene.pyramid)
+    ring = max(2, bh // 16)
+    if scene.placed is not None and (fall is None or scene.placed != fall.at):
+        draw.ring(d, lay.pixel_box(scene.placed), theme.NEW_RING, ring + 1, ring)
+    if fall is not None:
+        box = lay.pixel_box(fall.at)
+        draw.ring(d, box, theme.FALL_RING, ring + 2, ring)
+        width = max(3, bh // 9)
+        for side, pos in ((-1, fall.left), (1, fall.right)):
+            tx, ty = lay.centre(pos)
+            sx = (box[0] + box[2]) / 2 + side * bw * 0.3
+            sy = box[3] - bh * 0.15
+            draw.arrow(d, (sx, sy), (tx - side * bw * 0.12, ty - bh * 0.22), theme.FALL_RING, width)
+    if not scene.pyramid and not scene.spots and fall is None:
+        f = fonts.regular(layout.INFO_SIZE)
+        cx, cy = lay.centre((0, 0))
+        draw.text(d, (cx, cy), "the table is empty", f, theme.TEXT_DIM, "mm")
+
+
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, y: int) -> None:
+    f = fonts.regular(layout.SMALL_SIZE)
+    x = layout.MARGIN
+    cy = y + layout.MINI_H // 2
+    for tile, word in LEGEND:
+        draw.mini_row(img, x, y, [tile], (layout.MINI_W, layout.MINI_H), layout.CANVAS_W)
+        x += layout.MINI_W + 6
+        draw.text(d, (x, cy), word, f, theme.TEXT_DIM, "lm")
+        x += int(f.getlength(word)) + 18
