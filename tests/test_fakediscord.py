@@ -83,6 +83,7 @@ class MiniBot(commands.Bot):
         self.games = 0
         self.caught: list[discord.HTTPException] = []
         self.resumed = 0
+        self.seen: list[tuple[str, str]] = []
         self.slow_done = asyncio.Event()
 
     async def setup_hook(self) -> None:
@@ -94,6 +95,9 @@ class MiniBot(commands.Bot):
 
     async def on_resumed(self) -> None:
         self.resumed += 1
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.seen.append((message.author.name, message.content))
 
 
 def make_group(bot: MiniBot) -> app_commands.Group:
@@ -196,6 +200,16 @@ def make_group(bot: MiniBot) -> app_commands.Group:
         button.callback = rolled  # type: ignore[method-assign,assignment]
         view.add_item(button)
         await interaction.response.send_message("roll the die", view=view)
+
+    @group.command(name="tidy", description="Fetch and delete the reply, keep a followup")
+    async def tidy(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("temporary")
+        original = await interaction.original_response()
+        assert original.content == "temporary"
+        await interaction.delete_original_response()
+        extra = await interaction.followup.send("extra", wait=True)
+        await interaction.followup.send("kept")
+        await extra.delete()
 
     @group.command(name="pick", description="Offer a select menu")
     async def pick(interaction: discord.Interaction) -> None:
@@ -551,6 +565,28 @@ async def test_deferred_update_then_edit_original(world: World, start_bot: Start
     assert click.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE
     await world.fake.wait_for(lambda: msg.content == "bob rolled a 6", 5)
     assert msg.components == []
+
+
+async def test_original_response_fetch_and_deletes(world: World, start_bot: StartBot) -> None:
+    await started(world, start_bot)
+    ix = await world.alice.slash("fp tidy", world.games)
+    await ix.wait_followups(2)
+    await world.fake.wait_for(lambda: ix.followups[0].deleted, 5)
+    assert ix.original is not None and ix.original.deleted
+    assert [m.content for m in world.fake.messages(world.games)] == ["kept"]
+    routes = [
+        r.route.split(" ", 1)[0] + " " + r.path.rsplit("/", 1)[-1] for r in world.fake.requests
+    ]
+    assert "GET @original" in routes and "DELETE @original" in routes
+
+
+async def test_plain_messages_reach_the_bot(world: World, start_bot: StartBot) -> None:
+    bot = await started(world, start_bot)
+    await world.alice.say(world.games, "hello")
+    await world.bob.say(world.games, f"{world.fake.bot.mention} hi")
+    await world.fake.wait_for(lambda: len(bot.seen) == 2, 5)
+    # no message content intent: content only when the bot is mentioned
+    assert bot.seen == [("alice", ""), ("bob", f"<@{world.fake.bot.id}> hi")]
 
 
 async def test_user_option_resolves_to_member(world: World, start_bot: StartBot) -> None:
