@@ -112,7 +112,7 @@ class Presenter:
             message = first
             self.spawn(self.service.remember_message(board.table_id, "status", message.id))
         for r in results[1:]:
-            if isinstance(r, BaseException):
+            if isinstance(r, BaseException) and not self.bot.is_closed():
                 log.error("table %s: could not deliver a hand", board.table_id, exc_info=r)
         if board.prompt.kind in ("over", "closed"):
             self.forget(board.table_id)
@@ -288,7 +288,11 @@ class Presenter:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
+        if task.cancelled() or task.exception() is None:
+            return
+        if self.bot.is_closed():
+            log.debug("background task failed during shutdown: %r", task.exception())
+        else:
             log.error("background task failed", exc_info=task.exception())
 
     async def close(self) -> None:

@@ -33,8 +33,11 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s privately", interaction.id)
+    except Exception:
+        if interaction.client.is_closed():
+            log.debug("no private answer to interaction %s: shutting down", interaction.id)
+        else:
+            log.exception("could not answer interaction %s privately", interaction.id)
 
 
 @asynccontextmanager
@@ -58,5 +61,8 @@ async def guarded(
         log.warning("table %s: %s: missing permission: %s", table_id, what, err.text)
         await reply_private(interaction, MISSING_PERMISSIONS.format(what=err.text or "forbidden"))
     except Exception:
+        if interaction.client.is_closed():
+            log.debug("table %s: %s interrupted by shutdown", table_id, what)
+            return
         log.exception("table %s: %s by user %s failed", table_id, what, interaction.user.id)
         await reply_private(interaction, SAFE)

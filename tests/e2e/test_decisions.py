@@ -1,0 +1,176 @@
+"""Decisions through Discord: fall choices by the right and the wrong player, a curse handing the
+choice to the previous player, double clicks and stale buttons, closed DMs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import FakeUser, Interaction
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot
+from .driver import TIMEOUT, TableDriver
+
+COLLAPSE = {
+    # Alice (seat 0) plays yellow 40 on yellow 2 and red 4: too heavy, she chooses its fall.
+    "players": 3,
+    "pyramid": {"0,0": "Y2", "0,2": "R4"},
+    "hands": [["Y40", "B2"], ["R2", "G2"], ["B4", "Y4"]],
+    "piles": [["R20"], ["G20"], ["B10"]],
+    "active": 0,
+}
+
+CURSE = {
+    # Alice plays green 10 on yellow 10 and red 10: cursed, the three 10s go to Carol (the
+    # previous player), who then bears the mayhem: blue 30 collapses and Carol chooses its fall.
+    "players": 3,
+    "options": {"curse": True, "fire_die": False},
+    "pyramid": {"0,0": "Y10", "0,2": "R10", "0,4": "B20", "1,3": "B30"},
+    "hands": [["G10", "Y2"], ["R2", "G2"], ["B2", "Y4"]],
+    "piles": [["R20"], ["G20"], ["B10"]],
+    "active": 0,
+}
+
+TWO_SPOTS = {
+    "players": 3,
+    "pyramid": {"0,0": "Y30", "0,2": "R10", "0,6": "B20"},
+    "hands": [["Y40", "R6"], ["R2", "G2"], ["B4", "Y4"]],
+    "piles": [["R20"], ["G20"], ["B10"]],
+    "active": 0,
+}
+
+
+def write_state(tmp_path: Path, state: dict[str, Any]) -> str:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    return str(path)
+
+
+async def private_answer(ix: Interaction) -> str:
+    """The ephemeral reply a click got (its first followup)."""
+    msg = await ix.wait_response(TIMEOUT)
+    assert msg.ephemeral, f"the answer to {ix.describe()} should be private: {msg!r}"
+    return msg.content
+
+
+async def begin(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, state: dict[str, Any]
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, state))
+    await table.open(world.alice, world.bob, world.carol)
+
+
+async def test_fall_choice_by_the_right_and_the_wrong_player(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    assert falling.labels()[:2] == ["Fall left", "Fall right"]
+    assert TableDriver.decider(falling) == world.alice.id
+    assert "too heavy" in falling.content
+    # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
+    for intruder, expected in ((world.bob, "Alice's decision"), (world.dave, "not playing")):
+        ix = await table.click(intruder, falling, "Fall left")
+        assert expected in await private_answer(ix)
+    assert table.latest_game().id == falling.id
+    after = await table.fall(world.alice, falling, "right")
+    assert "fell right" in after.content
+    assert TableDriver.decider(after) == world.bob.id
+    await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
+
+
+async def test_curse_gives_the_fall_choice_to_the_previous_player(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, CURSE)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    assert "curse" in falling.content.lower()
+    assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
+    ix = await table.click(world.alice, falling, "Fall left")
+    assert "Carol's decision" in await private_answer(ix)
+    after = await table.fall(world.carol, falling, "left")
+    assert TableDriver.decider(after) == world.bob.id
+
+
+async def test_double_click_and_stale_buttons(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, TWO_SPOTS)
+    lobby = table.lobby()
+    game = await table.start(world.alice)
+    # The lobby's buttons are gone once the game runs.
+    await world.fake.wait_for(lambda: not lobby.buttons() and lobby.settled, TIMEOUT, "lobby")
+    hand = await table.hand_for(world.alice, game)
+    # Alice picks yellow 40, is shown spots A and B, changes her mind and picks red 6 instead.
+    first = await table.click(world.alice, hand, "yellow 40")
+    first_choice = await first.wait_response()
+    assert first_choice.labels() == ["A", "B"]
+    second = await table.click(world.alice, hand, "red 6")
+    second_choice = await second.wait_response()
+    # Double click on B: both clicks are sent before the bot handles either.
+    clicks = await asyncio.gather(
+        world.alice.click(second_choice, "B"), world.alice.click(second_choice, "B")
+    )
+    for ix in clicks:
+        table.interactions.append(ix)
+        await ix.wait_acknowledged()
+    moved = await table.settled_game(game.id)
+    assert TableDriver.decider(moved) == world.bob.id
+    refused = await world.fake.wait_for(
+        lambda: [ix for ix in clicks if ix.followups], TIMEOUT, "the refusal"
+    )
+    assert len(refused) == 1 and "moment" in refused[0].followups[0].content
+    assert len([m for m in table.game_messages() if m.id > game.id]) == 1  # one move only
+    # The first spot choice is stale now: refused, nothing changes.
+    stale = await table.click(world.alice, first_choice, "A")
+    assert "moment" in await private_answer(stale)
+    assert table.latest_game().id == moved.id
+
+
+async def test_closed_dms_use_my_hand(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    state = dict(COLLAPSE, active=1)  # Dave (seat 1) plays first
+    await run_bot(test_state_file=write_state(tmp_path, state))
+    await table.open(world.alice, world.dave, world.carol)
+    game = await table.start(world.alice)
+    notice = await world.fake.wait_for(
+        lambda: next(
+            (m for m in table.bot_messages() if "cannot send you direct messages" in m.content),
+            None,
+        ),
+        TIMEOUT,
+        "the closed-DMs notice",
+    )
+    assert f"<@{world.dave.id}>" in notice.content
+    assert not any(a for a in notice.attachments)  # nothing about the hand in the channel
+    assert TableDriver.decider(game) == world.dave.id
+    # Dave gets his hand privately with the My hand button, and plays from it.
+    ix = await table.click(world.dave, game, "My hand")
+    hand = await ix.wait_response()
+    assert hand.ephemeral and hand.images()
+    assert "red 2" in hand.labels()
+    # Nobody else sees it.
+    assert hand not in world.alice.messages(world.games)
+    after = await table.play(world.dave, game)
+    assert TableDriver.decider(after) == world.carol.id
+    # The notice is said once per table only.
+    notices = [m for m in table.bot_messages() if "cannot send you direct" in m.content]
+    assert len(notices) == 1
+
+
+async def test_hand_buttons_belong_to_their_owner(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    bob: FakeUser = world.bob
+    hand = await table.hand_for(bob, game)  # Bob's DM
+    ix = await table.click(bob, hand, "red 2")  # not his turn
+    assert "turn" in await private_answer(ix)
+    assert table.latest_game().id == game.id
