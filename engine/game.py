@@ -46,8 +46,9 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 STATE_VERSION = 1
 
-_FREE_AIR = 1
-_COLLAPSE = 2
+# The records of the hot paths (a play, a draw, a fall) are built with tuple.__new__, every field
+# given in order: the same Event/Pending, without the cost of NamedTuple's keyword defaults.
+_new = tuple.__new__
 
 
 def _fit_problem(pyramid: dict[Pos, str], r: int, x: int, tile: str) -> str:
@@ -100,25 +101,28 @@ def spots(pyramid: dict[Pos, str]) -> tuple[Pos, ...]:
     """
     if not pyramid:
         return ((0, 0),)
-    found: list[Pos] = []
-    lo = hi = None
+    upper: list[Pos] = []  # free places on two neighbours, rows 1 and up
+    base: list[int] = []
     for r, x in pyramid:
-        if r == 0:
-            if lo is None or x < lo:
-                lo = x
-            if hi is None or x > hi:
-                hi = x
+        if not r:
+            base.append(x)
         if (r, x + 2) in pyramid and (r + 1, x + 1) not in pyramid:
-            found.append((r + 1, x + 1))
-    if lo is None or hi is None:  # only in a hand-made state with nothing on the ground
+            upper.append((r + 1, x + 1))
+    if base:
+        lo = min(base)
+        hi = max(base)
+    else:  # only in a hand-made state with nothing on the ground
         lo = hi = 0
-    for x in range(lo + 2, hi, 2):
-        if (0, x) not in pyramid:
-            found.append((0, x))
-    if not found:
-        return ((0, lo - 2), (0, hi + 2))
-    found.sort(key=reading_key)
-    return tuple(found)
+    gaps: list[Pos] = []
+    if len(base) <= (hi - lo) // 2:  # fewer base tiles than places between the outermost two
+        gaps = [(0, x) for x in range(lo + 2, hi, 2) if (0, x) not in pyramid]
+    if upper:
+        if len(upper) > 1:
+            upper.sort(key=reading_key)
+        return (*upper, *gaps)
+    if gaps:
+        return tuple(gaps)
+    return ((0, lo - 2), (0, hi + 2))
 
 
 class Game:
@@ -210,8 +214,7 @@ class Game:
         self.rolled = False
         self.die_pair: tuple[Pos, Pos] | None = None
         self.turn_events: list[Event] = []
-        # Positions changed since the pyramid was last stable; None means "look everywhere".
-        self._dirty: set[Pos] | None = None
+        self._reset_caches()
         self.pending: Pending | None = None
         if pyramid is None and hands is None and piles is None:
             self._deal(self.turn_events)
@@ -262,7 +265,7 @@ class Game:
         self.active = self.rng.below(n)
         self.winner = None
         self.turn = 0
-        self._dirty = None
+        self._reset_caches()
         events.append(Event("dealt", self.active, out=tuple(gone), amount=len(leftover)))
         self._start_turn(events)
 
@@ -440,6 +443,13 @@ class Game:
         side = self.rng.below(6)  # faces by side: 0-2 fire stays, 3 fire removed, 4 boom, 5 smoke
         return DIE_FACES[0] if side < 3 else DIE_FACES[side - 2]
 
+    # --- derived state ----------------------------------------------------------------------------
+
+    def _reset_caches(self) -> None:
+        """Forget what is derived from the pyramid (after it was set wholesale)."""
+        # Positions changed since the pyramid was last stable; None means "look everywhere".
+        self._dirty: set[Pos] | None = None
+
     # --- a turn -----------------------------------------------------------------------------------
 
     def _start_turn(self, events: list[Event]) -> None:
@@ -453,8 +463,8 @@ class Game:
             # hand-made state, where a player may start with nothing).
             self._win(events)
             return
-        self.pending = Pending("play", a, spots(self.pyramid))
-        events.append(Event("turn", a))
+        self.pending = _new(Pending, ("play", a, spots(self.pyramid), None, None))
+        events.append(_new(Event, ("turn", a, None, None, None, (), (), "", 0, ())))
 
     def _play(self, action: Play, events: list[Event]) -> None:
         assert self.pending is not None
@@ -464,7 +474,7 @@ class Game:
         self.pyramid[at] = action.tile
         self.turn += 1
         self.placed = (action.tile, at)
-        events.append(Event("placed", a, action.tile, at))
+        events.append(_new(Event, ("placed", a, action.tile, at, None, (), (), "", 0, ())))
         if self._dirty is not None:
             self._dirty.add(at)
         self._resolve(events)
@@ -482,7 +492,7 @@ class Game:
             drawn = pile[:need]
             del pile[:need]
             hand.extend(drawn)
-            events.append(Event("drew", a, amount=len(drawn)))
+            events.append(_new(Event, ("drew", a, None, None, None, (), (), "", len(drawn), ())))
         self.active = (a + 1) % self.players
         self._start_turn(events)
 
@@ -644,7 +654,7 @@ class Game:
         self.piles[self.responsible].extend(t for t, _ in lifted)
 
     def _ask_fall(self, tile: str, at: Pos) -> None:
-        self.pending = Pending("fall", self.responsible, tile=tile, at=at)
+        self.pending = _new(Pending, ("fall", self.responsible, (), tile, at))
 
     def _collapse(self, at: Pos, problem: str, events: list[Event]) -> None:
         """5.2: the supports go under the pile; the tile waits for its fall choice."""
@@ -666,7 +676,7 @@ class Game:
         del self.pyramid[p.at]
         self.pyramid[to] = p.tile
         self._changed(p.at, to)
-        events.append(Event("fell", p.player, p.tile, p.at, to, detail=direction))
+        events.append(_new(Event, ("fell", p.player, p.tile, p.at, to, (), (), direction, 0, ())))
         self.pending = None
         self._resolve(events)
 

@@ -54,10 +54,20 @@ class Rng:
                 return v % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates).
+
+        Each step takes one 64-bit value modulo the step's size: for lists of tiles (at most 45)
+        the bias is below 45 / 2**64, far beyond anything a game could show, and the shuffle
+        costs a third of one made with :meth:`below`.
+        """
+        z = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            z = (z + _GOLDEN) & _MASK
+            v = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            v = ((v ^ (v >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = (v ^ (v >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = z
 
     def copy(self) -> Rng:
         return Rng(self.state)

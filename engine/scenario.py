@@ -225,7 +225,7 @@ def _restore(
             g.die_pair = (parse_pos(pair[0]), parse_pos(pair[1]))
         g.pending = _pending(d.get("pending"), g)
         g.turn_events = [Event.from_dict(e) for e in d.get("turn_events", [])]
-        g._dirty = None
+        g._reset_caches()
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         if isinstance(e, EngineError):
             raise
