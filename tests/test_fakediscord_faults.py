@@ -214,3 +214,18 @@ async def test_global_limit_spares_interaction_callbacks(
     ix = await world.alice.slash("fp ping", world.games)
     await ix
     assert all(r.status == 200 for r in world.fake.requests_to(CALLBACK))
+
+
+async def test_realistic_rate_limits_do_not_disturb_a_normal_flow(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    world = fake_world
+    limiter = world.fake.enable_rate_limits()
+    await started(world, start_bot)
+    await ping_and_join(world)
+    secret = await (await world.alice.slash("fp secret", world.games)).wait_response()
+    assert secret.ephemeral
+    dm = await (await world.bob.slash("fp dm", world.games)).wait_response()
+    assert dm.content == "check your DMs"
+    assert limiter.hits == [] and limiter.requests_counted >= 8
+    world.fake.assert_no_failed_interactions()

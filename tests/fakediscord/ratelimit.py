@@ -27,17 +27,15 @@ class BucketRule:
 
 def default_route_rules() -> dict[str, BucketRule]:
     """Per-route budgets close to what Discord gives a bot (message creation 5 per 5 s per
-    channel, edits and deletes alike, webhook/followup traffic 5 per 2 s per token)."""
+    channel, edits alike, deletes 5 per second, followup traffic 5 per 2 s per token; other
+    routes fall back to ``RateLimitConfig.default``)."""
     return {
         "POST /channels/{channel_id}/messages": BucketRule(5, 5.0),
         "PATCH /channels/{channel_id}/messages/{message_id}": BucketRule(5, 5.0),
         "DELETE /channels/{channel_id}/messages/{message_id}": BucketRule(5, 1.0),
-        "POST /users/@me/channels": BucketRule(5, 5.0),
         "POST /webhooks/{application_id}/{token}": BucketRule(5, 2.0),
         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}": BucketRule(5, 2.0),
         "DELETE /webhooks/{application_id}/{token}/messages/{message_id}": BucketRule(5, 2.0),
-        "PUT /applications/{application_id}/commands": BucketRule(2, 20.0),
-        "PUT /applications/{application_id}/guilds/{guild_id}/commands": BucketRule(2, 20.0),
     }
 
 
