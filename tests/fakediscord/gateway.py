@@ -15,7 +15,6 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiohttp import WSMsgType, web
@@ -154,7 +153,6 @@ class Gateway:
         self.heartbeats = 0
         self.urls: list[str] = []
         self.log: list[GatewayEvent] = []
-        self._before_identify: Callable[[GatewaySession], None] | None = None
 
     # ------------------------------------------------------------------ helpers
     def _event(self, kind: str, detail: str = "") -> None:

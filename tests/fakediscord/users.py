@@ -262,14 +262,12 @@ class FakeUser:
                 }
             )
         # wrap in the subcommand / group layers, innermost first
-        option_types = {o["name"]: o["type"] for o in cmd.data.get("options") or []}
         layers: list[tuple[str, int]] = []
         defs: list[JSON] = list(cmd.data.get("options") or [])
         for token in path[1:]:
             sub = next(o for o in defs if o.get("name") == token)
             layers.append((token, int(sub["type"])))
             defs = list(sub.get("options") or [])
-        del option_types
         for name, t in reversed(layers):
             built = [{"name": name, "type": t, "options": built}]
         return built, resolved
