@@ -174,9 +174,11 @@ class Tables(commands.Cog):
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         """``/fp status``: the current picture at the bottom of the channel."""
         async with guarded(interaction, None, "/fp status"):
-            await interaction.response.defer(thinking=True)
             assert interaction.channel_id is not None
+            # One quick read first, so that "no table here" is answered privately; the picture
+            # is drawn after the acknowledgement.
             board = await self.service.board_in_channel(interaction.channel_id)
+            await interaction.response.defer(thinking=True)
             if board.view is None:
                 await interaction.followup.send(
                     embed=views.lobby_embed(board),

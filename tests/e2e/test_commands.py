@@ -1,0 +1,129 @@
+"""The other commands: a busy channel, missing permissions, status, rules, leave, abort,
+settings and the hand delivery mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fakediscord import Perm
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot
+from .driver import TIMEOUT, TableDriver, is_game_message
+from .test_decisions import COLLAPSE, private_answer, write_state
+
+
+async def test_second_table_in_a_busy_channel_links_to_the_first(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    lobby = await table.open(world.alice)
+    ix = await table.slash(world.bob, "fp new")
+    answer = await private_answer(ix)
+    assert "already has a table" in answer and str(lobby.id) in answer
+    # Another channel may have its own table, with the same player.
+    other = TableDriver(world.fake, world.general, table.users)
+    second = await other.open(world.alice, world.bob)
+    assert second.id != lobby.id
+
+
+async def test_missing_permissions_are_reported_to_the_host(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    world.fake.set_permissions(world.games, "bot", deny=Perm.ATTACH_FILES | Perm.EMBED_LINKS)
+    ix = await table.slash(world.alice, "fp new")
+    answer = await private_answer(ix)
+    assert "Attach Files" in answer and "Embed Links" in answer
+    assert table.bot_messages() == []  # no table was opened
+
+
+async def test_only_the_host_starts_and_outsiders_cannot_leave(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    lobby = await table.open(world.alice, world.bob)
+    ix = await table.click(world.bob, lobby, "Start")
+    assert "Only the host" in await private_answer(ix)
+    ix = await table.click(world.carol, lobby, "Leave")
+    assert "no seat" in await private_answer(ix)
+    await table.click(world.alice, lobby, "Start")
+    await table.settled_game()
+    ix = await table.slash(world.carol, "fp leave")
+    assert "not playing" in await private_answer(ix)
+
+
+async def test_cancel_frees_the_channel(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+    await run_bot()
+    lobby = await table.open(world.alice, world.bob)
+    await table.click(world.alice, lobby, "Cancel")
+    await world.fake.wait_for(lambda: "Cancelled" in lobby.embed_text(), TIMEOUT, "cancel")
+    assert lobby.buttons() == []
+    await table.slash(world.bob, "fp new")
+    await world.fake.wait_for(lambda: table.lobby().id != lobby.id, TIMEOUT, "a new lobby")
+
+
+async def test_status_rules_hand_mode(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    ix = await table.slash(world.dave, "fp status")  # anyone may ask
+    status = await ix.wait_response()
+    assert is_game_message(status) and not status.ephemeral
+    assert "My hand" in status.labels()
+    game = status  # the newest picture of the table
+    ix = await table.slash(world.dave, "fp rules")
+    rules = await ix.wait_response()
+    assert rules.ephemeral and len(rules.images()) == 2
+    # Bob asks for his hands privately from now on.
+    ix = await table.slash(world.bob, "fp hand", mode="channel")
+    hand = await ix.wait_response()
+    assert hand.ephemeral and "red 2" in hand.labels()
+
+    def hands_by_dm() -> int:
+        return len([m for m in world.bob.dms() if "Your hand" in m.content])
+
+    dms_before = hands_by_dm()
+    after = await table.play(world.alice, game)  # Alice's fall choice comes next
+    after = await table.step(after)
+    assert TableDriver.decider(after) == world.bob.id
+    after = await table.step(after)  # Bob plays; his new hand is not sent by DM
+    assert hands_by_dm() == dms_before
+    ix = await table.slash(world.dave, "fp hand")
+    assert "not playing" in await private_answer(ix)
+
+
+async def test_leave_a_running_game_and_abort(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    ix = await table.slash(world.alice, "fp leave")
+    assert "computer player took your seat" in await private_answer(ix)
+    # Alice's pending decisions are now made by a computer; then it is Bob's turn.
+    nxt = await table.settled_game(game.id)
+    assert TableDriver.decider(nxt) == world.bob.id
+    ix = await table.slash(world.bob, "fp abort")
+    assert "Only the host" in await private_answer(ix)
+    ix = await table.slash(world.alice, "fp abort")  # the host, even after leaving
+    assert "closed" in await private_answer(ix)
+    await world.fake.wait_for(
+        lambda: any("aborted" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
+    )
+    ix = await table.slash(world.bob, "fp status")
+    assert "no Flaming Pyramids table" in await private_answer(ix)
+
+
+async def test_settings_are_for_admins(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+    await run_bot()
+    ix = await table.slash(world.bob, "fp settings", time_limit=3600)
+    assert "Only members who can manage" in await private_answer(ix)
+    admin_role = world.fake.create_role(world.guild, "admins", Perm.MANAGE_GUILD)
+    world.fake.state.add_member(world.guild, world.carol.account, [admin_role])
+    ix = await table.slash(world.carol, "fp settings", time_limit=3600)
+    assert "1 hour per decision" in await private_answer(ix)
+    lobby = await table.open(world.alice)
+    assert "1 hour per turn" in lobby.embed_text()

@@ -1,0 +1,122 @@
+"""The bot as ``python -m bot`` processes: killed in the middle of a fall choice and restarted
+(the same buttons still work, nothing is lost), and turn deadlines and reminders passing while
+the test moves the bot's clock (``FP_CLOCK_FILE``, honoured only with ``FP_TEST_MODE=1``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import BotProcess
+from tests.fakediscord.fixtures import StartBotProcess, World
+
+from .conftest import MakeBot, MovableClock
+from .driver import TIMEOUT, TableDriver
+from .test_decisions import COLLAPSE, private_answer, write_state
+
+
+def process_env(tmp_path: Path, db_url: str, **extra: str) -> dict[str, str]:
+    env = {
+        "DATABASE_URL": db_url,
+        "FP_TEST_MODE": "1",
+        "FP_TIMER_INTERVAL": "0.1",
+        "FP_CLOCK_FILE": str(tmp_path / "clock"),
+        "FP_AI_TIME_BUDGET": "0.05",
+        "LOG_LEVEL": "INFO",
+    }
+    env.update(extra)
+    return env
+
+
+def set_clock(tmp_path: Path, offset: float) -> None:
+    """Move the bot process's clock ``offset`` seconds ahead of real time."""
+    tmp = tmp_path / "clock.tmp"
+    tmp.write_text(str(offset))
+    tmp.replace(tmp_path / "clock")
+
+
+async def test_killed_during_a_fall_choice_then_restarted(
+    world: World,
+    start_bot_process: StartBotProcess,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+) -> None:
+    env = process_env(tmp_path, db_url, FP_TEST_STATE_FILE=write_state(tmp_path, COLLAPSE))
+    proc: BotProcess = await start_bot_process("bot", env=env)
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    assert falling.labels()[:2] == ["Fall left", "Fall right"]
+
+    await proc.kill()  # like a crash, in the middle of the fall choice
+    await proc.start()
+
+    ix = await table.click(world.bob, falling, "Fall left")  # the wrong player, after restart
+    assert "Alice's decision" in await private_answer(ix)
+    after = await table.fall(world.alice, falling, "right")  # the same button still works
+    assert "fell right" in after.content
+    assert TableDriver.decider(after) == world.bob.id
+    after = await table.step(after)  # and the game goes on
+    assert TableDriver.decider(after) == world.carol.id
+    assert "Traceback" not in proc.output
+
+
+async def test_deadline_and_reminder_survive_a_restart(
+    world: World,
+    start_bot_process: StartBotProcess,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+) -> None:
+    env = process_env(tmp_path, db_url, FP_TEST_STATE_FILE=write_state(tmp_path, COLLAPSE))
+    set_clock(tmp_path, 0)
+    proc = await start_bot_process("bot", env=env)
+    await table.open(world.alice, world.bob, world.carol, time_limit=300)
+    game = await table.start(world.alice)
+    assert TableDriver.decider(game) == world.alice.id
+
+    # 150 s before the end (half of a 5-minute limit), Alice is reminded in the channel and by DM.
+    set_clock(tmp_path, 160)
+    reminder = await world.fake.wait_for(
+        lambda: next((m for m in table.bot_messages() if "⏳" in m.content), None),
+        TIMEOUT,
+        "the reminder",
+    )
+    assert f"<@{world.alice.id}>" in reminder.content
+    await world.alice.wait_for_dm(lambda m: "⏳" in m.content, timeout=TIMEOUT)
+
+    # The bot is down when the deadline passes; once back, a computer plays Alice's turn.
+    await proc.kill()
+    set_clock(tmp_path, 400)
+    await proc.start()
+    timed_out = await world.fake.wait_for(
+        lambda: next((m for m in table.game_messages() if "time ran out" in m.content), None),
+        TIMEOUT,
+        "the computer's move for Alice",
+    )
+    assert "Alice" in timed_out.content
+    nxt = await table.settled_game(game.id)
+    assert TableDriver.decider(nxt) == world.bob.id  # her fall choice was made for her too
+    assert "Traceback" not in proc.output
+
+
+async def test_deadline_in_process(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    state: dict[str, Any] = dict(COLLAPSE, active=1)
+    await run_bot(test_state_file=write_state(tmp_path, state))
+    await table.open(world.alice, world.bob, world.carol, time_limit=3600)
+    game = await table.start(world.alice)
+    assert TableDriver.decider(game) == world.bob.id
+    clock.advance(3601)
+    timed_out = await table.settled_game(game.id)
+    assert "Bob's time ran out" in timed_out.content
+    assert TableDriver.decider(timed_out) == world.carol.id
+    # Bob takes over again by acting: on his next turn he plays himself.
+    after = await table.step(timed_out)  # Carol
+    after = await table.step(after)  # Alice (may need a fall choice)
+    while TableDriver.decider(after) != world.bob.id:
+        after = await table.step(after)
+    after = await table.step(after)
+    assert "time ran out" not in after.content
