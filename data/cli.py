@@ -37,7 +37,11 @@ async def _check(path: Path, out: list[str]) -> int:
     store = SqliteStore(path, migrate_schema=False)
     await store.open()
     try:
-        if await _version(store) == 0:
+        try:
+            version = await store.schema_version()
+        except sqlite3.OperationalError:
+            version = 0
+        if version == 0:
             raise StoreError("not a Flaming Pyramids database (it has no schema version)")
         problems = [f"database: {p}" for p in await store.integrity_check()]
         problems += [f"table {p.table_id}: {p.problem}" for p in await store.check()]
@@ -51,16 +55,6 @@ async def _check(path: Path, out: list[str]) -> int:
     return EXIT_OK
 
 
-async def _version(store: object) -> int:
-    from data.sqlite import SqliteStore
-
-    assert isinstance(store, SqliteStore)
-    try:
-        return await store.schema_version()
-    except sqlite3.OperationalError:
-        return 0
-
-
 async def _migrate(path: Path, out: list[str]) -> int:
     from data.sqlite import SqliteStore
 
@@ -69,12 +63,13 @@ async def _migrate(path: Path, out: list[str]) -> int:
     return EXIT_OK
 
 
-def _run(coro_fn: str, path: Path) -> int:
+def _run(command: str, path: Path) -> int:
     out: list[str] = []
     try:
-        if coro_fn == "check":
+        if command == "check":
             if not path.exists():
-                raise StoreError(f"no database at {path}")
+                print(f"error: no database at {path}", file=sys.stderr)
+                return EXIT_ERROR
             code = asyncio.run(_check(path, out))
         else:
             code = asyncio.run(_migrate(path, out))
@@ -83,6 +78,9 @@ def _run(coro_fn: str, path: Path) -> int:
         return EXIT_ERROR
     except (StoreError, sqlite3.Error, OSError, ValueError) as e:
         print(f"error: {path}: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as e:  # never a traceback: say what happened, on one line
+        print(f"error: {path}: {type(e).__name__}: {e}", file=sys.stderr)
         return EXIT_ERROR
     for line in out:
         print(line)

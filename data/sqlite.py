@@ -242,7 +242,8 @@ class SqliteStore:
         writer = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await writer.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-            await writer.execute("PRAGMA journal_mode = WAL")
+            if self.migrate_schema:  # else a read-only tool: leave the file as it is
+                await writer.execute("PRAGMA journal_mode = WAL")
             await writer.execute(f"PRAGMA synchronous = {self.synchronous}")
             await writer.execute("PRAGMA foreign_keys = ON")
             await writer.execute("PRAGMA journal_size_limit = 67108864")

@@ -23,3 +23,14 @@ async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
         yield s
     finally:
         await s.close()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep this folder's ``slow`` tests out of the default run: they run with ``-m slow``."""
+    if "slow" in (config.option.markexpr or ""):
+        return
+    here = Path(__file__).parent
+    skip = pytest.mark.skip(reason="slow: run with python -m pytest -m slow")
+    for item in items:
+        if item.get_closest_marker("slow") and here in item.path.parents:
+            item.add_marker(skip)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -104,3 +108,41 @@ async def test_interleaved_games_in_one_store(store: SqliteStore) -> None:
     await asyncio.gather(*(one(c) for c in range(30)))
     assert len(await store.open_tables()) == 30
     assert await store.check() == []
+
+
+async def test_processes_race_on_one_game(db_path: Path, tmp_path: Path) -> None:
+    """Three OS processes try every move of the same game: each version is won exactly once."""
+    root = Path(__file__).resolve().parents[2]
+    async with SqliteStore(db_path) as store:
+        table, _ = await start_table(store, 1, players=3, seed=21)
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    worker = [sys.executable, "-m", "tests.data.race_worker", str(db_path), str(table.id)]
+    procs = [
+        subprocess.Popen(
+            [*worker, str(w), str(go)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for w in range(3)
+    ]
+    time.sleep(0.3)  # let them all work out the game and wait at the start line
+    go.touch()
+    won: dict[int, list[int]] = {}
+    for w, proc in enumerate(procs):
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        for word, version in zip(out.split()[::2], out.split()[1::2], strict=True):
+            if word == "won":
+                won.setdefault(int(version), []).append(w)
+    async with SqliteStore(db_path) as store:
+        final = await store.get_table(table.id)
+        log = await store.action_log(table.id)
+        assert final.status == "finished"
+        assert sorted(won) == list(range(table.version + 1, final.version + 1))
+        assert all(len(ws) == 1 for ws in won.values()), won
+        assert {e.version: e.user_id for e in log} == {v: ws[0] for v, ws in won.items()}
+        assert await store.check() == []

@@ -1,0 +1,129 @@
+"""``python -m data check`` / ``migrate``, and choosing a store from ``DATABASE_URL``."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import data
+from data.cli import main
+from data.sqlite import SqliteStore
+from tests.data.helpers import play, start_table
+
+
+async def two_games(db: Path) -> list[int]:
+    ids = []
+    async with SqliteStore(db) as store:
+        for ch in (1, 2):
+            table, game = await start_table(store, ch, seed=ch)
+            table = await play(store, table, game, random.Random(ch), moves=6)
+            ids.append(table.id)
+    return ids
+
+
+def test_check_ok(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(two_games(db_path))
+    assert main(["check", str(db_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok: 2 tables checked")
+
+
+def test_check_reports_each_problem_on_one_line(
+    db_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = asyncio.run(two_games(db_path))
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE tables SET state = '{' WHERE id = ?", (a,))
+        conn.execute("DELETE FROM actions WHERE table_id = ? AND version = 5", (b,))
+    conn.close()
+    assert main(["check", f"sqlite:///{db_path}"]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"table {a}: unreadable state JSON")
+    assert lines[1].startswith(f"table {b}: version gap")
+    assert "Traceback" not in captured.out + captured.err
+
+
+@pytest.mark.parametrize("content", [None, b"", b"this is not a database at all" * 100])
+def test_check_unreadable_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None
+) -> None:
+    db = tmp_path / "x.db"
+    if content is not None:
+        db.write_bytes(content)
+    assert main(["check", str(db)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("error:")
+    assert "Traceback" not in captured.err
+    if content is None:
+        assert not db.exists()  # check never creates a database
+
+
+def test_check_newer_database(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(two_games(db_path))
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (99, 'future', 0)")
+    conn.close()
+    assert main(["check", str(db_path)]) == 2
+    assert "newer release" in capsys.readouterr().err
+
+
+def test_migrate(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["migrate", str(db_path)]) == 0
+    assert "schema version" in capsys.readouterr().out
+    assert db_path.exists()
+
+
+def test_bad_url(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "postgresql://localhost/fp"]) == 2
+    assert capsys.readouterr().err.startswith("error:")
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("sqlite:///flaming_pyramids.db", "flaming_pyramids.db"),
+        ("sqlite:///data/games.db", "data/games.db"),
+        ("sqlite:////var/lib/fp/games.db", "/var/lib/fp/games.db"),
+        ("sqlite3:///games.db", "games.db"),
+        ("games.db", "games.db"),
+        ("/abs/games.db", "/abs/games.db"),
+        ("sqlite:///my%20games.db", "my games.db"),
+    ],
+)
+def test_sqlite_urls(url: str, path: str) -> None:
+    assert data.sqlite_path(url) == path
+
+
+@pytest.mark.parametrize(
+    "url", ["", "sqlite://", "sqlite:///", "sqlite:///:memory:", "mysql://x/y", "postgres://h/db"]
+)
+def test_unusable_urls(url: str) -> None:
+    with pytest.raises(ValueError):
+        data.open_store(url)
+
+
+def test_open_store_reads_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/env.db")
+    store = data.open_store()
+    assert isinstance(store, SqliteStore)
+    assert store.path == tmp_path / "env.db"
+    monkeypatch.delenv("DATABASE_URL")
+    store = data.open_store()
+    assert isinstance(store, SqliteStore)
+    assert str(store.path) == "flaming_pyramids.db"
+
+
+async def test_open_store_opens(tmp_path: Path) -> None:
+    store = data.open_store(str(tmp_path / "sub" / "dir" / "g.db"))
+    await store.open()
+    try:
+        t = await store.create_table(1, 2, 3, {}, (), 0.0)
+        assert (await store.get_table(t.id)).id == t.id
+    finally:
+        await store.close()
