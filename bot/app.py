@@ -87,7 +87,7 @@ class Bot(commands.Bot):
                 await self.load_extension(ext)
             except Exception:
                 log.exception("could not load extension %s", ext)
-        self.tree.on_error = self.on_app_command_error  # type: ignore[assignment]
+        self.tree.error(self.on_app_command_error)
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

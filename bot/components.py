@@ -19,6 +19,7 @@ action        arg                                    meaning
 ``hand``      -                                      show my hand (ephemeral)
 ``play``      ``<tile>.<hand digest>``               play this tile from this hand
 ``spot``      ``<tile>@<row>,<x>``                   play the chosen tile on this spot
+``more``      ``<tile>.<page>``                      another page of spots (more than 20)
 ``fall``      ``left`` / ``right``                   the pending fall choice
 ``next``      -                                      start the next round
 ``mode``      ``dm`` / ``channel``                   how I get my hands from now on
@@ -53,6 +54,7 @@ ACTIONS = frozenset(
         "hand",
         "play",
         "spot",
+        "more",
         "fall",
         "next",
         "mode",
@@ -122,15 +124,18 @@ class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> FpButton:
         bid = ButtonId(int(match["table"]), int(match["version"]), match["action"], match["arg"])
-        return cls(bid, label=item.label, style=item.style)
+        if isinstance(item, discord.ui.Button):
+            return cls(bid, label=item.label, style=item.style)
+        return cls(bid)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Any = interaction.client.get_cog("Tables")  # type: ignore[attr-defined]
+        client: Any = interaction.client
+        cog: Any = client.get_cog("Tables")
         if cog is None:
             log.error("button %s clicked but the Tables cog is not loaded", self.bid)
             await interaction.response.send_message(

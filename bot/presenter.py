@@ -108,9 +108,9 @@ class Presenter:
         first = results[0]
         if isinstance(first, BaseException):
             self._post_failed(board.table_id, first)
-        else:
+        elif isinstance(first, discord.Message):
             message = first
-            self.spawn(self.service.remember_message(board.table_id, "status", message.id))
+            self.spawn(self.service.remember_message(board.table_id, "status", first.id))
         for r in results[1:]:
             if isinstance(r, BaseException) and not self.bot.is_closed():
                 log.error("table %s: could not deliver a hand", board.table_id, exc_info=r)

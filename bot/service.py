@@ -73,7 +73,6 @@ NEXT_ROUND_PAUSE_S = 120.0
 """After a won round of a multi-round match, the next round starts by itself after this pause
 (or at once with the "Next round" button)."""
 MAX_NAME = 32
-SPOT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -222,13 +221,24 @@ def hand_digest(table_id: int, game_round: int, hand: Sequence[str]) -> str:
     return hashlib.blake2s(raw, digest_size=4).hexdigest()
 
 
+def spot_label(i: int) -> str:
+    """The ``i``-th spot label as the pictures show it: ``A`` ... ``Z``, then ``AA``, ``AB``...
+
+    >>> spot_label(0), spot_label(25), spot_label(26)
+    ('A', 'Z', 'AA')
+    """
+    out = ""
+    n = i + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(ord("A") + rem) + out
+    return out
+
+
 def spot_labels(spots: Sequence[Pos]) -> tuple[tuple[str, Pos], ...]:
-    """Label spots A, B, C... in the order given (the engine lists them in reading order)."""
-    out: list[tuple[str, Pos]] = []
-    for i, p in enumerate(spots):
-        label = SPOT_LETTERS[i] if i < len(SPOT_LETTERS) else f"Z{i - len(SPOT_LETTERS) + 2}"
-        out.append((label, p))
-    return tuple(out)
+    """Label spots A, B, C... in the order given (the engine lists them in reading order, and
+    the pictures label them the same way)."""
+    return tuple((spot_label(i), p) for i, p in enumerate(spots))
 
 
 def first_legal(v: View) -> Action:
@@ -774,6 +784,23 @@ class TableService:
                 )
             return await self._commit(table, game, seat, user_id, Play(tile, p.spots[0]))
 
+    async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:
+        """The spots for ``tile`` again (another page of a long list of spots)."""
+        table, game = await self._get_game(table_id)
+        seat = self._require_seat(table, user_id)
+        self._check_version(table, version)
+        p = game.pending
+        if p is None or p.kind != "play" or p.player != seat or tile not in game.hands[seat]:
+            raise Stale("That moment has passed: the game has moved on.", table_id=table_id)
+        return SpotChoice(
+            table.id,
+            table.version,
+            tile,
+            spot_labels(p.spots),
+            view(game, seat),
+            tuple(s.name for s in table.seats),
+        )
+
     async def choose_spot(
         self, table_id: int, version: int, user_id: int, tile: str, at: Pos
     ) -> Step:
@@ -976,7 +1003,8 @@ class TableService:
         try:
             game.check(action, seat)
         except EngineError:
-            log.error("table %s: computer player chose an illegal %r", table.id, action)
+            log.error("table %s: a computer player chose an illegal action", table.id)
+            log.debug("table %s: the illegal action was %r", table.id, action)
             action = game.legal_actions()[0]
         return await self._commit(table, game, seat, None, action, timed_out=timed_out)
 

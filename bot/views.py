@@ -322,16 +322,31 @@ def spot_content(choice: SpotChoice) -> str:
     )
 
 
-def spot_view(choice: SpotChoice) -> discord.ui.View:
-    """One button per spot, labelled like the picture (at most 25)."""
+SPOTS_PER_PAGE = 20
+"""Spot buttons on one message (4 rows of 5); the fifth row holds "More spots" if needed."""
+
+
+def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
+    """One button per spot, labelled like the picture; pages of 20 when there are more."""
     view = discord.ui.View(timeout=None)
-    for i, (label, (r, x)) in enumerate(choice.spots[:25]):
+    pages = max(1, -(-len(choice.spots) // SPOTS_PER_PAGE))
+    page = page % pages
+    shown = choice.spots[page * SPOTS_PER_PAGE : (page + 1) * SPOTS_PER_PAGE]
+    for i, (label, (r, x)) in enumerate(shown):
         view.add_item(
             FpButton(
                 ButtonId(choice.table_id, choice.version, "spot", f"{choice.tile}@{r},{x}"),
                 label=label,
                 style=discord.ButtonStyle.primary,
                 row=i // 5,
+            )
+        )
+    if pages > 1:
+        view.add_item(
+            FpButton(
+                ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
+                label=f"More spots ({(page + 1) % pages + 1}/{pages})",
+                row=4,
             )
         )
     return view

@@ -8,7 +8,7 @@ replies in :func:`bot.replies.guarded`. No game rule lives here.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -130,7 +130,8 @@ class Tables(commands.Cog):
             channel = self.presenter.channel(interaction.channel_id, interaction.guild_id)
             try:
                 message = await channel.send(
-                    embed=views.lobby_embed(board), view=views.lobby_view(board)
+                    embed=views.lobby_embed(board),
+                    view=views.lobby_view(board) or discord.utils.MISSING,
                 )
             except discord.Forbidden as err:
                 await self.service.cancel(board.table_id, None, interaction.user.id)
@@ -377,6 +378,16 @@ class Tables(commands.Cog):
             await self.presenter.show_step(step)
         await self._retire(interaction, f"✅ You played {views.tile_label(tile)}.", keep=False)
 
+    async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        tile, _, page = bid.arg.partition(".")
+        await interaction.response.defer()
+        choice = await self.service.spot_choice(
+            bid.table_id, bid.version, interaction.user.id, tile
+        )
+        await interaction.edit_original_response(
+            view=views.spot_view(choice, int(page) if page.isdigit() else 0)
+        )
+
     async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
@@ -393,7 +404,7 @@ class Tables(commands.Cog):
 
     async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        mode = "dm" if bid.arg == "dm" else "channel"
+        mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
         await self.service.set_hand_mode(interaction.user.id, mode)
         await interaction.followup.send(
             "From now on your hands come by direct message."
