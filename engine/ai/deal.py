@@ -1,0 +1,127 @@
+"""Full games consistent with one player's view: the determinisations the computer players search.
+
+A :class:`~engine.View` hides the other hands and the order of every pile. To look ahead, a computer
+player needs a whole :class:`~engine.Game`, so :func:`sample_game` deals the unseen tiles
+(:meth:`View.unseen_tiles`) at random into the other hands and all piles, with the sizes the view
+shows, and keeps what the view does reveal: the tiles that this turn's mayhem sent under a pile
+(``view.last_events``) are known to lie at the bottom of that pile (or, if the owner has drawn
+them since, in that hand).
+
+Nothing here reads anything but the view, so two games that look the same to the player give
+the same samples for the same generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.game import Game
+from engine.model import Pending
+from engine.rng import Rng
+from engine.view import View
+
+
+def known_pile_bottoms(view: View) -> tuple[list[list[str]], list[list[str]]]:
+    """What this turn's public events say about hidden tiles, per player.
+
+    Returns ``(bottoms, in_hand)``: ``bottoms[i]`` are the last tiles of player i's pile, in order
+    (tiles sent under a pile this turn that are still in it); ``in_hand[i]`` are tiles sent under
+    player i's pile this turn and drawn into the hand since (only after the turn's draw).
+    """
+    sent: list[list[str]] = [[] for _ in range(view.players)]
+    for e in view.last_events:
+        if e.to_pile and 0 <= e.player < view.players:
+            sent[e.player].extend(t for t, _ in e.to_pile)
+    bottoms: list[list[str]] = []
+    in_hand: list[list[str]] = []
+    for i, tiles in enumerate(sent):
+        # The pile is a queue: tiles go under the bottom and are drawn from the top, so the pile
+        # still ends with the last of them, and the first ones were drawn if the pile ran short.
+        still = min(len(tiles), view.pile_sizes[i])
+        bottoms.append(tiles[len(tiles) - still :])
+        in_hand.append(tiles[: len(tiles) - still])
+    return bottoms, in_hand
+
+
+def sample_game(view: View, rnd: random.Random) -> Game:
+    """A full game that ``view.player`` cannot tell apart from the real one, dealt with ``rnd``.
+
+    The unseen tiles go, shuffled, into the other players' hands and into every pile (the viewer's
+    own pile included, whose order the viewer does not know), respecting ``view.hand_sizes``,
+    ``view.pile_sizes`` and what this turn's events revealed. The pending decision, the
+    responsible player and the turn in progress are the view's. The game's own generator (the
+    fire die) is seeded from ``rnd`` too: the real generator's state is hidden information.
+
+    Raises ValueError for the public view, or a view whose sizes cannot hold the unseen tiles.
+    """
+    me = view.player
+    if me is None or view.hand is None:
+        raise ValueError("a computer player needs a player's view, not the public view")
+    bottoms, in_hand = known_pile_bottoms(view)
+    unseen = view.unseen_tiles()
+    known: set[str] = set()
+    for i in range(view.players):
+        if i == me:
+            in_hand[i] = []  # the viewer sees its own hand already
+        for tiles in (bottoms[i], in_hand[i]):
+            known.update(t for t in tiles if t in unseen)
+        bottoms[i] = [t for t in bottoms[i] if t in unseen]
+        in_hand[i] = [t for t in in_hand[i] if t in unseen]
+    # Sorted first: a set's order depends on the process's string hashing.
+    pool = sorted(unseen - known)
+    rnd.shuffle(pool)
+
+    def take(n: int) -> list[str]:
+        if n < 0 or n > len(pool):
+            raise ValueError("the view's hand and pile sizes do not match its unseen tiles")
+        taken = pool[len(pool) - n :]
+        del pool[len(pool) - n :]
+        return taken
+
+    hands: list[list[str]] = []
+    for i in range(view.players):
+        if i == me:
+            hands.append(list(view.hand))
+        else:
+            hands.append(in_hand[i] + take(view.hand_sizes[i] - len(in_hand[i])))
+    piles = [take(view.pile_sizes[i] - len(bottoms[i])) + bottoms[i] for i in range(view.players)]
+    # Whatever is left of the pool (only in hand-made states that hold fewer than 45 tiles) is not
+    # in this game at all.
+
+    game = Game(
+        view.players,
+        curse=view.curse,
+        fire_die=view.fire_die,
+        pyramid={p: view.pyramid[p] for p in sorted(view.pyramid)},
+        hands=hands,
+        piles=piles,
+        removed=list(view.removed),
+        active=view.active,
+        rng=Rng(rnd.getrandbits(64)),
+    )
+    game.round = view.round
+    game.rounds = view.rounds
+    game.scores = list(view.scores)
+    game.turn = view.turn
+    game.winner = view.winner
+    game.turn_events = list(view.last_events)
+    game.responsible = view.responsible
+    game.pending = view.pending
+    _restore_turn(game, view.pending, view)
+    return game
+
+
+def _restore_turn(game: Game, pending: Pending | None, view: View) -> None:
+    """Set the turn-in-progress fields (the tile placed this turn, whether the die was rolled)."""
+    game.placed = None
+    game.rolled = False
+    game.die_pair = None
+    if pending is None or pending.kind == "play":
+        return
+    for e in view.last_events:
+        if e.kind == "placed" and e.tile is not None and e.at is not None:
+            game.placed = (e.tile, e.at)
+        elif e.kind == "rolled":
+            game.rolled = True
+    if pending.kind == "die":
+        raise ValueError("the fire die is not a player's decision")
