@@ -302,9 +302,9 @@ def paste_tile(img: Image.Image, tiles: TileSet, tile: str, box: Box) -> None:
     img.paste(tiles.face(tile), (box[0], box[1]), tiles.mask)
 
 
-def ring(d: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int, gap: int) -> None:
-    """A rounded ring ``gap`` pixels outside ``box``."""
-    x0, y0, x1, y1 = grow(box, gap)
+def ring(d: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int, gap: int = 1) -> None:
+    """A rounded ring ``width`` thick around ``box``, ``gap`` pixels away (never over it)."""
+    x0, y0, x1, y1 = grow(box, gap + width)
     d.rounded_rectangle(
         (x0, y0, x1 - 1, y1 - 1),
         radius=_radius(x1 - x0, y1 - y0) + gap,

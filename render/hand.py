@@ -90,7 +90,7 @@ def _pile(d: ImageDraw.ImageDraw, lay: HandLayout, count: int) -> None:
     draw.text(
         d,
         (cx + 6, lay.desc_y),
-        "drawn after your turn",
+        "you draw up to 5 each turn",
         fonts.regular(layout.SMALL_SIZE),
         theme.TEXT_DIM,
         "ma",

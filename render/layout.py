@@ -137,7 +137,7 @@ class Layout:
         by_height = math.floor(max_height / ((top_row + 1) * TILE_ASPECT))
         w = min(TILE_MAX_W, by_width, by_height)
         w = max(TILE_MIN_W, w - w % 2)
-        h = round(w * TILE_ASPECT)
+        h = int(w * TILE_ASPECT)
         used = half_steps * w // 2
         return cls(
             tile_w=w,

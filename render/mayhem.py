@@ -309,15 +309,15 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
     if frame.moving is not None:
         tile, a, b, t = frame.moving
         draw.paste_tile(img, ts, tile, pyr.between(a, b, t))
-    ring = max(2, bh // 16)
+    ring = max(3, bh // 16)
     for kind, pos in frame.marks:
         box = pyr.pixel_box(pos)
         if kind == MARK_NEW:
-            draw.ring(d, box, theme.NEW_RING, ring + 1, ring)
+            draw.ring(d, box, theme.NEW_RING, ring)
         elif kind == MARK_FALL:
-            draw.ring(d, box, theme.FALL_RING, ring + 2, ring)
+            draw.ring(d, box, theme.FALL_RING, ring + 1)
         elif kind == MARK_DANGER:
-            draw.ring(d, box, theme.DANGER, ring + 2, ring)
+            draw.ring(d, box, theme.DANGER, ring + 1)
         elif kind == MARK_CROSS:
             draw.cross(d, box, theme.DANGER)
         elif kind == MARK_FIRE:
@@ -325,7 +325,7 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
         elif kind == MARK_BURST:
             draw.burst(d, box)
         elif kind == MARK_CURSE:
-            draw.ring(d, box, theme.CURSE, ring + 2, ring)
+            draw.ring(d, box, theme.CURSE, ring + 1)
             draw.text(
                 d,
                 ((box[0] + box[2]) / 2, box[1] - ring),

@@ -160,18 +160,18 @@ def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: Table
             if pos not in scene.pyramid:
                 draw.slot(d, lay.pixel_box(pos), letter, theme.FALL_RING, theme.TEXT)
     draw.pyramid(img, lay, scene.pyramid)
-    ring = max(2, bh // 16)
+    ring = max(3, bh // 16)
     if scene.placed is not None and (fall is None or scene.placed != fall.at):
-        draw.ring(d, lay.pixel_box(scene.placed), theme.NEW_RING, ring + 1, ring)
+        draw.ring(d, lay.pixel_box(scene.placed), theme.NEW_RING, ring)
     if fall is not None:
         box = lay.pixel_box(fall.at)
-        draw.ring(d, box, theme.FALL_RING, ring + 2, ring)
-        width = max(3, bh // 9)
-        for side, pos in ((-1, fall.left), (1, fall.right)):
-            tx, ty = lay.centre(pos)
-            sx = (box[0] + box[2]) / 2 + side * bw * 0.3
-            sy = box[3] - bh * 0.15
-            draw.arrow(d, (sx, sy), (tx - side * bw * 0.12, ty - bh * 0.22), theme.FALL_RING, width)
+        draw.ring(d, box, theme.FALL_RING, ring + 1)
+        width = max(3, bh // 10)
+        centre = (box[0] + box[2]) / 2
+        for side in (-1, 1):
+            start = (centre + side * bw * 0.36, box[3] - bh * 0.22)
+            end = (centre + side * bw * 0.62, box[3] + bh * 0.2)
+            draw.arrow(d, start, end, theme.FALL_RING, width)
     if not scene.pyramid and not scene.spots and fall is None:
         f = fonts.regular(layout.INFO_SIZE)
         cx, cy = lay.centre((0, 0))
