@@ -310,6 +310,7 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
         tile, a, b, t = frame.moving
         draw.paste_tile(img, ts, tile, pyr.between(a, b, t))
     ring = max(3, bh // 16)
+    skull = False
     for kind, pos in frame.marks:
         box = pyr.pixel_box(pos)
         if kind == MARK_NEW:
@@ -326,14 +327,16 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
             draw.burst(d, box)
         elif kind == MARK_CURSE:
             draw.ring(d, box, theme.CURSE, ring + 1)
-            draw.text(
-                d,
-                ((box[0] + box[2]) / 2, box[1] - ring),
-                "☠",
-                fonts.bold(max(10, bh // 2)),
-                theme.CURSE,
-                "ms",
-            )
+            if not skull:  # one skull, over the top of the mini-pyramid
+                skull = True
+                draw.text(
+                    d,
+                    ((box[0] + box[2]) / 2, box[1] - 2 * ring - 2),
+                    "☠",
+                    fonts.bold(max(10, bh // 2)),
+                    theme.CURSE,
+                    "ms",
+                )
     draw.ground(d, lay.ground)
     y = lay.trays_y
     for name, tiles in frame.piles:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -62,7 +63,7 @@ def table_image(view: View, names: Sequence[str], *, title: str | None = None) -
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
         draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
-    _legend(img, d, lay.legend_y)
+    _legend(img, lay.legend_y)
     return img
 
 
@@ -178,12 +179,21 @@ def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: Table
         draw.text(d, (cx, cy), "the table is empty", f, theme.TEXT_DIM, "mm")
 
 
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, y: int) -> None:
+@lru_cache(maxsize=1)
+def _legend_strip() -> Image.Image:
+    """The legend, drawn once (it never changes); pictures paste it. Read-only once made."""
+    strip = Image.new("RGB", (layout.CANVAS_W - 2 * layout.MARGIN, layout.MINI_H), theme.BG)
+    d = ImageDraw.Draw(strip)
     f = fonts.regular(layout.SMALL_SIZE)
-    x = layout.MARGIN
-    cy = y + layout.MINI_H // 2
+    x = 0
+    cy = layout.MINI_H // 2
     for tile, word in LEGEND:
-        draw.mini_row(img, x, y, [tile], (layout.MINI_W, layout.MINI_H), layout.CANVAS_W)
+        draw.mini_row(strip, x, 0, [tile], (layout.MINI_W, layout.MINI_H), strip.width)
         x += layout.MINI_W + 6
         draw.text(d, (x, cy), word, f, theme.TEXT_DIM, "lm")
         x += int(f.getlength(word)) + 18
+    return strip
+
+
+def _legend(img: Image.Image, y: int) -> None:
+    img.paste(_legend_strip(), (layout.MARGIN, y))
