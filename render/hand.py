@@ -72,26 +72,22 @@ def _status(view: View) -> tuple[str, theme.RGB]:
 
 def _pile(d: ImageDraw.ImageDraw, lay: HandLayout, count: int) -> None:
     """The pile: a stack of tile backs with how many tiles it holds."""
-    x0, y0, x1, _ = lay.pile
-    w = (x1 - x0) * 3 // 4
-    h = lay.slots[0][3] - lay.slots[0][1]
-    layers = min(3, count)
-    for k in range(layers - 1, -1, -1):
-        off = 6 * k
-        box = (x0 + off, y0 + off, x0 + off + w, y0 + off + h - 12)
-        d.rounded_rectangle(box, radius=10, fill=theme.BACK, outline=theme.INK, width=2)
+    cards = lay.pile_cards
+    for box in reversed(cards[: min(len(cards), count)]):
+        d.rounded_rectangle(
+            (box[0], box[1], box[2] - 1, box[3] - 1),
+            radius=layout.PILE_RADIUS,
+            fill=theme.BACK,
+            outline=theme.INK,
+            width=2,
+        )
+    top = cards[0]
     if count == 0:
-        draw.ghost(d, (x0, y0, x0 + w, y0 + h - 12))
-    cx, cy = x0 + w / 2, y0 + (h - 12) / 2
-    draw.text(d, (cx, cy), str(count), fonts.bold(34), theme.WHITE, "mm")
-    draw.text(
-        d, (cx + 6, lay.code_y), "in your pile", fonts.bold(layout.SMALL_SIZE + 2), theme.TEXT, "ma"
-    )
-    draw.text(
-        d,
-        (cx + 6, lay.desc_y),
-        "you draw up to 5 each turn",
-        fonts.regular(layout.SMALL_SIZE),
-        theme.TEXT_DIM,
-        "ma",
-    )
+        draw.ghost(d, top)
+    centre = ((top[0] + top[2]) / 2, (top[1] + top[3]) / 2)
+    draw.text(d, centre, str(count), fonts.bold(layout.PILE_COUNT_SIZE), theme.WHITE, "mm")
+    x = (lay.pile[0] + lay.pile[2]) / 2
+    f = fonts.bold(layout.SMALL_SIZE + 2)
+    draw.text(d, (x, lay.code_y), "in your pile", f, theme.TEXT, "ma")
+    f = fonts.regular(layout.SMALL_SIZE)
+    draw.text(d, (x, lay.desc_y), "refills your hand", f, theme.TEXT_DIM, "ma")

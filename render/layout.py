@@ -61,6 +61,13 @@ CHIP_BADGE: Final = 30
 CHIP_PAD: Final = 10
 CHIP_NAME_SIZE: Final = 17
 CHIP_COUNT_SIZE: Final = 14
+CHIP_BADGE_SIZE: Final = 16
+"""Font size of the seat number."""
+CHIP_RADIUS: Final = 8
+CHIP_LINE: Final = 2
+"""Width of the gold outline of the chip of the player who must decide."""
+CHIP_TEXT_INSET: Final = 6
+"""Pixels between a chip's top (bottom) edge and its name (counts)."""
 LAST_MOVE_H: Final = 22
 
 # --- footer ---------------------------------------------------------------------------------------
@@ -82,6 +89,12 @@ HAND_CODE_SIZE: Final = 26
 HAND_CODE_H: Final = 34
 HAND_DESC_H: Final = 20
 HAND_PILE_W: Final = 150
+PILE_CARDS: Final = 3
+"""Tile backs drawn at most in the pile's stack."""
+PILE_STEP: Final = 6
+"""Offset between two tile backs of the stack."""
+PILE_COUNT_SIZE: Final = 34
+PILE_RADIUS: Final = 10
 
 # --- animation ------------------------------------------------------------------------------------
 CAPTION_SIZE: Final = 21
@@ -245,6 +258,39 @@ class TableLayout:
     """Top of the legend of materials."""
 
 
+@dataclass(frozen=True, slots=True)
+class ChipParts:
+    """Where the parts of one player's chip go."""
+
+    badge: Box
+    """The disc with the seat number."""
+    text_x: int
+    """Left edge of the name and the counts."""
+    name_y: int
+    """Top of the name."""
+    counts_y: int
+    """Bottom of the counts line."""
+    tag_xy: tuple[int, int]
+    """Top right corner of the tag (``to play``, ``winner``)."""
+    right: int
+    """Right limit of the texts."""
+
+
+def chip_parts(box: Box) -> ChipParts:
+    """The parts of the chip in ``box``."""
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) // 2
+    badge = (x0 + CHIP_PAD, cy - CHIP_BADGE // 2, x0 + CHIP_PAD + CHIP_BADGE, cy + CHIP_BADGE // 2)
+    return ChipParts(
+        badge=badge,
+        text_x=badge[2] + CHIP_PAD,
+        name_y=y0 + CHIP_TEXT_INSET,
+        counts_y=y1 - CHIP_TEXT_INSET - 1,
+        tag_xy=(x1 - CHIP_PAD, y0 + CHIP_PAD),
+        right=x1 - CHIP_PAD,
+    )
+
+
 def chip_boxes(players: int, top: int) -> tuple[Box, ...]:
     """The players' chips, in rows of :data:`CHIP_COLUMNS`, from ``top``."""
     cols = CHIP_COLUMNS.get(players, 3)
@@ -332,6 +378,8 @@ class HandLayout:
     """Top of the short descriptions under the codes."""
     pile: Box
     """The pile's box, right of the tiles."""
+    pile_cards: tuple[Box, ...]
+    """The tile backs of the pile's stack, the top one first."""
 
 
 def hand_layout(slots: int = HAND_SLOTS) -> HandLayout:
@@ -353,6 +401,17 @@ def hand_layout(slots: int = HAND_SLOTS) -> HandLayout:
     code_y = top + tile_h + LINE_GAP
     desc_y = code_y + HAND_CODE_H
     height = desc_y + HAND_DESC_H + MARGIN
+    card_w = HAND_PILE_W - (PILE_CARDS - 1) * PILE_STEP - HAND_GAP
+    card_h = tile_h - (PILE_CARDS - 1) * PILE_STEP
+    cards = tuple(
+        (
+            pile_x + k * PILE_STEP,
+            top + k * PILE_STEP,
+            pile_x + k * PILE_STEP + card_w,
+            top + k * PILE_STEP + card_h,
+        )
+        for k in range(PILE_CARDS)
+    )
     return HandLayout(
         width=pile_x + HAND_PILE_W + MARGIN,
         height=height,
@@ -361,6 +420,7 @@ def hand_layout(slots: int = HAND_SLOTS) -> HandLayout:
         code_y=code_y,
         desc_y=desc_y,
         pile=(pile_x, top, pile_x + HAND_PILE_W, desc_y + HAND_DESC_H),
+        pile_cards=cards,
     )
 
 

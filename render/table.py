@@ -110,20 +110,16 @@ def _chip(
     on = i == focus
     d.rounded_rectangle(
         (x0, y0, x1 - 1, y1 - 1),
-        radius=8,
+        radius=layout.CHIP_RADIUS,
         fill=theme.PANEL_ACTIVE if on else theme.PANEL,
         outline=theme.GOLD if on else None,
-        width=2,
+        width=layout.CHIP_LINE,
     )
-    pad = layout.CHIP_PAD
-    b = layout.CHIP_BADGE
-    cy = (y0 + y1) // 2
-    d.ellipse(
-        (x0 + pad, cy - b // 2, x0 + pad + b, cy + b // 2),
-        fill=theme.GOLD if on else theme.TEXT_DIM,
-    )
-    draw.text(d, (x0 + pad + b / 2, cy), str(i + 1), fonts.bold(16), theme.INK, "mm")
-    tx = x0 + pad + b + pad
+    parts = layout.chip_parts(box)
+    b = parts.badge
+    d.ellipse((b[0], b[1], b[2] - 1, b[3] - 1), fill=theme.GOLD if on else theme.TEXT_DIM)
+    badge_centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+    draw.text(d, badge_centre, str(i + 1), fonts.bold(layout.CHIP_BADGE_SIZE), theme.INK, "mm")
     tag = ""
     if view.pending is None and view.winner == i:
         tag = "★ winner"
@@ -132,21 +128,20 @@ def _chip(
     elif view.pending is not None and i == view.active:
         tag = "turn"
     tag_font = fonts.bold(layout.CHIP_COUNT_SIZE)
-    tag_w = int(tag_font.getlength(tag)) + pad if tag else 0
+    tag_w = int(tag_font.getlength(tag)) + layout.CHIP_PAD if tag else 0
     if tag:
-        draw.text(
-            d, (x1 - pad, y0 + pad), tag, tag_font, theme.GOLD if on else theme.TEXT_DIM, "ra"
-        )
+        draw.text(d, parts.tag_xy, tag, tag_font, theme.GOLD if on else theme.TEXT_DIM, "ra")
     name_font = fonts.bold(layout.CHIP_NAME_SIZE)
-    name = fonts.fit(player_name(names, i), name_font, x1 - pad - tag_w - tx)
-    draw.text(d, (tx, y0 + 6), name, name_font, theme.TEXT)
+    name = fonts.fit(player_name(names, i), name_font, parts.right - tag_w - parts.text_x)
+    draw.text(d, (parts.text_x, parts.name_y), name, name_font, theme.TEXT)
     hand = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
     pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
     counts = f"hand {hand} · pile {pile}"
     if view.rounds > 1 and i < len(view.scores):
         counts += f" · score {view.scores[i]}"
     f = fonts.regular(layout.CHIP_COUNT_SIZE)
-    draw.text(d, (tx, y1 - 7), fonts.fit(counts, f, x1 - pad - tx), f, theme.TEXT_DIM, "ld")
+    counts = fonts.fit(counts, f, parts.right - parts.text_x)
+    draw.text(d, (parts.text_x, parts.counts_y), counts, f, theme.TEXT_DIM, "ld")
 
 
 def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
