@@ -61,7 +61,7 @@ def run(runs: int = RUNS) -> dict[str, Any]:
         "mid": (lambda: render_table(mid, names), runs),
         "full": (lambda: render_table(full, names), runs),
         "hand": (lambda: render_hand(hand, names[hand.player or 0]), runs),
-        "animation": (lambda: render_mayhem(before, events, names), max(5, runs // 4)),
+        "animation": (lambda: render_mayhem(before, events, names), max(1, runs // 4)),
     }
     figures: dict[str, Any] = {}
     for case, (make, n) in cases.items():

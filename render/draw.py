@@ -5,8 +5,8 @@ badge (colour is never the only signal), and its material as a pattern: diagonal
 straw, wavy grain for wood, bricks for stone, a flame for coals and blowtorches (over a lump of
 coal or a torch's nozzle), the four colours around a grey disc for the millstone.
 
-Faces are drawn at twice their size and scaled down (smooth edges), once per block size, for all
-45 tiles at once, and kept in a small cache guarded by a lock; pictures paste them.
+Faces are drawn at twice their size and scaled down (smooth edges), once per tile and block
+size when first needed, and kept in a small cache guarded by locks; pictures paste them.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from PIL import Image, ImageDraw
 
 from engine import Pos
-from engine.tiles import ALL_TILES, BLOWTORCH, COAL, MATERIAL, MILLSTONE_CODE, STONE, STRAW, WOOD
+from engine.tiles import BLOWTORCH, COAL, MATERIAL, MILLSTONE_CODE, STONE, STRAW, TILE_SET, WOOD
 from render import fonts, layout, theme
 from render.layout import Box, Layout
 from render.theme import RGB
@@ -44,20 +43,29 @@ MILL_DISC: Final = (0.34, 0.45)
 """The millstone's grey disc: half its width and height, as shares of the block's."""
 
 
-@dataclass(frozen=True, slots=True)
 class TileSet:
-    """Every tile's face for one block size, and the mask that rounds their corners."""
+    """The tile faces for one block size, drawn on first use and kept, and the mask that
+    rounds their corners. Safe to share between threads: faces are added under a lock and never
+    changed once made."""
 
-    faces: Mapping[str, Image.Image]
-    mask: Image.Image
-    size: tuple[int, int]
+    def __init__(self, width: int, height: int) -> None:
+        self.size = (width, height)
+        self.mask = _mask(width, height)
+        self._faces: dict[str, Image.Image] = {}
+        self._lock = threading.Lock()
 
     def face(self, tile: str) -> Image.Image:
         """The face of ``tile``; an unknown code gets a plain grey face with its text."""
-        f = self.faces.get(tile)
-        if f is None:
-            f = _face(tile, *self.size)
-        return f
+        found = self._faces.get(tile)
+        if found is not None:
+            return found
+        # Drawn outside the lock: two threads may draw the same face, which is harmless (the
+        # result is the same) and keeps one drawing from holding up every other picture.
+        made = _face(tile, *self.size)
+        if tile not in TILE_SET:
+            return made
+        with self._lock:
+            return self._faces.setdefault(tile, made)
 
 
 _cache: OrderedDict[tuple[int, int], TileSet] = OrderedDict()
@@ -65,25 +73,17 @@ _cache_lock = threading.Lock()
 
 
 def tile_set(width: int, height: int) -> TileSet:
-    """The faces of all 45 tiles as ``width`` x ``height`` blocks (built once, then cached)."""
+    """The faces of the tiles as ``width`` x ``height`` blocks (cached per size)."""
     key = (max(4, width), max(4, height))
     with _cache_lock:
         found = _cache.get(key)
-        if found is not None:
+        if found is None:
+            found = _cache[key] = TileSet(*key)
+            while len(_cache) > FACE_CACHE_SIZES:
+                _cache.popitem(last=False)
+        else:
             _cache.move_to_end(key)
-            return found
-    # Built outside the lock: two threads may build the same set, which is harmless (the result
-    # is the same) and keeps one slow build from blocking every other picture.
-    built = TileSet(
-        faces={t: _face(t, *key) for t in ALL_TILES},
-        mask=_mask(*key),
-        size=key,
-    )
-    with _cache_lock:
-        _cache[key] = built
-        while len(_cache) > FACE_CACHE_SIZES:
-            _cache.popitem(last=False)
-    return built
+        return found
 
 
 def _radius(w: int, h: int) -> int:

@@ -76,7 +76,7 @@ positions_st = st.sets(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(positions_st, st.integers(200, 928), st.integers(100, 600))
 def test_every_block_is_inside_the_area_and_no_two_overlap(
     shown: set[Pos], width: int, height: int

@@ -38,7 +38,7 @@ def _reshuffle_hidden(game: Game, player: int, seed: int) -> Game:
     return Game.from_dict(state)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 12), st.integers(0, 3), st.integers(0, 99))
 def test_a_players_pictures_do_not_depend_on_hidden_tiles(
     seed: int, turns: int, player: int, shuffle: int

@@ -13,12 +13,11 @@ def test_concurrent_rendering_gives_the_same_bytes() -> None:
     before, events, after = samples.jenny_turn()
     mid = samples.mid_game()
     jobs = [
-        lambda: render_table(view(samples.full_pyramid()), names),
         lambda: render_table(view(after), names),
         lambda: render_table(view(mid), names),
         lambda: render_hand(view(mid, 1), "Bob"),
         lambda: render_mayhem(before, events, names),
-    ] * 3
+    ] * 2
     with draw._cache_lock:  # start cold, so threads race to build the tile faces
         draw._cache.clear()
     with ThreadPoolExecutor(max_workers=6) as pool:
