@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from data.rows import dumps
+from data.rows import JSON_LIBRARY, dumps
 from data.sqlite import SqliteStore
 from data.store import Seat, Table
 from engine import Game
@@ -71,13 +71,20 @@ async def start(store: SqliteStore, channel: int, script: Script) -> Table:
 
 
 async def play_script(
-    store: SqliteStore, table: Table, script: Script, latencies: list[float]
+    store: SqliteStore,
+    table: Table,
+    script: Script,
+    latencies: list[float],
+    pause: tuple[random.Random, float] | None = None,
 ) -> Table:
-    """Apply the script's moves in order, timing each commit."""
+    """Apply the script's moves in order, timing each commit; with ``pause=(rnd, mean)``, wait
+    a random time (exponential, ``mean`` seconds) before each move, as players think."""
     clock = time.perf_counter
     last = len(script.moves) - 1
     for i, (seat, action, state) in enumerate(script.moves):
         over = script.finished and i == last
+        if pause is not None:
+            await asyncio.sleep(pause[0].expovariate(1 / pause[1]))
         t0 = clock()
         table = await store.apply_action(
             table.id,
@@ -130,6 +137,30 @@ async def bench_many_games(path: Path, scripts: list[Script], sync: str) -> dict
         f"commit_p50_ms_{n}_games": pct(latencies, 0.5) * 1000,
         f"commit_p99_ms_{n}_games": pct(latencies, 0.99) * 1000,
         f"commit_max_ms_{n}_games": max(latencies) * 1000,
+    }
+
+
+async def bench_paced(
+    path: Path, scripts: list[Script], sync: str, moves_per_s: float
+) -> dict[str, float]:
+    """The same games, but each moving at random moments: ``moves_per_s`` for all of them
+    together, well below what the store can take, so the latency is the commit's own."""
+    latencies: list[float] = []
+    rnd = random.Random(5)
+    mean = len(scripts) / moves_per_s
+    async with SqliteStore(path, synchronous=sync) as store:
+        tables = [await start(store, 1000 + i, s) for i, s in enumerate(scripts)]
+        await asyncio.gather(
+            *(
+                play_script(store, t, s, latencies, (random.Random(rnd.random()), mean))
+                for t, s in zip(tables, scripts, strict=True)
+            )
+        )
+    n = len(scripts)
+    return {
+        f"paced_moves_per_second_{n}_games": moves_per_s,
+        f"commit_p50_ms_{n}_games_paced": pct(latencies, 0.5) * 1000,
+        f"commit_p99_ms_{n}_games_paced": pct(latencies, 0.99) * 1000,
     }
 
 
@@ -218,7 +249,7 @@ async def bench_load(folder: Path, games: int, scripts: list[Script]) -> dict[st
 async def _bench(args: argparse.Namespace) -> dict[str, Any]:
     rnd = random.Random(args.seed)
     seeds = [rnd.randrange(1 << 30) for _ in range(args.games)]
-    report: dict[str, Any] = {"synchronous": args.synchronous}
+    report: dict[str, Any] = {"synchronous": args.synchronous, "json": JSON_LIBRARY}
     with tempfile.TemporaryDirectory(prefix="fp-bench-", dir=args.dir) as tmp:
         folder = Path(tmp)
         whole = [make_script(s, None) for s in seeds[: max(args.finished_games, 4)]]
@@ -229,6 +260,8 @@ async def _bench(args: argparse.Namespace) -> dict[str, Any]:
         gc.collect()
         gc.freeze()
         report |= await bench_many_games(folder / "many.db", many, args.synchronous)
+        paced = [Script(s.players, s.initial, s.moves[:20], False) for s in many]
+        report |= await bench_paced(folder / "paced.db", paced, args.synchronous, args.paced)
         del many
         gc.unfreeze()
         report |= await bench_size(folder, whole[: args.finished_games])
@@ -241,6 +274,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--games", type=int, default=200, help="games played at once (200)")
     parser.add_argument("--moves", type=int, default=60, help="moves per game at once (60)")
+    parser.add_argument(
+        "--paced",
+        type=float,
+        default=1000.0,
+        help="moves per second of all the games together in the paced run (1000)",
+    )
     parser.add_argument(
         "--finished-games", type=int, default=20, help="games played out for the size (20)"
     )
@@ -261,7 +300,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, sort_keys=True))
         return 0
     n = args.games
-    print(f"SQLite store, synchronous={report['synchronous']}")
+    print(f"SQLite store, synchronous={report['synchronous']}, JSON by {report['json']}")
     print(
         f"  1 game:    {report['actions_per_second_1_game']:8.0f} commits/s   "
         f"p50 {report['commit_p50_ms_1_game']:.2f} ms   p99 {report['commit_p99_ms_1_game']:.2f} ms"
@@ -271,6 +310,11 @@ def run(args: argparse.Namespace) -> int:
         f"p50 {report[f'commit_p50_ms_{n}_games']:.2f} ms   "
         f"p99 {report[f'commit_p99_ms_{n}_games']:.2f} ms   "
         f"max {report[f'commit_max_ms_{n}_games']:.2f} ms"
+    )
+    print(
+        f"  {n} games, {report[f'paced_moves_per_second_{n}_games']:.0f} moves/s in all: "
+        f"p50 {report[f'commit_p50_ms_{n}_games_paced']:.2f} ms   "
+        f"p99 {report[f'commit_p99_ms_{n}_games_paced']:.2f} ms"
     )
     print(
         f"  size:      {report['bytes_per_finished_game']:8.0f} bytes per finished game "

@@ -21,6 +21,7 @@ How it stays correct:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
@@ -79,6 +80,13 @@ _OPEN = "t.status IN ('lobby', 'playing')"
 
 #: The most moves one group commit takes (the rest go into the next one).
 MAX_BATCH = 512
+#: How many moves (a few WAL pages each) call for a checkpoint, and how often one runs anyway.
+CHECKPOINT_MOVES = 2000
+CHECKPOINT_INTERVAL_S = 5.0
+CHECKPOINT_RESTART_BYTES = 128 * 1024 * 1024
+CHECKPOINT_MIN_GAP_S = 0.5
+#: If the background checkpoints fall this far behind (pages), the writer checkpoints itself.
+WRITER_CHECKPOINT_PAGES = 16384
 #: How many tables' parsed options, seats and initial state the writer keeps.
 PARSED_CACHE_SIZE = 1024
 
@@ -223,6 +231,10 @@ class SqliteStore:
         self._writer_task: asyncio.Task[None] | None = None
         self._closing = False
         self._parsed = _ParsedCache(PARSED_CACHE_SIZE)
+        self._checkpoint_task: asyncio.Task[None] | None = None
+        self._checkpoint_wanted = asyncio.Event()
+        self._moves_since_checkpoint = 0
+        self._wal = Path(f"{self.path}-wal")
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -247,7 +259,10 @@ class SqliteStore:
             await writer.execute(f"PRAGMA synchronous = {self.synchronous}")
             await writer.execute("PRAGMA foreign_keys = ON")
             await writer.execute("PRAGMA journal_size_limit = 67108864")
-            await writer.execute("PRAGMA wal_autocheckpoint = 0")
+            # Checkpoints (copying the WAL into the file, with an fsync) run on their own
+            # connection (see _checkpoint_loop), not inside a commit; the writer only steps in
+            # if they fall far behind.
+            await writer.execute(f"PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}")
             if self.migrate_schema:
                 await migrate(writer)
             else:
@@ -268,6 +283,10 @@ class SqliteStore:
         self._writer, self._reader = writer, reader
         self._closing = False
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"{self!r} writer")
+        if self.migrate_schema:
+            self._checkpoint_task = asyncio.create_task(
+                self._checkpoint_loop(), name=f"{self!r} checkpoints"
+            )
         log.info("opened %s", self.path)
 
     async def close(self) -> None:
@@ -279,6 +298,11 @@ class SqliteStore:
         if self._writer_task is not None:
             await self._writer_task
             self._writer_task = None
+        if self._checkpoint_task is not None:
+            self._checkpoint_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpoint_task
+            self._checkpoint_task = None
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
         if reader is not None:
@@ -337,6 +361,47 @@ class SqliteStore:
             await self._run_moves([m for m in batch[i:j] if isinstance(m, _Move)])
             i = j
 
+    async def _checkpoint_loop(self) -> None:
+        """Copy the WAL into the database file from a connection of its own.
+
+        SQLite would otherwise do it inside whichever commit crosses the threshold, making that
+        commit (and every move queued behind it) wait for the copy and an fsync. A passive
+        checkpoint never blocks the writer: it runs after ``CHECKPOINT_MOVES`` moves (the
+        writer counts them) or every ``CHECKPOINT_INTERVAL_S``.
+        """
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._checkpoint_wanted.wait(), CHECKPOINT_INTERVAL_S)
+                self._checkpoint_wanted.clear()
+                # Under a sustained stream of commits a passive checkpoint never quite catches
+                # up, and the WAL only starts over once one has: past CHECKPOINT_RESTART_BYTES,
+                # writers pause while the last frames are copied, so the WAL stays bounded.
+                mode = "RESTART" if self._wal_size() > CHECKPOINT_RESTART_BYTES else "PASSIVE"
+                try:
+                    await conn.execute(f"PRAGMA wal_checkpoint({mode})")
+                except sqlite3.Error as e:
+                    log.warning("checkpoint of %s failed: %s", self.path, e)
+                await asyncio.sleep(CHECKPOINT_MIN_GAP_S)  # the WAL file keeps its size
+        finally:
+            await conn.close()
+
+    def _wal_size(self) -> int:
+        try:
+            return self._wal.stat().st_size
+        except OSError:
+            return 0
+
+    def _wal_grew(self, moves: int) -> None:
+        """Count the moves written since the last checkpoint (each adds a few pages to the
+        WAL); enough of them call for the next one."""
+        self._moves_since_checkpoint += moves
+        if self._moves_since_checkpoint >= CHECKPOINT_MOVES:
+            self._moves_since_checkpoint = 0
+            self._checkpoint_wanted.set()
+
     async def _transaction(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
         conn = self._writer
         assert conn is not None
@@ -379,6 +444,7 @@ class SqliteStore:
                 )
             _fail(move.future, e)
             return
+        self._wal_grew(len(moves))
         for move, outcome in zip(moves, outcomes, strict=True):
             if isinstance(outcome, Exception):
                 _fail(move.future, outcome)
@@ -866,9 +932,14 @@ class SqliteStore:
 
     async def due_timers(self, now: float) -> list[Table]:
         """Open tables whose deadline or reminder time is at or before ``now``."""
+        # The partial indexes on the open tables' timers make this a short range scan however
+        # many tables are open (without statistics SQLite would pick the status index).
         rows = await self._read(
-            f"{SELECT_TABLE} WHERE {_OPEN} AND t.deadline <= ? "
-            f"UNION {SELECT_TABLE} WHERE {_OPEN} AND t.reminder_at <= ? ORDER BY 1",
+            f"{SELECT_TABLE} WHERE t.id IN ("
+            "SELECT id FROM tables INDEXED BY tables_open_deadline "
+            "WHERE status IN ('lobby', 'playing') AND deadline <= ? UNION "
+            "SELECT id FROM tables INDEXED BY tables_open_reminder "
+            "WHERE status IN ('lobby', 'playing') AND reminder_at <= ?) ORDER BY t.id",
             (now, now),
         )
         return self._tables(rows)
