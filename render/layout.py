@@ -97,8 +97,8 @@ PILE_COUNT_SIZE: Final = 34
 PILE_RADIUS: Final = 10
 
 # --- animation ------------------------------------------------------------------------------------
-CAPTION_SIZE: Final = 21
-CAPTION_LINE_H: Final = 28
+CAPTION_SIZE: Final = 24
+CAPTION_LINE_H: Final = 32
 CAPTION_LINES: Final = 2
 
 
