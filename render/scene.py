@@ -57,7 +57,9 @@ def describe_tile(tile: str) -> str:
     """Colour and material in words, e.g. ``yellow wood``, ``blue blowtorch``, ``millstone``."""
     if tile == MILLSTONE_CODE:
         return "millstone · all colours"
-    return f"{COLOUR_NAMES.get(tile[0], '?')} {MATERIAL.get(tile, '?')}"
+    if tile not in MATERIAL:
+        return "unknown tile"
+    return f"{COLOUR_NAMES[tile[0]]} {MATERIAL[tile]}"
 
 
 def tile_list(tiles: Sequence[str]) -> str:

@@ -98,3 +98,8 @@ def test_a_hand_picture_is_small_and_narrow() -> None:
     data = render_hand(_hand_view(("Y30", "B7", "G2", "M200", "R100")), "Jenny")
     assert decode(data).width <= 1000
     assert len(data) < 60_000
+
+
+def test_unknown_codes_and_a_missing_name_do_not_crash() -> None:
+    v = dataclasses.replace(_hand_view(("Y30",)), hand=("Y1", "ZZ", ""))
+    decode(render_hand(v, None))  # type: ignore[arg-type]

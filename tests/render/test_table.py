@@ -284,3 +284,17 @@ def test_the_picture_fits_a_six_player_header() -> None:
     assert len(lay.chips) == 6
     assert all(box[2] <= lay.width - 16 for box in lay.chips)
     assert lay.chips[-1][3] < lay.pyramid.top
+
+
+def test_unknown_tiles_and_many_spots_do_not_crash(jenny_view: View) -> None:
+    from engine import Pending
+
+    odd = dataclasses.replace(
+        jenny_view,
+        pyramid={**jenny_view.pyramid, (4, 4): "X9", (5, 5): "", (0, 10): "LONGCODE"},
+        removed=("Q1", "") * 20,
+        pending=Pending("play", 7, tuple((0, 2 * i) for i in range(-30, 30))),
+    )
+    im = decode(render_table(odd, [None, "a"]))  # type: ignore[list-item]
+    assert im.width <= 1000
+    assert list(spot_labels(odd))[-1] == "BH"
