@@ -195,8 +195,8 @@ async def bench_size(folder: Path, scripts: list[Script]) -> dict[str, float]:
 def fill(path: Path, games: int, scripts: list[Script]) -> None:
     """Write ``games`` open games straight into the file (as the store would have): a dealt
     state, some moves in the log, the state after them."""
-    rows = []
-    log = []
+    rows: list[tuple[Any, ...]] = []
+    log: list[tuple[Any, ...]] = []
     for i in range(games):
         script = scripts[i % len(scripts)]
         table_id = i + 1

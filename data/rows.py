@@ -76,7 +76,11 @@ try:  # orjson, when installed, reads and writes the same JSON several times fas
     JSON_LIBRARY = "orjson"
 except ImportError:  # pragma: no cover - depends on the environment
     dumps = _json_dumps
-    loads = json.loads
+
+    def loads(text: str) -> Any:
+        """A stored JSON text's value (ValueError if it is not JSON)."""
+        return json.loads(text)
+
     JSON_LIBRARY = "json"
 
 
@@ -214,7 +218,8 @@ def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True)
         initial = attempt(lambda: parse_object(row.initial_state, "initial state"), None)
     messages: dict[str, int] = {}
     if row.messages:
-        raw = attempt(lambda: parse_object(cast(str, row.messages), "messages"), {})
+        text = row.messages
+        raw = attempt(lambda: parse_object(text, "messages"), {})
         messages = {str(k): int(v) for k, v in raw.items() if isinstance(v, int)}
     gap = log_problem(row)
     if gap:

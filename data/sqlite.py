@@ -282,6 +282,10 @@ class SqliteStore:
             raise
         self._writer, self._reader = writer, reader
         self._closing = False
+        # Fresh primitives: the store may be reopened under another event loop.
+        self._read_lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._checkpoint_wanted = asyncio.Event()
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"{self!r} writer")
         if self.migrate_schema:
             self._checkpoint_task = asyncio.create_task(
@@ -574,8 +578,8 @@ class SqliteStore:
         if not need_initial:
             return
         marks = ",".join("?" * len(need_initial))
-        initial = dict(
-            await conn.execute_fetchall(
+        initial: dict[int, str | None] = dict(
+            await conn.execute_fetchall(  # type: ignore[arg-type]
                 f"SELECT id, initial_state FROM tables WHERE id IN ({marks})",
                 [c.id for c in need_initial],
             )
@@ -830,7 +834,10 @@ class SqliteStore:
         same time share one transaction but are checked one by one: a stale one raises
         :class:`VersionConflict` and changes nothing. Raises :class:`NotFound` if the table is
         not playing, :class:`CorruptRecord` if its row cannot be read. ``state`` is the caller's
-        and comes back as the returned table's state."""
+        and comes back as the returned table's state.
+
+        Only a return means the move is stored. If the awaiting task is cancelled, the move may
+        still be committed a moment later: read the table again to know."""
         if status == "lobby":
             raise ValueError("a game cannot go back to being a lobby")
         fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()

@@ -79,7 +79,11 @@ class Seat:
 
 @dataclass(frozen=True)
 class Table:
-    """A table as stored. ``state`` is the engine's ``Game.to_dict()`` once playing, else None."""
+    """A table as stored. ``state`` is the engine's ``Game.to_dict()`` once playing, else None.
+
+    Treat the dicts as read-only: a store may hand the same ``initial_state`` object to several
+    tables it returns (it never changes once a game has started).
+    """
 
     id: int
     guild_id: int
@@ -228,14 +232,17 @@ class Store(Protocol):
         now: float,
         results: dict[str, Any] | None = None,
     ) -> Table:
-        """Close a table (finished with results, cancelled, aborted)."""
+        """Close an open table (finished with results, cancelled, aborted); clears its timers
+        and bumps its version. A table that its last move already marked finished
+        (``apply_action(status="finished")``) may be ended as finished again to attach
+        ``results``. Raises :class:`VersionConflict`, or :class:`NotFound` if it is closed."""
 
     async def open_tables(self) -> list[Table]:
         """Every lobby and game still open, to restore views, timers and reminders at start.
         A corrupted row is skipped (and reported by :meth:`check`), never fatal."""
 
     async def due_timers(self, now: float) -> list[Table]:
-        """Open games whose deadline or reminder time has passed."""
+        """Open tables whose deadline or reminder time is at or before ``now``."""
 
     async def action_log(self, table_id: int) -> list[LoggedAction]: ...
 
