@@ -364,13 +364,13 @@ class Game:
             and action.tile in self.hands[p.player]
             and (action.at in p.spots if action.at is not None else len(p.spots) == 1)
         ):
-            self.turn_events = events
             self._play(action, events)
+            self.turn_events = events[:]  # its own list: later decisions of the turn extend it
             return events
         self.check(action, player)
         if isinstance(action, Play):
-            self.turn_events = events
             self._play(action, events)
+            self.turn_events = events[:]
         elif isinstance(action, Fall):
             self._fall(action.direction, events)
             self.turn_events.extend(events)
@@ -379,9 +379,9 @@ class Game:
             self._die(face, events)
             self.turn_events.extend(events)
         else:
-            self.turn_events = events
             self.round += 1
             self._deal(events)
+            self.turn_events = events[:]
         return events
 
     def check(self, action: Action, player: int | None = None) -> None:

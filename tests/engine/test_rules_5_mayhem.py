@@ -339,3 +339,12 @@ def test_rules_5_only_incendiaries_that_explode_or_burn_leave_the_game() -> None
         gone = [t for e in events for t, _ in e.out]
         assert game.removed == before_removed + gone
         assert all(t in {"Y1", "G1", "R7", "B7"} for t in gone)
+
+
+def test_rules_5_events_of_each_decision_are_their_own_list() -> None:
+    game = load_state(JENNY)
+    played = game.apply(Play("Y1", (3, 1)))
+    kept = list(played)
+    fell = game.apply(Fall("left"))
+    assert played == kept  # the fall did not add to what the play returned
+    assert game.turn_events == kept + fell
