@@ -434,9 +434,9 @@ class SqliteStore:
         try:
             outcomes = await self._transaction(lambda conn: self._write_moves(conn, moves))
         except Exception as e:
-            if len(moves) > 1:
-                # Something unexpected broke the batch: redo each move alone, so that only the
-                # move that causes it fails.
+            if len(moves) > 1 and not isinstance(e, sqlite3.OperationalError):
+                # A row broke the batch (a damaged log, say): redo each move alone, so that only
+                # the move that causes it fails. (A locked or failing database fails them all.)
                 log.warning("a batch of %d moves failed (%s); retrying one by one", len(moves), e)
                 for move in moves:
                     await self._run_moves([move])
