@@ -1,24 +1,89 @@
 """Pictures for Discord messages: ``render/`` called off the event loop, with size checks.
 
-Every function here runs the renderer in a worker thread (``asyncio.to_thread``) so a click on
-another table is never kept waiting while a picture is drawn. A picture that cannot be drawn is
-logged and replaced by a plain placeholder, so that a move is never lost because of a picture.
+Every picture is drawn in a worker thread (``asyncio.to_thread``) so that the event loop keeps
+acknowledging clicks while pictures are drawn. A :class:`Renderer` runs at most a couple of
+drawings at a time, most urgent first: the channel's picture of a move (someone is waiting for
+it), then hands, then the mayhem animations that are added to a message afterwards. Running
+every drawing at once would only make them all slow (they share the interpreter lock).
+
+A picture that cannot be drawn is logged and replaced by a plain placeholder, so that a move is
+never lost because of a picture.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 from engine import Event, View
+from render import render_hand, render_mayhem, render_table
 
 log = logging.getLogger(__name__)
 
-MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
+T = TypeVar("T")
+
+MAX_ATTACHMENT_BYTES: Final = 8 * 1024 * 1024
 """Stay well under Discord's smallest upload limit (10 MiB for a bot without boosts)."""
+URGENT: Final = 0
+"""Priority of the picture someone is waiting for."""
+HAND: Final = 1
+ANIMATION: Final = 2
+MAYHEM_KINDS: Final = frozenset({"collapsed", "fell", "exploded", "burnt", "cursed"})
+
+
+def has_mayhem(events: Sequence[Event]) -> bool:
+    """Whether anything happened beyond the placement (worth an animation)."""
+    return any(e.kind in MAYHEM_KINDS for e in events)
+
+
+class Renderer:
+    """Runs drawing functions in worker threads, ``workers`` at a time, lowest priority number
+    first (first come, first served within a priority)."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.workers = workers
+        self._queue: asyncio.PriorityQueue[tuple[int, int, Any]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._order = itertools.count()
+
+    async def run(self, priority: int, fn: Callable[..., T], *args: Any) -> T:
+        """Draw ``fn(*args)`` in a worker thread when a slot is free; return its result."""
+        if self._queue is None:
+            self._queue = asyncio.PriorityQueue()
+            self._tasks = [asyncio.create_task(self._work()) for _ in range(self.workers)]
+        fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self._queue.put((priority, next(self._order), (fn, args, fut)))
+        return await fut
+
+    async def _work(self) -> None:
+        assert self._queue is not None
+        while True:
+            _, _, (fn, args, fut) = await self._queue.get()
+            if fut.done():
+                continue
+            try:
+                result = await asyncio.to_thread(fn, *args)
+            except Exception as err:
+                if not fut.done():
+                    fut.set_exception(err)
+            else:
+                if not fut.done():
+                    fut.set_result(result)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        self._queue = None
+
+
+async def _in_thread(priority: int, fn: Callable[..., T], *args: Any) -> T:
+    return await asyncio.to_thread(fn, *args)
 
 
 def _placeholder(text: str) -> bytes:
@@ -31,73 +96,59 @@ def _placeholder(text: str) -> bytes:
     return buf.getvalue()
 
 
-def _render(name: str) -> Any:
-    import render
-
-    return getattr(render, name, None)
-
-
-def _table_png(v: View, names: Sequence[str], title: str | None) -> bytes:
-    fn = _render("render_table")
-    if fn is None:
-        return _placeholder(title or "Flaming Pyramids")
-    data: bytes = fn(v, list(names), title=title)
+def _checked(data: bytes, what: str) -> bytes:
+    if len(data) > MAX_ATTACHMENT_BYTES:
+        log.error("%s picture too large (%d bytes)", what, len(data))
+        return _placeholder("(the picture is too large)")
     return data
 
 
-def _hand_png(v: View, name: str) -> bytes:
-    fn = _render("render_hand")
-    if fn is None:
-        return _placeholder(f"{name}: " + " ".join(v.hand or ()))
-    data: bytes = fn(v, name)
-    return data
+def _table(v: View, names: list[str], title: str | None) -> bytes:
+    return render_table(v, names, title=title)
 
 
-def _mayhem_gif(before: View, events: Sequence[Event], names: Sequence[str]) -> bytes | None:
-    fn = _render("render_mayhem")
-    if fn is None:
-        return None
-    data: bytes | None = fn(before, list(events), list(names))
-    return data
-
-
-async def table_png(v: View, names: Sequence[str], *, title: str | None = None) -> bytes:
+async def table_png(
+    v: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    renderer: Renderer | None = None,
+) -> bytes:
     """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move."""
+    run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await asyncio.to_thread(_table_png, v, names, title)
+        data = await run(URGENT, _table, v, list(names), title)
     except Exception:
         log.exception("could not draw a table picture")
         return _placeholder("(the picture could not be drawn)")
-    if len(data) > MAX_ATTACHMENT_BYTES:
-        log.error("table picture too large (%d bytes)", len(data))
-        return _placeholder("(the picture is too large)")
-    return data
+    return _checked(data, "table")
 
 
-async def hand_png(v: View, name: str) -> bytes:
+async def hand_png(v: View, name: str, *, renderer: Renderer | None = None) -> bytes:
     """A player's hand (only ever sent to that player)."""
+    run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await asyncio.to_thread(_hand_png, v, name)
+        data = await run(HAND, render_hand, v, name)
     except Exception:
         log.exception("could not draw a hand picture")
         return _placeholder("(the picture could not be drawn)")
-    if len(data) > MAX_ATTACHMENT_BYTES:
-        log.error("hand picture too large (%d bytes)", len(data))
-        return _placeholder("(the picture is too large)")
-    return data
+    return _checked(data, "hand")
 
 
 async def mayhem_gif(
-    before: View | None, events: Sequence[Event], names: Sequence[str]
+    before: View | None,
+    events: Sequence[Event],
+    names: Sequence[str],
+    *,
+    renderer: Renderer | None = None,
 ) -> bytes | None:
     """The chain reaction of one move as an animation, or None when nothing happened beyond the
     placement (or it would be too large)."""
-    if before is None:
+    if before is None or not has_mayhem(events):
         return None
-    if not any(e.kind in ("collapsed", "fell", "exploded", "burnt", "cursed") for e in events):
-        return None
+    run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await asyncio.to_thread(_mayhem_gif, before, events, names)
+        data = await run(ANIMATION, render_mayhem, before, list(events), list(names))
     except Exception:
         log.exception("could not draw the mayhem animation")
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,7 @@ class Presenter:
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self.renderer = pictures.Renderer(workers=2)
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """Held around "change the table, then show it" so one table's messages stay in order."""
@@ -68,52 +70,50 @@ class Presenter:
 
     # --- the channel ------------------------------------------------------------------------------
 
-    async def board_files(
-        self, board: Board, *, before: Any = None, events: Any = ()
-    ) -> list[discord.File]:
-        """The picture of a board (and the mayhem animation of a move, when there is one)."""
+    async def board_files(self, board: Board) -> list[discord.File]:
+        """The picture of a board."""
         if board.view is None:
             return []
-        names = list(board.names)
-        png_task = pictures.table_png(board.view, names, title=views.picture_title(board))
-        if before is not None and events:
-            png, gif = await asyncio.gather(
-                png_task, pictures.mayhem_gif(before, list(events), names)
-            )
-        else:
-            png, gif = await png_task, None
-        files = [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
-        if gif is not None:
-            files.append(
-                discord.File(io.BytesIO(gif), filename="mayhem.gif", description="What happened")
-            )
-        return files
+        png = await pictures.table_png(
+            board.view, list(board.names), title=views.picture_title(board), renderer=self.renderer
+        )
+        return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
 
     async def show_step(self, step: Step, *, schedule: bool = True) -> discord.Message | None:
-        """One new channel message for a move (picture, account, next player), then the hands
-        that changed; schedules the computer players' decisions that follow (unless
-        ``schedule`` is false: the caller goes on with them itself)."""
+        """One new channel message for a move (picture, account, next player) and the hands that
+        changed; then, if something happened beyond the placement, the animation is added to
+        the message. Schedules the computer players' decisions that follow (unless ``schedule``
+        is false: the caller goes on with them itself)."""
         board = step.board
-        files = await self.board_files(board, before=step.before, events=step.events)
-        content = views.step_content(step)
-        message: discord.Message | None = None
-        hands = [self.deliver_hand(h) for h in step.hands]
+        started = time.perf_counter()
+        files = await self.board_files(board)
+        drawn = time.perf_counter()
         post = self.channel(board.channel_id, board.guild_id).send(
-            content,
+            views.step_content(step),
             files=files,
             view=views.board_view(board) or discord.utils.MISSING,
             allowed_mentions=views.ping(views.mentioned_users(board)),
         )
+        hands = [self.deliver_hand(h) for h in step.hands]
         results = await asyncio.gather(post, *hands, return_exceptions=True)
         first = results[0]
+        message: discord.Message | None = None
         if isinstance(first, BaseException):
             self._post_failed(board.table_id, first)
         elif isinstance(first, discord.Message):
             message = first
-            self.spawn(self.service.remember_message(board.table_id, "status", first.id))
+            if step.before is not None and pictures.has_mayhem(step.events):
+                self.spawn(self._animate(message, step))
         for r in results[1:]:
             if isinstance(r, BaseException) and not self.bot.is_closed():
                 log.error("table %s: could not deliver a hand", board.table_id, exc_info=r)
+        log.debug(
+            "table %s: picture drawn in %.0f ms, posted with %d hand(s) in %.0f ms",
+            board.table_id,
+            (drawn - started) * 1000,
+            len(step.hands),
+            (time.perf_counter() - drawn) * 1000,
+        )
         if board.prompt.kind in ("over", "closed"):
             self.forget(board.table_id)
         elif schedule and board.prompt.kind in ("play", "fall") and board.prompt.user_id is None:
@@ -121,6 +121,22 @@ class Presenter:
         if isinstance(first, discord.Forbidden):
             raise first
         return message
+
+    async def _animate(self, message: discord.Message, step: Step) -> None:
+        """Add the mayhem animation to a move's message (drawn after the picture was posted, so
+        the picture is never kept waiting)."""
+        gif = await pictures.mayhem_gif(
+            step.before, list(step.events), list(step.board.names), renderer=self.renderer
+        )
+        if gif is None:
+            return
+        animation = discord.File(
+            io.BytesIO(gif), filename="mayhem.gif", description="What happened"
+        )
+        try:
+            await message.edit(attachments=[*message.attachments, animation])
+        except discord.HTTPException as err:
+            log.warning("table %s: could not add the animation: %s", step.board.table_id, err)
 
     def _post_failed(self, table_id: int, err: BaseException) -> None:
         if isinstance(err, discord.Forbidden):
@@ -173,7 +189,7 @@ class Presenter:
 
     async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
         """The keyword arguments of a message showing a hand (picture and tile buttons)."""
-        png = await pictures.hand_png(hand.view, hand.names[hand.seat])
+        png = await pictures.hand_png(hand.view, hand.names[hand.seat], renderer=self.renderer)
         guild = self.bot.get_guild(hand.guild_id)
         return {
             "content": views.hand_content(hand, guild_name=guild.name if guild else None),
@@ -214,7 +230,9 @@ class Presenter:
         self, interaction: discord.Interaction[Any], choice: SpotChoice
     ) -> None:
         """Answer a deferred tile click with the labelled spots, privately."""
-        png = await pictures.table_png(choice.view, list(choice.names), title="Choose a spot")
+        png = await pictures.table_png(
+            choice.view, list(choice.names), title="Choose a spot", renderer=self.renderer
+        )
         await interaction.followup.send(
             views.spot_content(choice),
             file=discord.File(io.BytesIO(png), filename="spots.png", description="The spots"),
@@ -301,6 +319,7 @@ class Presenter:
             task.cancel()
         if self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
+        await self.renderer.close()
 
 
 def _link_view(board: Board) -> discord.ui.View:

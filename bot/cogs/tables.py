@@ -8,6 +8,7 @@ replies in :func:`bot.replies.guarded`. No game rule lives here.
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -311,11 +312,18 @@ class Tables(commands.Cog):
 
     async def on_button(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`)."""
+        started = time.perf_counter()
         async with guarded(interaction, bid.table_id, f"button {bid.action}"):
             handler = getattr(self, f"_button_{bid.action}", None)
             if handler is None:
                 raise Stale("This button is from an older version of the game.")
             await handler(interaction, bid)
+        log.debug(
+            "table %s: button %s handled in %.0f ms",
+            bid.table_id,
+            bid.action,
+            (time.perf_counter() - started) * 1000,
+        )
 
     async def _lobby(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()

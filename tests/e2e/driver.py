@@ -32,6 +32,21 @@ def table_of(m: Message) -> int | None:
     return None
 
 
+async def answer(ix: Interaction, timeout: float = TIMEOUT) -> Message:
+    """The message the bot answered an interaction with: its first followup, or the filled-in
+    deferred reply (an edit of the clicked message, e.g. an animation being added, is not an
+    answer)."""
+    await ix.wait_acknowledged(timeout)
+
+    def ready() -> Message | None:
+        if ix.response_type in (4, 5) and ix.original is not None and not ix.original.loading:
+            return ix.original
+        return next((m for m in ix.followups if not m.loading), None)
+
+    msg: Message = await ix.notifier.wait_for(ready, timeout, f"the answer to {ix.describe()}")
+    return msg
+
+
 def is_final(m: Message) -> bool:
     return "The match is over" in m.content
 
@@ -156,7 +171,7 @@ class TableDriver:
             )
             return hand
         ix = await self.click(user, game, "My hand")
-        return await ix.wait_response()
+        return await answer(ix)
 
     async def play(
         self,

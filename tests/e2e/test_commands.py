@@ -9,7 +9,7 @@ from tests.fakediscord import Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, is_game_message
+from .driver import TIMEOUT, TableDriver, answer, is_game_message
 from .test_decisions import COLLAPSE, private_answer, write_state
 
 
@@ -70,16 +70,16 @@ async def test_status_rules_hand_mode(
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     ix = await table.slash(world.dave, "fp status")  # anyone may ask
-    status = await ix.wait_response()
+    status = await answer(ix)
     assert is_game_message(status) and not status.ephemeral
     assert "My hand" in status.labels()
     game = status  # the newest picture of the table
     ix = await table.slash(world.dave, "fp rules")
-    rules = await ix.wait_response()
+    rules = await answer(ix)
     assert rules.ephemeral and len(rules.images()) == 2
     # Bob asks for his hands privately from now on.
     ix = await table.slash(world.bob, "fp hand", mode="channel")
-    hand = await ix.wait_response()
+    hand = await answer(ix)
     assert hand.ephemeral and "red 2" in hand.labels()
 
     def hands_by_dm() -> int:

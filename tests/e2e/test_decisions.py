@@ -12,7 +12,7 @@ from tests.fakediscord import FakeUser, Interaction
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver
+from .driver import TIMEOUT, TableDriver, answer
 
 COLLAPSE = {
     # Alice (seat 0) plays yellow 40 on yellow 2 and red 4: too heavy, she chooses its fall.
@@ -51,7 +51,7 @@ def write_state(tmp_path: Path, state: dict[str, Any]) -> str:
 
 async def private_answer(ix: Interaction) -> str:
     """The ephemeral reply a click got (its first followup)."""
-    msg = await ix.wait_response(TIMEOUT)
+    msg = await answer(ix)
     assert msg.ephemeral, f"the answer to {ix.describe()} should be private: {msg!r}"
     return msg.content
 
@@ -108,10 +108,10 @@ async def test_double_click_and_stale_buttons(
     hand = await table.hand_for(world.alice, game)
     # Alice picks yellow 40, is shown spots A and B, changes her mind and picks red 6 instead.
     first = await table.click(world.alice, hand, "yellow 40")
-    first_choice = await first.wait_response()
+    first_choice = await answer(first)
     assert first_choice.labels() == ["A", "B"]
     second = await table.click(world.alice, hand, "red 6")
-    second_choice = await second.wait_response()
+    second_choice = await answer(second)
     # Double click on B: both clicks are sent before the bot handles either.
     clicks = await asyncio.gather(
         world.alice.click(second_choice, "B"), world.alice.click(second_choice, "B")
@@ -152,7 +152,7 @@ async def test_closed_dms_use_my_hand(
     assert TableDriver.decider(game) == world.dave.id
     # Dave gets his hand privately with the My hand button, and plays from it.
     ix = await table.click(world.dave, game, "My hand")
-    hand = await ix.wait_response()
+    hand = await answer(ix)
     assert hand.ephemeral and hand.images()
     assert "red 2" in hand.labels()
     # Nobody else sees it.

@@ -1,0 +1,436 @@
+"""Load test: N tables playing whole games at once, through clicks, against the local fake Discord.
+
+The bot runs as ``python -m bot`` in its own process (so it does not share a core with the fake);
+this process runs the fake Discord and the simulated players. Every table has three players who
+open the table with ``/fp new``, join, start, and then play to the end: each decision is made
+after a short "think time" by clicking the buttons a person would click (a tile in their hand by
+direct message, a spot, a fall direction).
+
+It prints interactions per second, the time from a click to its acknowledgement and from a
+decisive click (the tile when there is one spot, the spot, the fall) to the next picture in the
+channel (p50/p95/p99), REST calls per move, errors and the bot's peak memory. ``--json`` prints
+one JSON object instead. ``--rate-limits`` makes the fake apply Discord's default budget (50
+requests per second globally, per-route buckets).
+
+    python bench/load.py --tables 200
+    python bench/load.py --tables 200 --rate-limits --json
+
+Games are dealt from a short starting position (two tiles in hand, one in the pile) so that
+each one lasts about ten decisions; ``--deal seeded`` deals full 45-tile games instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, Message  # noqa: E402
+from tests.fakediscord.models import Channel, Interaction  # noqa: E402
+
+MENTION = re.compile(r"<@!?(\d+)>")
+TIMEOUT = 120.0
+
+SHORT_DEAL: dict[str, Any] = {
+    # Found by playing random legal moves with the engine over many small deals: about ten
+    # decisions on average, at most about twenty.
+    "players": 3,
+    "pyramid": {"0,0": "G4", "0,2": "R40", "0,4": "M200", "0,6": "Y60"},
+    "hands": [["R10", "G2"], ["B30", "B120"], ["R60", "G10"]],
+    "piles": [["R2"], ["G40"], ["G30"]],
+    "active": 0,
+}
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (nearest rank) of ``values``; 0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+class Watch:
+    """Per-channel wake-ups: the fake's message creation and edits set the channel's event, so
+    hundreds of waiting players do not all wake at every change of the fake's state."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.events: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        self.created_at: dict[int, float] = {}
+        state = fake.state
+        create, edit = state.create_message, state.edit_message
+        loop = asyncio.get_running_loop()
+
+        def create_message(channel: Channel, *args: Any, **kwargs: Any) -> Message:
+            msg = create(channel, *args, **kwargs)
+            self.created_at[msg.id] = loop.time()
+            self.events[channel.id].set()
+            return msg
+
+        def edit_message(msg: Message, *args: Any, **kwargs: Any) -> Message:
+            out = edit(msg, *args, **kwargs)
+            self.events[msg.channel.id].set()
+            return out
+
+        state.create_message = create_message  # type: ignore[method-assign]
+        state.edit_message = edit_message  # type: ignore[method-assign]
+
+    async def until(self, channel_id: int, predicate: Any, what: str) -> Any:
+        event = self.events[channel_id]
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while True:
+            value = predicate()
+            if value:
+                return value
+            event.clear()
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError(f"timed out waiting for {what}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(remaining, 1.0))
+
+
+@dataclass
+class Stats:
+    """What the simulated players measured."""
+
+    to_picture: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: int = 0
+    play_started: float | None = None
+    play_ended: float = 0.0
+
+
+class LoadTable:
+    """Three simulated players at one table."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        watch: Watch,
+        channel: Channel,
+        users: list[FakeUser],
+        stats: Stats,
+        think: float,
+        rng: random.Random,
+    ) -> None:
+        self.fake = fake
+        self.watch = watch
+        self.channel = channel
+        self.users = {u.id: u for u in users}
+        self.host = users[0]
+        self.stats = stats
+        self.think = think
+        self.rng = rng
+        self.table_id: int | None = None
+        self.bot_id = fake.bot.id
+
+    def messages(self, channel_id: int) -> list[Message]:
+        return self.fake.state.channel_messages.get(channel_id, [])
+
+    def newest_game(self, newer_than: int) -> Message | None:
+        for m in reversed(self.messages(self.channel.id)):
+            if m.id <= newer_than:
+                return None
+            if (
+                m.author.id == self.bot_id
+                and not m.ephemeral_for
+                and any(a.filename == "pyramid.png" for a in m.attachments)
+            ):
+                return m
+        return None
+
+    async def pause(self) -> None:
+        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+
+    async def click(self, user: FakeUser, message: Message, label: str) -> Interaction:
+        ix = await user.click(message, label, timeout=TIMEOUT)
+        await ix.wait_acknowledged(TIMEOUT)
+        return ix
+
+    async def run(self) -> None:
+        try:
+            await self._run()
+        except Exception as err:  # reported, not raised: the other tables go on
+            self.stats.errors.append(f"{self.channel.name}: {type(err).__name__}: {err}")
+
+    async def _run(self) -> None:
+        ix = await self.host.slash("fp new", self.channel)
+        await ix.wait_acknowledged(TIMEOUT)
+
+        def lobby() -> Message | None:
+            for m in reversed(self.messages(self.channel.id)):
+                if m.author.id == self.bot_id and m.embeds and m.buttons():
+                    return m
+            return None
+
+        msg: Message = await self.watch.until(self.channel.id, lobby, "the lobby")
+        for user in list(self.users.values())[1:]:
+            before = len(msg.revisions)
+            await self.click(user, msg, "Join")
+            await self.watch.until(
+                self.channel.id, lambda b=before: len(msg.revisions) > b, "the lobby update"
+            )
+        await self.click(self.host, msg, "Start")
+        if self.stats.play_started is None:
+            self.stats.play_started = time.perf_counter()
+        game = await self.next_game(0)
+        while "The match is over" not in game.content:
+            game = await self.decide(game)
+        self.stats.finished += 1
+        self.stats.play_ended = time.perf_counter()
+
+    async def next_game(self, newer_than: int) -> Message:
+        """The newest picture message that asks a person to decide (or ends the match)."""
+
+        def ready() -> Message | None:
+            m = self.newest_game(newer_than)
+            if m is None:
+                return None
+            if "The match is over" in m.content or MENTION.search(m.content):
+                return m
+            return None
+
+        found: Message = await self.watch.until(self.channel.id, ready, "a picture")
+        return found
+
+    def hand(self, user: FakeUser) -> Message | None:
+        dm = self.fake.state.dm_channels.get(user.id)
+        if dm is None:
+            return None
+        prefix = f"fp:{self.table_id}:" if self.table_id is not None else "fp:"
+        for m in reversed(self.messages(dm.id)):
+            if any(
+                ":play:" in (b.get("custom_id") or "")
+                and (b.get("custom_id") or "").startswith(prefix)
+                for b in m.buttons()
+            ):
+                return m
+        return None
+
+    async def decide(self, game: Message) -> Message:
+        if self.table_id is None:
+            for b in game.buttons():
+                cid = b.get("custom_id") or ""
+                if cid.startswith("fp:"):
+                    self.table_id = int(cid.split(":")[1])
+        found = MENTION.search(game.content)
+        assert found, f"nobody to decide: {game.content!r}"
+        user = self.users[int(found.group(1))]
+        await self.pause()
+        if "Fall left" in game.labels():
+            ix = await self.click(user, game, self.rng.choice(["Fall left", "Fall right"]))
+            return await self.measured(ix, game)
+        dm = self.fake.state.dm_channel(user.account)
+        hand: Message = await self.watch.until(
+            dm.id, lambda: self.hand(user), f"{user.name}'s hand"
+        )
+        tiles = [
+            b["label"]
+            for b in hand.buttons()
+            if ":play:" in (b.get("custom_id") or "") and not b.get("disabled")
+        ]
+        ix = await self.click(user, hand, self.rng.choice(tiles))
+
+        def progressed() -> bool:
+            return bool(ix.followups) or self.newest_game(game.id) is not None
+
+        await self.watch.until(dm.id, progressed, "the spot choice or the picture")
+        if self.newest_game(game.id) is None and ix.followups:
+            choice = ix.followups[-1]
+            await self.pause()
+            spots = [b["label"] for b in choice.buttons() if ":spot:" in (b.get("custom_id") or "")]
+            ix = await self.click(user, choice, self.rng.choice(spots))
+        return await self.measured(ix, game)
+
+    async def measured(self, ix: Interaction, game: Message) -> Message:
+        picture: Message = await self.watch.until(
+            self.channel.id, lambda: self.newest_game(game.id), "the next picture"
+        )
+        created = self.watch.created_at.get(picture.id)
+        if created is not None:
+            self.stats.to_picture.append(created - ix.created_at)
+        self.stats.moves += 1
+        return await self.next_game(game.id)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (0 if unknown)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bot_memory(pid: int) -> tuple[int, int]:
+    """(current, peak) resident memory of a process in KiB, from /proc (0 if unknown)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0, 0
+    values = dict(
+        (line.split(":")[0], int(line.split()[1])) for line in text.splitlines() if "kB" in line
+    )
+    return values.get("VmRSS", 0), values.get("VmHWM", 0)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="fp-load-"))
+    fake = FakeDiscord(rate_limits=bool(args.rate_limits))
+    await fake.start()
+    watch = Watch(fake)
+    guild = fake.create_guild("Load test")
+    rng = random.Random(args.seed)
+    channels = [fake.create_text_channel(guild, f"table-{i}") for i in range(args.tables)]
+    players = [
+        [fake.create_user(f"p{i}{c}", guilds=[guild]) for c in "abc"] for i in range(args.tables)
+    ]
+    env = {
+        "DATABASE_URL": f"sqlite:///{tmp / 'load.db'}",
+        "LOG_LEVEL": "WARNING",
+        "FP_TEST_MODE": "1",
+        "FP_AI_TIME_BUDGET": "0.05",
+    }
+    if args.deal == "short":
+        (tmp / "deal.json").write_text(json.dumps(SHORT_DEAL))
+        env["FP_TEST_STATE_FILE"] = str(tmp / "deal.json")
+    proc = BotProcess(fake, os.environ.get("FP_LOAD_BOT_MODULE", "bot"), env=env, cwd=REPO)
+    await proc.start(timeout=60)
+    await fake.wait_for_commands("fp", timeout=60)
+    assert proc.pid is not None
+    peak = [0]
+
+    async def sample_memory() -> None:
+        while True:
+            peak[0] = max(peak[0], bot_memory(proc.pid or 0)[1])
+            await asyncio.sleep(1.0)
+
+    sampler = asyncio.create_task(sample_memory())
+    stats = Stats()
+    first_request = len(fake.requests)
+    first_interaction = len(fake.interactions)
+    tables = [
+        LoadTable(
+            fake, watch, channels[i], players[i], stats, args.think, random.Random(rng.random())
+        )
+        for i in range(args.tables)
+    ]
+
+    async def staggered(i: int, table: LoadTable) -> None:
+        await asyncio.sleep(args.ramp * i / max(1, args.tables))
+        await table.run()
+
+    started = time.perf_counter()
+    bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
+    await asyncio.gather(*(staggered(i, t) for i, t in enumerate(tables)))
+    wall = time.perf_counter() - started
+    bot_cpu, own_cpu = cpu_seconds(proc.pid) - bot_cpu0, time.process_time() - own_cpu0
+    peak[0] = max(peak[0], bot_memory(proc.pid)[1])
+    sampler.cancel()
+    interactions = fake.interactions[first_interaction:]
+    requests = fake.requests[first_request:]
+    await proc.stop()
+    await fake.stop()
+    if args.bot_log:
+        Path(args.bot_log).write_text(proc.output)
+
+    acks = [ix.ack_latency for ix in interactions if ix.ack_latency is not None]
+    failed = [ix for ix in interactions if ix.failed]
+    http_errors = [
+        r for r in requests if r.status is not None and r.status >= 400 and r.status != 429
+    ]
+    limited = [r for r in requests if r.status == 429]
+    bot_errors = [
+        line for line in proc.output.splitlines() if " ERROR " in line or "Traceback" in line
+    ]
+    play_time = (stats.play_ended or time.perf_counter()) - (stats.play_started or started)
+    moves = max(1, stats.moves)
+    interaction_routes = ("/interactions/", "/webhooks/")
+    counted = [r for r in requests if not any(p in r.route for p in interaction_routes)]
+    errors = len(stats.errors) + len(failed) + len(http_errors) + len(bot_errors)
+    return {
+        "tables": args.tables,
+        "finished": stats.finished,
+        "rate_limits": bool(args.rate_limits),
+        "think_s": args.think,
+        "moves": stats.moves,
+        "interactions": len(interactions),
+        "interactions_per_s": round(len(interactions) / max(wall, 1e-9), 1),
+        "wall_s": round(wall, 1),
+        "play_s": round(play_time, 1),
+        "ack_p50_ms": round(percentile(acks, 50) * 1000, 1),
+        "ack_p95_ms": round(percentile(acks, 95) * 1000, 1),
+        "ack_p99_ms": round(percentile(acks, 99) * 1000, 1),
+        "move_p50_ms": round(percentile(stats.to_picture, 50) * 1000, 1),
+        "move_p95_ms": round(percentile(stats.to_picture, 95) * 1000, 1),
+        "move_p99_ms": round(percentile(stats.to_picture, 99) * 1000, 1),
+        "rest_calls_per_move": round(len(requests) / moves, 2),
+        "rest_calls_per_move_global_budget": round(len(counted) / moves, 2),
+        "rate_limited_429": len(limited),
+        "errors": errors,
+        "error_details": {
+            "tables": stats.errors[:10],
+            "failed_interactions": len(failed),
+            "http_errors": [
+                f"{r.method} {r.route} {r.status} {r.error_code}" for r in http_errors[:10]
+            ],
+            "bot_log": bot_errors[:10],
+        },
+        "bot_peak_rss_mib": round(peak[0] / 1024, 1),
+        "bot_cpu_s": round(bot_cpu, 1),
+        "fake_and_players_cpu_s": round(own_cpu, 1),
+        "mean_move_ms": round(statistics.fmean(stats.to_picture) * 1000, 1)
+        if stats.to_picture
+        else 0.0,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="tables playing at once")
+    parser.add_argument(
+        "--think", type=float, default=8.0, help="mean seconds a player takes per decision"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=10.0, help="seconds over which the tables start"
+    )
+    parser.add_argument("--rate-limits", action="store_true", help="Discord's default budget")
+    parser.add_argument("--deal", choices=("short", "seeded"), default="short")
+    parser.add_argument("--seed", type=int, default=1, help="the players' random choices")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--bot-log", help="write the bot's output to this file")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:34} {value}")
+    return 0 if result["errors"] == 0 and result["finished"] == args.tables else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
