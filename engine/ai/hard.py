@@ -49,31 +49,68 @@ DEFAULT_TIME_BUDGET_S: Final = 0.5
 DEFAULT_NODE_LIMIT: Final = 1000
 """Playouts per decision when the caller gives no limit."""
 
-MAX_CANDIDATES: Final = 10
+MAX_CANDIDATES: Final = 8
 """Plays kept for the search after the exact look at the player's own turn."""
 
-CANDIDATE_MARGIN: Final = 2.0
-"""Plays whose own-turn score is worse than the best by more than this are not searched."""
+CANDIDATE_MARGIN: Final = 1.0
+"""Plays whose exact own-turn :func:`tile_balance` is worse than the best by more than this many
+tiles are not searched."""
 
-WIN_SCORE: Final = 100.0
-"""What ending the round (as winner, or as a loser) weighs against one tile."""
+CONFIDENCE_Z: Final = 1.0
+"""How many standard errors a candidate's mean advantage over the default must clear."""
+
+DROP_Z: Final = 2.0
+"""A candidate whose mean advantage plus this many standard errors is below the best mean so far
+is dropped from the search."""
+
+RACE_ROUND: Final = 8
+"""Deals between two looks at which candidates to drop."""
+
+MIN_DEALS: Final = 4
+"""Deals needed before the search trusts a difference at all."""
+
+RACE_SPREAD: Final = 2.0
+"""How uncertain a lead is, in tiles (see :func:`score`)."""
+
+TIE_WEIGHT: Final = 0.001
+"""What one tile weighs in :func:`score` besides the chance of winning."""
 
 Leaf = Callable[[Game], float]
 
 
 def score(game: Game, me: int) -> float:
-    """How good ``game`` looks for ``me``: the tiles the others still hold against its own.
+    """The chance that ``me`` wins from ``game``, by a race model.
 
-    The race is won by the first player to get rid of every tile, so what counts is ``me``'s
-    tiles against the leading opponent's (and, more softly, everyone else's: a tile sent to any
-    opponent slows the field down).
+    Each player needs as many more turns as tiles it holds, and plays in seat order from the
+    player about to play; so ``me`` leads opponent ``j`` by ``gap = tiles(j) - tiles(me) +
+    (order(j) - order(me)) / players`` tiles, and beats it with probability ``sigmoid(gap / s)``
+    (``s`` = :data:`RACE_SPREAD`: tiles still come back, so a lead is never certain). ``me`` wins
+    when it beats everyone. A won round scores 1 or 0. A small tile term breaks ties.
     """
+    if game.winner is not None:
+        return 1.0 if game.winner == me else 0.0
+    n = game.players
+    first = game.active
+    mine = tiles_left(game, me)
+    my_order = (me - first) % n
+    chance = 1.0
+    others = 0
+    for j in range(n):
+        if j == me:
+            continue
+        theirs = tiles_left(game, j)
+        others += theirs
+        gap = theirs - mine + ((j - first) % n - my_order) / n
+        chance /= 1.0 + math.exp(-gap / RACE_SPREAD)
+    return chance + TIE_WEIGHT * (others / (n - 1) - mine)
+
+
+def tile_balance(game: Game, me: int) -> float:
+    """The tiles the others hold against ``me``'s (the leading opponent's and the average,
+    half each): what the exact look at one turn compares."""
     mine = tiles_left(game, me)
     others = [tiles_left(game, j) for j in range(game.players) if j != me]
-    value = 0.5 * min(others) + 0.5 * sum(others) / len(others) - mine
-    if game.winner is not None:
-        value += WIN_SCORE if game.winner == me else -WIN_SCORE
-    return value
+    return 0.5 * min(others) + 0.5 * sum(others) / len(others) - mine
 
 
 def choose_hard(
@@ -93,34 +130,95 @@ def choose_hard(
     def leaf(g: Game) -> float:
         return score(g, me)
 
+    def tiles(g: Game) -> float:
+        return tile_balance(g, me)
+
     first = sample_game(view, rnd)
-    candidates = _candidates(first, me, leaf)
+    candidates = _candidates(first, me, tiles)
     if len(candidates) == 1:
         return candidates[0]
     depth = view.players + 1
     plan: dict[tuple[object, ...], str] = {}
-    totals = [0.0] * len(candidates)
+    stats = [_Advantage() for _ in candidates]
+    alive = list(range(len(candidates)))
     deals = 0
     nodes = 0
-    while nodes + len(candidates) <= limit or deals == 0:
+    while len(alive) > 1:
+        if deals > 0 and (nodes + len(alive) > limit or time.perf_counter() >= deadline):
+            break
         deal = first if deals == 0 else sample_game(view, rnd)
         chance = rnd.getrandbits(64)
-        for i, action in enumerate(candidates):
-            totals[i] += _playout(deal, action, me, leaf, plan, depth, random.Random(chance))
-        nodes += len(candidates)
+        values = [
+            _playout(deal, candidates[i], me, leaf, tiles, plan, depth, random.Random(chance))
+            for i in alive
+        ]
+        for i, v in zip(alive, values, strict=True):
+            stats[i].add(v - values[0])
+        nodes += len(alive)
         deals += 1
-        if time.perf_counter() >= deadline:
-            break
-    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    return candidates[best]
+        if deals % RACE_ROUND == 0:
+            alive = _race(alive, stats)
+    return candidates[_confident_best(alive, stats)]
+
+
+class _Advantage:
+    """One candidate's advantage over the default, deal by deal: count, sum, sum of squares."""
+
+    __slots__ = ("n", "squares", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, d: float) -> None:
+        self.n += 1
+        self.total += d
+        self.squares += d * d
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    @property
+    def stderr(self) -> float:
+        """The standard error of :attr:`mean` (infinite with fewer than two deals)."""
+        if self.n < 2:
+            return math.inf
+        mean = self.mean
+        variance = max(0.0, self.squares / self.n - mean * mean) * self.n / (self.n - 1)
+        return math.sqrt(variance / self.n)
+
+
+def _race(alive: list[int], stats: list[_Advantage]) -> list[int]:
+    """Drop the candidates that are clearly worse than the best so far (the default, index 0,
+    stays: it is what the others are measured against)."""
+    best = max(0.0, *(stats[i].mean for i in alive[1:]))
+    return [0] + [i for i in alive[1:] if stats[i].mean + DROP_Z * stats[i].stderr >= best]
+
+
+def _confident_best(alive: list[int], stats: list[_Advantage]) -> int:
+    """The candidate whose advantage over the default is largest at the lower end of its
+    confidence interval; the default unless some candidate beats it clearly."""
+    best, best_bound = 0, 0.0
+    for i in alive[1:]:
+        if stats[i].n < MIN_DEALS:
+            continue
+        bound = stats[i].mean - CONFIDENCE_Z * stats[i].stderr
+        if bound > best_bound:
+            best, best_bound = i, bound
+    return best
 
 
 def _candidates(game: Game, me: int, leaf: Leaf) -> list[Action]:
-    """The decisions worth searching, best first by their exact own-turn value."""
+    """The decisions worth searching, best first by their exact own-turn value (then the most
+    awkward tile played): the first one is the default, the one ``normal`` would make."""
     p = game.pending
     assert p is not None
     if p.kind == "fall":
-        return [Fall("left"), Fall("right")]
+        values = fall_values(game, me, leaf)
+        order = sorted(values, key=lambda d: -values[d])  # stable: left first on a tie
+        return [Fall(d) for d in order]
     scored: list[tuple[float, int, int, Play]] = []
     for i, play in enumerate(plays(game)):
         g = game.copy()
@@ -137,15 +235,16 @@ def _playout(
     action: Action,
     me: int,
     leaf: Leaf,
+    exact: Leaf,
     plan: dict[tuple[object, ...], str],
     depth: int,
     rnd: random.Random,
 ) -> float:
-    """Play ``action`` on a copy of ``deal``, the rest of the turn exactly, then ``depth`` more
-    turns quickly; return the score of the position reached."""
+    """Play ``action`` on a copy of ``deal``, the rest of the turn with the fall choices that are
+    best by ``exact``, then ``depth`` more turns quickly; return ``leaf`` of where it ends."""
     g = deal.copy()
     g.apply(action)
-    _finish_own_mayhem(g, me, leaf, plan)
+    _finish_own_mayhem(g, me, exact, plan)
     turns = 0
     while True:
         p = g.pending

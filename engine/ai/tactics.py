@@ -12,13 +12,14 @@ Two ways to judge a move, used by the levels and by the search's playouts:
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
 from engine.game import Game, fits
 from engine.model import DIE_CHANCES, DIE_FACES, Die, Fall, Play, Pos, neighbours
-from engine.tiles import IGNITES, INCENDIARY, MATERIAL, MILLSTONE_CODE, WEIGHT
+from engine.tiles import ALL_TILES, IGNITES, INCENDIARY, MATERIAL, MILLSTONE_CODE, WEIGHT
 
 DIRECTIONS: Final = ("left", "right")
 
@@ -55,6 +56,10 @@ def awkwardness(tile: str) -> int:
     if w >= 40:
         return 1
     return 0
+
+
+AWKWARDNESS: Final = {tile: awkwardness(tile) for tile in ALL_TILES}
+""":func:`awkwardness` of every tile."""
 
 
 def tiles_left(game: Game, player: int) -> int:
@@ -144,54 +149,111 @@ def plays(game: Game) -> list[Play]:
 # --- quick: read the pyramid ----------------------------------------------------------------------
 
 
-def quick_play_cost(game: Game, tile: str, at: Pos) -> float:
+class SpotFacts:
+    """What :func:`quick_play_cost` needs to know about one spot, read once for every tile."""
+
+    __slots__ = (
+        "above",
+        "at",
+        "blowtorches",
+        "curse_weight",
+        "explosive",
+        "incendiaries",
+        "left",
+        "right",
+        "straw",
+        "wood",
+    )
+
+    def __init__(self, game: Game, at: Pos) -> None:
+        pyr = game.pyramid
+        r, x = at
+        self.at = at
+        self.left = pyr.get((r - 1, x - 1)) if r >= 1 else None
+        self.right = pyr.get((r - 1, x + 1)) if r >= 1 else None
+        self.above = sum(1 for q in ((r + 1, x - 1), (r + 1, x + 1)) if q in pyr)
+        self.curse_weight = -1
+        if (
+            game.curse
+            and self.left is not None
+            and self.right is not None
+            and WEIGHT[self.left] == WEIGHT[self.right]
+        ):
+            self.curse_weight = WEIGHT[self.left]
+        self.incendiaries = 0
+        self.blowtorches = 0
+        self.explosive = 0.0  # what two incendiaries side by side would cost
+        self.straw = 0
+        self.wood = 0
+        for q in neighbours(at):
+            t = pyr.get(q)
+            if t is None:
+                continue
+            material = MATERIAL[t]
+            if t in INCENDIARY:
+                self.incendiaries += 1
+                self.blowtorches += material == "blowtorch"
+                self.explosive += 2.0 + sum(1 for n in neighbours(q) if n in pyr and n != at)
+            elif material == "straw":
+                self.straw += 1
+            elif material == "wood":
+                self.wood += 1
+
+
+def quick_play_cost(game: Game, tile: str, at: Pos, facts: SpotFacts | None = None) -> float:
     """A fast estimate of the tiles the active player takes back by playing ``tile`` at ``at``
     (negative when a curse sends tiles to the previous player instead).
 
-    Reads only the spot's surroundings: a placement that breaks the building regulations costs
-    its two supports; an incendiary next to what it ignites, or a flammable tile next to an
-    incendiary that ignites it, costs the burning tiles (on average, with the fire die); two
-    incendiaries side by side cost everything around them.
+    Reads only the spot's surroundings (``facts``, read from ``game`` if not given): a placement
+    that breaks the building regulations costs its two supports; an incendiary next to what it
+    ignites, or a flammable tile next to an incendiary that ignites it, costs the burning tiles
+    (on average, with the fire die); two incendiaries side by side cost everything around them.
     """
-    pyr = game.pyramid
-    r, x = at
+    f = facts if facts is not None else SpotFacts(game, at)
     cost = 0.0
-    if r >= 1 and not fits(pyr, at, tile):
-        cost += 2.0 + 0.5 * _tiles_above(pyr, at)
-    elif r == 0:
-        # Filling a gap gives the tiles above it a second support: they must fit now.
-        for above in ((1, x - 1), (1, x + 1)):
-            t = pyr.get(above)
-            if t is not None:
-                pyr[at] = tile
-                ok = fits(pyr, above, t)
-                del pyr[at]
-                if not ok:
-                    cost += 2.0
+    w = WEIGHT[tile]
+    left, right = f.left, f.right
+    if left is not None and right is not None:
+        c = tile[0]
+        if w > WEIGHT[left] + WEIGHT[right] or not (
+            c == "M"
+            or left[0] in (c, "M")
+            or right[0] in (c, "M")
+            or w == WEIGHT[left]
+            or w == WEIGHT[right]
+        ):
+            cost += 2.0 + 0.5 * f.above
+    elif f.above and at[0] == 0:
+        cost += _gap_cost(game.pyramid, tile, at)
+    elif at[0] >= 1 and not fits(game.pyramid, at, tile):
+        cost += 2.0
+    fire = 0.7 if game.fire_die else 1.0
     material = MATERIAL[tile]
-    for q in neighbours(at):
-        t = pyr.get(q)
-        if t is None:
-            continue
-        if tile in INCENDIARY:
-            if t in INCENDIARY:
-                cost += 2.0 + sum(1 for n in neighbours(q) if n in pyr and n != at)
-            elif MATERIAL[t] in IGNITES[tile]:
-                cost += 0.7 if game.fire_die else 1.0
-        elif t in INCENDIARY and material in IGNITES[t]:
-            cost += 0.7 if game.fire_die else 1.0
-    if cost == 0.0 and game.curse and r >= 1:
-        w = WEIGHT[tile]
-        left = pyr.get((r - 1, x - 1))
-        right = pyr.get((r - 1, x + 1))
-        if left is not None and right is not None and WEIGHT[left] == WEIGHT[right] == w:
-            cost -= 3.0
+    if tile in INCENDIARY:
+        cost += f.explosive
+        cost += fire * (f.straw + f.wood if material == "blowtorch" else f.straw)
+    elif material == "straw":
+        cost += fire * f.incendiaries
+    elif material == "wood":
+        cost += fire * f.blowtorches
+    if cost == 0.0 and w == f.curse_weight:
+        cost -= 3.0
     return cost
 
 
-def _tiles_above(pyr: dict[Pos, str], at: Pos) -> int:
+def _gap_cost(pyr: dict[Pos, str], tile: str, at: Pos) -> float:
+    """Filling a gap in the base gives the tiles above it a second support: they must fit now."""
+    cost = 0.0
     r, x = at
-    return sum(1 for q in ((r + 1, x - 1), (r + 1, x + 1)) if q in pyr)
+    pyr[at] = tile
+    try:
+        for above in ((r + 1, x - 1), (r + 1, x + 1)):
+            t = pyr.get(above)
+            if t is not None and not fits(pyr, above, t):
+                cost += 2.0
+    finally:
+        del pyr[at]
+    return cost
 
 
 def quick_fall_cost(game: Game, direction: str) -> float:
@@ -247,20 +309,16 @@ def quick_play(game: Game, rnd: random.Random) -> Play:
     awkward tile, then at random."""
     p = game.pending
     assert p is not None and p.kind == "play"
+    hand = game.hands[p.player]
     best: list[Play] = []
-    best_key: tuple[float, int] | None = None
-    for tile in game.hands[p.player]:
-        awk = awkwardness(tile)
-        for at in p.spots:
-            key = (quick_play_cost(game, tile, at), -awk)
-            if best_key is None or key < best_key:
+    best_key = (math.inf, 0)
+    for at in p.spots:
+        facts = SpotFacts(game, at)
+        for tile in hand:
+            key = (quick_play_cost(game, tile, at, facts), -AWKWARDNESS[tile])
+            if key < best_key:
                 best_key = key
                 best = [Play(tile, at)]
             elif key == best_key:
                 best.append(Play(tile, at))
     return best[0] if len(best) == 1 else rnd.choice(best)
-
-
-def pick(items: Sequence[Play], rnd: random.Random) -> Play:
-    """One of ``items`` at random (the first when there is one)."""
-    return items[0] if len(items) == 1 else rnd.choice(items)
