@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from engine import DIE_FACES, Action, Die, Event, Fall, Game, NextRound, Play, Pos
+from engine import DIE_FACES, Action, Die, Event, Fall, Game, NextRound, Play, Pos, parse_pos
 from engine.tiles import ALL_TILES
 
 ALL_CODES: frozenset[str] = frozenset(ALL_TILES)
@@ -304,3 +304,203 @@ def new_games(
         fire_die=draw(st.booleans()) if fire_die is None else fire_die,
         rounds=draw(st.integers(min_value=1, max_value=max_rounds)),
     )
+
+
+# --- a second reading of RULES 5 to 7: mayhem, the fire die, the end of a turn -----------------
+
+
+class Reference:
+    """The table after one decision, worked out from RULES 5 to 7 with plain full scans.
+
+    Built from a ``Game.to_dict()``; :meth:`decide` applies a play, a fall or a die face and
+    resolves mayhem until the next decision, like the engine should.
+    """
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self.n: int = d["players"]
+        self.curse: bool = d["options"]["curse"]
+        self.fire_die: bool = d["options"]["fire_die"]
+        self.pyr: dict[Pos, str] = {parse_pos(k): t for k, t in d["pyramid"].items()}
+        self.hands: list[list[str]] = [list(h) for h in d["hands"]]
+        self.piles: list[list[str]] = [list(p) for p in d["piles"]]
+        self.removed: list[str] = list(d["removed"])
+        self.active: int = d["active"]
+        self.resp: int = d["responsible"]
+        self.winner: int | None = d["winner"]
+        placed = d["placed"]
+        self.placed: tuple[str, Pos] | None = (
+            None if placed is None else (placed[0], parse_pos(placed[1]))
+        )
+        self.rolled: bool = d["rolled"]
+        pair = d["die_pair"]
+        self.pair: tuple[Pos, Pos] | None = (
+            None if pair is None else (parse_pos(pair[0]), parse_pos(pair[1]))
+        )
+        p = d["pending"]
+        self.pending: tuple[Any, ...] | None = (
+            None
+            if p is None
+            else ("fall", p["player"], p["tile"], parse_pos(p["at"]))
+            if p["kind"] == "fall"
+            else (p["kind"], p["player"])
+        )
+
+    def ordered(self) -> list[Pos]:
+        return sorted(self.pyr, key=reading_order)
+
+    def lift(self, positions: Iterable[Pos]) -> list[str]:
+        return [self.pyr.pop(p) for p in sorted(set(positions), key=reading_order)]
+
+    def burn(self, igniter_at: Pos, remove_igniter: bool) -> None:
+        igniter = self.pyr[igniter_at]
+        burning: set[Pos] = set()
+        todo = [igniter_at]
+        while todo:
+            for q in touching(todo.pop()):
+                if q in self.pyr and q not in burning and ignites(igniter, self.pyr[q]):
+                    burning.add(q)
+                    todo.append(q)
+        self.piles[self.resp] += self.lift(burning)
+        if remove_igniter:
+            self.removed += self.lift([igniter_at])
+
+    def blast(self, group: set[Pos]) -> None:
+        touched = {q for p in group for q in touching(p) if q in self.pyr and q not in group}
+        self.removed += self.lift(group)
+        self.piles[self.resp] += self.lift(touched)
+
+    def die_pair(self) -> tuple[Pos, Pos] | None:
+        """RULES 6: the placed tile, still on its spot, and the first tile completing a pair."""
+        if self.rolled or self.placed is None:
+            return None
+        tile, at = self.placed
+        if self.pyr.get(at) != tile:
+            return None
+        for q in sorted((q for q in touching(at) if q in self.pyr), key=reading_order):
+            other = self.pyr[q]
+            if ignites(tile, other):
+                return (at, q)
+            if ignites(other, tile):
+                return (q, at)
+        return None
+
+    def resolve(self) -> None:
+        while True:
+            order = self.ordered()
+            free = [p for p in order if p[0] >= 1 and not self.supports(p)]
+            if free:
+                self.pending = ("fall", self.resp, self.pyr[free[0]], free[0])
+                return
+            bad = [p for p in order if not ref_fits(self.pyr, p, self.pyr[p])]
+            if bad:
+                self.piles[self.resp] += self.lift(self.supports(bad[0]))
+                self.pending = ("fall", self.resp, self.pyr[bad[0]], bad[0])
+                return
+            boom = [
+                p
+                for p in order
+                if self.pyr[p] in INCENDIARIES
+                and any(self.pyr.get(q) in INCENDIARIES for q in touching(p))
+            ]
+            if boom:
+                group = {boom[0]}
+                todo = [boom[0]]
+                while todo:
+                    for q in touching(todo.pop()):
+                        if q not in group and self.pyr.get(q) in INCENDIARIES:
+                            group.add(q)
+                            todo.append(q)
+                self.blast(group)
+                continue
+            if not self.fire_die:
+                fire = [
+                    p
+                    for p in order
+                    if any(ignites(self.pyr[p], self.pyr.get(q, "")) for q in touching(p))
+                ]
+                if fire:
+                    self.burn(fire[0], True)
+                    continue
+            else:
+                pair = self.die_pair()
+                if pair is not None:
+                    self.rolled = True
+                    self.pair = pair
+                    self.pending = ("die", self.resp)
+                    return
+            if self.curse:
+                cursed = [
+                    p
+                    for p in order
+                    if len(self.supports(p)) == 2
+                    and len({weight(self.pyr[q]) for q in [p, *self.supports(p)]}) == 1
+                ]
+                if cursed:
+                    self.resp = (self.active - 1) % self.n
+                    self.piles[self.resp] += self.lift([cursed[0], *self.supports(cursed[0])])
+                    continue
+            break
+        # RULES 7: win, or draw up to five and pass the turn.
+        a = self.active
+        if not self.hands[a] and not self.piles[a]:
+            self.winner = a
+            self.pending = None
+            return
+        need = max(0, 5 - len(self.hands[a]))
+        self.hands[a] += self.piles[a][:need]
+        del self.piles[a][:need]
+        self.active = self.resp = (a + 1) % self.n
+        self.placed = None
+        self.rolled = False
+        self.pending = ("play", self.active)
+
+    def supports(self, p: Pos) -> list[Pos]:
+        r, x = p
+        if r == 0:
+            return []
+        return [q for q in ((r - 1, x - 1), (r - 1, x + 1)) if q in self.pyr]
+
+    def decide(self, action: Action, face: str | None = None) -> None:
+        """Apply ``action`` (``face``: what a rolled die showed) and resolve."""
+        if isinstance(action, Play):
+            at = action.at
+            assert at is not None
+            self.hands[self.active].remove(action.tile)
+            self.pyr[at] = action.tile
+            self.placed = (action.tile, at)
+        elif isinstance(action, Fall):
+            assert self.pending is not None
+            _, _, tile, (r, x) = self.pending
+            del self.pyr[(r, x)]
+            self.pyr[(r - 1, x - 1) if action.direction == "left" else (r - 1, x + 1)] = tile
+        else:
+            assert isinstance(action, Die) and self.pair is not None
+            face = action.face or face
+            incendiary, other = self.pair
+            self.pair = None
+            if face in ("fire_stays", "fire_removed"):
+                self.burn(incendiary, face == "fire_removed")
+            elif face == "explosion":
+                self.blast({incendiary, other})
+        self.pending = None
+        self.resolve()
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "pyramid": self.pyr,
+            "hands": self.hands,
+            "piles": self.piles,
+            "removed": self.removed,
+            "active": self.active,
+            "winner": self.winner,
+            "pending": self.pending,
+        }
+
+
+def pending_summary(game: Game) -> tuple[Any, ...] | None:
+    p = game.pending
+    if p is None:
+        return None
+    if p.kind == "fall":
+        return ("fall", p.player, p.tile, p.at)
+    return (p.kind, p.player)

@@ -3,8 +3,9 @@
 Hypothesis draws the player count (2 to 6), the options (curse × fire die), the seed and the
 sequence of decisions; after EVERY decision the state is checked against an independent reading of
 the rules (see ``conftest.py``): tiles conserved, a stable pyramid whenever a play is pending, the
-spots of RULES 3, pending decisions that make sense, events that tell the whole story and reveal no
-hidden tile, views that show nobody else's tiles, an exact JSON round trip that goes on identically,
+spots of RULES 3, pending decisions that make sense, the same table as a second, plain reading of
+RULES 5 to 7 (``conftest.Reference``), events that tell the whole story and reveal no hidden
+tile, views that show nobody else's tiles, an exact JSON round trip that goes on identically,
 replay determinism, and the incremental mayhem checks equal to the full scan.
 """
 
@@ -38,6 +39,7 @@ from engine.tiles import ALL_TILES
 from tests.engine.conftest import (
     EVENT_KINDS,
     OPTION_MIXES,
+    Reference,
     all_tiles_of,
     choose,
     conserved,
@@ -45,6 +47,7 @@ from tests.engine.conftest import (
     full_scan,
     json_round_trip,
     new_games,
+    pending_summary,
     players_st,
     ref_spots,
     seeds_st,
@@ -60,11 +63,6 @@ FAST = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 SLOW = settings(FAST, max_examples=150)
-SLOW_ONLY = pytest.mark.skipif(
-    "'slow' not in (config.option.markexpr or '')", reason="slow: run with pytest -m slow"
-)
-"""Long runs: only with ``-m slow`` (a ``slow`` marker alone does not keep a test out)."""
-
 MAX_DECISIONS = 500
 budgets = st.integers(min_value=1, max_value=MAX_DECISIONS) | st.just(MAX_DECISIONS)
 """Decisions per example: half the examples play the whole budget (or to the end)."""
@@ -173,6 +171,20 @@ def check_events(before: dict, action: Action, events: list[Event], game: Game) 
         return
     got = state_summary(game)
     assert expected_after(before, events) == got, "the events do not explain the new state"
+
+
+def check_against_reference(before: dict, action: Action, events: list[Event], game: Game) -> None:
+    """The table after the decision is what a second, plain reading of RULES 5 to 7 gives
+    (``conftest.Reference``): same pyramid, hands, piles, removed, turn and pending decision."""
+    if isinstance(action, NextRound):
+        return
+    if isinstance(action, Play) and action.at is None:
+        action = Play(action.tile, next(e.at for e in events if e.kind == "placed"))
+    face = next((e.detail for e in events if e.kind == "rolled"), None)
+    ref = Reference(before)
+    ref.decide(action, face)
+    got = {**state_summary(game), "pending": pending_summary(game)}
+    assert got == ref.summary(), f"{action}: the engine and the rules' reading differ"
 
 
 def check_views(game: Game, public: set[str]) -> None:
@@ -286,6 +298,7 @@ def play_and_check(game: Game, rnd: random.Random, budget: int) -> None:
             assert list(shadow.apply(action)) == events
             assert shadow.to_dict() == game.to_dict()
         check_events(before, action, events, game)
+        check_against_reference(before, action, events, game)
         check_state(game)
         check_views(game, public)
     note_coverage(game, all_events, len(log))
@@ -305,7 +318,6 @@ def test_random_play_keeps_every_invariant(
 
 
 @pytest.mark.slow
-@SLOW_ONLY
 @pytest.mark.parametrize(("curse", "fire_die"), OPTION_MIXES)
 @SLOW
 @given(data=st.data(), rnd=rnds, budget=st.integers(1, 3000) | st.just(3000))
@@ -358,9 +370,8 @@ def test_incremental_checks_equal_full_scan(
 
 
 @pytest.mark.slow
-@SLOW_ONLY
 @pytest.mark.parametrize(("curse", "fire_die"), OPTION_MIXES)
-@SLOW
+@settings(SLOW, max_examples=600)
 @given(players=players_st, seed=seeds_st, rnd=rnds, budget=st.integers(1, 3000) | st.just(3000))
 def test_incremental_checks_equal_full_scan_long(
     curse: bool, fire_die: bool, players: int, seed: int, rnd: random.Random, budget: int
