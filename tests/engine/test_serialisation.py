@@ -580,3 +580,24 @@ def test_pending_to_dict_shapes() -> None:
         "at": "2,0",
     }
     assert Pending("die", 3).to_dict() == {"kind": "die", "player": 3}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: a state whose active player has an empty hand but tiles in the pile is "
+    "accepted with a pending play that no action can satisfy (legal_actions() is empty); it "
+    "should be refused, or the player should draw first",
+)
+def test_accepted_state_always_has_a_legal_action() -> None:
+    d = {
+        "players": 2,
+        "pyramid": {},
+        "hands": [[], ["Y2"]],
+        "piles": [["R4"], []],
+        "active": 0,
+    }
+    try:
+        game = Game.from_dict(d)
+    except EngineError:
+        return
+    assert game.pending is None or game.legal_actions(), f"stuck: {game.pending}"
