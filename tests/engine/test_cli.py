@@ -49,7 +49,7 @@ def run_ok(scenario: dict[str, Any] | str, *, via_stdin: bool = True) -> dict[st
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert proc.stdout.endswith("\n") and proc.stdout.count("\n") == 1
-    out = json.loads(proc.stdout)
+    out: dict[str, Any] = json.loads(proc.stdout)
     check_output_shape(out)
     return out
 
@@ -60,7 +60,7 @@ def run_file(tmp_path: Path, scenario: dict[str, Any]) -> dict[str, Any]:
     proc = engine("run", str(path))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    out = json.loads(proc.stdout)
+    out: dict[str, Any] = json.loads(proc.stdout)
     check_output_shape(out)
     return out
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -89,9 +90,9 @@ def check_state(game: Game) -> None:
     """What must hold after every decision, whatever happened."""
     d = game.to_dict()
     assert conserved(d), f"tiles not conserved: {sorted(Counter(all_tiles_of(d)).items())}"
-    for p in game.pyramid:
-        r, x = p
-        assert r >= 0 and (r + x) % 2 == 0, f"bad position {p}"
+    for pos in game.pyramid:
+        r, x = pos
+        assert r >= 0 and (r + x) % 2 == 0, f"bad position {pos}"
     for i, h in enumerate(game.hands):
         assert len(h) <= 5, f"player {i} holds {len(h)} tiles"
     kinds = [e.kind for e in game.turn_events]
@@ -139,7 +140,7 @@ def check_state(game: Game) -> None:
         assert legal == [Die(face) for face in DIE_FACES]
 
 
-def check_events(before: dict, action: Action, events: list[Event], game: Game) -> None:
+def check_events(before: dict[str, Any], action: Action, events: list[Event], game: Game) -> None:
     """The events of one decision: their kinds, what they reveal, and that they explain the
     change of state exactly."""
     assert events, f"{action} produced no event"
@@ -173,7 +174,9 @@ def check_events(before: dict, action: Action, events: list[Event], game: Game) 
     assert expected_after(before, events) == got, "the events do not explain the new state"
 
 
-def check_against_reference(before: dict, action: Action, events: list[Event], game: Game) -> None:
+def check_against_reference(
+    before: dict[str, Any], action: Action, events: list[Event], game: Game
+) -> None:
     """The table after the decision is what a second, plain reading of RULES 5 to 7 gives
     (``conftest.Reference``): same pyramid, hands, piles, removed, turn and pending decision."""
     if isinstance(action, NextRound):
@@ -270,7 +273,7 @@ def play_and_check(game: Game, rnd: random.Random, budget: int) -> None:
     check_state(game)
     public = public_tiles(game)
     check_views(game, public)
-    log: list[dict] = []
+    log: list[dict[str, Any]] = []
     all_events: list[Event] = []
     shadow: Game | None = None
     for _ in range(budget):
@@ -412,7 +415,7 @@ TURN_CAP = 5000
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_random_games_end(players: int, record_property: pytest.RecordProperty) -> None:
+def test_random_games_end(players: int, record_property: Callable[[str, object], None]) -> None:
     """300 seeded random games per player count (every option mix in turn) all end well
     before the turn cap, with the 45 tiles conserved and a winner with nothing left."""
     capped = 0

@@ -234,7 +234,7 @@ def six_in_hand(d: dict[str, Any]) -> None:
 
 
 def first_pile_tile(d: dict[str, Any]) -> str:
-    return next(t for p in d["piles"] for t in p)
+    return str(next(t for p in d["piles"] for t in p))
 
 
 DAMAGED: list[tuple[str, str, Callable[[dict[str, Any]], object]]] = [
