@@ -43,6 +43,71 @@ def known_pile_bottoms(view: View) -> tuple[list[list[str]], list[list[str]]]:
     return bottoms, in_hand
 
 
+class Dealer:
+    """Deals full games consistent with one view, again and again (see :func:`sample_game`).
+
+    What does not change from one deal to the next (the pool of unseen tiles, what the events
+    revealed, the public part of the game) is worked out once, when the dealer is made.
+    """
+
+    def __init__(self, view: View) -> None:
+        me = view.player
+        if me is None or view.hand is None:
+            raise ValueError("a computer player needs a player's view, not the public view")
+        bottoms, in_hand = known_pile_bottoms(view)
+        unseen = view.unseen_tiles()
+        known: set[str] = set()
+        for i in range(view.players):
+            if i == me:
+                in_hand[i] = []  # the viewer sees its own hand already
+            bottoms[i] = [t for t in bottoms[i] if t in unseen]
+            in_hand[i] = [t for t in in_hand[i] if t in unseen]
+            known.update(bottoms[i], in_hand[i])
+        # Sorted: a set's order depends on the process's string hashing.
+        self.pool = sorted(unseen - known)
+        self.me = me
+        self.hand = list(view.hand)
+        self.bottoms = bottoms
+        self.in_hand = in_hand
+        self.hand_sizes = view.hand_sizes
+        self.pile_sizes = view.pile_sizes
+        needed = sum(view.pile_sizes) + sum(
+            size for i, size in enumerate(view.hand_sizes) if i != me
+        )
+        if needed > len(self.pool) + len(known):
+            raise ValueError("the view's hand and pile sizes do not match its unseen tiles")
+        self.template = _public_game(view)
+
+    def deal(self, rnd: random.Random) -> Game:
+        """A new full game: the template with the unseen tiles dealt at random."""
+        pool = list(self.pool)
+        rnd.shuffle(pool)
+
+        def take(n: int) -> list[str]:
+            if n < 0 or n > len(pool):
+                raise ValueError("the view's hand and pile sizes do not match its unseen tiles")
+            taken = pool[len(pool) - n :]
+            del pool[len(pool) - n :]
+            return taken
+
+        game = self.template.copy()
+        players = len(self.hand_sizes)
+        game.hands = [
+            list(self.hand)
+            if i == self.me
+            else self.in_hand[i] + take(self.hand_sizes[i] - len(self.in_hand[i]))
+            for i in range(players)
+        ]
+        game.piles = [
+            take(self.pile_sizes[i] - len(self.bottoms[i])) + self.bottoms[i]
+            for i in range(players)
+        ]
+        # Whatever is left of the pool (only in hand-made states that hold fewer than 45 tiles)
+        # is not in this game at all.
+        game.rng = Rng(rnd.getrandbits(64))
+        return game
+
+
 def sample_game(view: View, rnd: random.Random) -> Game:
     """A full game that ``view.player`` cannot tell apart from the real one, dealt with ``rnd``.
 
@@ -53,51 +118,22 @@ def sample_game(view: View, rnd: random.Random) -> Game:
     fire die) is seeded from ``rnd`` too: the real generator's state is hidden information.
 
     Raises ValueError for the public view, or a view whose sizes cannot hold the unseen tiles.
+    To deal many times from one view, make a :class:`Dealer` once.
     """
-    me = view.player
-    if me is None or view.hand is None:
-        raise ValueError("a computer player needs a player's view, not the public view")
-    bottoms, in_hand = known_pile_bottoms(view)
-    unseen = view.unseen_tiles()
-    known: set[str] = set()
-    for i in range(view.players):
-        if i == me:
-            in_hand[i] = []  # the viewer sees its own hand already
-        for tiles in (bottoms[i], in_hand[i]):
-            known.update(t for t in tiles if t in unseen)
-        bottoms[i] = [t for t in bottoms[i] if t in unseen]
-        in_hand[i] = [t for t in in_hand[i] if t in unseen]
-    # Sorted first: a set's order depends on the process's string hashing.
-    pool = sorted(unseen - known)
-    rnd.shuffle(pool)
+    return Dealer(view).deal(rnd)
 
-    def take(n: int) -> list[str]:
-        if n < 0 or n > len(pool):
-            raise ValueError("the view's hand and pile sizes do not match its unseen tiles")
-        taken = pool[len(pool) - n :]
-        del pool[len(pool) - n :]
-        return taken
 
-    hands: list[list[str]] = []
-    for i in range(view.players):
-        if i == me:
-            hands.append(list(view.hand))
-        else:
-            hands.append(in_hand[i] + take(view.hand_sizes[i] - len(in_hand[i])))
-    piles = [take(view.pile_sizes[i] - len(bottoms[i])) + bottoms[i] for i in range(view.players)]
-    # Whatever is left of the pool (only in hand-made states that hold fewer than 45 tiles) is not
-    # in this game at all.
-
+def _public_game(view: View) -> Game:
+    """A game with the view's public state; hands and piles are empty, to be dealt."""
     game = Game(
         view.players,
         curse=view.curse,
         fire_die=view.fire_die,
         pyramid={p: view.pyramid[p] for p in sorted(view.pyramid)},
-        hands=hands,
-        piles=piles,
+        hands=[[] for _ in range(view.players)],
+        piles=[[] for _ in range(view.players)],
         removed=list(view.removed),
         active=view.active,
-        rng=Rng(rnd.getrandbits(64)),
     )
     game.round = view.round
     game.rounds = view.rounds

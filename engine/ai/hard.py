@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from engine.ai.deal import sample_game
+from engine.ai.deal import Dealer
 from engine.ai.tactics import (
     awkwardness,
     best_fall_value,
@@ -68,6 +68,10 @@ RACE_ROUND: Final = 8
 
 MIN_DEALS: Final = 4
 """Deals needed before the search trusts a difference at all."""
+
+HORIZON: Final = 2
+"""Turns a playout goes on after the other players' next turns: 1 ends it after the player's own
+next turn, 2 one turn later."""
 
 RACE_SPREAD: Final = 2.0
 """How uncertain a lead is, in tiles (see :func:`score`)."""
@@ -133,11 +137,12 @@ def choose_hard(
     def tiles(g: Game) -> float:
         return tile_balance(g, me)
 
-    first = sample_game(view, rnd)
+    dealer = Dealer(view)
+    first = dealer.deal(rnd)
     candidates = _candidates(first, me, tiles)
     if len(candidates) == 1:
         return candidates[0]
-    depth = view.players + 1
+    depth = view.players - 1 + HORIZON
     plan: dict[tuple[object, ...], str] = {}
     stats = [_Advantage() for _ in candidates]
     alive = list(range(len(candidates)))
@@ -146,7 +151,7 @@ def choose_hard(
     while len(alive) > 1:
         if deals > 0 and (nodes + len(alive) > limit or time.perf_counter() >= deadline):
             break
-        deal = first if deals == 0 else sample_game(view, rnd)
+        deal = first if deals == 0 else dealer.deal(rnd)
         chance = rnd.getrandbits(64)
         values = [
             _playout(deal, candidates[i], me, leaf, tiles, plan, depth, random.Random(chance))
