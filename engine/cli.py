@@ -72,6 +72,10 @@ def cmd_run(file: str) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         return _fail(f"error: state: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")
+    except RecursionError:
+        return _fail("error: state: invalid JSON: nested too deeply")
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        return _fail(f"error: state: invalid JSON: {e}")
     try:
         out = run_scenario(data)
     except ScenarioError as e:

@@ -429,6 +429,8 @@ class Game:
                 raise EngineError('a fall is "left" or "right"', "bad_action")
         elif isinstance(action, Die):
             if p.kind != "die":
+                if p.kind == "play" and not self.fire_die:
+                    raise EngineError("this game is played without the fire die", "wrong_decision")
                 raise EngineError(_waiting_for(p), "wrong_decision")
             if action.face is not None and action.face not in DIE_FACES:
                 raise EngineError(f"unknown die face {action.face!r}", "bad_action")
@@ -458,11 +460,16 @@ class Game:
         self.placed = None
         self.rolled = False
         self.die_pair = None
-        if not self.hands[a] and not self.piles[a]:
-            # A player with no tile left at all has got rid of everything (only reachable from a
-            # hand-made state, where a player may start with nothing).
-            self._win(events)
-            return
+        hand = self.hands[a]
+        if not hand:
+            # Only reachable from a hand-made state, where a player may start with nothing.
+            pile = self.piles[a]
+            if not pile:  # no tile at all: this player has already got rid of everything
+                self._win(events)
+                return
+            hand.extend(pile[:HAND_SIZE])  # an empty hand is drawn up first, as at set-up
+            del pile[:HAND_SIZE]
+            events.append(Event("drew", a, amount=len(hand)))
         self.pending = _new(Pending, ("play", a, spots(self.pyramid), None, None))
         events.append(_new(Event, ("turn", a, None, None, None, (), (), "", 0, ())))
 

@@ -5,6 +5,7 @@ These are small immutable records shared by the whole engine and by its users (r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -42,6 +43,13 @@ def pos_str(p: Pos) -> str:
     return f"{p[0]},{p[1]}"
 
 
+MAX_ROW: Final = 50
+MAX_X: Final = 1000
+"""Bounds on positions read from text: far beyond any game (45 tiles), small enough to be safe."""
+
+_POS = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})", re.ASCII)
+
+
 def parse_pos(text: object) -> Pos:
     """``"1,3"`` -> ``(1, 3)``; raises :class:`EngineError` for anything that is not a position.
 
@@ -50,15 +58,14 @@ def parse_pos(text: object) -> Pos:
     """
     if not isinstance(text, str):
         raise EngineError(f'a position must be a string like "1,3", not {text!r}', "bad_position")
-    parts = text.split(",")
-    try:
-        if len(parts) != 2:
-            raise ValueError
-        r, x = int(parts[0]), int(parts[1])
-    except ValueError:
-        raise EngineError(f'{text!r} is not a position like "1,3"', "bad_position") from None
+    m = _POS.fullmatch(text)
+    if m is None:
+        raise EngineError(f'{text!r} is not a position like "1,3"', "bad_position")
+    r, x = int(m[1]), int(m[2])
     if r < 0:
         raise EngineError(f"position {text}: the row cannot be negative", "bad_position")
+    if r > MAX_ROW or abs(x) > MAX_X:
+        raise EngineError(f"position {text} is too far from the pyramid", "bad_position")
     if (r + x) % 2:
         raise EngineError(
             f"position {text}: row + x must be even (tiles sit on half-tile offsets)",
@@ -151,13 +158,15 @@ def action_from_dict(d: object) -> Action:
             raise EngineError(f'a fall is "left" or "right", not {value!r}', "bad_action")
         return Fall(value)
     if kind == "die":
-        if value == "roll" or value is None:
+        if value == "roll":
             return Die(None)
         if value not in DIE_FACES:
             raise EngineError(
                 f"unknown die face {value!r} (one of {', '.join(DIE_FACES)})", "bad_action"
             )
         return Die(value)
+    if value is not True:
+        raise EngineError('"next_round" must be true', "bad_action")
     return NextRound()
 
 

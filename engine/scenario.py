@@ -21,7 +21,7 @@ from engine.model import (
     pos_str,
 )
 from engine.rng import Rng
-from engine.tiles import TILE_SET
+from engine.tiles import INCENDIARY, TILE_SET
 
 SCENARIO_KEYS = frozenset(
     {"players", "options", "pyramid", "hands", "piles", "removed", "active", "actions"}
@@ -148,6 +148,11 @@ def load_state(d: object, *, allow_actions: bool = False) -> Game:
 
 def _check_output_keys(d: dict[str, Any], active: int) -> None:
     """A state printed by ``run`` may be read back while it waits for a play by ``active``."""
+    winner = d.get("winner")
+    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
+        raise _fail('"winner" must be a player number or null')
+    if not isinstance(d.get("events", []), list):
+        raise _fail('"events" must be a list')
     pending = d.get("pending")
     if pending is None:
         return
@@ -185,8 +190,8 @@ def _restore(
         g.removed = removed
         g.active = active
         rng = d["rng"]
-        if not isinstance(rng, int) or isinstance(rng, bool) or rng < 0:
-            raise _fail('"rng" must be a non-negative integer')
+        if not isinstance(rng, int) or isinstance(rng, bool) or not 0 <= rng < 2**64:
+            raise _fail('"rng" must be an integer from 0 to 2**64 - 1')
         g.rng = Rng(rng)
         seed = d.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
@@ -215,7 +220,10 @@ def _restore(
             if not (isinstance(placed, list) and len(placed) == 2 and placed[0] in TILE_SET):
                 raise _fail('"placed" must be [tile, "row,x"] or null')
             g.placed = (placed[0], parse_pos(placed[1]))
-        g.rolled = bool(d["rolled"])
+        rolled = d["rolled"]
+        if not isinstance(rolled, bool):
+            raise _fail('"rolled" must be true or false')
+        g.rolled = rolled
         pair = d.get("die_pair")
         if pair is None:
             g.die_pair = None
@@ -223,10 +231,17 @@ def _restore(
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise _fail('"die_pair" must be two positions or null')
             g.die_pair = (parse_pos(pair[0]), parse_pos(pair[1]))
+            if g.pyramid.get(g.die_pair[0], "") not in INCENDIARY or g.die_pair[1] not in g.pyramid:
+                raise _fail('"die_pair" must name an incendiary and a tile in the pyramid')
         g.pending = _pending(d.get("pending"), g)
-        g.turn_events = [Event.from_dict(e) for e in d.get("turn_events", [])]
+        if g.pending is not None and g.winner is not None:
+            raise _fail("a saved state cannot have a winner and a decision pending")
+        events = d.get("turn_events", [])
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise _fail('"turn_events" must be a list of events')
+        g.turn_events = [Event.from_dict(e) for e in events]
         g._reset_caches()
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         if isinstance(e, EngineError):
             raise
         raise _fail(f"the saved state is damaged ({type(e).__name__}: {e})") from None
@@ -255,8 +270,13 @@ def _pending(p: object, g: Game) -> Pending | None:
         tile = p.get("tile")
         if g.pyramid.get(at) != tile:
             raise _fail(f"the falling tile {tile!r} is not at {pos_str(at)}")
+        r, x = at
+        if r == 0 or (r - 1, x - 1) in g.pyramid or (r - 1, x + 1) in g.pyramid:
+            raise _fail(f"the tile at {pos_str(at)} has nowhere to fall")
         return Pending("fall", player, tile=tile, at=at)
     if kind == "die":
+        if not g.fire_die:
+            raise _fail("a pending die in a game without the fire die")
         if g.die_pair is None or g.placed is None:
             raise _fail("a pending die needs its pair")
         return Pending("die", player)

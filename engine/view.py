@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import Game
-from engine.model import Event, Pending, Pos, pos_str
+from engine.model import EngineError, Event, Pending, Pos, pos_str
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class View:
 def view(game: Game, player: int | None = None) -> View:
     """What ``player`` may see of ``game`` (``None`` for the public view)."""
     if player is not None and not 0 <= player < game.players:
-        raise ValueError(f"no player {player} in a {game.players}-player game")
+        raise EngineError(f"no player {player} in a {game.players}-player game", "bad_player")
     return View(
         player=player,
         players=game.players,

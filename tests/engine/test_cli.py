@@ -553,22 +553,12 @@ def test_bad_action(base: dict[str, Any], actions: list[Any], index: int, words:
     run_ok({**base, "actions": actions[:index]})
 
 
-# --- inputs the engine does not survive ---------------------------------------------------------
+# --- inputs that once crashed the engine ---------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: json.loads raises RecursionError for deeply nested JSON, and cmd_run "
-    "only catches RecursionError around run_scenario, not around json.loads: traceback, exit 1",
-)
 def test_deeply_nested_json() -> None:
     run_fails("[" * 100_000, "nested")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: an integer literal of more than 4300 digits makes json.loads raise "
-    "ValueError (int max str digits), which is not a JSONDecodeError: traceback, exit 1",
-)
 def test_integer_too_long_for_python() -> None:
-    run_fails('{"players": ' + "1" * 5000 + "}", "players")
+    run_fails('{"players": ' + "1" * 5000 + "}", "digits")

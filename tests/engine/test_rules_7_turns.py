@@ -134,3 +134,15 @@ def test_rules_7_match_scores_over_several_rounds() -> None:
     assert game.winners() == [i for i in range(3) if totals[i] == min(totals)]
     with pytest.raises(EngineError):
         game.apply(NextRound())
+
+
+def test_rules_7_hand_made_state_an_empty_hand_is_drawn_up_first() -> None:
+    # Not reachable in a dealt game: a player whose hand is empty when their turn comes draws up
+    # to five first, as at set-up; a player with no tile at all has already won.
+    st = state({"0,0": "Y2"}, [["R4", "B6"], []], [[], ["G4", "G6"]])
+    out = run(st, {"play": "R4", "at": "0,2"})
+    assert out["active"] == 1 and out["hands"][1] == ["G4", "G6"] and out["piles"][1] == []
+    assert kinds(out) == ["placed", "drew", "turn"]
+    nothing = state({"0,0": "Y2"}, [["R4", "B6"], []])
+    out = run(nothing, {"play": "R4", "at": "0,2"})
+    assert out["winner"] == 1 and out["pending"] is None

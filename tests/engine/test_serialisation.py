@@ -390,11 +390,6 @@ def die_pending_state() -> dict[str, Any]:
     return d
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: from_dict does not check that a pending die's pair is in the pyramid; "
-    "the state is accepted and rolling the die then raises KeyError",
-)
 def test_die_pair_off_the_pyramid_is_refused() -> None:
     d = die_pending_state()
     d["die_pair"] = ["9,1", "9,3"]
@@ -405,10 +400,6 @@ def test_die_pair_off_the_pyramid_is_refused() -> None:
     game.apply(Die("explosion"))  # KeyError: (9, 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: from_dict accepts a pending die in a game without the fire die",
-)
 def test_die_pending_without_the_fire_die_is_refused() -> None:
     d = die_pending_state()
     d["options"]["fire_die"] = False
@@ -416,11 +407,6 @@ def test_die_pending_without_the_fire_die_is_refused() -> None:
         Game.from_dict(d)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: from_dict accepts a pending fall whose landing places are occupied "
-    "(it only checks the falling tile is at 'at'); the fall then overwrites a tile, which is lost",
-)
 def test_fall_onto_tiles_is_refused() -> None:
     d = saved("play")
     top = max(d["pyramid"], key=lambda k: int(k.split(",")[0]))
@@ -582,12 +568,6 @@ def test_pending_to_dict_shapes() -> None:
     assert Pending("die", 3).to_dict() == {"kind": "die", "player": 3}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a state whose active player has an empty hand but tiles in the pile is "
-    "accepted with a pending play that no action can satisfy (legal_actions() is empty); it "
-    "should be refused, or the player should draw first",
-)
 def test_accepted_state_always_has_a_legal_action() -> None:
     d = {
         "players": 2,
