@@ -68,11 +68,12 @@ def percentile(values: list[float], p: float) -> float:
 
 
 class Watch:
-    """Per-channel wake-ups: the fake's message creation and edits set the channel's event, so
-    hundreds of waiting players do not all wake at every change of the fake's state."""
+    """Wake-ups by channel: the fake's message creation and edits set the events registered for
+    that channel (a table's channel and its players' DMs), so hundreds of waiting players do not
+    all wake at every change of the fake's state."""
 
     def __init__(self, fake: FakeDiscord) -> None:
-        self.events: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        self.events: dict[int, list[asyncio.Event]] = defaultdict(list)
         self.created_at: dict[int, float] = {}
         state = fake.state
         create, edit = state.create_message, state.edit_message
@@ -81,20 +82,30 @@ class Watch:
         def create_message(channel: Channel, *args: Any, **kwargs: Any) -> Message:
             msg = create(channel, *args, **kwargs)
             self.created_at[msg.id] = loop.time()
-            self.events[channel.id].set()
+            for event in self.events.get(channel.id, ()):
+                event.set()
             return msg
 
         def edit_message(msg: Message, *args: Any, **kwargs: Any) -> Message:
             out = edit(msg, *args, **kwargs)
-            self.events[msg.channel.id].set()
+            for event in self.events.get(msg.channel.id, ()):
+                event.set()
             return out
 
         state.create_message = create_message  # type: ignore[method-assign]
         state.edit_message = edit_message  # type: ignore[method-assign]
 
-    async def until(self, channel_id: int, predicate: Any, what: str) -> Any:
-        event = self.events[channel_id]
-        deadline = asyncio.get_running_loop().time() + TIMEOUT
+    def register(self, event: asyncio.Event, *channel_ids: int) -> None:
+        for cid in channel_ids:
+            self.events[cid].append(event)
+
+    @staticmethod
+    async def until(
+        event: asyncio.Event, predicate: Any, what: str, timeout: float = TIMEOUT
+    ) -> Any:
+        """Wait until ``predicate()`` is truthy, re-checking it whenever ``event`` is set."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         while True:
             value = predicate()
             if value:
@@ -103,11 +114,11 @@ class Watch:
             value = predicate()
             if value:
                 return value
-            remaining = deadline - asyncio.get_running_loop().time()
+            remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"timed out waiting for {what}")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), min(remaining, 1.0))
+                await asyncio.wait_for(event.wait(), min(remaining, 0.5))
 
 
 @dataclass
@@ -116,10 +127,23 @@ class Stats:
 
     to_picture: list[float] = field(default_factory=list)
     moves: int = 0
+    hands_by_button: int = 0
     errors: list[str] = field(default_factory=list)
     finished: int = 0
     play_started: float | None = None
     play_ended: float = 0.0
+
+
+def is_picture(m: Message, bot_id: int) -> bool:
+    return (
+        m.author.id == bot_id
+        and m.ephemeral_for is None
+        and any(a.filename == "pyramid.png" for a in m.attachments)
+    )
+
+
+def buttons_with(m: Message, action: str) -> list[str]:
+    return [b["label"] for b in m.buttons() if f":{action}:" in (b.get("custom_id") or "")]
 
 
 class LoadTable:
@@ -145,6 +169,12 @@ class LoadTable:
         self.rng = rng
         self.table_id: int | None = None
         self.bot_id = fake.bot.id
+        self.event = asyncio.Event()
+        dms = [fake.state.dm_channel(u.account).id for u in users]
+        watch.register(self.event, channel.id, *dms)
+
+    def until(self, predicate: Any, what: str, timeout: float = TIMEOUT) -> Any:
+        return self.watch.until(self.event, predicate, what, timeout)
 
     def messages(self, channel_id: int) -> list[Message]:
         return self.fake.state.channel_messages.get(channel_id, [])
@@ -153,11 +183,7 @@ class LoadTable:
         for m in reversed(self.messages(self.channel.id)):
             if m.id <= newer_than:
                 return None
-            if (
-                m.author.id == self.bot_id
-                and not m.ephemeral_for
-                and any(a.filename == "pyramid.png" for a in m.attachments)
-            ):
+            if is_picture(m, self.bot_id):
                 return m
         return None
 
@@ -185,13 +211,11 @@ class LoadTable:
                     return m
             return None
 
-        msg: Message = await self.watch.until(self.channel.id, lobby, "the lobby")
+        msg: Message = await self.until(lobby, "the lobby")
         for user in list(self.users.values())[1:]:
             before = len(msg.revisions)
             await self.click(user, msg, "Join")
-            await self.watch.until(
-                self.channel.id, lambda b=before: len(msg.revisions) > b, "the lobby update"
-            )
+            await self.until(lambda b=before: len(msg.revisions) > b, "the lobby update")
         await self.click(self.host, msg, "Start")
         if self.stats.play_started is None:
             self.stats.play_started = time.perf_counter()
@@ -212,22 +236,28 @@ class LoadTable:
                 return m
             return None
 
-        found: Message = await self.watch.until(self.channel.id, ready, "a picture")
+        found: Message = await self.until(ready, "a picture")
         return found
 
-    def hand(self, user: FakeUser) -> Message | None:
+    def dm_hand(self, user: FakeUser) -> Message | None:
+        """The newest hand of this table in the user's DMs."""
         dm = self.fake.state.dm_channels.get(user.id)
-        if dm is None:
+        if dm is None or self.table_id is None:
             return None
-        prefix = f"fp:{self.table_id}:" if self.table_id is not None else "fp:"
+        prefix = f"fp:{self.table_id}:"
         for m in reversed(self.messages(dm.id)):
-            if any(
-                ":play:" in (b.get("custom_id") or "")
-                and (b.get("custom_id") or "").startswith(prefix)
-                for b in m.buttons()
-            ):
-                return m
+            if any((b.get("custom_id") or "").startswith(prefix) for b in m.buttons()):
+                return m if buttons_with(m, "play") else None
         return None
+
+    async def button_hand(self, user: FakeUser, game: Message) -> Message:
+        """The hand through the My hand button (when no DM came, or it was out of date)."""
+        self.stats.hands_by_button += 1
+        ix = await self.click(user, game, "My hand")
+        found: Message = await self.until(
+            lambda: next((m for m in ix.followups if not m.loading), None), "My hand"
+        )
+        return found
 
     async def decide(self, game: Message) -> Message:
         if self.table_id is None:
@@ -242,32 +272,29 @@ class LoadTable:
         if "Fall left" in game.labels():
             ix = await self.click(user, game, self.rng.choice(["Fall left", "Fall right"]))
             return await self.measured(ix, game)
-        dm = self.fake.state.dm_channel(user.account)
-        hand: Message = await self.watch.until(
-            dm.id, lambda: self.hand(user), f"{user.name}'s hand"
-        )
-        tiles = [
-            b["label"]
-            for b in hand.buttons()
-            if ":play:" in (b.get("custom_id") or "") and not b.get("disabled")
-        ]
-        ix = await self.click(user, hand, self.rng.choice(tiles))
-
-        def progressed() -> bool:
-            return bool(ix.followups) or self.newest_game(game.id) is not None
-
-        await self.watch.until(dm.id, progressed, "the spot choice or the picture")
-        if self.newest_game(game.id) is None and ix.followups:
-            choice = ix.followups[-1]
-            await self.pause()
-            spots = [b["label"] for b in choice.buttons() if ":spot:" in (b.get("custom_id") or "")]
-            ix = await self.click(user, choice, self.rng.choice(spots))
-        return await self.measured(ix, game)
+        try:
+            hand = await self.until(lambda: self.dm_hand(user), "a hand by DM", timeout=3.0)
+        except TimeoutError:  # not delivered (yet): a person would press My hand
+            hand = await self.button_hand(user, game)
+        for _ in range(3):
+            ix = await self.click(user, hand, self.rng.choice(buttons_with(hand, "play")))
+            await self.until(
+                lambda ix=ix: ix.followups or self.newest_game(game.id) is not None,
+                "the spot choice or the picture",
+            )
+            if self.newest_game(game.id) is not None:
+                return await self.measured(ix, game)
+            answer = ix.followups[-1]
+            spots = buttons_with(answer, "spot")
+            if spots:
+                await self.pause()
+                ix = await self.click(user, answer, self.rng.choice(spots))
+                return await self.measured(ix, game)
+            hand = await self.button_hand(user, game)  # refused: that hand was out of date
+        raise AssertionError(f"{user.name} could not play: {ix.followups[-1].content!r}")
 
     async def measured(self, ix: Interaction, game: Message) -> Message:
-        picture: Message = await self.watch.until(
-            self.channel.id, lambda: self.newest_game(game.id), "the next picture"
-        )
+        picture: Message = await self.until(lambda: self.newest_game(game.id), "the next picture")
         created = self.watch.created_at.get(picture.id)
         if created is not None:
             self.stats.to_picture.append(created - ix.created_at)
@@ -376,6 +403,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rate_limits": bool(args.rate_limits),
         "think_s": args.think,
         "moves": stats.moves,
+        "hands_by_my_hand_button": stats.hands_by_button,
         "interactions": len(interactions),
         "interactions_per_s": round(len(interactions) / max(wall, 1e-9), 1),
         "wall_s": round(wall, 1),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import pictures, views
+from bot import budget, pictures, views
 from bot.service import (
     Board,
     Hand,
@@ -52,6 +52,9 @@ class Presenter:
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.renderer = pictures.Renderer(workers=2)
+        self.budget = budget.Budget()
+        self._hands: dict[tuple[int, int], Hand] = {}
+        self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """Held around "change the table, then show it" so one table's messages stay in order."""
@@ -67,6 +70,29 @@ class Presenter:
 
     def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def send(
+        self,
+        channel_id: int,
+        guild_id: int | None = None,
+        *,
+        priority: int = budget.NOTICE,
+        **kwargs: Any,
+    ) -> discord.Message:
+        """Post a message in a channel (or a DM channel), paced under the global budget."""
+        await self.budget.acquire(priority)
+        return await self.channel(channel_id, guild_id).send(**kwargs)
+
+    async def edit(
+        self,
+        message: discord.Message | discord.PartialMessage,
+        *,
+        priority: int = budget.NOTICE,
+        **kwargs: Any,
+    ) -> None:
+        """Edit one of the bot's channel messages, paced under the global budget."""
+        await self.budget.acquire(priority)
+        await message.edit(**kwargs)
 
     # --- the channel ------------------------------------------------------------------------------
 
@@ -88,38 +114,37 @@ class Presenter:
         started = time.perf_counter()
         files = await self.board_files(board)
         drawn = time.perf_counter()
-        post = self.channel(board.channel_id, board.guild_id).send(
-            views.step_content(step),
-            files=files,
-            view=views.board_view(board) or discord.utils.MISSING,
-            allowed_mentions=views.ping(views.mentioned_users(board)),
-        )
-        hands = [self.deliver_hand(h) for h in step.hands]
-        results = await asyncio.gather(post, *hands, return_exceptions=True)
-        first = results[0]
         message: discord.Message | None = None
-        if isinstance(first, BaseException):
-            self._post_failed(board.table_id, first)
-        elif isinstance(first, discord.Message):
-            message = first
-            if step.before is not None and pictures.has_mayhem(step.events):
-                self.spawn(self._animate(message, step))
-        for r in results[1:]:
-            if isinstance(r, BaseException) and not self.bot.is_closed():
-                log.error("table %s: could not deliver a hand", board.table_id, exc_info=r)
+        failure: BaseException | None = None
+        try:
+            message = await self.send(
+                board.channel_id,
+                board.guild_id,
+                priority=budget.PICTURE,
+                content=views.step_content(step),
+                files=files,
+                view=views.board_view(board) or discord.utils.MISSING,
+                allowed_mentions=views.ping(views.mentioned_users(board)),
+            )
+        except discord.HTTPException as err:
+            failure = err
+            self._post_failed(board.table_id, err)
+        for hand in step.hands:
+            self.queue_hand(hand)
+        if message is not None and step.before is not None and pictures.has_mayhem(step.events):
+            self.spawn(self._animate(message, step))
         log.debug(
-            "table %s: picture drawn in %.0f ms, posted with %d hand(s) in %.0f ms",
+            "table %s: picture drawn in %.0f ms, posted in %.0f ms",
             board.table_id,
             (drawn - started) * 1000,
-            len(step.hands),
             (time.perf_counter() - drawn) * 1000,
         )
         if board.prompt.kind in ("over", "closed"):
             self.forget(board.table_id)
         elif schedule and board.prompt.kind in ("play", "fall") and board.prompt.user_id is None:
             self.schedule_advance(board.table_id)
-        if isinstance(first, discord.Forbidden):
-            raise first
+        if isinstance(failure, discord.Forbidden):
+            raise failure
         return message
 
     async def _animate(self, message: discord.Message, step: Step) -> None:
@@ -134,7 +159,9 @@ class Presenter:
             io.BytesIO(gif), filename="mayhem.gif", description="What happened"
         )
         try:
-            await message.edit(attachments=[*message.attachments, animation])
+            await self.edit(
+                message, priority=budget.ANIMATION, attachments=[*message.attachments, animation]
+            )
         except discord.HTTPException as err:
             log.warning("table %s: could not add the animation: %s", step.board.table_id, err)
 
@@ -147,8 +174,10 @@ class Presenter:
     async def post_board(self, board: Board, content: str | None = None) -> discord.Message:
         """Post a board's picture (``/fp status`` without an interaction, notices...)."""
         files = await self.board_files(board)
-        return await self.channel(board.channel_id, board.guild_id).send(
-            content or views.board_content(board),
+        return await self.send(
+            board.channel_id,
+            board.guild_id,
+            content=content or views.board_content(board),
             files=files,
             view=views.board_view(board) or discord.utils.MISSING,
             allowed_mentions=views.ping(views.mentioned_users(board)),
@@ -166,8 +195,11 @@ class Presenter:
             text = f"👋 {views.esc(name)} left the game; a computer player takes the seat.\n" + (
                 views.prompt_line(board)
             )
-        await self.channel(board.channel_id, board.guild_id).send(
-            text, allowed_mentions=views.ping(views.mentioned_users(board))
+        await self.send(
+            board.channel_id,
+            board.guild_id,
+            content=text,
+            allowed_mentions=views.ping(views.mentioned_users(board)),
         )
         if not left.closed and board.prompt.user_id is None:
             self.schedule_advance(board.table_id)
@@ -180,6 +212,7 @@ class Presenter:
         if cid is not None:
             self._dm_channels.move_to_end(user_id)
             return cid
+        await self.budget.acquire(budget.HAND)
         data = await self.bot.http.start_private_message(user_id)
         cid = int(data["id"])
         self._dm_channels[user_id] = cid
@@ -197,6 +230,28 @@ class Presenter:
             "view": views.hand_view(hand, with_mode=mode_button),
         }
 
+    def queue_hand(self, hand: Hand) -> None:
+        """Deliver a hand in the background, without holding up the table; if a newer hand of
+        the same player at the same table comes before the older one went out, only the newer
+        one is sent (hands of one player always arrive in order)."""
+        if not hand.dm:
+            return
+        key = (hand.table_id, hand.user_id)
+        self._hands[key] = hand
+        if key not in self._hand_tasks:
+            self._hand_tasks[key] = self.spawn(self._deliver_hands(key))
+
+    async def _deliver_hands(self, key: tuple[int, int]) -> None:
+        try:
+            while (hand := self._hands.pop(key, None)) is not None:
+                try:
+                    await self.deliver_hand(hand)
+                except Exception:
+                    if not self.bot.is_closed():
+                        log.exception("table %s: could not deliver a hand", key[0])
+        finally:
+            self._hand_tasks.pop(key, None)
+
     async def deliver_hand(self, hand: Hand) -> None:
         """Send a changed hand to its owner by DM (unless they chose ephemeral hands). If their
         DMs are closed, say so in the channel once, without revealing anything."""
@@ -205,7 +260,7 @@ class Presenter:
         kwargs = await self.hand_message(hand)
         try:
             cid = await self.dm_channel_id(hand.user_id)
-            await self.channel(cid).send(**kwargs)
+            await self.send(cid, priority=budget.HAND, **kwargs)
         except discord.Forbidden as err:
             if err.code != DM_CLOSED:
                 raise
@@ -214,9 +269,12 @@ class Presenter:
                 hand.table_id, hand.user_id
             ):
                 return
-            await self.channel(hand.channel_id, hand.guild_id).send(
-                f"<@{hand.user_id}>, I cannot send you direct messages, so your hand stays hidden "
-                "here: use the **My hand** button on the table's latest message, or `/fp hand`.",
+            await self.send(
+                hand.channel_id,
+                hand.guild_id,
+                content=f"<@{hand.user_id}>, I cannot send you direct messages, so your hand "
+                "stays hidden here: use the **My hand** button on the table's latest message, "
+                "or `/fp hand`.",
                 allowed_mentions=views.ping([hand.user_id]),
             )
 
@@ -257,16 +315,22 @@ class Presenter:
             f"⏳ <@{rem.user_id}>, your decision at table {board.table_id} is waiting; "
             f"a computer player will make it for you {when}."
         )
-        await self.channel(board.channel_id, board.guild_id).send(
-            text, allowed_mentions=views.ping([rem.user_id])
+        await self.send(
+            board.channel_id,
+            board.guild_id,
+            content=text,
+            allowed_mentions=views.ping([rem.user_id]),
         )
         prefs = await self.service.store.get_prefs(rem.user_id)
         if prefs.hand_mode != "dm" or f"nodm:{rem.user_id}" in board.table.messages:
             return
         try:
             cid = await self.dm_channel_id(rem.user_id)
-            await self.channel(cid).send(
-                f"⏳ Your turn at table {board.table_id} in <#{board.channel_id}> ends {when}.",
+            await self.send(
+                cid,
+                priority=budget.HAND,
+                content=f"⏳ Your turn at table {board.table_id} in <#{board.channel_id}> "
+                f"ends {when}.",
                 view=_link_view(board),
             )
         except discord.Forbidden:

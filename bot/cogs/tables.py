@@ -128,9 +128,10 @@ class Tables(commands.Cog):
                     ephemeral=True,
                 )
                 return
-            channel = self.presenter.channel(interaction.channel_id, interaction.guild_id)
             try:
-                message = await channel.send(
+                message = await self.presenter.send(
+                    interaction.channel_id,
+                    interaction.guild_id,
                     embed=views.lobby_embed(board),
                     view=views.lobby_view(board) or discord.utils.MISSING,
                 )
@@ -231,9 +232,11 @@ class Tables(commands.Cog):
                 )
                 if board.view is None:
                     await self._edit_lobby(board)
-                await self.presenter.channel(board.channel_id, board.guild_id).send(
-                    f"🛑 Table {board.table_id} was aborted by "
-                    f"{views.esc(display_name(interaction.user))}."
+                await self.presenter.send(
+                    board.channel_id,
+                    board.guild_id,
+                    content=f"🛑 Table {board.table_id} was aborted by "
+                    f"{views.esc(display_name(interaction.user))}.",
                 )
             self.presenter.forget(board.table_id)
             await interaction.followup.send("The table is closed.", ephemeral=True)
@@ -304,7 +307,9 @@ class Tables(commands.Cog):
             message_id
         )
         try:
-            await message.edit(embed=views.lobby_embed(board), view=views.lobby_view(board))
+            await self.presenter.edit(
+                message, embed=views.lobby_embed(board), view=views.lobby_view(board)
+            )
         except discord.HTTPException:
             log.warning("table %s: could not update the lobby message", board.table_id)
 

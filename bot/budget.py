@@ -1,0 +1,78 @@
+"""Pacing the bot's own REST calls under Discord's global budget (50 requests per second).
+
+discord.py only reacts to a global rate limit once Discord answered 429, and gives up after a
+few retries: a burst (many games starting at once, each sending three hands) would lose
+messages. The presenter therefore takes a token from a :class:`Budget` before every call that
+counts against the global budget (channel messages, direct messages, edits), most urgent first:
+the picture somebody waits for goes before hands, and hands before animations. Interaction
+responses are exempt from the global limit and are never paced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from typing import Final
+
+PICTURE: Final = 0
+"""The channel message of a move (someone is waiting for it)."""
+NOTICE: Final = 1
+"""Lobby messages, notices, reminders."""
+HAND: Final = 2
+"""A hand by direct message."""
+ANIMATION: Final = 3
+"""Adding the mayhem animation to a posted message."""
+
+
+class Budget:
+    """A token bucket: ``rate`` calls per second on average, at most ``burst`` at once; waiting
+    callers are served by priority (lower first), then in arrival order."""
+
+    def __init__(self, rate: float = 40.0, burst: int = 10) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._updated = time.monotonic()
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._updated) * self.rate)
+        self._updated = now
+
+    async def acquire(self, priority: int = NOTICE) -> None:
+        """Wait until this call may go out."""
+        self._refill()
+        if not self._waiters and self._tokens >= 1:
+            self._tokens -= 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (priority, next(self._order), fut))
+        self._schedule()
+        await fut
+
+    def _schedule(self) -> None:
+        if self._timer is not None or not self._waiters:
+            return
+        delay = max(0.0, (1 - self._tokens) / self.rate)
+        self._timer = asyncio.get_running_loop().call_later(delay, self._release)
+
+    def _release(self) -> None:
+        self._timer = None
+        self._refill()
+        while self._waiters and self._tokens >= 1:
+            _, _, fut = heapq.heappop(self._waiters)
+            if fut.done():  # the caller gave up (cancelled)
+                continue
+            self._tokens -= 1
+            fut.set_result(None)
+        self._schedule()
+
+    @property
+    def waiting(self) -> int:
+        """Callers waiting for a token."""
+        return sum(1 for _, _, f in self._waiters if not f.done())
