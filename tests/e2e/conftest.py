@@ -19,7 +19,14 @@ from tests.fakediscord.fixtures import StartBot, World
 
 from .driver import TableDriver
 
-pytestmark = pytest.mark.e2e
+E2E_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is an end-to-end test (``-m "not e2e"`` skips them)."""
+    for item in items:
+        if E2E_DIR in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 class MovableClock:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine import Game
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TableDriver, is_final
+from .driver import TIMEOUT, TableDriver, is_final
 
 SHORT_SEED = 877
 """A deal where the driver's way of playing (first tile, spot A, fall left) ends in about 60
@@ -56,3 +57,35 @@ async def test_game_with_a_computer_player(
     assert is_final(final)
     computer_moves = [m for m in table.game_messages() if "Computer 1 (normal) played" in m.content]
     assert computer_moves, "the computer player never moved"
+
+
+async def test_rounds_of_a_match(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    # Alice holds her last tile: she wins round 1 of 2; Bob starts round 2 with the button.
+    game = Game.from_dict(
+        {
+            "players": 3,
+            "pyramid": {"0,0": "Y30", "0,2": "R10"},
+            "hands": [["Y40"], ["R2", "G2"], ["B4", "Y4"]],
+            "piles": [[], ["R20"], ["B10"]],
+            "active": 0,
+        }
+    )
+    game.rounds = 2
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(game.to_dict()))
+    await run_bot(test_state_file=str(path))
+    await table.open(world.alice, world.bob, world.carol)
+    first = await table.start(world.alice)
+    won = await table.play(world.alice, first)
+    assert "Alice** wins round 1" in won.content and "Match totals" in won.content
+    assert "Next round" in won.labels()
+    ix = await table.click(world.bob, won, "Next round")
+    dealt = await table.settled_game(won.id)
+    assert "Round 2 of 2 is dealt" in dealt.content
+    assert not ix.followups  # no refusal
+    for user in (world.alice, world.bob, world.carol):
+        await world.fake.wait_for(
+            lambda u=user: any("round 2/2" in m.content for m in u.dms()), TIMEOUT, "new hands"
+        )
