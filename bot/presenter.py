@@ -141,7 +141,7 @@ class Presenter:
         )
         if board.prompt.kind in ("over", "closed"):
             self.forget(board.table_id)
-        elif schedule and board.prompt.kind in ("play", "fall") and board.prompt.user_id is None:
+        elif schedule and board.prompt.kind in ("play", "fall", "die") and not board.prompt.user_id:
             self.schedule_advance(board.table_id)
         if isinstance(failure, discord.Forbidden):
             raise failure
@@ -352,7 +352,7 @@ class Presenter:
                         return
                     await self.show_step(step, schedule=False)
                 p = step.board.prompt
-                if p.kind not in ("play", "fall") or p.user_id is not None:
+                if p.kind not in ("play", "fall", "die") or p.user_id is not None:
                     return
                 if self.ai_pause_s > 0:
                     await asyncio.sleep(self.ai_pause_s)  # pacing: one computer move at a time

@@ -77,7 +77,7 @@ MAX_NAME = 32
 
 # --- results --------------------------------------------------------------------------------------
 
-PromptKind = Literal["lobby", "play", "fall", "next_round", "over", "closed"]
+PromptKind = Literal["lobby", "play", "fall", "die", "next_round", "over", "closed"]
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,8 @@ class Prompt:
     """What a table waits for, and from whom.
 
     ``kind``: ``"lobby"`` (players join), ``"play"`` (``seat`` plays a tile), ``"fall"``
-    (``seat`` chooses where ``tile`` at ``at`` falls), ``"next_round"`` (a round was won),
+    (``seat`` chooses where ``tile`` at ``at`` falls), ``"die"`` (the game rolls the fire die
+    itself, at once), ``"next_round"`` (a round was won),
     ``"over"`` (the match is finished) or ``"closed"`` (cancelled or aborted).
     """
 
@@ -441,6 +442,8 @@ class TableService:
             kind: PromptKind = "over" if game.match_over else "next_round"
             return Board(table, pub, Prompt(kind, deadline=table.deadline))
         seat = table.seats[p.player]
+        if p.kind == "die":
+            return Board(table, pub, Prompt("die", p.player))
         kind = "fall" if p.kind == "fall" else "play"
         return Board(
             table,
@@ -868,8 +871,17 @@ class TableService:
             raise _engine_refusal(err) from None
         table = await self._write(table, game, seat, user_id, action.to_dict())
         while game.pending is not None and game.pending.kind == "die":
-            events.extend(game.apply(Die(None)))
-            table = await self._write(table, game, None, None, {"die": "roll"})
+            rolled = game.copy()
+            roll = rolled.apply(Die(None))
+            try:
+                table = await self._write(table, rolled, None, None, {"die": "roll"})
+            except Stale:
+                # Another process moved the table on after our move was written: the move
+                # stands; whoever holds the table now rolls the die (or the timer does).
+                log.warning("table %s: the fire die was left to another process", table.id)
+                break
+            game = rolled
+            events.extend(roll)
         results = None
         if game.match_over:
             results = self._results(table, game)

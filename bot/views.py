@@ -152,6 +152,8 @@ def prompt_line(board: Board) -> str:
         if p.user_id is None:
             return f"➡️ {who} decides where {tile} falls…"
         return f"➡️ {who}, where does {tile} fall? Choose **Fall left** or **Fall right**{until}."
+    if p.kind == "die":
+        return "🎲 The fire die is being rolled…"
     if p.kind == "next_round" and board.view is not None:
         return "The next round starts in a moment, or at once with **Next round**."
     return ""

@@ -67,6 +67,9 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     check_limits(rows)
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "yellow 40" in labels and "Go to the table" in labels
+    # A player at several tables sees which game each hand belongs to.
+    text = views.hand_content(hand, guild_name="Pyramid Club")
+    assert f"table {t}" in text and f"<#{hand.channel_id}>" in text and "Pyramid Club" in text
     after = await service.play(t, ALICE, "Y40", hand.digest)
     assert not isinstance(after, SpotChoice)
     rows = payload(views.board_view(after.board))
