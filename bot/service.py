@@ -403,7 +403,15 @@ class TableService:
 
     async def table_in_channel(self, channel_id: int) -> Table:
         """The open table in a channel; :class:`NoTable` if there is none."""
-        table = await self.store.open_table_in_channel(channel_id)
+        try:
+            table = await self.store.open_table_in_channel(channel_id)
+        except CorruptRecord as err:
+            log.error("table %s: unreadable record (%s)", err.table_id, err.problem)
+            raise TableError(
+                "This channel's table cannot be read any more. Someone who can manage the "
+                "channel can close it with /fp abort.",
+                table_id=err.table_id,
+            ) from None
         if table is None:
             raise NoTable("There is no Flaming Pyramids table in this channel. Start one: /fp new")
         return table
@@ -1119,7 +1127,20 @@ class TableService:
             return LeftGame(self.board(table, game), seat, False)
 
     async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Board:
-        """``/fp abort``: the host, or a member allowed to manage the channel, closes the table."""
+        """``/fp abort``: the host, or a member allowed to manage the channel, closes the table
+        (also one whose record cannot be read any more, to free the channel)."""
+        try:
+            await self.store.open_table_in_channel(channel_id)
+        except CorruptRecord as err:
+            if not may_manage or err.version is None:
+                raise NotAllowed(
+                    "This table's record cannot be read; someone who can manage the channel "
+                    "can close it.",
+                    table_id=err.table_id,
+                ) from None
+            table = await self.store.end_table(err.table_id, err.version, "aborted", self.clock())
+            log.warning("table %s: unreadable table aborted by %s", err.table_id, user_id)
+            return Board(table, None, Prompt("closed"))
         table = await self.table_in_channel(channel_id)
         if table.host_id != user_id and not may_manage:
             raise NotAllowed(

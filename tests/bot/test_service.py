@@ -14,6 +14,7 @@ from bot.errors import (
     NotSeated,
     NotYourDecision,
     Stale,
+    TableError,
     TableExists,
 )
 from bot.service import LeftGame, Reminder, SpotChoice, Step, TableService, hand_digest
@@ -419,3 +420,20 @@ async def test_replay_of_the_log_matches(service: TableService) -> None:
     assert table.initial_state is not None
     game, _ = replay(table.initial_state, [{**e.action, "player": e.seat} for e in log])
     assert game == Game.from_dict(table.state or {})
+
+
+async def test_an_unreadable_table_can_be_closed_by_a_manager(
+    service: TableService, db_path: Path
+) -> None:
+    import sqlite3
+
+    t = await started(service, state(), ALICE, BOB, CAROL)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE tables SET state = '{not json' WHERE id = ?", (t,))
+    with pytest.raises(TableError, match="cannot be read"):
+        await service.board_in_channel(CHANNEL)
+    with pytest.raises(NotAllowed):
+        await service.abort(CHANNEL, ALICE, may_manage=False)
+    board = await service.abort(CHANNEL, DAVE, may_manage=True)
+    assert board.table.status == "aborted"
+    await service.new_table(GUILD, CHANNEL, BOB, "Bob")  # the channel is usable again
