@@ -129,6 +129,8 @@ class Presenter:
         except discord.HTTPException as err:
             failure = err
             self._post_failed(board.table_id, err)
+        if message is not None:
+            self.spawn(self.service.mark_shown(board.table_id, board.version))
         for hand in step.hands:
             self.queue_hand(hand)
         if message is not None and step.before is not None and pictures.has_mayhem(step.events):

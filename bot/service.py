@@ -1173,6 +1173,26 @@ class TableService:
         await self.store.set_message(table_id, key, 1)
         return True
 
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """Remember that the channel has seen the table at ``version`` (see :meth:`unshown`)."""
+        await self.store.set_message(table_id, "shown", version)
+
+    async def unshown(self) -> list[Board]:
+        """Games whose latest move was committed but never shown (the bot stopped in between),
+        waiting for a person: to post their picture again after a restart."""
+        out: list[Board] = []
+        for table in await self.store.open_tables():
+            if table.status != "playing" or table.messages.get("shown") == table.version:
+                continue
+            try:
+                board = self.board(self._effective(table))
+            except Exception:
+                log.exception("table %s: cannot be shown", table.id)
+                continue
+            if board.prompt.user_id is not None or board.prompt.kind == "next_round":
+                out.append(board)
+        return out
+
     async def remember_message(self, table_id: int, key: str, message_id: int) -> None:
         """Remember a Discord message id (the lobby, the latest picture...)."""
         await self.store.set_message(table_id, key, message_id)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
+from bot import views
+
 if TYPE_CHECKING:
     from bot.app import Bot
 
@@ -66,6 +68,23 @@ class Timers(commands.Cog):
             if table.status == "playing" and await self.service.needs_advance(table.id):
                 log.info("table %s: resuming a computer player's decision", table.id)
                 self.presenter.schedule_advance(table.id)
+        try:
+            boards = await self.service.unshown()
+        except Exception:
+            log.exception("could not look for moves that were never shown")
+            return
+        for board in boards:
+            log.info("table %s: showing a move the last run could not post", board.table_id)
+            try:
+                async with self.presenter.table_lock(board.table_id):
+                    await self.presenter.post_board(
+                        board,
+                        "♻️ I was restarted; here is where the game stands.\n"
+                        + views.board_content(board),
+                    )
+                await self.service.mark_shown(board.table_id, board.version)
+            except Exception:
+                log.exception("table %s: could not show its latest move", board.table_id)
 
 
 async def setup(bot: Bot) -> None:

@@ -7,10 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.app import Bot
+from bot.service import TableService
+from data import open_store
 from tests.fakediscord import BotProcess
-from tests.fakediscord.fixtures import StartBotProcess, World
+from tests.fakediscord.fixtures import StartBot, StartBotProcess, World
 
-from .conftest import MakeBot, MovableClock
+from .conftest import MakeBot, MovableClock, bot_config
 from .driver import TIMEOUT, TableDriver
 from .test_decisions import COLLAPSE, private_answer, write_state
 
@@ -120,3 +123,31 @@ async def test_deadline_in_process(
         after = await table.step(after)
     after = await table.step(after)
     assert "time ran out" not in after.content
+
+
+async def test_a_move_committed_but_never_shown_is_shown_after_a_restart(
+    world: World, start_bot: StartBot, table: TableDriver, tmp_path: Path, db_url: str
+) -> None:
+    config = bot_config(db_url, test_state_file=write_state(tmp_path, COLLAPSE))
+    runner = await start_bot(Bot(config))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    await runner.stop()
+    # The bot stopped right after writing Alice's fall choice, before posting it: replay that
+    # with a second service on the same database.
+    store = open_store(db_url)
+    await store.open()
+    try:
+        service = TableService(store)
+        table_id = (await service.board_in_channel(world.games.id)).table_id
+        version = (await service.board_of(table_id)).version
+        await service.fall(table_id, version, world.alice.id, "left")
+    finally:
+        await store.close()
+    await runner.restart(Bot(config))
+    shown = await table.settled_game(falling.id)
+    assert "restarted" in shown.content
+    assert TableDriver.decider(shown) == world.bob.id
+    after = await table.step(shown)  # and play goes on from that message
+    assert TableDriver.decider(after) == world.carol.id
