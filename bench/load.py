@@ -126,6 +126,7 @@ class Stats:
     """What the simulated players measured."""
 
     to_picture: list[float] = field(default_factory=list)
+    move_times: list[float] = field(default_factory=list)
     moves: int = 0
     hands_by_button: int = 0
     errors: list[str] = field(default_factory=list)
@@ -298,8 +299,20 @@ class LoadTable:
         created = self.watch.created_at.get(picture.id)
         if created is not None:
             self.stats.to_picture.append(created - ix.created_at)
+            self.stats.move_times.append(created)
         self.stats.moves += 1
         return await self.next_game(game.id)
+
+
+def peak_rate(times: list[float], window: float = 10.0) -> float:
+    """The most events per second seen in any ``window``-second stretch."""
+    ordered = sorted(times)
+    best, lo = 0, 0
+    for hi, t in enumerate(ordered):
+        while ordered[lo] < t - window:
+            lo += 1
+        best = max(best, hi - lo + 1)
+    return best / window
 
 
 def cpu_seconds(pid: int) -> float:
@@ -406,6 +419,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "hands_by_my_hand_button": stats.hands_by_button,
         "interactions": len(interactions),
         "interactions_per_s": round(len(interactions) / max(wall, 1e-9), 1),
+        "moves_per_s": round(stats.moves / max(wall, 1e-9), 1),
+        "peak_moves_per_s_10s": round(peak_rate(stats.move_times), 1),
         "wall_s": round(wall, 1),
         "play_s": round(play_time, 1),
         "ack_p50_ms": round(percentile(acks, 50) * 1000, 1),
