@@ -68,3 +68,9 @@ class BadRequest(TableError):
     """An option or an argument that makes no sense (a bad number of rounds...)."""
 
     code = "bad_request"
+
+
+class NotShown(TableError):
+    """The action was recorded but its message could not be posted (Discord refused it)."""
+
+    code = "not_shown"

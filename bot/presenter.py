@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import budget, pictures, views
+from bot.errors import NotShown
 from bot.service import (
     Board,
     Hand,
@@ -147,6 +148,12 @@ class Presenter:
             self.schedule_advance(board.table_id)
         if isinstance(failure, discord.Forbidden):
             raise failure
+        if failure is not None:
+            raise NotShown(
+                "Your move is recorded, but Discord refused its picture for now: "
+                "/fp status shows the table.",
+                table_id=board.table_id,
+            )
         return message
 
     async def _animate(self, message: discord.Message, step: Step) -> None:

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import rules, views
 from bot.components import ButtonId
 from bot.errors import BadRequest, Stale, TableExists
-from bot.replies import guarded, reply_private
+from bot.replies import guarded
 from bot.service import Board, LeftGame, SpotChoice, Step
 
 if TYPE_CHECKING:
@@ -452,4 +452,4 @@ async def setup(bot: Bot) -> None:
     await bot.add_cog(Tables(bot))
 
 
-__all__ = ["Tables", "reply_private", "setup"]
+__all__ = ["Tables", "setup"]

@@ -174,3 +174,25 @@ async def test_hand_buttons_belong_to_their_owner(
     ix = await table.click(bob, hand, "red 2")  # not his turn
     assert "turn" in await private_answer(ix)
     assert table.latest_game().id == game.id
+
+
+async def test_a_refused_picture_is_explained_and_nothing_is_lost(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    world.fake.faults.error(
+        "POST /channels/{channel_id}/messages",
+        status=503,
+        code=0,
+        message="Service Unavailable",
+        channel_id=world.games.id,
+    )
+    ix = await table.click(world.alice, falling, "Fall left")
+    assert "Your move is recorded" in await private_answer(ix)
+    # The move stands: /fp status shows Bob's turn, and play goes on from there.
+    status = await answer(await table.slash(world.carol, "fp status"))
+    assert TableDriver.decider(status) == world.bob.id
+    after = await table.step(status)
+    assert TableDriver.decider(after) == world.carol.id
