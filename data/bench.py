@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from data.rows import JSON_LIBRARY, dumps
+from data.rows import dumps
 from data.sqlite import SqliteStore
 from data.store import Seat, Table
 from engine import Game
@@ -249,7 +249,7 @@ async def bench_load(folder: Path, games: int, scripts: list[Script]) -> dict[st
 async def _bench(args: argparse.Namespace) -> dict[str, Any]:
     rnd = random.Random(args.seed)
     seeds = [rnd.randrange(1 << 30) for _ in range(args.games)]
-    report: dict[str, Any] = {"synchronous": args.synchronous, "json": JSON_LIBRARY}
+    report: dict[str, Any] = {"synchronous": args.synchronous}
     with tempfile.TemporaryDirectory(prefix="fp-bench-", dir=args.dir) as tmp:
         folder = Path(tmp)
         whole = [make_script(s, None) for s in seeds[: max(args.finished_games, 4)]]
@@ -300,7 +300,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, sort_keys=True))
         return 0
     n = args.games
-    print(f"SQLite store, synchronous={report['synchronous']}, JSON by {report['json']}")
+    print(f"SQLite store, synchronous={report['synchronous']}")
     print(
         f"  1 game:    {report['actions_per_second_1_game']:8.0f} commits/s   "
         f"p50 {report['commit_p50_ms_1_game']:.2f} ms   p99 {report['commit_p99_ms_1_game']:.2f} ms"

@@ -46,42 +46,18 @@ def _check_ints(value: Any) -> None:
             _check_ints(v)
 
 
-def _json_dumps(value: Any) -> str:
+# Stored JSON holds integers of at most 64 bits (the engine's generator state is one), so that
+# any JSON reader (another language's, or a faster one) reads every stored text exactly.
+def dumps(value: Any) -> str:
+    """Compact JSON, as stored. Raises :class:`JsonRangeError` for an integer beyond 64 bits,
+    TypeError for a value JSON cannot hold."""
     _check_ints(value)
     return json.dumps(value, separators=(",", ":"))
 
 
-# Stored JSON holds integers of at most 64 bits (the engine's generator state is one), so that
-# orjson, which reads larger ones as floats, reads every stored text exactly.
-try:  # orjson, when installed, reads and writes the same JSON several times faster
-    import orjson
-
-    _OPTIONS = orjson.OPT_NON_STR_KEYS
-
-    def dumps(value: Any) -> str:
-        """Compact JSON, as stored. Raises :class:`JsonRangeError` for an integer beyond 64
-        bits, TypeError for a value JSON cannot hold."""
-        try:
-            return orjson.dumps(value, option=_OPTIONS).decode()
-        except TypeError:
-            return _json_dumps(value)  # the json module's word on what is wrong
-
-    def loads(text: str) -> Any:
-        """A stored JSON text's value (ValueError if it is not JSON)."""
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            return json.loads(text)  # the json module's word on what is wrong
-
-    JSON_LIBRARY = "orjson"
-except ImportError:  # pragma: no cover - depends on the environment
-    dumps = _json_dumps
-
-    def loads(text: str) -> Any:
-        """A stored JSON text's value (ValueError if it is not JSON)."""
-        return json.loads(text)
-
-    JSON_LIBRARY = "json"
+def loads(text: str) -> Any:
+    """A stored JSON text's value (ValueError if it is not JSON)."""
+    return json.loads(text)
 
 
 def seats_json(seats: Sequence[Seat]) -> str:
