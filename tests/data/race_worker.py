@@ -2,8 +2,9 @@
 
 ``python -m tests.data.race_worker DB TABLE WORKER GO`` works out the whole game from the
 table's initial state (every worker finds the same moves: the generator is seeded with the table
-id), waits until the file ``GO`` exists, then tries every move in turn at its expected version,
-printing ``won <version>`` or ``lost <version>``. Exactly one worker must win each version.
+id), creates the file ``GO`` + ``.ready<WORKER>``, waits until the file ``GO`` exists, then tries
+every move in turn at its expected version, printing ``won <version>`` or ``lost <version>``.
+Exactly one worker must win each version.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ async def main(path: str, table_id: int, worker: int, go: Path) -> None:
         while game.pending is not None:
             seat, action = random_move(game, rnd)
             moves.append((seat, action, game.to_dict(), game.pending is None))
+        go.with_name(f"{go.name}.ready{worker}").touch()
         while not go.exists():
             time.sleep(0.001)
         lines = []

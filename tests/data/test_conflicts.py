@@ -129,7 +129,14 @@ async def test_processes_race_on_one_game(db_path: Path, tmp_path: Path) -> None
         )
         for w in range(3)
     ]
-    time.sleep(0.3)  # let them all work out the game and wait at the start line
+    # Start only once every worker has read the table and worked out the game: a worker that
+    # read the table after the others had begun would number its moves from a later version.
+    ready = [go.with_name(f"{go.name}.ready{w}") for w in range(3)]
+    give_up = time.monotonic() + 60
+    while not all(r.exists() for r in ready):
+        assert time.monotonic() < give_up, "the workers did not get ready"
+        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+        time.sleep(0.01)
     go.touch()
     won: dict[int, list[int]] = {}
     for w, proc in enumerate(procs):
