@@ -9,7 +9,7 @@ told that the game is safe. The user never sees "This interaction failed" or a t
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -40,11 +40,29 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
             log.exception("could not answer interaction %s privately", interaction.id)
 
 
+async def _which_table(find_table: Callable[[], Awaitable[int | None]] | None) -> int | None:
+    if find_table is None:
+        return None
+    try:
+        return await find_table()
+    except Exception:
+        return None
+
+
 @asynccontextmanager
 async def guarded(
-    interaction: discord.Interaction[Any], table_id: int | None = None, what: str = ""
+    interaction: discord.Interaction[Any],
+    table_id: int | None = None,
+    what: str = "",
+    *,
+    find_table: Callable[[], Awaitable[int | None]] | None = None,
 ) -> AsyncIterator[None]:
-    """Run a command or a click; turn every failure into a private reply."""
+    """Run a command or a click; turn every failure into a private reply.
+
+    ``find_table`` names the table when ``table_id`` is not known in advance (a slash command
+    acts on the channel's table): it is only called to log an unexpected failure with the
+    table's id.
+    """
     try:
         yield
     except TableError as err:
@@ -58,11 +76,15 @@ async def guarded(
         )
         await reply_private(interaction, err.message)
     except discord.Forbidden as err:
+        if table_id is None:
+            table_id = await _which_table(find_table)
         log.warning("table %s: %s: missing permission: %s", table_id, what, err.text)
         await reply_private(interaction, MISSING_PERMISSIONS.format(what=err.text or "forbidden"))
     except Exception:
         if interaction.client.is_closed():
             log.debug("table %s: %s interrupted by shutdown", table_id, what)
             return
+        if table_id is None:
+            table_id = await _which_table(find_table)
         log.exception("table %s: %s by user %s failed", table_id, what, interaction.user.id)
         await reply_private(interaction, SAFE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -17,7 +18,7 @@ from discord.ext import commands
 
 from bot import rules, views
 from bot.components import ButtonId
-from bot.errors import BadRequest, Stale, TableExists
+from bot.errors import BadRequest, Stale, TableError, TableExists
 from bot.replies import guarded
 from bot.service import Board, LeftGame, SpotChoice, Step
 
@@ -71,6 +72,19 @@ class Tables(commands.Cog):
         self.bot = bot
         self.service = bot.service
         self.presenter = bot.presenter
+
+    def _here(self, interaction: discord.Interaction[Any]) -> Callable[[], Awaitable[int | None]]:
+        """Finds the id of the table in the interaction's channel (for the logs)."""
+
+        async def find() -> int | None:
+            if interaction.channel_id is None:
+                return None
+            try:
+                return (await self.service.table_in_channel(interaction.channel_id)).id
+            except TableError as err:
+                return err.table_id
+
+        return find
 
     # --- /fp new -------------------------------------------------------------------------------
 
@@ -135,14 +149,24 @@ class Tables(commands.Cog):
                     embed=views.lobby_embed(board),
                     view=views.lobby_view(board) or discord.utils.MISSING,
                 )
-            except discord.Forbidden as err:
+            except discord.HTTPException as err:
+                # Nobody could see or join a lobby without its message, and it would keep the
+                # channel busy: close it again.
                 await self.service.cancel(board.table_id, None, interaction.user.id)
-                await interaction.followup.send(
-                    "I cannot post in this channel (" + (err.text or "missing permissions") + "). "
-                    "Ask a server admin to let me send messages, attach files and embed links "
-                    "here.",
-                    ephemeral=True,
-                )
+                if isinstance(err, discord.Forbidden):
+                    text = (
+                        "I cannot post in this channel ("
+                        + (err.text or "missing permissions")
+                        + "). Ask a server admin to let me send messages, attach files and "
+                        "embed links here."
+                    )
+                else:
+                    log.warning("table %s: could not post the lobby: %s", board.table_id, err)
+                    text = (
+                        "Discord did not take the table's message just now, so no table was "
+                        "opened. Please try /fp new again in a moment."
+                    )
+                await interaction.followup.send(text, ephemeral=True)
                 return
             await self.service.remember_message(board.table_id, "lobby", message.id)
             await interaction.followup.send(
@@ -163,7 +187,7 @@ class Tables(commands.Cog):
         mode: app_commands.Choice[str] | None = None,
     ) -> None:
         """``/fp hand``: the hand with its tile buttons, ephemerally."""
-        async with guarded(interaction, None, "/fp hand"):
+        async with guarded(interaction, None, "/fp hand", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
             if mode is not None:
@@ -176,7 +200,7 @@ class Tables(commands.Cog):
     @fp.command(name="status", description="Post the table's current picture again")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         """``/fp status``: the current picture at the bottom of the channel."""
-        async with guarded(interaction, None, "/fp status"):
+        async with guarded(interaction, None, "/fp status", find_table=self._here(interaction)):
             assert interaction.channel_id is not None
             # One quick read first, so that "no table here" is answered privately; the picture
             # is drawn after the acknowledgement.
@@ -201,7 +225,7 @@ class Tables(commands.Cog):
     @fp.command(name="leave", description="Leave this channel's table (a computer takes your seat)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """``/fp leave``."""
-        async with guarded(interaction, None, "/fp leave"):
+        async with guarded(interaction, None, "/fp leave", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
             table = await self.service.table_in_channel(interaction.channel_id)
@@ -219,7 +243,7 @@ class Tables(commands.Cog):
     @fp.command(name="abort", description="Close this channel's table (host or channel managers)")
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         """``/fp abort``."""
-        async with guarded(interaction, None, "/fp abort"):
+        async with guarded(interaction, None, "/fp abort", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
             perms = interaction.permissions

@@ -1,0 +1,145 @@
+"""What players never see and what never breaks: hands stay out of the logs, a failure is logged
+with its table and answered politely, a lobby Discord refused does not block its channel, and a
+table whose record is damaged answers clearly while the other tables play on."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot, MovableClock
+from .driver import TIMEOUT, TableDriver, answer, table_of
+from .test_decisions import COLLAPSE, private_answer, write_state
+
+SECRET_TILES = {"B4": "blue 4", "Y4": "yellow 4", "B10": "blue 10", "G20": "green 20"}
+"""Tiles of COLLAPSE that nobody but their owner sees while Alice's and Bob's turns are played:
+Carol's hand (B4, Y4) and pile (B10), and the tile Bob draws (G20)."""
+
+
+def db_file(db_url: str) -> Path:
+    return Path(db_url.removeprefix("sqlite:///"))
+
+
+async def test_hands_never_reach_the_channel_or_the_logs(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    after = await table.fall(world.alice, falling)
+    after = await table.play(world.bob, after)  # Bob plays red 2 and draws green 20
+    assert TableDriver.decider(after) == world.carol.id
+    # Carol does see her own hand.
+    hand = await table.hand_for(world.carol, after)
+    assert {"blue 4", "yellow 4"} <= set(table.tile_labels(hand))
+
+    secret = re.compile(
+        r"\b(" + "|".join([*SECRET_TILES, *SECRET_TILES.values()]) + r")\b", re.IGNORECASE
+    )
+    for m in table.bot_messages():
+        assert not secret.search(m.content + m.embed_text()), m.content
+    logged = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert logged, "nothing was logged at INFO: the check would prove nothing"
+    for record in logged:
+        text = record.getMessage()
+        if record.exc_info:
+            text += logging.Formatter().formatException(record.exc_info)
+        assert not secret.search(text), f"a hidden tile in the log: {text}"
+
+
+async def test_an_unexpected_failure_is_logged_with_its_table_and_answered(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    table_id = table_of(game)
+    # Discord refuses the answer to Bob's /fp hand once, with an error the bot does not expect.
+    world.fake.faults.error(
+        "POST /webhooks/{application_id}/{token}",
+        status=400,
+        code=50035,
+        message="Invalid Form Body",
+    )
+    with caplog.at_level(logging.ERROR, logger="bot"):
+        ix = await table.slash(world.bob, "fp hand")
+        reply = await private_answer(ix)
+    assert "The game is safe" in reply and "Traceback" not in reply
+    failures = [r.getMessage() for r in caplog.records if "/fp hand" in r.getMessage()]
+    assert failures, "the failure was not logged"
+    assert failures[0].startswith(f"table {table_id}:"), failures
+    # Nothing was lost: Bob asks again and gets his hand.
+    hand = await answer(await table.slash(world.bob, "fp hand"))
+    assert hand.ephemeral and "red 2" in hand.labels()
+
+
+async def test_a_lobby_discord_refused_does_not_block_the_channel(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    world.fake.faults.error(
+        "POST /channels/{channel_id}/messages",
+        status=503,
+        code=0,
+        message="Service Unavailable",
+        channel_id=world.games.id,
+    )
+    ix = await table.slash(world.alice, "fp new")
+    assert "no table was opened" in await private_answer(ix)
+    lobby = await table.open(world.bob, world.alice)  # the channel is free
+    assert "Waiting for players" in lobby.embed_text()
+
+
+async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    clock: MovableClock,
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol, time_limit=3600)
+    damaged = await table.start(world.alice)
+    other = TableDriver(world.fake, world.general, table.users)
+    await other.open(world.alice, world.bob, world.carol, time_limit=3600)
+    game = await other.start(world.alice)
+
+    with sqlite3.connect(db_file(db_url)) as conn:
+        conn.execute(
+            "UPDATE tables SET state = '{not json' WHERE channel_id = ?", (world.games.id,)
+        )
+    ix = await table.click(world.bob, damaged, "My hand")
+    assert "cannot be read" in await private_answer(ix)
+    ix = await table.slash(world.carol, "fp status")
+    assert "cannot be read" in await private_answer(ix)
+    ix = await table.slash(world.alice, "fp new")
+    reply = await private_answer(ix)
+    assert "already has a table" in reply or "cannot be read" in reply
+
+    # The other table plays on, by clicks and by its timer.
+    falling = await other.play(world.alice, game)
+    assert TableDriver.decider(falling) == world.alice.id
+    clock.advance(3601)
+    timed_out = await world.fake.wait_for(
+        lambda: next((m for m in other.game_messages() if "time ran out" in m.content), None),
+        TIMEOUT,
+        "the computer's fall choice for Alice",
+    )
+    assert "Alice" in timed_out.content
