@@ -57,6 +57,19 @@ async def test_one_table_per_channel_but_many_channels(service: TableService) ->
     assert other.table_id != first.table_id
 
 
+async def test_table_options_reach_the_dealt_game(service: TableService) -> None:
+    t = await lobby(
+        service, ALICE, BOB, curse=True, fire_die=True, rounds=3, turn_limit_s=900, max_seats=3
+    )
+    step = await service.start(t, None, ALICE)
+    game = Game.from_dict(step.board.table.state or {})
+    assert game.to_dict()["options"] == {"curse": True, "fire_die": True}
+    assert game.rounds == 3
+    assert step.board.table.options["max_seats"] == 3
+    assert step.board.prompt.deadline is not None
+    assert step.board.table.deadline == step.board.table.updated_at + 900
+
+
 async def test_bad_options_are_refused(service: TableService) -> None:
     with pytest.raises(BadRequest):
         await service.new_table(GUILD, CHANNEL, ALICE, "Alice", {"rounds": 0})

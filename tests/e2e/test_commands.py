@@ -127,3 +127,57 @@ async def test_settings_are_for_admins(world: World, run_bot: MakeBot, table: Ta
     assert "1 hour per decision" in await private_answer(ix)
     lobby = await table.open(world.alice)
     assert "1 hour per turn" in lobby.embed_text()
+
+
+async def test_new_table_options(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+    await run_bot()
+    lobby = await table.open(
+        world.alice, world.bob, curse=True, fire_die=True, rounds=3, time_limit=900, max_seats=2
+    )
+    text = lobby.embed_text()
+    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per turn", "(2/2)"):
+        assert shown in text, text
+    ix = await table.click(world.carol, lobby, "Join")
+    assert "full" in await private_answer(ix)
+    game = await table.start(world.alice)
+    assert "curse on · fire die on · 3 rounds" in game.content
+    hand = await table.hand_for(world.alice, game)
+    assert "round 1/3" in hand.content
+
+
+async def test_a_channel_manager_aborts_a_table_they_do_not_host(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    await table.open(world.alice, world.bob)
+    ix = await table.slash(world.dave, "fp abort")
+    assert "Only the host" in await private_answer(ix)
+    moderators = world.fake.create_role(world.guild, "moderators", Perm.MANAGE_CHANNELS)
+    world.fake.state.add_member(world.guild, world.dave.account, [moderators])
+    ix = await table.slash(world.dave, "fp abort")
+    assert "closed" in await private_answer(ix)
+    await world.fake.wait_for(
+        lambda: any("aborted by Dave" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
+    )
+
+
+async def test_hands_in_the_channel_for_good_with_the_button(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    hand = await answer(await table.click(world.alice, game, "My hand"))
+    assert hand.ephemeral and "yellow 40" in hand.labels()
+    ix = await table.click(world.alice, hand, "Always show my hand here (no DMs)")
+    assert "not DM your hands" in await private_answer(ix)
+    dms_before = len(world.alice.dms())
+    # Alice plays from the private hand; her new hand is not sent by DM, only on request.
+    ix = await table.click(world.alice, hand, "yellow 40")
+    falling = await table.settled_game(game.id)
+    after = await table.fall(world.alice, falling)
+    assert TableDriver.decider(after) == world.bob.id
+    assert len(world.alice.dms()) == dms_before
+    hand = await answer(await table.click(world.alice, after, "My hand"))
+    assert hand.ephemeral and "blue 2" in hand.labels()
+    assert "Send my hands by DM" in hand.labels()
