@@ -8,7 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.fakediscord import FakeUser, Interaction
+from bot.narrate import DIE_FACES_TEXT
+from engine import Game, Play
+from engine.model import Die
+from tests.fakediscord import FakeUser, Interaction, Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
@@ -30,6 +33,16 @@ CURSE = {
     "options": {"curse": True, "fire_die": False},
     "pyramid": {"0,0": "Y10", "0,2": "R10", "0,4": "B20", "1,3": "B30"},
     "hands": [["G10", "Y2"], ["R2", "G2"], ["B2", "Y4"]],
+    "piles": [["R20"], ["G20"], ["B10"]],
+    "active": 0,
+}
+
+FIRE = {
+    # With the fire die, Alice's blue blowtorch lands next to yellow 30 (wood): the die is rolled.
+    "players": 3,
+    "options": {"curse": False, "fire_die": True},
+    "pyramid": {"0,0": "Y30"},
+    "hands": [["B7", "Y2"], ["R2", "G2"], ["B4", "Y4"]],
     "piles": [["R20"], ["G20"], ["B10"]],
     "active": 0,
 }
@@ -196,3 +209,38 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     assert TableDriver.decider(status) == world.bob.id
     after = await table.step(status)
     assert TableDriver.decider(after) == world.carol.id
+
+
+def animated(m: Message) -> bool:
+    return any(a.filename == "mayhem.gif" for a in m.attachments)
+
+
+async def test_the_fire_die_is_rolled_by_the_game_and_shown(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    # What the game's own generator rolls for this state, blowtorch on spot A (left of Y30).
+    expected = Game.from_dict(FIRE)
+    expected.apply(Play("B7", (0, -2)))
+    [face] = [e.detail for e in expected.apply(Die(None)) if e.kind == "rolled"]
+    await begin(world, run_bot, table, tmp_path, FIRE)
+    game = await table.start(world.alice)
+    after = await table.play(world.alice, game, spot="A")
+    assert f"the fire die for blue blowtorch (7) shows {DIE_FACES_TEXT[face]}" in after.content
+    assert TableDriver.decider(after) == world.bob.id
+
+
+async def test_mayhem_is_animated_on_the_moves_message(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)  # yellow 40 collapses
+    await world.fake.wait_for(lambda: animated(falling) and falling.settled, TIMEOUT, "animation")
+    assert [a.filename for a in falling.attachments] == ["pyramid.png", "mayhem.gif"]
+    after = await table.fall(world.alice, falling)
+    assert TableDriver.decider(after) == world.bob.id
+    # Bob's red 2 goes on the base and nothing happens: the picture only.
+    quiet = await table.play(world.bob, after)
+    assert "Bob played red 2" in quiet.content
+    await world.fake.wait_for(lambda: quiet.settled, TIMEOUT, "the quiet move")
+    assert [a.filename for a in quiet.attachments] == ["pyramid.png"]
