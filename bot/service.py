@@ -347,6 +347,7 @@ class TableService:
         self.deal: Dealer = deal or _deal
         self.next_round_pause_s = next_round_pause_s
         self._locks = _Locks()
+        self._reported: set[tuple[int, int | None]] = set()
 
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that serialises changes to one table in this process."""
@@ -359,12 +360,22 @@ class TableService:
             return self._effective(await self.store.get_table(table_id))
         except NotFound:
             raise NoTable("This table is closed.", table_id=table_id) from None
-        except CorruptRecord:
-            log.exception("table %s: unreadable record", table_id)
+        except CorruptRecord as err:
+            self._report_unreadable(err)
             raise TableError(
                 "This table's record cannot be read; an admin has been told in the logs.",
                 table_id=table_id,
             ) from None
+
+    def _report_unreadable(self, err: CorruptRecord) -> None:
+        """Log a damaged table record once (per record version): its timers and every click
+        read it again, and the log must not fill up with the same problem."""
+        key = (err.table_id, err.version)
+        if key in self._reported:
+            log.debug("table %s: unreadable record (%s)", err.table_id, err.problem)
+            return
+        self._reported.add(key)
+        log.error("table %s: unreadable record (%s)", err.table_id, err.problem)
 
     async def _get_open(self, table_id: int) -> Table:
         table = await self._get(table_id)
@@ -406,7 +417,7 @@ class TableService:
         try:
             table = await self.store.open_table_in_channel(channel_id)
         except CorruptRecord as err:
-            log.error("table %s: unreadable record (%s)", err.table_id, err.problem)
+            self._report_unreadable(err)
             raise TableError(
                 "This channel's table cannot be read any more. Someone who can manage the "
                 "channel can close it with /fp abort.",

@@ -450,3 +450,33 @@ async def test_an_unreadable_table_can_be_closed_by_a_manager(
     board = await service.abort(CHANNEL, DAVE, may_manage=True)
     assert board.table.status == "aborted"
     await service.new_table(GUILD, CHANNEL, BOB, "Bob")  # the channel is usable again
+
+
+async def test_a_damaged_table_is_reported_once_and_the_timers_of_others_run(
+    db_path: Path, store: SqliteStore, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    import json
+    import logging
+    import sqlite3
+
+    service = make_service(store, clock)
+    damaged = await lobby(service, ALICE, BOB, CAROL, turn_limit_s=600)
+    await service.start_from_state(damaged, ALICE, state())
+    other = await service.new_table(GUILD, CHANNEL + 1, ALICE, "Alice", {"turn_limit_s": 600})
+    await service.join(other.table_id, BOB, "Bob")
+    two = state(players=2, hands=[["Y40"], ["R2"]], piles=[["R20"], ["G20"]])
+    await service.start_from_state(other.table_id, ALICE, two)
+    # The damaged game's state is still JSON, but not a state the engine accepts.
+    table = await store.get_table(damaged)
+    broken = dict(table.state or {}, hands=[["Y40", "Y40"], [], []])
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(broken), damaged))
+    clock.advance(601)
+    with caplog.at_level(logging.INFO, logger="bot"):
+        steps = await service.tick()
+        for _ in range(3):
+            await service.tick()
+    assert [s.board.table_id for s in steps if isinstance(s, Step)] == [other.table_id]
+    reports = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(reports) == 1, [r.getMessage() for r in reports]
+    assert f"table {damaged}" in reports[0].getMessage()
