@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -29,10 +30,15 @@ def decode(data: bytes) -> Image.Image:
     return im.convert("RGB")
 
 
+def flat(im: Image.Image) -> list[Any]:
+    """Every pixel value of ``im``, row by row (Pillow 12.1 renamed ``getdata``)."""
+    get = getattr(im, "get_flattened_data", None)
+    return list(get() if get is not None else im.getdata())
+
+
 def pixels(im: Image.Image, box: Box) -> list[RGB]:
     """Every pixel of ``box``."""
-    crop = im.crop(box)
-    return [tuple(p) for p in crop.getdata()]  # type: ignore[misc]
+    return [tuple(p) for p in flat(im.crop(box))]
 
 
 def mode_colour(im: Image.Image, box: Box) -> RGB:

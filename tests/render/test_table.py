@@ -18,6 +18,7 @@ from render.layout import Box
 from tests.render.conftest import (
     NAMES,
     decode,
+    flat,
     inner,
     mode_colour,
     pixels,
@@ -135,7 +136,7 @@ def test_a_fall_choice_rings_the_falling_tile_and_marks_L_and_R(jenny: Game) -> 
     left = im.crop(inner(boxes[(2, 2)], 0.3))
     right = im.crop(inner(boxes[(2, 4)], 0.3))
     assert left.tobytes() != right.tobytes()  # "L" and "R"
-    assert th.TEXT in set(left.getdata()) and th.TEXT in set(right.getdata())
+    assert th.TEXT in set(flat(left)) and th.TEXT in set(flat(right))
     # no spot letters while a fall is pending
     assert spot_labels(v) == {}
 
@@ -210,14 +211,14 @@ def test_every_face_maps_exactly_onto_the_palette() -> None:
         face = ts.face(tile)
         if tile != "M200":
             fill = th.TILE_FILL[tile[0]]
-            assert fill in set(to_palette(face).convert("RGB").getdata())
+            assert fill in set(flat(to_palette(face).convert("RGB")))
 
 
 def test_base_colours_are_exact_palette_entries() -> None:
     colours = list(th.PALETTE[:30])
     im = Image.new("RGB", (len(colours), 1))
     im.putdata(colours)
-    assert list(to_palette(im).convert("RGB").getdata()) == colours
+    assert flat(to_palette(im).convert("RGB")) == colours
 
 
 def test_rendering_is_deterministic(jenny_view: View) -> None:
