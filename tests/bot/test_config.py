@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config, offset_clock
+from bot.config import ConfigError, apply_endpoints, load_config, offset_clock
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -60,3 +60,78 @@ def test_python_m_bot_without_token_exits_2(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "DISCORD_TOKEN" in done.stderr and ".env.example" in done.stderr
+
+
+ENV_NAMES = (
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "DISCORD_API_BASE_URL",
+    "DISCORD_GATEWAY_URL",
+)
+
+
+def test_settings_from_a_dotenv_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ENV_NAMES:  # absent now, and removed again after the test
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=from-the-file\n"
+        "DATABASE_URL=sqlite:///games.db\n"
+        "DEV_GUILD_ID=77\n"
+        "LOG_LEVEL=warning\n"
+        "DISCORD_API_BASE_URL=http://127.0.0.1:8123/api/v10/\n"
+        "DISCORD_GATEWAY_URL=ws://127.0.0.1:8123/gateway\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    config = load_config()
+    assert config.token == "from-the-file"
+    assert config.database_url == "sqlite:///games.db"
+    assert config.dev_guild_id == 77 and config.log_level == "WARNING"
+    assert config.api_base_url == "http://127.0.0.1:8123/api/v10/"
+    assert config.gateway_url == "ws://127.0.0.1:8123/gateway"
+    # The environment wins over the file.
+    monkeypatch.setenv("DEV_GUILD_ID", "78")
+    assert load_config().dev_guild_id == 78
+
+
+def test_endpoints_point_discord_py_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    import discord.gateway
+    import discord.http
+
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket,
+        "DEFAULT_GATEWAY",
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+    )
+    apply_endpoints(load_config({"DISCORD_TOKEN": "abc"}))  # unset: Discord's own
+    assert discord.http.Route.BASE == "https://discord.com/api/v10"
+    config = load_config(
+        {
+            "DISCORD_TOKEN": "abc",
+            "DISCORD_API_BASE_URL": "http://127.0.0.1:8123/api/v10/",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8123/gateway",
+        }
+    )
+    apply_endpoints(config)
+    assert discord.http.Route.BASE == "http://127.0.0.1:8123/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:8123/gateway"
+
+
+def test_python_m_bot_reads_the_dotenv_file_of_its_directory(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env["PYTHONPATH"] = str(REPO)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nLOG_LEVEL=loud\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "LOG_LEVEL" in done.stderr and "'LOUD'" in done.stderr
+    assert "Traceback" not in done.stderr
