@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import render
 from bot import views
 from bot.components import ButtonId
 from bot.narrate import narrate, scores_line
-from bot.service import SpotChoice, TableService, spot_labels
+from bot.service import SpotChoice, Step, TableService, spot_labels
 from engine import Event, Game, view
 
-from .conftest import ALICE, BOB, CAROL, lobby, state
+from .conftest import ALICE, BOB, CAROL, lobby, state, with_rounds
 
 
 def payload(v: discord.ui.View | None) -> list[dict[str, Any]]:
@@ -79,6 +80,22 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     assert views.mentioned_users(after.board) == [ALICE]
 
 
+async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableService) -> None:
+    s = state(pyramid={"0,0": "Y30", "0,2": "R10", "0,6": "B20", "0,10": "G30"})
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, s)
+    hand = await service.hand(t, ALICE)
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice) and len(choice.spots) > 2
+    on_picture = render.spot_labels(choice.view)
+    buttons = [
+        (b["label"], b["custom_id"].rsplit("@", 1)[1])
+        for r in payload(views.spot_view(choice))
+        for b in r["components"]
+    ]
+    assert buttons == [(label, f"{r},{x}") for label, (r, x) in on_picture.items()]
+
+
 def test_many_spots_are_paged() -> None:
     game = Game.from_dict(state())
     spots = tuple((0, 2 * i) for i in range(47))
@@ -130,3 +147,42 @@ def test_scores_lowest_first() -> None:
 def test_names_cannot_ping_or_format() -> None:
     assert "@everyone" not in views.esc("@everyone")
     assert views.esc("**bold**") == "\\*\\*bold\\*\\*"
+
+
+async def test_the_last_round_announces_the_final_standings(service: TableService) -> None:
+    s = with_rounds(state(hands=[["Y40"], ["R2", "G2"], ["B4", "Y4"]], piles=[[], [], []]), 2)
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, s)
+    users = {0: ALICE, 1: BOB, 2: CAROL}
+    hand = await service.hand(t, ALICE)
+    won = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(won, Step) and won.results is None
+    text = views.step_content(won)
+    assert "**user11** wins round 1!" in text and "Match totals: user11 0, user12 2" in text
+    step = await service.next_round(t, won.board.version, BOB)
+    for _ in range(1000):  # round 2, played by everyone's first tile on the first spot
+        p = step.board.prompt
+        if p.kind == "over":
+            break
+        assert p.seat is not None
+        user = users[p.seat]
+        if p.kind == "fall":
+            step = await service.fall(t, step.board.version, user, "left")
+            continue
+        hand = await service.hand(t, user)
+        assert hand.view.hand
+        played = await service.play(t, user, hand.view.hand[0], hand.digest)
+        if isinstance(played, SpotChoice):
+            played = await service.choose_spot(
+                t, played.version, user, played.tile, played.spots[0][1]
+            )
+        step = played
+    assert step.results is not None and step.board.view is not None
+    totals = step.board.view.scores
+    assert step.results["scores"] == list(totals)
+    text = views.step_content(step)
+    assert "wins round 2!" in text
+    assert f"Match totals: {scores_line(views.names_of(step.board), totals)}." in text
+    winners = " and ".join(f"user{users[i]}" for i in step.results["winners"])
+    assert f"🏁 **The match is over.** Winner: {winners}." in text
+    assert views.board_view(step.board) is None  # no buttons once the match is over
