@@ -15,6 +15,7 @@ from bot.components import ButtonId
 from bot.narrate import narrate, scores_line
 from bot.service import SpotChoice, Step, TableService, spot_labels
 from engine import Event, Game, view
+from render.scene import table_scene
 
 from .conftest import ALICE, BOB, CAROL, lobby, state, with_rounds
 
@@ -75,6 +76,10 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     assert not isinstance(after, SpotChoice)
     rows = payload(views.board_view(after.board))
     assert [b.get("label") for b in rows[0]["components"]] == ["Fall left", "Fall right", "My hand"]
+    # The channel's picture of the fall choice marks both landing places.
+    assert after.board.view is not None and after.board.view.hand is None
+    fall = table_scene(after.board.view, list(after.board.names)).fall
+    assert fall is not None and (fall.left, fall.right) == ((0, 0), (0, 2))
     text = views.step_content(after)
     assert f"<@{ALICE}>" in text and "too heavy" in text
     assert views.mentioned_users(after.board) == [ALICE]
