@@ -69,6 +69,18 @@ async def private_answer(ix: Interaction) -> str:
     return msg.content
 
 
+def pinged(world: World, message: Message) -> set[int]:
+    """Whom the bot allowed a channel message to notify (its ``allowed_mentions`` users)."""
+    first = message.revisions[0].content
+    for record in reversed(world.fake.requests_to("POST /channels/{channel_id}/messages")):
+        body = record.body if isinstance(record.body, dict) else {}
+        if body.get("content") == first:
+            allowed = body.get("allowed_mentions") or {}
+            assert not allowed.get("parse"), allowed  # never everyone, never roles
+            return {int(u) for u in allowed.get("users", [])}
+    raise AssertionError(f"no request posted {first!r}")
+
+
 async def begin(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, state: dict[str, Any]
 ) -> None:
@@ -84,6 +96,7 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     falling = await table.play(world.alice, game)
     assert falling.labels()[:2] == ["Fall left", "Fall right"]
     assert TableDriver.decider(falling) == world.alice.id
+    assert pinged(world, falling) == {world.alice.id}
     assert "too heavy" in falling.content
     # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
     for intruder, expected in ((world.bob, "Alice's decision"), (world.dave, "not playing")):
@@ -104,6 +117,7 @@ async def test_curse_gives_the_fall_choice_to_the_previous_player(
     falling = await table.play(world.alice, game)
     assert "curse" in falling.content.lower()
     assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
+    assert pinged(world, falling) == {world.carol.id}
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Carol's decision" in await private_answer(ix)
     after = await table.fall(world.carol, falling, "left")
