@@ -106,6 +106,7 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     after = await table.fall(world.alice, falling, "right")
     assert "fell right" in after.content
     assert TableDriver.decider(after) == world.bob.id
+    assert pinged(world, after) == {world.bob.id}  # the next player is notified
     await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
 
 
