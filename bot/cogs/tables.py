@@ -247,8 +247,13 @@ class Tables(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
             perms = interaction.permissions
-            table = await self.service.table_in_channel(interaction.channel_id)
-            async with self.presenter.table_lock(table.id):
+            try:
+                table_id = (await self.service.table_in_channel(interaction.channel_id)).id
+            except TableError as err:
+                if err.table_id is None:
+                    raise
+                table_id = err.table_id  # unreadable: the service can still close it
+            async with self.presenter.table_lock(table_id):
                 board = await self.service.abort(
                     interaction.channel_id,
                     interaction.user.id,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakediscord import Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
@@ -143,3 +144,14 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
         "the computer's fall choice for Alice",
     )
     assert "Alice" in timed_out.content
+
+    # The damaged table's host cannot vouch for it; a member who manages the channel closes it,
+    # and the channel is free again.
+    ix = await table.slash(world.alice, "fp abort")
+    assert "manage the channel" in await private_answer(ix)
+    moderators = world.fake.create_role(world.guild, "moderators", Perm.MANAGE_CHANNELS)
+    world.fake.state.add_member(world.guild, world.dave.account, [moderators])
+    ix = await table.slash(world.dave, "fp abort")
+    assert "closed" in await private_answer(ix)
+    lobby = await table.open(world.bob, world.carol)
+    assert "Waiting for players" in lobby.embed_text()
