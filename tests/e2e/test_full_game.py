@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.service import NEXT_ROUND_PAUSE_S
 from engine import Game
 from tests.fakediscord.fixtures import World
 
-from .conftest import MakeBot
+from .conftest import MakeBot, MovableClock
 from .driver import TIMEOUT, TableDriver, is_final
+from .test_decisions import private_answer
 
 SHORT_SEED = 877
 """A deal where the driver's way of playing (first tile, spot A, fall left) ends in about 60
@@ -64,10 +66,8 @@ async def test_game_with_a_computer_player(
     assert computer_moves, "the computer player never moved"
 
 
-async def test_rounds_of_a_match(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
-) -> None:
-    # Alice holds her last tile: she wins round 1 of 2; Bob starts round 2 with the button.
+def last_tile_of_round_one(tmp_path: Path) -> str:
+    """A two-round match where Alice is about to play her last tile of round 1."""
     game = Game.from_dict(
         {
             "players": 3,
@@ -80,7 +80,14 @@ async def test_rounds_of_a_match(
     game.rounds = 2
     path = tmp_path / "state.json"
     path.write_text(json.dumps(game.to_dict()))
-    await run_bot(test_state_file=str(path))
+    return str(path)
+
+
+async def test_rounds_of_a_match(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    # Alice holds her last tile: she wins round 1 of 2; Bob starts round 2 with the button.
+    await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
     await table.open(world.alice, world.bob, world.carol)
     first = await table.start(world.alice)
     won = await table.play(world.alice, first)
@@ -94,3 +101,19 @@ async def test_rounds_of_a_match(
         await world.fake.wait_for(
             lambda u=user: any("round 2/2" in m.content for m in u.dms()), TIMEOUT, "new hands"
         )
+
+
+async def test_the_next_round_starts_by_itself_after_a_pause(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
+    await table.open(world.alice, world.bob, world.carol)
+    first = await table.start(world.alice)
+    won = await table.play(world.alice, first)
+    assert "Next round" in won.labels()
+    clock.advance(NEXT_ROUND_PAUSE_S + 1)  # nobody presses the button
+    dealt = await table.settled_game(won.id)
+    assert "Round 2 of 2 is dealt" in dealt.content
+    ix = await table.click(world.carol, won, "Next round")  # too late: nothing changes
+    assert "already started" in await private_answer(ix)
+    assert table.latest_game().id == dealt.id
