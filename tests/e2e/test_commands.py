@@ -181,3 +181,13 @@ async def test_hands_in_the_channel_for_good_with_the_button(
     hand = await answer(await table.click(world.alice, after, "My hand"))
     assert hand.ephemeral and "blue 2" in hand.labels()
     assert "Send my hands by DM" in hand.labels()
+
+
+async def test_commands_go_to_the_development_server_when_one_is_set(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot(dev_guild_id=world.guild.id)
+    assert [c.name for c in world.fake.commands(guild=world.guild)] == ["fp"]
+    assert world.fake.commands() == []  # nothing global
+    lobby = await table.open(world.alice)  # and they work there
+    assert "Waiting for players" in lobby.embed_text()
