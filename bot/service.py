@@ -1090,11 +1090,12 @@ class TableService:
                     step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
                 log.info("table %s: seat %s timed out; a computer player decided", table_id, seat)
                 out.append(step)
-                table = step.board.table
-                nxt = game.pending
-                # The computer finishes that one turn: the absent player's fall choices too.
-                if nxt is None or nxt.player != seat or nxt.kind != "fall":
+                # The computer finishes that one turn: the absent player's fall choices too,
+                # also those that follow the fire die (the step's board is after the roll).
+                nxt = step.board.prompt
+                if nxt.kind != "fall" or nxt.seat != seat:
                     break
+                table, game = await self._get_game(table_id)
             return out
         if table.reminder_at is not None and table.reminder_at <= now and p is not None:
             async with self.lock(table_id):

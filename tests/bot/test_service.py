@@ -3,6 +3,7 @@ deadlines with a hand-moved clock, and a restart (a new service on the same file
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -345,6 +346,29 @@ async def test_timeout_finishes_the_absent_players_fall_choices(
     assert [type(x) for x in steps] == [Step, Step]  # the play, then the fall
     assert all(isinstance(x, Step) and x.timed_out for x in steps)
     assert steps[-1].board.prompt.user_id == BOB
+
+
+async def test_timeout_finishes_a_fall_choice_that_follows_the_fire_die(
+    service: TableService, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The computer plays the blowtorch for absent Alice; the game's die shows fire, yellow 30
+    # burns and yellow 60 above it collapses: Alice's fall choice is part of that one turn.
+    s = state(
+        options={"curse": False, "fire_die": True},
+        pyramid={"0,0": "Y30", "0,2": "R60", "1,1": "Y60"},
+        hands=[["B7", "Y2"], ["R2", "G2"], ["B4", "Y4"]],
+    )
+    t = await lobby(service, ALICE, BOB, CAROL, turn_limit_s=600)
+    await service.start_from_state(t, ALICE, s)
+    clock.advance(601)
+    with caplog.at_level(logging.WARNING, logger="bot"):
+        steps = await service.tick()
+    assert [r.getMessage() for r in caplog.records] == []  # no illegal choice was caught
+    assert all(isinstance(x, Step) and x.timed_out and x.actor == 0 for x in steps)
+    kinds = [e.kind for x in steps if isinstance(x, Step) for e in x.events]
+    assert "rolled" in kinds and "collapsed" in kinds and "fell" in kinds
+    last = steps[-1]
+    assert isinstance(last, Step) and last.board.prompt.user_id == BOB
 
 
 async def test_computer_players_move_by_themselves(service: TableService) -> None:
