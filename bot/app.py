@@ -3,6 +3,7 @@ features (extensions) in ``setup_hook``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -78,6 +79,7 @@ class Bot(commands.Bot):
         )
         pause = ai_pause_s if ai_pause_s is not None else (0.0 if config.test_mode else 1.0)
         self.presenter = Presenter(self, self.service, ai_pause_s=pause)
+        self._shutdown: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -117,9 +119,21 @@ class Bot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
+        """Stop the background work, the connection and the store, once: a second call (the
+        ``async with`` exit after a SIGTERM, say) waits for the first to finish."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.ensure_future(self._close_all())
+        await asyncio.shield(self._shutdown)
+
+    async def _close_all(self) -> None:
         await self.presenter.close()
         await super().close()
         try:
             await self.store.close()
         except Exception:
             log.exception("could not close the store")
+
+    async def __aexit__(self, *exc: object) -> None:
+        # discord.py's own exit waits only for its part of the closing; the store's connections
+        # must be closed too before the event loop ends, or their threads keep the process up.
+        await self.close()

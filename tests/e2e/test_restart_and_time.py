@@ -151,3 +151,25 @@ async def test_a_move_committed_but_never_shown_is_shown_after_a_restart(
     assert TableDriver.decider(shown) == world.bob.id
     after = await table.step(shown)  # and play goes on from that message
     assert TableDriver.decider(after) == world.carol.id
+
+
+async def test_sigterm_stops_the_bot_cleanly_and_the_game_goes_on(
+    world: World,
+    start_bot_process: StartBotProcess,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+) -> None:
+    env = process_env(tmp_path, db_url, FP_TEST_STATE_FILE=write_state(tmp_path, COLLAPSE))
+    proc = await start_bot_process("bot", env=env)
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+
+    await proc.stop(timeout=10)  # SIGTERM, as a service manager stops it
+    assert proc.proc is not None and proc.proc.returncode == 0, proc.output
+    assert "Traceback" not in proc.output
+
+    await proc.start()
+    after = await table.fall(world.alice, falling, "left")
+    assert TableDriver.decider(after) == world.bob.id
