@@ -125,8 +125,15 @@ async def test_settings_are_for_admins(world: World, run_bot: MakeBot, table: Ta
     world.fake.state.add_member(world.guild, world.carol.account, [admin_role])
     ix = await table.slash(world.carol, "fp settings", time_limit=3600)
     assert "1 hour per decision" in await private_answer(ix)
+    ix = await table.slash(world.carol, "fp settings", reminder=3600, curse=True)
+    reply = await private_answer(ix)
+    assert "1 hour per decision, reminder 1 hour before the end, curse on" in reply
     lobby = await table.open(world.alice)
-    assert "1 hour per turn" in lobby.embed_text()
+    assert "curse on" in lobby.embed_text() and "1 hour per turn" in lobby.embed_text()
+    # A table's own option still wins over the server's default.
+    other = TableDriver(world.fake, world.general, table.users)
+    lobby = await other.open(world.alice, curse=False)
+    assert "curse off" in lobby.embed_text()
 
 
 async def test_new_table_options(world: World, run_bot: MakeBot, table: TableDriver) -> None:
