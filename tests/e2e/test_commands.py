@@ -198,3 +198,22 @@ async def test_commands_go_to_the_development_server_when_one_is_set(
     assert world.fake.commands() == []  # nothing global
     lobby = await table.open(world.alice)  # and they work there
     assert "Waiting for players" in lobby.embed_text()
+
+
+async def test_the_host_adds_computer_players_of_each_level(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    lobby = await table.open(world.alice, world.bob)
+    for level in ("easy", "normal", "hard"):
+        assert f"Add computer ({level})" in lobby.labels()
+    ix = await table.click(world.bob, lobby, "Add computer (easy)")
+    assert "Only the host" in await private_answer(ix)
+    for level in ("easy", "hard"):
+        before = len(lobby.revisions)
+        await table.click(world.alice, lobby, f"Add computer ({level})")
+        await world.fake.wait_for(
+            lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
+        )
+    text = lobby.embed_text()
+    assert "Computer 1 (easy)" in text and "Computer 1 (hard)" in text and "(4/6)" in text
