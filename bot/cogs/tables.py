@@ -48,6 +48,10 @@ HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
 ]
+MODE_CHOSEN = {
+    "dm": "From now on your hands come by direct message.",
+    "channel": "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
+}
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
 LOBBY_ACTIONS = frozenset({"join", "leave", "ai", "rmai", "cancel"})
 
@@ -190,11 +194,24 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp hand", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
-            if mode is not None:
-                await self.service.set_hand_mode(
-                    interaction.user.id, "dm" if mode.value == "dm" else "channel"
+            if mode is None:
+                hand = await self.service.hand_in_channel(
+                    interaction.channel_id, interaction.user.id
                 )
-            hand = await self.service.hand_in_channel(interaction.channel_id, interaction.user.id)
+                await self.presenter.send_hand_ephemeral(interaction, hand)
+                return
+            chosen: Literal["dm", "channel"] = "dm" if mode.value == "dm" else "channel"
+            await self.service.set_hand_mode(interaction.user.id, chosen)
+            try:
+                hand = await self.service.hand_in_channel(
+                    interaction.channel_id, interaction.user.id
+                )
+            except TableError as err:
+                # The choice is made for good, game or not: say so, then why there is no hand.
+                await interaction.followup.send(
+                    f"{MODE_CHOSEN[chosen]}\n{err.message}", ephemeral=True
+                )
+                return
             await self.presenter.send_hand_ephemeral(interaction, hand)
 
     @fp.command(name="status", description="Post the table's current picture again")
@@ -448,12 +465,7 @@ class Tables(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
         await self.service.set_hand_mode(interaction.user.id, mode)
-        await interaction.followup.send(
-            "From now on your hands come by direct message."
-            if mode == "dm"
-            else "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
-            ephemeral=True,
-        )
+        await interaction.followup.send(MODE_CHOSEN[mode], ephemeral=True)
 
     async def _retire(
         self, interaction: discord.Interaction[Any], note: str | None, *, keep: bool = True

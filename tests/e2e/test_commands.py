@@ -217,3 +217,19 @@ async def test_the_host_adds_computer_players_of_each_level(
         )
     text = lobby.embed_text()
     assert "Computer 1 (easy)" in text and "Computer 1 (hard)" in text and "(4/6)" in text
+
+
+async def test_choosing_the_hand_mode_where_there_is_no_game(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    ix = await table.slash(world.bob, "fp hand", mode="channel")
+    reply = await private_answer(ix)
+    assert "will not DM your hands" in reply and "no Flaming Pyramids table" in reply
+    # The choice holds at the next game: Bob gets no hand by DM.
+    await table.open(world.alice, world.bob)
+    game = await table.start(world.alice)
+    await world.fake.wait_for(lambda: table.hand_message(world.alice), TIMEOUT, "Alice's hand")
+    assert table.hand_message(world.bob) is None
+    hand = await answer(await table.click(world.bob, game, "My hand"))
+    assert hand.ephemeral and len(table.tile_labels(hand)) == 5
