@@ -138,6 +138,7 @@ async def test_double_click_and_stale_buttons(
     first = await table.click(world.alice, hand, "yellow 40")
     first_choice = await answer(first)
     assert first_choice.labels() == ["A", "B"]
+    assert first_choice.ephemeral and [a.filename for a in first_choice.images()] == ["spots.png"]
     second = await table.click(world.alice, hand, "red 6")
     second_choice = await answer(second)
     # Double click on B: both clicks are sent before the bot handles either.
