@@ -235,6 +235,9 @@ class SqliteStore:
         self._checkpoint_wanted = asyncio.Event()
         self._moves_since_checkpoint = 0
         self._wal = Path(f"{self.path}-wal")
+        # Damaged tables already reported (id, version, problem): listed again at every timer
+        # poll, each is logged as a warning once and at debug level after that.
+        self._reported: set[tuple[int, int | None, str]] = set()
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -963,7 +966,10 @@ class SqliteStore:
                 try:
                     tables.append(R.table_from_row(_row(values), validate=False))
                 except CorruptRecord as e:
-                    log.warning("skipping table %s: %s", e.table_id, e.problem)
+                    key = (e.table_id, e.version, e.problem)
+                    level = logging.DEBUG if key in self._reported else logging.WARNING
+                    self._reported.add(key)
+                    log.log(level, "skipping table %s: %s", e.table_id, e.problem)
         finally:
             if paused:
                 gc.enable()

@@ -72,6 +72,21 @@ async def test_unreadable_columns(
     await play(store, table, game, random.Random(9), moves=3)
 
 
+async def test_a_damaged_table_is_reported_once_not_at_every_listing(
+    store: SqliteStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Timers list the open tables every few seconds: a damaged one is a warning once."""
+    games = await three_games(store)
+    bad, _ = games[0]
+    tamper(db_path, "UPDATE tables SET state = 'garbage' WHERE id = ?", bad.id)
+    with caplog.at_level(logging.DEBUG, logger="data.sqlite"):
+        for _ in range(3):
+            opened = await store.open_tables()
+            assert [t.id for t in opened] == [games[1][0].id, games[2][0].id]
+    skips = [r for r in caplog.records if f"skipping table {bad.id}" in r.getMessage()]
+    assert [r.levelno for r in skips] == [logging.WARNING, logging.DEBUG, logging.DEBUG]
+
+
 async def test_a_corrupt_game_can_be_aborted(store: SqliteStore, db_path: Path) -> None:
     table, _ = await start_table(store, 5)
     tamper(db_path, "UPDATE tables SET state = 'garbage' WHERE id = ?", table.id)
