@@ -131,11 +131,11 @@ class Presenter:
             failure = err
             self._post_failed(board.table_id, err)
         if message is not None:
-            self.spawn(self.service.mark_shown(board.table_id, board.version))
+            self.spawn(self.service.mark_shown(board.table_id, board.version), board.table_id)
         for hand in step.hands:
             self.queue_hand(hand)
         if message is not None and step.before is not None and pictures.has_mayhem(step.events):
-            self.spawn(self._animate(message, step))
+            self.spawn(self._animate(message, step), board.table_id)
         log.debug(
             "table %s: picture drawn in %.0f ms, posted in %.0f ms",
             board.table_id,
@@ -248,7 +248,7 @@ class Presenter:
         key = (hand.table_id, hand.user_id)
         self._hands[key] = hand
         if key not in self._hand_tasks:
-            self._hand_tasks[key] = self.spawn(self._deliver_hands(key))
+            self._hand_tasks[key] = self.spawn(self._deliver_hands(key), hand.table_id)
 
     async def _deliver_hands(self, key: tuple[int, int]) -> None:
         try:
@@ -350,7 +350,7 @@ class Presenter:
         task = self._advancing.get(table_id)
         if task is not None and not task.done():
             return
-        self._advancing[table_id] = self.spawn(self._advance(table_id))
+        self._advancing[table_id] = self.spawn(self._advance(table_id), table_id)
 
     async def _advance(self, table_id: int) -> None:
         try:
@@ -370,9 +370,11 @@ class Presenter:
         finally:
             self._advancing.pop(table_id, None)
 
-    def spawn(self, coro: Any) -> asyncio.Task[Any]:
-        """Run a coroutine in the background, keeping a reference and logging its failure."""
+    def spawn(self, coro: Any, table_id: int) -> asyncio.Task[Any]:
+        """Run a coroutine for a table in the background, keeping a reference and logging its
+        failure with the table's id."""
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        task.set_name(f"table {table_id}")
         self._background.add(task)
         task.add_done_callback(self._done)
         return task
@@ -384,7 +386,7 @@ class Presenter:
         if self.bot.is_closed():
             log.debug("background task failed during shutdown: %r", task.exception())
         else:
-            log.error("background task failed", exc_info=task.exception())
+            log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
 
     async def close(self) -> None:
         """Cancel background work (at shutdown)."""
