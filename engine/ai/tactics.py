@@ -304,6 +304,23 @@ def quick_fall(game: Game, rnd: random.Random | None) -> str:
     return "left" if rnd.random() < 0.5 else "right"
 
 
+def least_quick_cost(game: Game) -> float:
+    """The lowest :func:`quick_play_cost` the player about to play can achieve with its hand:
+    0 when it has a safe play, more when it is stuck (0 when no play is pending)."""
+    p = game.pending
+    if p is None or p.kind != "play":
+        return 0.0
+    hand = game.hands[p.player]
+    best = math.inf
+    for at in p.spots:
+        facts = SpotFacts(game, at)
+        for tile in hand:
+            cost = quick_play_cost(game, tile, at, facts)
+            if cost < best:
+                best = cost
+    return 0.0 if best == math.inf else best
+
+
 def quick_play(game: Game, rnd: random.Random) -> Play:
     """The play a quick, sensible player makes: the lowest :func:`quick_play_cost`, then the most
     awkward tile, then at random."""
