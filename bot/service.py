@@ -46,6 +46,7 @@ from data.store import (
     VersionConflict,
 )
 from engine import Action, EngineError, Event, Fall, Game, NextRound, Play, Pos, View, view
+from engine.ai import LEVELS, choose
 from engine.model import Die
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,6 @@ MIN_TURN_LIMIT_S = 60
 MAX_TURN_LIMIT_S = 14 * 24 * 3600
 DEFAULT_TURN_LIMIT_S = 24 * 3600
 DEFAULT_REMINDER_S = 12 * 3600
-AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 TIMEOUT_LEVEL = "normal"
 """The level of the computer player that plays one turn for an absent player."""
 AI_GRACE_S = 30.0
@@ -255,28 +255,12 @@ def first_legal(v: View) -> Action:
 
 
 def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = None) -> AiPlayer:
-    """The engine's computer players (``engine.ai.choose``), or the first legal action if the
-    engine has none."""
-    try:
-        from engine.ai import choose  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        log.warning("engine.ai is not available: computer players play the first legal action")
-        return lambda level, v, seed: first_legal(v)
+    """The engine's computer players (:func:`engine.ai.choose`), with the bot's search bounds."""
 
     def play(level: str, v: View, seed: int) -> Action:
-        action: Action = choose(level, v, seed, time_budget_s=time_budget_s, node_limit=node_limit)
-        return action
+        return choose(level, v, seed, time_budget_s=time_budget_s, node_limit=node_limit)
 
     return play
-
-
-def ai_levels() -> tuple[str, ...]:
-    """The computer players' levels (``engine.ai.LEVELS`` when it exists)."""
-    try:
-        from engine.ai import LEVELS  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return AI_LEVELS
-    return tuple(LEVELS)
 
 
 def _deal(players: int, seed: int, options: dict[str, Any]) -> Game:
@@ -653,7 +637,7 @@ class TableService:
 
     async def add_ai(self, table_id: int, version: int, user_id: int, level: str) -> Board:
         """The host adds a computer player of ``level`` to the lobby."""
-        if level not in ai_levels():
+        if level not in LEVELS:
             raise BadRequest(f"Unknown level {level!r}.")
         async with self.lock(table_id):
             table = await self._get_lobby(table_id)

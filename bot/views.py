@@ -14,7 +14,8 @@ import discord
 
 from bot.components import ButtonId, FpButton
 from bot.narrate import narrate, scores_line
-from bot.service import Board, Hand, Prompt, SpotChoice, Step, ai_levels
+from bot.service import Board, Hand, Prompt, SpotChoice, Step
+from engine.ai import LEVELS
 from engine.tiles import describe
 
 MAX_CONTENT = 2000
@@ -109,7 +110,7 @@ def lobby_view(board: Board) -> discord.ui.View | None:
     view.add_item(
         FpButton(ButtonId(t, v, "cancel"), label="Cancel", style=discord.ButtonStyle.danger, row=0)
     )
-    for level in ai_levels()[:4]:
+    for level in LEVELS[:4]:
         view.add_item(
             FpButton(
                 ButtonId(t, v, "ai", level), label=f"Add computer ({level})", emoji="🤖", row=1
