@@ -8,6 +8,7 @@ action log) raises :class:`~data.store.CorruptRecord` for that table only.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast, get_args
@@ -37,7 +38,8 @@ def _check_ints(value: Any) -> None:
     """Raise :class:`JsonRangeError` if ``value`` holds an integer beyond 64 bits."""
     if isinstance(value, int):
         if not _I64_MIN <= value <= _U64_MAX:
-            raise JsonRangeError(f"the integer {value} is beyond 64 bits")
+            shown = str(value) if value.bit_length() < 1000 else f"of {value.bit_length()} bits"
+            raise JsonRangeError(f"the integer {shown} is beyond 64 bits")
     elif isinstance(value, dict):
         for v in value.values():
             _check_ints(v)
@@ -46,13 +48,33 @@ def _check_ints(value: Any) -> None:
             _check_ints(v)
 
 
+#: Every integer beyond 64 bits is written with at least 19 digits (a few within 64 bits are too).
+_LONG_NUMBER = re.compile(r"[0-9]{19,}")
+
+
 # Stored JSON holds integers of at most 64 bits (the engine's generator state is one), so that
 # any JSON reader (another language's, or a faster one) reads every stored text exactly.
 def dumps(value: Any) -> str:
     """Compact JSON, as stored. Raises :class:`JsonRangeError` for an integer beyond 64 bits,
     TypeError for a value JSON cannot hold."""
-    _check_ints(value)
-    return json.dumps(value, separators=(",", ":"))
+    try:
+        text = json.dumps(value, separators=(",", ":"))
+    except ValueError:
+        _check_ints(value)  # an integer too long to write at all is beyond 64 bits
+        raise
+    # Walking the value is slow; the text shows at once whether it can hold a long integer.
+    # A long run of digits may also sit inside a string: then the walk decides.
+    for match in _LONG_NUMBER.finditer(text):
+        digits = match.group()
+        if len(digits) <= 20:
+            number = int(digits)
+            if match.start() > 0 and text[match.start() - 1] == "-":
+                number = -number
+            if _I64_MIN <= number <= _U64_MAX:
+                continue
+        _check_ints(value)
+        break
+    return text
 
 
 def loads(text: str) -> Any:

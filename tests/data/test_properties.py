@@ -8,10 +8,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from data.rows import dumps, loads
+from data.rows import JsonRangeError, dumps, loads
 from data.sqlite import SqliteStore
 from data.store import Seat, Table, VersionConflict
 from engine import Game
@@ -42,6 +43,39 @@ SEATS = st.lists(
 @given(JSON)
 def test_json_round_trip(value: Any) -> None:
     assert loads(dumps(value)) == value
+
+
+BEYOND_64_BITS = st.integers(max_value=-(2**63) - 1) | st.integers(min_value=2**64)
+DIGITS = st.text("-0123456789", min_size=18, max_size=30)
+
+
+@given(JSON, BEYOND_64_BITS, st.integers(min_value=0, max_value=4))
+def test_an_integer_beyond_64_bits_is_refused_wherever_it_is(
+    value: Any, big: int, depth: int
+) -> None:
+    nested: Any = big
+    for i in range(depth):
+        nested = [value, nested] if i % 2 else {"k": nested, "v": value}
+    with pytest.raises(JsonRangeError):
+        dumps(nested)
+
+
+@given(DIGITS, st.integers(min_value=-(2**63), max_value=2**64 - 1))
+def test_long_runs_of_digits_in_strings_and_64_bit_integers_are_stored(
+    digits: str, number: int
+) -> None:
+    value = {digits: [digits, number, f"x{digits}y"], "n": -number}
+    if -number < -(2**63):
+        value["n"] = number
+    assert loads(dumps(value)) == value
+
+
+def test_edges_of_the_64_bit_range() -> None:
+    for ok in (-(2**63), 2**64 - 1, 10**19, -(10**18), "1" * 5000):
+        assert loads(dumps([ok])) == [ok]
+    for bad in (-(2**63) - 1, 2**64, 10**20, -(10**19), 10**5000):
+        with pytest.raises(JsonRangeError):
+            dumps({"a": [bad]})
 
 
 @settings(max_examples=25, deadline=None)
