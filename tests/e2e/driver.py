@@ -47,6 +47,10 @@ async def answer(ix: Interaction, timeout: float = TIMEOUT) -> Message:
     return msg
 
 
+STALE_HAND = "Your hand has changed since this message"
+"""The bot's answer to a click on a hand that is no longer the player's latest."""
+
+
 def is_final(m: Message) -> bool:
     return "The match is over" in m.content
 
@@ -182,23 +186,37 @@ class TableDriver:
     ) -> Message:
         """``user`` plays a tile (the first one unless ``choose_tile`` picks), and the spot
         ``spot`` if asked. Returns the next game message that waits for a person."""
-        hand = await self.hand_for(user, game)
-        labels = self.tile_labels(hand)
-        assert labels, f"{user.name} has no tile buttons: {hand!r}"
-        label = choose_tile(labels) if choose_tile else labels[0]
-        started = time.perf_counter()
         newest = game.id
-        ix = await self.click(user, hand, label)
-
-        def progressed() -> bool:
-            newer = [m for m in self.game_messages() if m.id > newest]
-            return bool(newer) or bool(ix.followups)
-
-        await self.fake.wait_for(progressed, TIMEOUT, f"{user.name}'s tile to be played")
-        if ix.followups and not [m for m in self.game_messages() if m.id > newest]:
-            choice = ix.followups[-1]
+        hand = await self.hand_for(user, game)
+        for _ in range(5):
+            labels = self.tile_labels(hand)
+            assert labels, f"{user.name} has no tile buttons: {hand!r}"
+            label = choose_tile(labels) if choose_tile else labels[0]
             started = time.perf_counter()
-            await self.click(user, choice, spot)
+            ix = await self.click(user, hand, label)
+
+            def progressed(ix: Interaction = ix) -> bool:
+                newer = [m for m in self.game_messages() if m.id > newest]
+                return bool(newer) or bool(ix.followups)
+
+            await self.fake.wait_for(progressed, TIMEOUT, f"{user.name}'s tile to be played")
+            if not ix.followups or [m for m in self.game_messages() if m.id > newest]:
+                break
+            reply = ix.followups[-1]
+            if STALE_HAND not in reply.content:  # the spots to choose from
+                started = time.perf_counter()
+                await self.click(user, reply, spot)
+                break
+
+            # The new hand was still on its way (the bot sends hands after the picture, and
+            # paces them behind the pictures of moves): as a person would, take the newest one.
+            def newer_hand(old: int = hand.id) -> Message | None:
+                latest = self.hand_message(user)
+                return latest if latest is not None and latest.id > old else None
+
+            hand = await self.fake.wait_for(newer_hand, TIMEOUT, f"{user.name}'s new hand")
+        else:
+            raise AssertionError(f"{user.name}'s hand kept changing under the click")
         first = await self.fake.wait_for(
             lambda: next((m for m in self.game_messages() if m.id > newest), None),
             TIMEOUT,
