@@ -64,6 +64,13 @@ class Stale(TableError):
     code = "stale"
 
 
+class HandChanged(Stale):
+    """A tile button of a hand that is no longer the player's latest (the adapter answers with
+    the hand as it is now)."""
+
+    code = "hand_changed"
+
+
 class BadRequest(TableError):
     """An option or an argument that makes no sense (a bad number of rounds...)."""
 

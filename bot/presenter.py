@@ -287,10 +287,15 @@ class Presenter:
                 allowed_mentions=views.ping([hand.user_id]),
             )
 
-    async def send_hand_ephemeral(self, interaction: discord.Interaction[Any], hand: Hand) -> None:
-        """Answer a deferred interaction with the clicker's own hand, privately."""
+    async def send_hand_ephemeral(
+        self, interaction: discord.Interaction[Any], hand: Hand, *, note: str | None = None
+    ) -> None:
+        """Answer a deferred interaction with the clicker's own hand, privately (after ``note``,
+        if given)."""
         mode = "channel" if hand.dm else "dm"
         kwargs = await self.hand_message(hand, mode_button=mode)
+        if note:
+            kwargs["content"] = views.clip(f"{note}\n{kwargs['content']}")
         await interaction.followup.send(ephemeral=True, **kwargs)
 
     async def send_spot_choice(

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from bot.errors import (
     BadRequest,
+    HandChanged,
     NoTable,
     NotAllowed,
     NotSeated,
@@ -770,7 +771,7 @@ class TableService:
             seat = self._require_seat(table, user_id)
             p = game.pending
             if digest != hand_digest(table.id, game.round, game.hands[seat]):
-                raise Stale(
+                raise HandChanged(
                     "Your hand has changed since this message: use your latest hand "
                     "(the My hand button, or /fp hand).",
                     table_id=table_id,

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import rules, views
 from bot.components import ButtonId
-from bot.errors import BadRequest, Stale, TableError, TableExists
+from bot.errors import BadRequest, HandChanged, Stale, TableError, TableExists
 from bot.replies import guarded
 from bot.service import Board, LeftGame, SpotChoice, Step
 
@@ -52,6 +52,7 @@ MODE_CHOSEN = {
     "dm": "From now on your hands come by direct message.",
     "channel": "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
 }
+HAND_CHANGED = "Your hand has changed since this message; here it is now:"
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
 LOBBY_ACTIONS = frozenset({"join", "leave", "ai", "rmai", "cancel"})
 
@@ -414,10 +415,18 @@ class Tables(commands.Cog):
     async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, digest = bid.arg.partition(".")
         await interaction.response.defer()
-        async with self.presenter.table_lock(bid.table_id):
-            result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
-            if isinstance(result, Step):
-                await self.presenter.show_step(result)
+        try:
+            async with self.presenter.table_lock(bid.table_id):
+                result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
+                if isinstance(result, Step):
+                    await self.presenter.show_step(result)
+        except HandChanged:
+            # A newer hand is on its way (or was missed): show it here rather than send the
+            # player looking for it.
+            hand = await self.service.hand(bid.table_id, interaction.user.id)
+            await self._retire(interaction, None)
+            await self.presenter.send_hand_ephemeral(interaction, hand, note=HAND_CHANGED)
+            return
         if isinstance(result, SpotChoice):
             await self.presenter.send_spot_choice(interaction, result)
         else:

@@ -10,6 +10,7 @@ import pytest
 
 from bot.errors import (
     BadRequest,
+    HandChanged,
     NoTable,
     NotAllowed,
     NotSeated,
@@ -211,7 +212,7 @@ async def test_old_hand_buttons_are_refused(service: TableService) -> None:
     old = await service.hand(t, ALICE)
     await service.play(t, ALICE, "Y40", old.digest)
     # Alice's hand changed: the old message's other tile is refused even later.
-    with pytest.raises(Stale, match="hand has changed"):
+    with pytest.raises(HandChanged, match="hand has changed"):
         await service.play(t, ALICE, "B2", old.digest)
     assert old.digest == hand_digest(t, 1, ["Y40", "B2"])
 

@@ -209,7 +209,8 @@ class TableDriver:
                 break
 
             # The new hand was still on its way (the bot sends hands after the picture, and
-            # paces them behind the pictures of moves): as a person would, take the newest one.
+            # paces them behind the pictures of moves); the bot answered with the hand as it is
+            # now: as a person would, play from the newest one.
             def newer_hand(old: int = hand.id) -> Message | None:
                 latest = self.hand_message(user)
                 return latest if latest is not None and latest.id > old else None

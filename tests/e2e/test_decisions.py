@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.narrate import DIE_FACES_TEXT
-from engine import Game, Play
+from engine import Fall, Game, Play
 from engine.model import Die
+from engine.tiles import describe
 from tests.fakediscord import FakeUser, Interaction, Message
 from tests.fakediscord.fixtures import World
 
@@ -208,6 +209,35 @@ async def test_hand_buttons_belong_to_their_owner(
     ix = await table.click(bob, hand, "red 2")  # not his turn
     assert "turn" in await private_answer(ix)
     assert table.latest_game().id == game.id
+
+
+async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    # Alice keeps a copy of her hand from the My hand button, then plays yellow 40 from her DM:
+    # it is too heavy, she lets it fall left and takes tiles back.
+    ix = await table.click(world.alice, game, "My hand")
+    copy = await answer(ix)
+    assert table.tile_labels(copy) == ["yellow 40", "blue 2"]
+    falling = await table.play(world.alice, game)
+    after = await table.fall(world.alice, falling, "left")
+    assert TableDriver.decider(after) == world.bob.id
+    now = Game.from_dict(json.loads(json.dumps(COLLAPSE)))  # the same moves, by the engine
+    now.apply(Play("Y40", (1, 1)), 0)
+    now.apply(Fall("left"), 0)
+    expected = [describe(t) for t in now.hands[0]]
+    assert expected != ["yellow 40", "blue 2"]
+    # The copy's blue 2 is from the hand she had before: the answer is her hand now, privately.
+    stale = await table.click(world.alice, copy, "blue 2")
+    current = await answer(stale)
+    assert current.ephemeral and [a.filename for a in current.images()] == ["hand.png"]
+    assert current.content.startswith("Your hand has changed since this message")
+    assert sorted(table.tile_labels(current)) == sorted(expected)
+    assert "Not your turn yet" in current.content
+    await world.fake.wait_for(lambda: not copy.buttons() and copy.settled, TIMEOUT, "retire")
+    assert table.latest_game().id == after.id  # nothing was played
 
 
 async def test_a_refused_picture_is_explained_and_nothing_is_lost(
