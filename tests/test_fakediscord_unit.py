@@ -322,3 +322,16 @@ async def test_rate_limit_headers(world: World, rest: Rest) -> None:
         "POST", f"/channels/{world.general.id}/messages", body={"content": "x"}
     )
     assert status == 200
+
+
+async def test_a_dropped_connection_answers_nothing_and_posts_nothing(
+    world: World, rest: Rest
+) -> None:
+    games = f"/channels/{world.games.id}/messages"
+    fault = world.fake.faults.disconnect("POST /channels/{channel_id}/messages")
+    with pytest.raises(aiohttp.ClientError):
+        await rest("POST", games, body={"content": "lost"})
+    assert fault.hits == 1
+    assert world.fake.messages(world.games) == []
+    status, msg, _ = await rest("POST", games, body={"content": "kept"})  # once only
+    assert status == 200 and msg["content"] == "kept"

@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -154,9 +155,10 @@ class Tables(commands.Cog):
                     embed=views.lobby_embed(board),
                     view=views.lobby_view(board) or discord.utils.MISSING,
                 )
-            except discord.HTTPException as err:
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as err:
                 # Nobody could see or join a lobby without its message, and it would keep the
-                # channel busy: close it again.
+                # channel busy: close it again. (If the network failed after Discord posted it
+                # after all, its buttons answer that the table is closed.)
                 await self.service.cancel(board.table_id, None, interaction.user.id)
                 if isinstance(err, discord.Forbidden):
                     text = (

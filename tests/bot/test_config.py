@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yarl
 
 from bot.config import ConfigError, apply_endpoints, load_config, offset_clock
 
@@ -100,13 +101,13 @@ def test_endpoints_point_discord_py_elsewhere(monkeypatch: pytest.MonkeyPatch) -
     import discord.gateway
     import discord.http
 
-    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    # Discord's own endpoints (other tests in this process may have pointed discord.py at the
+    # local fake); restored after the test.
+    monkeypatch.setattr(discord.http.Route, "BASE", "https://discord.com/api/v10")
     monkeypatch.setattr(
-        discord.gateway.DiscordWebSocket,
-        "DEFAULT_GATEWAY",
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL("wss://gateway.discord.gg/")
     )
-    apply_endpoints(load_config({"DISCORD_TOKEN": "abc"}))  # unset: Discord's own
+    apply_endpoints(load_config({"DISCORD_TOKEN": "abc"}))  # unset: left as they are
     assert discord.http.Route.BASE == "https://discord.com/api/v10"
     config = load_config(
         {

@@ -107,6 +107,23 @@ async def test_a_lobby_discord_refused_does_not_block_the_channel(
     assert "Waiting for players" in lobby.embed_text()
 
 
+async def test_a_lobby_lost_on_the_network_does_not_block_the_channel(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    # The connection drops while the lobby is posted (discord.py retries a reset connection
+    # a few times: every try fails).
+    world.fake.faults.disconnect(
+        "POST /channels/{channel_id}/messages", times=None, channel_id=world.games.id
+    )
+    ix = await table.slash(world.alice, "fp new")
+    assert "no table was opened" in await private_answer(ix)
+    world.fake.faults.clear()
+    assert not table.bot_messages()  # nothing was posted
+    lobby = await table.open(world.bob, world.alice)  # the channel is free
+    assert "Waiting for players" in lobby.embed_text()
+
+
 async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
     world: World,
     run_bot: MakeBot,

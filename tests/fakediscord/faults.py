@@ -1,4 +1,5 @@
-"""REST faults injected on demand: 429s, 5xx, arbitrary error codes and latency.
+"""REST faults injected on demand: 429s, 5xx, arbitrary error codes, dropped connections and
+latency.
 
 Routes are named the way discord.py's ``Route`` names them, with the method first, e.g.
 ``"POST /channels/{channel_id}/messages"`` or
@@ -202,6 +203,18 @@ class Faults:
                 where=where,
             )
         )
+
+    def disconnect(
+        self,
+        route: str | None,
+        *,
+        times: int | None = 1,
+        where: Callable[[Mapping[str, str]], bool] | None = None,
+        **params: object,
+    ) -> Fault:
+        """Drop the connection of matching requests without an answer (a network failure: the
+        client cannot know whether the request was carried out; here it never is)."""
+        return self._add(Fault("disconnect", route, _params(params), times, where=where))
 
     def delay(
         self,

@@ -224,6 +224,12 @@ class RestApi:
                 delay, fault = server.faults.take(request.method, template, request.match_info)
                 if delay:
                     await asyncio.sleep(delay)
+                if fault is not None and fault.kind == "disconnect":
+                    if request.transport is not None:
+                        request.transport.abort()
+                    record.finished = loop.time()
+                    server.notifier.changed()
+                    return web.Response(status=500)  # never written: the connection is gone
                 if fault is not None:
                     raise fault.to_error()
                 if server.limiter is not None and template != "/{tail}":
