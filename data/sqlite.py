@@ -26,6 +26,7 @@ import gc
 import logging
 import os
 import sqlite3
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -59,7 +60,8 @@ T = TypeVar("T")
 
 _COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, t.state, "
-    "t.initial_state, t.start_version, t.deadline, t.reminder_at, t.created_at, t.updated_at"
+    "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id), t.start_version, "
+    "t.deadline, t.reminder_at, t.created_at, t.updated_at"
 )
 _MESSAGES = (
     "(SELECT json_group_object(m.key, m.message_id) FROM messages m WHERE m.table_id = t.id)"
@@ -85,6 +87,11 @@ CHECKPOINT_MOVES = 2000
 CHECKPOINT_INTERVAL_S = 5.0
 CHECKPOINT_RESTART_BYTES = 128 * 1024 * 1024
 CHECKPOINT_MIN_GAP_S = 0.5
+#: Copying the WAL into the file reads and writes the disk and ends with an fsync, which slows
+#: the commits that overlap it: a checkpoint waits until the writer has been idle this long...
+CHECKPOINT_QUIET_S = 0.02
+#: ...unless this many moves have gone into the WAL since the last one (some 30 MB).
+CHECKPOINT_ANYWAY_MOVES = 20_000
 #: If the background checkpoints fall this far behind (pages), the writer checkpoints itself.
 WRITER_CHECKPOINT_PAGES = 16384
 #: How many tables' parsed options, seats and initial state the writer keeps.
@@ -234,6 +241,9 @@ class SqliteStore:
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpoint_wanted = asyncio.Event()
         self._moves_since_checkpoint = 0
+        self._moves_unchecked = 0  # moves in the WAL since the last checkpoint began
+        self._writing = False
+        self._last_write = 0.0  # time.monotonic() when the writer last finished a batch
         self._wal = Path(f"{self.path}-wal")
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
@@ -347,12 +357,16 @@ class SqliteStore:
                 await self._wake.wait()
                 continue
             batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            self._writing = True
             try:
                 await self._run_batch(batch)
             except Exception as e:  # a bug here must not leave callers waiting forever
                 log.exception("the writer of %s failed", self.path)
                 for item in batch:
                     _fail(item.future, e)
+            finally:
+                self._writing = False
+                self._last_write = time.monotonic()
 
     async def _run_batch(self, batch: list[_Move | _Call]) -> None:
         i = 0
@@ -373,8 +387,10 @@ class SqliteStore:
 
         SQLite would otherwise do it inside whichever commit crosses the threshold, making that
         commit (and every move queued behind it) wait for the copy and an fsync. A passive
-        checkpoint never blocks the writer: it runs after ``CHECKPOINT_MOVES`` moves (the
-        writer counts them) or every ``CHECKPOINT_INTERVAL_S``.
+        checkpoint never blocks the writer: it is due after ``CHECKPOINT_MOVES`` moves (the
+        writer counts them) or every ``CHECKPOINT_INTERVAL_S``, and runs once the writer has
+        been idle for ``CHECKPOINT_QUIET_S`` (at once past ``CHECKPOINT_ANYWAY_MOVES``), so that
+        a burst of moves is not slowed by the copy.
         """
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         try:
@@ -383,6 +399,9 @@ class SqliteStore:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._checkpoint_wanted.wait(), CHECKPOINT_INTERVAL_S)
                 self._checkpoint_wanted.clear()
+                while not self._writer_quiet() and self._moves_unchecked < CHECKPOINT_ANYWAY_MOVES:
+                    await asyncio.sleep(min(CHECKPOINT_QUIET_S, 0.05))
+                self._moves_unchecked = 0
                 # Under a sustained stream of commits a passive checkpoint never quite catches
                 # up, and the WAL only starts over once one has: past CHECKPOINT_RESTART_BYTES,
                 # writers pause while the last frames are copied, so the WAL stays bounded.
@@ -395,6 +414,9 @@ class SqliteStore:
         finally:
             await conn.close()
 
+    def _writer_quiet(self) -> bool:
+        return not self._writing and time.monotonic() - self._last_write >= CHECKPOINT_QUIET_S
+
     def _wal_size(self) -> int:
         try:
             return self._wal.stat().st_size
@@ -405,6 +427,7 @@ class SqliteStore:
         """Count the moves written since the last checkpoint (each adds a few pages to the
         WAL); enough of them call for the next one."""
         self._moves_since_checkpoint += moves
+        self._moves_unchecked += moves
         if self._moves_since_checkpoint >= CHECKPOINT_MOVES:
             self._moves_since_checkpoint = 0
             self._checkpoint_wanted.set()
@@ -444,12 +467,13 @@ class SqliteStore:
                 for move in moves:
                     await self._run_moves([move])
                 return
-            move = moves[0]
-            if isinstance(e, sqlite3.IntegrityError):
+            if len(moves) == 1 and isinstance(e, sqlite3.IntegrityError):
+                move = moves[0]
                 e = CorruptRecord(
                     move.table_id, f"cannot append to the action log ({e})", move.expected_version
                 )
-            _fail(move.future, e)
+            for move in moves:
+                _fail(move.future, e)
             return
         self._wal_grew(len(moves))
         for move, outcome in zip(moves, outcomes, strict=True):
@@ -468,7 +492,8 @@ class SqliteStore:
         await self._attach_parsed(conn, current)
         outcomes: list[Table | Exception] = []
         log_rows: list[tuple[Any, ...]] = []
-        updates: list[tuple[Any, ...]] = []
+        moved: list[tuple[Any, ...]] = []  # most moves: the state and the timers
+        changed: list[tuple[Any, ...]] = []  # also the seats or the status
         finished: list[Table] = []
         for m in moves:
             cur = current.get(m.table_id)
@@ -491,19 +516,32 @@ class SqliteStore:
                 continue
             version = cur.version + 1
             log_rows.append((m.table_id, version, m.seat, m.user_id, m.action_json, m.now))
-            updates.append(
-                (
-                    version,
-                    m.state_json,
-                    m.seats_json,
-                    m.status,
-                    m.deadline,
-                    m.reminder_at,
-                    m.now,
-                    m.table_id,
-                    cur.version,
+            if m.seats_json is None and m.status is None:
+                moved.append(
+                    (
+                        version,
+                        m.state_json,
+                        m.deadline,
+                        m.reminder_at,
+                        m.now,
+                        m.table_id,
+                        cur.version,
+                    )
                 )
-            )
+            else:
+                changed.append(
+                    (
+                        version,
+                        m.state_json,
+                        m.seats_json,
+                        m.status,
+                        m.deadline,
+                        m.reminder_at,
+                        m.now,
+                        m.table_id,
+                        cur.version,
+                    )
+                )
             cur.version = version
             if m.status is not None:
                 cur.status = m.status
@@ -548,14 +586,26 @@ class SqliteStore:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 log_rows,
             )
-            cursor = await conn.executemany(
-                "UPDATE tables SET version = ?, state = ?, seats = COALESCE(?, seats), "
-                "status = COALESCE(?, status), deadline = ?, reminder_at = ?, updated_at = ? "
-                "WHERE id = ? AND version = ?",
-                updates,
-            )
-            if cursor.rowcount != len(updates):
-                raise StoreError(f"{cursor.rowcount} of {len(updates)} table rows were updated")
+            # An UPDATE that names the status rewrites every index on it, even with the same
+            # value: most moves leave it (and the seats) out.
+            updated = 0
+            if moved:
+                cursor = await conn.executemany(
+                    "UPDATE tables SET version = ?, state = ?, deadline = ?, reminder_at = ?, "
+                    "updated_at = ? WHERE id = ? AND version = ?",
+                    moved,
+                )
+                updated += cursor.rowcount
+            if changed:
+                cursor = await conn.executemany(
+                    "UPDATE tables SET version = ?, state = ?, seats = COALESCE(?, seats), "
+                    "status = COALESCE(?, status), deadline = ?, reminder_at = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ?",
+                    changed,
+                )
+                updated += cursor.rowcount
+            if updated != len(log_rows):
+                raise StoreError(f"{updated} of {len(log_rows)} table rows were updated")
         for table in finished:
             await self._write_result(conn, table, None)
         return outcomes
@@ -583,7 +633,7 @@ class SqliteStore:
         marks = ",".join("?" * len(need_initial))
         initial: dict[int, str | None] = dict(
             await conn.execute_fetchall(  # type: ignore[arg-type]
-                f"SELECT id, initial_state FROM tables WHERE id IN ({marks})",
+                f"SELECT table_id, state FROM initial_states WHERE table_id IN ({marks})",
                 [c.id for c in need_initial],
             )
         )
@@ -808,15 +858,39 @@ class SqliteStore:
                 raise NotFound(f"table {table_id} is not a lobby (it is {row.status})")
             await conn.execute(
                 "UPDATE tables SET version = version + 1, start_version = version + 1, "
-                "status = 'playing', seats = ?, state = ?, initial_state = ?, deadline = ?, "
-                "reminder_at = ?, updated_at = ? WHERE id = ?",
-                (seats_json, state_json, state_json, deadline, reminder_at, now, table_id),
+                "status = 'playing', seats = ?, state = ?, deadline = ?, reminder_at = ?, "
+                "updated_at = ? WHERE id = ?",
+                (seats_json, state_json, deadline, reminder_at, now, table_id),
+            )
+            await conn.execute(
+                "INSERT INTO initial_states (table_id, state) VALUES (?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET state = excluded.state",
+                (table_id, state_json),
             )
             new = await self._fetch(conn, table_id)
             assert new is not None
             return new
 
-        return R.table_from_row(await self._call(op), validate=False, strict=False)
+        row = await self._call(op)
+        try:
+            table = R.table_from_row(row, validate=False)
+        except CorruptRecord:
+            return R.table_from_row(row, validate=False, strict=False)
+        # The first move would parse the same texts again: keep what was just read.
+        self._parsed.put(
+            table.id,
+            _Parsed(
+                row.options,
+                row.seats,
+                row.messages,
+                row.start_version,
+                dict(table.options),
+                table.seats,
+                dict(table.messages),
+                table.initial_state,
+            ),
+        )
+        return table
 
     async def apply_action(
         self,

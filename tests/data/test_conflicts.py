@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import time
@@ -153,3 +154,40 @@ async def test_processes_race_on_one_game(db_path: Path, tmp_path: Path) -> None
         assert all(len(ws) == 1 for ws in won.values()), won
         assert {e.version: e.user_id for e in log} == {v: ws[0] for v, ws in won.items()}
         assert await store.check() == []
+
+
+async def test_a_locked_database_fails_every_move_of_a_batch(db_path: Path) -> None:
+    """Another process holding the write lock past the busy timeout: each move of the group
+    commit gets the error (none waits forever), nothing is written, and the next moves go in."""
+    store = SqliteStore(db_path, busy_timeout_ms=50)
+    await store.open()
+    try:
+        started = [await start_table(store, ch, seed=ch) for ch in range(3)]
+        rnd = random.Random(3)
+        moves = []
+        for table, game in started:
+            before = game.to_dict()
+            seat, action = random_move(game, rnd)
+            moves.append((table, seat, action, game.to_dict(), before))
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            results = await asyncio.wait_for(
+                asyncio.gather(
+                    *(move(store, t, s, a, st) for t, s, a, st, _ in moves),
+                    return_exceptions=True,
+                ),
+                timeout=10,
+            )
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
+        for table, *_ in moves:
+            assert (await store.get_table(table.id)).version == table.version
+            assert await store.action_log(table.id) == []
+        done = await asyncio.gather(*(move(store, t, s, a, st) for t, s, a, st, _ in moves))
+        assert [t.version for t in done] == [t.version + 1 for t, *_ in moves]
+        assert await store.check() == []
+    finally:
+        await store.close()

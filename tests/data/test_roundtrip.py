@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -86,6 +88,34 @@ async def test_game_round_trip(store: SqliteStore) -> None:
     rebuilt, _ = replay(initial, [dict(a.action, player=a.seat) for a in log])
     assert rebuilt == game
     assert await store.check() == []
+
+
+async def test_moves_answer_with_what_the_row_holds(store: SqliteStore, db_path: Path) -> None:
+    """A move's answer is built from what start_game (and later writes) stored, not from the
+    caller's objects: changing the tables a call returned changes nothing stored or answered."""
+    lobby = await store.create_table(77, 10, 1001, {"rounds": 1}, seats(2), NOW)
+    await store.set_message(lobby.id, "lobby", 555)
+    game = Game.new(2, 9)
+    dealt = game.to_dict()
+    table = await store.start_game(
+        lobby.id, lobby.version, lobby.seats, game.to_dict(), NOW + 3600, NOW + 1800, NOW
+    )
+    table.options["rounds"] = 99
+    table.messages["lobby"] = 1
+    seat, action = random_move(game, random.Random(1))
+    moved = await move(store, table, seat, action, game.to_dict())
+    assert moved.options == {"rounds": 1}
+    assert moved.messages == {"lobby": 555}
+    assert moved.initial_state == dealt
+    assert moved.seats == lobby.seats
+    assert await store.get_table(table.id) == moved
+    # The dealt state is stored once, in its own table.
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT table_id, state FROM initial_states").fetchall()
+        [(old,)] = conn.execute("SELECT initial_state FROM tables").fetchall()
+    conn.close()
+    assert [(t, json.loads(s)) for t, s in rows] == [(table.id, dealt)]
+    assert old is None
 
 
 async def test_action_log_records_who_and_when(store: SqliteStore) -> None:
