@@ -240,7 +240,6 @@ class SqliteStore:
         self._parsed = _ParsedCache(PARSED_CACHE_SIZE)
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpoint_wanted = asyncio.Event()
-        self._moves_since_checkpoint = 0
         self._moves_unchecked = 0  # moves in the WAL since the last checkpoint began
         self._writing = False
         self._last_write = 0.0  # time.monotonic() when the writer last finished a batch
@@ -426,10 +425,8 @@ class SqliteStore:
     def _wal_grew(self, moves: int) -> None:
         """Count the moves written since the last checkpoint (each adds a few pages to the
         WAL); enough of them call for the next one."""
-        self._moves_since_checkpoint += moves
         self._moves_unchecked += moves
-        if self._moves_since_checkpoint >= CHECKPOINT_MOVES:
-            self._moves_since_checkpoint = 0
+        if self._moves_unchecked >= CHECKPOINT_MOVES:
             self._checkpoint_wanted.set()
 
     async def _transaction(self, fn: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
