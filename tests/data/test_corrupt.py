@@ -181,3 +181,30 @@ async def test_illegal_action_in_the_log(store: SqliteStore, db_path: Path) -> N
     )
     [problem] = await store.check()
     assert "does not replay" in problem.problem
+
+
+async def test_unreadable_initial_state(store: SqliteStore, db_path: Path) -> None:
+    """The dealt state (its own table since migration 0003) is read like every other column."""
+    games = await three_games(store)
+    bad, _ = games[1]
+    tamper(db_path, "UPDATE initial_states SET state = '{' WHERE table_id = ?", bad.id)
+    with pytest.raises(CorruptRecord, match="unreadable initial state JSON"):
+        await store.get_table(bad.id)
+    assert [t.id for t in await store.open_tables()] == [games[0][0].id, games[2][0].id]
+    [problem] = await store.check()
+    assert problem.table_id == bad.id
+    table, game = games[2]
+    await play(store, table, game, random.Random(9), moves=3)
+
+
+async def test_missing_initial_state(store: SqliteStore, db_path: Path) -> None:
+    """Without its dealt state a game still plays from its stored state, but it can no longer
+    be replayed: check says so, for that table only."""
+    games = await three_games(store)
+    bad, _ = games[0]
+    tamper(db_path, "DELETE FROM initial_states WHERE table_id = ?", bad.id)
+    got = await store.get_table(bad.id)
+    assert got.initial_state is None and got.version == bad.version
+    [problem] = await store.check()
+    assert problem.table_id == bad.id
+    assert "no initial state" in problem.problem
