@@ -46,6 +46,11 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 STATE_VERSION = 1
 
+PUBLIC_RECORD_KEYS = ("hidden_piles", "seen_in_hands")
+"""The keys of :meth:`Game.to_dict` that hold what everyone has seen of the piles and hands:
+kept for the computer players, not part of the rules' state. A game saved before the engine kept
+them has none, and one continued from such a save keeps a shorter record than its replay."""
+
 # The records of the hot paths (a play, a draw, a fall) are built with tuple.__new__, every field
 # given in order: the same Event/Pending, without the cost of NamedTuple's keyword defaults.
 _new = tuple.__new__
@@ -141,6 +146,11 @@ class Game:
     - ``placed``: the tile played this turn and its spot (for the fire die, RULES 6); ``rolled``:
       whether this turn's die was rolled; ``die_pair``: the pair of a pending die.
     - ``turn_events``: what happened since the last tile was played (for pictures and narration).
+    - ``hidden_piles[i]``: how many tiles at the top of pile i went into it unseen (dealt, or
+      given by a hand-made state); every tile below them went under the pile in public (mayhem),
+      so everyone knows them and their order. ``seen_in_hands[i]``: the tiles of hand i that
+      everyone saw go under that pile and be drawn. Both are public knowledge, kept for the
+      computer players; they change nothing in the rules.
     """
 
     incremental: ClassVar[bool] = True
@@ -154,6 +164,7 @@ class Game:
         "die_pair",
         "fire_die",
         "hands",
+        "hidden_piles",
         "pending",
         "piles",
         "placed",
@@ -167,6 +178,7 @@ class Game:
         "rounds",
         "scores",
         "seed",
+        "seen_in_hands",
         "turn",
         "turn_events",
         "winner",
@@ -201,6 +213,8 @@ class Game:
             [list(p) for p in piles] if piles else [[] for _ in range(players)]
         )
         self.removed: list[str] = list(removed or [])
+        self.hidden_piles = [len(p) for p in self.piles]
+        self.seen_in_hands: list[list[str]] = [[] for _ in range(players)]
         self.active = active
         self.responsible = active
         self.rng = rng if rng is not None else Rng(seed or 0)
@@ -262,6 +276,8 @@ class Game:
         for pile in self.piles:
             self.hands.append(pile[:HAND_SIZE])
             del pile[:HAND_SIZE]
+        self.hidden_piles = [len(p) for p in self.piles]
+        self.seen_in_hands = [[] for _ in range(n)]
         self.active = self.rng.below(n)
         self.winner = None
         self.turn = 0
@@ -279,6 +295,8 @@ class Game:
         g.hands = [list(h) for h in self.hands]
         g.piles = [list(p) for p in self.piles]
         g.removed = list(self.removed)
+        g.hidden_piles = list(self.hidden_piles)
+        g.seen_in_hands = [list(h) for h in self.seen_in_hands]
         g.active = self.active
         g.responsible = self.responsible
         g.rng = self.rng.copy()
@@ -467,8 +485,7 @@ class Game:
             if not pile:  # no tile at all: this player has already got rid of everything
                 self._win(events)
                 return
-            hand.extend(pile[:HAND_SIZE])  # an empty hand is drawn up first, as at set-up
-            del pile[:HAND_SIZE]
+            self._draw(a, HAND_SIZE)  # an empty hand is drawn up first, as at set-up
             events.append(Event("drew", a, amount=len(hand)))
         self.pending = _new(Pending, ("play", a, spots(self.pyramid), None, None))
         events.append(_new(Event, ("turn", a, None, None, None, (), (), "", 0, ())))
@@ -478,6 +495,9 @@ class Game:
         a = self.active
         at = action.at if action.at is not None else self.pending.spots[0]
         self.hands[a].remove(action.tile)
+        seen = self.seen_in_hands[a]
+        if seen and action.tile in seen:
+            seen.remove(action.tile)
         self.pyramid[at] = action.tile
         self.turn += 1
         self.placed = (action.tile, at)
@@ -496,12 +516,23 @@ class Game:
             return
         need = HAND_SIZE - len(hand)
         if need > 0 and pile:
-            drawn = pile[:need]
-            del pile[:need]
-            hand.extend(drawn)
-            events.append(_new(Event, ("drew", a, None, None, None, (), (), "", len(drawn), ())))
+            drawn = self._draw(a, need)
+            events.append(_new(Event, ("drew", a, None, None, None, (), (), "", drawn, ())))
         self.active = (a + 1) % self.players
         self._start_turn(events)
+
+    def _draw(self, player: int, count: int) -> int:
+        """Move up to ``count`` tiles from the top of ``player``'s pile to the hand; return how
+        many. Those that went under the pile in public stay known in the hand."""
+        pile = self.piles[player]
+        drawn = pile[:count]
+        del pile[:count]
+        self.hands[player].extend(drawn)
+        hidden = min(len(drawn), self.hidden_piles[player])
+        self.hidden_piles[player] -= hidden
+        if hidden < len(drawn):
+            self.seen_in_hands[player].extend(drawn[hidden:])
+        return len(drawn)
 
     def _win(self, events: list[Event]) -> None:
         a = self.active
@@ -817,6 +848,8 @@ class Game:
             "die_pair": None if self.die_pair is None else [pos_str(p) for p in self.die_pair],
             "pending": None if self.pending is None else self.pending.to_dict(),
             "turn_events": [e.to_dict() for e in self.turn_events],
+            "hidden_piles": list(self.hidden_piles),
+            "seen_in_hands": [list(h) for h in self.seen_in_hands],
         }
 
     @classmethod

@@ -43,6 +43,8 @@ SAVED_KEYS = frozenset(
         "die_pair",
         "pending",
         "turn_events",
+        "hidden_piles",
+        "seen_in_hands",
     }
 )
 
@@ -240,12 +242,45 @@ def _restore(
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
             raise _fail('"turn_events" must be a list of events')
         g.turn_events = [Event.from_dict(e) for e in events]
+        g.hidden_piles, g.seen_in_hands = _public_record(d, hands, piles)
         g._reset_caches()
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         if isinstance(e, EngineError):
             raise
         raise _fail(f"the saved state is damaged ({type(e).__name__}: {e})") from None
     return g
+
+
+def _public_record(
+    d: dict[str, Any], hands: list[list[str]], piles: list[list[str]]
+) -> tuple[list[int], list[list[str]]]:
+    """What everyone has seen of the piles and hands; a game saved before the engine kept it
+    has none (every pile hidden, nothing seen in any hand)."""
+    hidden = d.get("hidden_piles")
+    seen = d.get("seen_in_hands")
+    if hidden is None and seen is None:
+        return [len(p) for p in piles], [[] for _ in hands]
+    if not (
+        isinstance(hidden, list)
+        and len(hidden) == len(piles)
+        and all(
+            isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= len(p)
+            for h, p in zip(hidden, piles, strict=True)
+        )
+    ):
+        raise _fail('"hidden_piles" must give, per player, at most the size of the pile')
+    if not (
+        isinstance(seen, list)
+        and len(seen) == len(hands)
+        and all(
+            isinstance(s, list)
+            and len(set(s)) == len(s)
+            and all(isinstance(t, str) and t in h for t in s)
+            for s, h in zip(seen, hands, strict=True)
+        )
+    ):
+        raise _fail('"seen_in_hands" must list, per player, tiles of that hand')
+    return list(hidden), [list(s) for s in seen]
 
 
 def _pending(p: object, g: Game) -> Pending | None:

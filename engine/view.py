@@ -2,8 +2,8 @@
 
 :func:`view` is the only way ``render/``, the channel and the computer players look at a game:
 a player's own hand, everyone's hand and pile *sizes*, the pyramid, the tiles out of the game,
-whose turn it is and what is pending. Nobody's hidden tiles are in it, not even the order of the
-viewer's own pile.
+whose turn it is and what is pending, and what everyone has seen go under the piles (and come back
+into the hands). Nobody's hidden tiles are in it, not even the order of the viewer's own pile.
 """
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ class View:
     """Tiles played this round."""
     last_events: tuple[Event, ...] = field(default=())
     """What happened since the last tile was played (public events only)."""
+    seen_hands: tuple[tuple[str, ...], ...] = field(default=())
+    """Per player, the tiles of the hand that everyone saw go under that player's pile and be
+    drawn (public knowledge; empty for a game saved before the engine kept it)."""
+    seen_piles: tuple[tuple[str, ...], ...] = field(default=())
+    """Per player, the bottom of the pile that everyone saw go under it, top first: the order of
+    the tiles above them is hidden from everyone."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +81,8 @@ class View:
             "scores": list(self.scores),
             "turn": self.turn,
             "last_events": [e.to_dict() for e in self.last_events],
+            "seen_hands": [list(h) for h in self.seen_hands],
+            "seen_piles": [list(p) for p in self.seen_piles],
         }
 
     def unseen_tiles(self) -> set[str]:
@@ -108,4 +116,6 @@ def view(game: Game, player: int | None = None) -> View:
         scores=tuple(game.scores),
         turn=game.turn,
         last_events=tuple(game.turn_events),
+        seen_hands=tuple(tuple(h) for h in game.seen_in_hands),
+        seen_piles=tuple(tuple(p[h:]) for p, h in zip(game.piles, game.hidden_piles, strict=True)),
     )

@@ -3,9 +3,9 @@
 A :class:`~engine.View` hides the other hands and the order of every pile. To look ahead, a computer
 player needs a whole :class:`~engine.Game`, so :func:`sample_game` deals the unseen tiles
 (:meth:`View.unseen_tiles`) at random into the other hands and all piles, with the sizes the view
-shows, and keeps what the view does reveal: the tiles that this turn's mayhem sent under a pile
-(``view.last_events``) are known to lie at the bottom of that pile (or, if the owner has drawn
-them since, in that hand).
+shows, and keeps what the view does reveal: the tiles that mayhem sent under a pile in public are
+known to lie at the bottom of that pile, in order, until the owner draws them; then they are known
+to be in that hand until played (``view.seen_piles``, ``view.seen_hands``).
 
 Nothing here reads anything but the view, so two games that look the same to the player give
 the same samples for the same generator.
@@ -43,6 +43,20 @@ def known_pile_bottoms(view: View) -> tuple[list[list[str]], list[list[str]]]:
     return bottoms, in_hand
 
 
+def known_tiles(view: View) -> tuple[list[list[str]], list[list[str]]]:
+    """What everyone knows of the hidden tiles, per player: ``(bottoms, in_hand)`` as in
+    :func:`known_pile_bottoms`, from the whole round's public record (``view.seen_piles``,
+    ``view.seen_hands``), or from this turn's events where they tell more (a game saved before
+    the engine kept the record)."""
+    bottoms, in_hand = known_pile_bottoms(view)
+    for i in range(min(view.players, len(view.seen_piles))):
+        if len(view.seen_piles[i]) > len(bottoms[i]):
+            bottoms[i] = list(view.seen_piles[i])
+    for i in range(min(view.players, len(view.seen_hands))):
+        in_hand[i] += [t for t in view.seen_hands[i] if t not in in_hand[i]]
+    return bottoms, in_hand
+
+
 class Dealer:
     """Deals full games consistent with one view, again and again (see :func:`sample_game`).
 
@@ -54,7 +68,7 @@ class Dealer:
         me = view.player
         if me is None or view.hand is None:
             raise ValueError("a computer player needs a player's view, not the public view")
-        bottoms, in_hand = known_pile_bottoms(view)
+        bottoms, in_hand = known_tiles(view)
         unseen = view.unseen_tiles()
         known: set[str] = set()
         for i in range(view.players):
@@ -77,6 +91,13 @@ class Dealer:
         if needed > len(self.pool) + len(known):
             raise ValueError("the view's hand and pile sizes do not match its unseen tiles")
         self.template = _public_game(view)
+        # The public record as the view gives it, so that a deal looks the same to the viewer.
+        players = view.players
+        seen_piles = list(view.seen_piles) + [()] * (players - len(view.seen_piles))
+        self.hidden_piles = [view.pile_sizes[i] - len(seen_piles[i]) for i in range(players)]
+        self.seen_hands = [list(h) for h in view.seen_hands] + [[]] * (
+            players - len(view.seen_hands)
+        )
 
     def deal(self, rnd: random.Random) -> Game:
         """A new full game: the template with the unseen tiles dealt at random."""
@@ -102,6 +123,8 @@ class Dealer:
             take(self.pile_sizes[i] - len(self.bottoms[i])) + self.bottoms[i]
             for i in range(players)
         ]
+        game.hidden_piles = list(self.hidden_piles)
+        game.seen_in_hands = [list(h) for h in self.seen_hands]
         # Whatever is left of the pool (only in hand-made states that hold fewer than 45 tiles)
         # is not in this game at all.
         game.rng = Rng(rnd.getrandbits(64))

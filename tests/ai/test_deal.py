@@ -90,3 +90,45 @@ def test_tiles_drawn_back_after_mayhem_are_known_to_be_in_that_hand() -> None:
     assert (bottoms[0], sorted(in_hand[0])) == ([], ["R4", "Y2"])
     sample = sample_game(seen, random.Random(0))
     assert {"Y2", "R4"} <= set(sample.hands[0])
+
+
+def _played_into_the_record(seed: int) -> Game:
+    """A 4-player game played by random moves until some tile seen going under a pile has
+    been drawn back into a hand, and some pile still ends with seen tiles."""
+    game = Game.new(4, seed)
+    rnd = random.Random(seed)
+    while game.pending is not None:
+        piles_seen = any(len(p) > h for p, h in zip(game.piles, game.hidden_piles, strict=True))
+        if any(game.seen_in_hands) and piles_seen and game.pending.kind == "play":
+            return game
+        game.apply(rnd.choice(game.legal_actions()))
+    raise AssertionError("no such position in this game")
+
+
+@given(positions())
+@FAST
+def test_every_deal_keeps_what_everyone_saw(game: Game) -> None:
+    me = _seat(game)
+    seen = view(game, me)
+    for k in range(3):
+        deal = sample_game(seen, random.Random(k))
+        for i in range(game.players):
+            size = len(seen.seen_piles[i])
+            assert deal.piles[i][len(deal.piles[i]) - size :] == list(seen.seen_piles[i])
+            assert set(seen.seen_hands[i]) <= set(deal.hands[i])
+
+
+def test_what_everyone_saw_is_dealt_where_it_is_known_to_be() -> None:
+    """Mid-game, the record pins tiles that a deal from this turn's events alone would move."""
+    game = _played_into_the_record(11)
+    me = _seat(game)
+    seen = view(game, me)
+    others = [i for i in range(4) if i != me and seen.seen_hands[i]]
+    assert others or any(seen.seen_piles)
+    for k in range(20):
+        deal = sample_game(seen, random.Random(k))
+        for i in others:
+            assert set(seen.seen_hands[i]) <= set(deal.hands[i])
+        for i in range(4):
+            assert deal.piles[i][deal.hidden_piles[i] :] == list(seen.seen_piles[i])
+            assert deal.hidden_piles[i] == game.hidden_piles[i]

@@ -1,8 +1,9 @@
 """No level ever sees hidden information.
 
 Two games that differ only in what a player cannot see (the other hands, the order of every pile,
-its own included, and the game's generator, which holds the fire die's future) give that player the
-same view, and every level makes the same decision in both with the same seed.
+its own included, and the game's generator, which holds the fire die's future; but not the tiles
+everyone saw go under a pile and come back into a hand) give that player the same view, and every
+level makes the same decision in both with the same seed.
 """
 
 from __future__ import annotations
@@ -22,19 +23,23 @@ from tests.ai.conftest import FAST, HARD_NODES, fall_after_curse, positions
 
 def hidden_twin(game: Game, me: int, rnd: random.Random) -> Game:
     """A copy of ``game`` with everything ``me`` cannot see dealt again: the other hands and all
-    the piles (same sizes, tiles shuffled among them) and a fresh generator."""
+    the piles (same sizes, hidden tiles shuffled among them) and a fresh generator. What
+    everyone saw go under a pile (and come back into a hand) stays where it is."""
     twin = game.copy()
-    hidden = [t for i, h in enumerate(twin.hands) if i != me for t in h]
-    hidden += [t for p in twin.piles for t in p]
+    hidden = [
+        t for i, h in enumerate(twin.hands) if i != me for t in h if t not in twin.seen_in_hands[i]
+    ]
+    hidden += [t for p, n in zip(twin.piles, twin.hidden_piles, strict=True) for t in p[:n]]
     rnd.shuffle(hidden)
     for i in range(twin.players):
         if i != me:
-            n = len(twin.hands[i])
-            twin.hands[i] = hidden[:n]
+            seen = [t for t in twin.hands[i] if t in twin.seen_in_hands[i]]
+            n = len(twin.hands[i]) - len(seen)
+            twin.hands[i] = hidden[:n] + seen
             del hidden[:n]
     for i in range(twin.players):
-        n = len(twin.piles[i])
-        twin.piles[i] = hidden[:n]
+        n = twin.hidden_piles[i]
+        twin.piles[i] = hidden[:n] + twin.piles[i][n:]
         del hidden[:n]
     twin.rng = Rng(rnd.getrandbits(64))
     return twin

@@ -20,6 +20,7 @@ from data.store import (
     VersionConflict,
 )
 from engine import Game, replay
+from engine.game import PUBLIC_RECORD_KEYS
 from tests.data.helpers import NOW, move, play, random_move, seats, start_table
 
 
@@ -256,3 +257,31 @@ async def test_survives_reopening(db_path: Path) -> None:
     async with SqliteStore(db_path) as s:
         assert await s.open_tables() == [dataclasses.replace(table, messages={"status": 1})]
         assert (await s.get_table(table.id)).state == game.to_dict()
+
+
+async def test_a_game_saved_before_the_public_record_plays_on(
+    store: SqliteStore, db_path: Path
+) -> None:
+    """States saved before the engine kept its record of seen tiles load, play on, and pass the
+    check (the record is not part of the rules' state)."""
+    table, game = await start_table(store, 10, players=3, seed=4)
+    table = await play(store, table, game, random.Random(1), moves=10)
+    assert table.initial_state is not None
+    old_state, old_initial = (
+        {k: v for k, v in d.items() if k not in PUBLIC_RECORD_KEYS}
+        for d in (table.state, table.initial_state)
+    )
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(old_state), table.id))
+        conn.execute(
+            "UPDATE initial_states SET state = ? WHERE table_id = ?",
+            (json.dumps(old_initial), table.id),
+        )
+    conn.close()
+    assert await store.check() == []
+    got = await store.get_table(table.id)
+    game = Game.from_dict(got.state)
+    assert game.seen_in_hands == [[], [], []]
+    table = await play(store, got, game, random.Random(2), moves=10)
+    assert set(PUBLIC_RECORD_KEYS) <= set(table.state)  # kept from now on
+    assert await store.check() == []

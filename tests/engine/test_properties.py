@@ -190,26 +190,73 @@ def check_against_reference(
     assert got == ref.summary(), f"{action}: the engine and the rules' reading differ"
 
 
-def check_views(game: Game, public: set[str]) -> None:
-    """No view shows a tile of another player's hand or of any pile; ``last_events`` may only
-    name tiles everybody saw in the pyramid (or leave it) this turn."""
-    in_piles = {t for pile in game.piles for t in pile}
+class Observer:
+    """Someone watching the channel: from the public events alone (and the pile sizes the
+    table shows at a deal), which tiles lie at the bottom of each pile, in order, and which
+    came back into a hand. The engine's record (``View.seen_piles``, ``View.seen_hands``) must
+    say exactly this, no more."""
+
+    def __init__(self, game: Game) -> None:
+        self.players = game.players
+        self.sizes = [len(p) for p in game.piles]
+        self.piles: list[list[str]] = [[] for _ in range(game.players)]
+        self.hands: list[list[str]] = [[] for _ in range(game.players)]
+
+    def watch(self, events: list[Event], game: Game) -> None:
+        for e in events:
+            if e.kind == "dealt":  # a new round: the table shows the new piles' sizes
+                self.sizes = [len(p) for p in game.piles]
+                self.piles = [[] for _ in range(self.players)]
+                self.hands = [[] for _ in range(self.players)]
+            if e.kind == "placed" and e.tile in self.hands[e.player]:
+                self.hands[e.player].remove(e.tile)
+            if e.to_pile:
+                self.piles[e.player].extend(t for t, _ in e.to_pile)
+                self.sizes[e.player] += len(e.to_pile)
+            if e.kind == "drew":
+                hidden = self.sizes[e.player] - len(self.piles[e.player])
+                known = max(0, e.amount - hidden)
+                self.hands[e.player].extend(self.piles[e.player][:known])
+                del self.piles[e.player][:known]
+                self.sizes[e.player] -= e.amount
+
+
+def check_views(game: Game, public: set[str], observer: Observer | None = None) -> None:
+    """No view shows a tile of another player's hand or of any pile, but for what everyone saw
+    go under a pile (``seen_piles``, ``seen_hands``: exactly what ``observer`` worked out from
+    the events); ``last_events`` may only name tiles everybody saw in the pyramid (or leave it)
+    this turn."""
+    seen_piles = [p[h:] for p, h in zip(game.piles, game.hidden_piles, strict=True)]
+    in_piles = {t for p, h in zip(game.piles, game.hidden_piles, strict=True) for t in p[:h]}
+    seen_anywhere = {t for p in seen_piles for t in p} | {t for h in game.seen_in_hands for t in h}
     for who in [None, *range(game.players)]:
         v = view(game, who)
         d = v.to_dict()
         own = set(game.hands[who]) if who is not None else set()
-        hidden = in_piles | {t for i, h in enumerate(game.hands) if i != who for t in h}
+        hidden = in_piles | {
+            t
+            for i, h in enumerate(game.hands)
+            if i != who
+            for t in h
+            if t not in game.seen_in_hands[i]
+        }
         assert not hidden & own
+        assert not hidden & seen_anywhere
         body = json.dumps({k: val for k, val in d.items() if k != "last_events"})
         events_text = json.dumps(d["last_events"])
         for code in hidden:
             assert f'"{code}"' not in body, f"view of {who} shows the hidden {code}"
             if f'"{code}"' in events_text:
                 assert code in public, f"view of {who}: last_events reveal {code}"
-        assert tiles_in(list(v.last_events)) <= public | set(game.pyramid.values())
+        assert tiles_in(list(v.last_events)) <= public | set(game.pyramid.values()) | (
+            seen_anywhere
+        )
         assert v.hand == (None if who is None else tuple(game.hands[who]))
         assert v.hand_sizes == tuple(len(h) for h in game.hands)
         assert v.pile_sizes == tuple(len(p) for p in game.piles)
+        if observer is not None:
+            assert [list(p) for p in v.seen_piles] == observer.piles
+            assert [list(h) for h in v.seen_hands] == observer.hands
 
 
 def illegal_actions(game: Game, rnd: random.Random) -> Iterator[tuple[Action, int | None]]:
@@ -272,7 +319,8 @@ def play_and_check(game: Game, rnd: random.Random, budget: int) -> None:
     initial = game.to_dict()
     check_state(game)
     public = public_tiles(game)
-    check_views(game, public)
+    observer = Observer(game)
+    check_views(game, public, observer)
     log: list[dict[str, Any]] = []
     all_events: list[Event] = []
     shadow: Game | None = None
@@ -303,7 +351,8 @@ def play_and_check(game: Game, rnd: random.Random, budget: int) -> None:
         check_events(before, action, events, game)
         check_against_reference(before, action, events, game)
         check_state(game)
-        check_views(game, public)
+        observer.watch(events, game)
+        check_views(game, public, observer)
     note_coverage(game, all_events, len(log))
     rebuilt, replayed = replay(initial, log)
     assert rebuilt.to_dict() == game.to_dict()

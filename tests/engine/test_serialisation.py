@@ -296,6 +296,17 @@ DAMAGED: list[tuple[str, str, Callable[[dict[str, Any]], object]]] = [
         set_("turn_events", [{"type": "x", "player": 0, "out": "ab"}]),
     ),
     ("unknown key", "fall", set_("colour", "red")),
+    ("hidden_piles too short", "fall", set_("hidden_piles", [0])),
+    ("hidden_piles beyond the pile", "fall", lambda d: d["hidden_piles"].__setitem__(0, 99)),
+    ("hidden_piles negative", "fall", lambda d: d["hidden_piles"].__setitem__(0, -1)),
+    ("hidden_piles without seen", "fall", drop("seen_in_hands")),
+    ("seen_in_hands a tile elsewhere", "fall", lambda d: d["seen_in_hands"][0].append("Q1")),
+    (
+        "seen_in_hands not in the hand",
+        "fall",
+        lambda d: d["seen_in_hands"][0].append(first_pile_tile(d)),
+    ),
+    ("seen_in_hands of text", "fall", set_("seen_in_hands", "Y2")),
     ("players 9", "fall", set_("players", 9)),
     ("hand of 6", "play", lambda d: six_in_hand(d)),
     ("tile twice", "fall", lambda d: d["hands"][0].append(first_pile_tile(d))),
@@ -581,3 +592,16 @@ def test_accepted_state_always_has_a_legal_action() -> None:
     except EngineError:
         return
     assert game.pending is None or game.legal_actions(), f"stuck: {game.pending}"
+
+
+def test_a_state_saved_before_the_public_record_loads_with_nothing_seen() -> None:
+    game = Game.new(3, 5)
+    rnd = random.Random(2)
+    for _ in range(40):
+        game.apply(choose(game, rnd))
+    d = game.to_dict()
+    del d["hidden_piles"], d["seen_in_hands"]
+    old = Game.from_dict(d)
+    assert old.hidden_piles == [len(p) for p in old.piles]
+    assert old.seen_in_hands == [[] for _ in range(3)]
+    assert {k: v for k, v in old.to_dict().items() if k in d} == d
