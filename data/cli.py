@@ -43,6 +43,12 @@ async def _check(path: Path, out: list[str]) -> int:
             version = 0
         if version == 0:
             raise StoreError("not a Flaming Pyramids database (it has no schema version)")
+        if version < latest_version():
+            raise StoreError(
+                f"the database is at schema version {version}, this code reads version "
+                f"{latest_version()}: run python -m data migrate {path} first (check never "
+                "changes a database)"
+            )
         problems = [f"database: {p}" for p in await store.integrity_check()]
         problems += [f"table {p.table_id}: {p.problem}" for p in await store.check()]
         count = await store.table_count()

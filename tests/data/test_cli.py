@@ -7,10 +7,12 @@ import random
 import sqlite3
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 import data
 from data.cli import main
+from data.migrate import latest_version, migrate
 from data.sqlite import SqliteStore
 from tests.data.helpers import play, start_table
 
@@ -71,6 +73,25 @@ def test_check_newer_database(db_path: Path, capsys: pytest.CaptureFixture[str])
     conn.close()
     assert main(["check", str(db_path)]) == 2
     assert "newer release" in capsys.readouterr().err
+
+
+def test_check_older_database(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A database an older release wrote is not read with this code's queries: the check says
+    to migrate it first and changes nothing; migrated, it checks."""
+
+    async def at_version(version: int) -> None:
+        async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+            await migrate(conn, target=version)
+
+    asyncio.run(at_version(latest_version() - 1))
+    before = db_path.read_bytes()
+    assert main(["check", str(db_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"schema version {latest_version() - 1}" in err
+    assert "python -m data migrate" in err and "Traceback" not in err
+    assert db_path.read_bytes() == before
+    assert main(["migrate", str(db_path)]) == 0
+    assert main(["check", str(db_path)]) == 0
 
 
 def test_migrate(db_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
