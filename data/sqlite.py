@@ -267,7 +267,7 @@ class SqliteStore:
         try:
             await writer.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             if self.migrate_schema:  # else a read-only tool: leave the file as it is
-                await writer.execute("PRAGMA journal_mode = WAL")
+                await self._enter_wal(writer)
             await writer.execute(f"PRAGMA synchronous = {self.synchronous}")
             await writer.execute("PRAGMA foreign_keys = ON")
             await writer.execute("PRAGMA journal_size_limit = 67108864")
@@ -304,6 +304,26 @@ class SqliteStore:
                 self._checkpoint_loop(), name=f"{self!r} checkpoints"
             )
         log.info("opened %s", self.path)
+
+    async def _enter_wal(self, conn: aiosqlite.Connection) -> None:
+        """Switch the file to WAL mode. When several processes open a new file at once, the
+        switch can meet another one's lock without SQLite waiting for it (to avoid a deadlock):
+        try again for as long as the busy timeout."""
+        deadline = time.monotonic() + self.busy_timeout_ms / 1000
+        while True:
+            try:
+                rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise
+                mode = None
+            else:
+                mode = next(iter(rows))[0] if rows else None
+            if isinstance(mode, str) and mode.lower() in ("wal", "memory"):
+                return  # (a database in memory has no WAL)
+            if time.monotonic() >= deadline:
+                raise StoreError(f"cannot switch {self.path} to WAL mode (it stays {mode})")
+            await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         """Finish the writes already submitted, then close the connections."""
