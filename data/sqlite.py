@@ -533,32 +533,11 @@ class SqliteStore:
                 continue
             version = cur.version + 1
             log_rows.append((m.table_id, version, m.seat, m.user_id, m.action_json, m.now))
+            row = (version, m.state_json, m.deadline, m.reminder_at, m.now, m.table_id, cur.version)
             if m.seats_json is None and m.status is None:
-                moved.append(
-                    (
-                        version,
-                        m.state_json,
-                        m.deadline,
-                        m.reminder_at,
-                        m.now,
-                        m.table_id,
-                        cur.version,
-                    )
-                )
+                moved.append(row)
             else:
-                changed.append(
-                    (
-                        version,
-                        m.state_json,
-                        m.seats_json,
-                        m.status,
-                        m.deadline,
-                        m.reminder_at,
-                        m.now,
-                        m.table_id,
-                        cur.version,
-                    )
-                )
+                changed.append((m.seats_json, m.status, *row))
             cur.version = version
             if m.status is not None:
                 cur.status = m.status
@@ -615,8 +594,8 @@ class SqliteStore:
                 updated += cursor.rowcount
             if changed:
                 cursor = await conn.executemany(
-                    "UPDATE tables SET version = ?, state = ?, seats = COALESCE(?, seats), "
-                    "status = COALESCE(?, status), deadline = ?, reminder_at = ?, updated_at = ? "
+                    "UPDATE tables SET seats = COALESCE(?, seats), status = COALESCE(?, status), "
+                    "version = ?, state = ?, deadline = ?, reminder_at = ?, updated_at = ? "
                     "WHERE id = ? AND version = ?",
                     changed,
                 )
