@@ -348,6 +348,57 @@ def problems_of(table_id: int, problems: Iterable[str]) -> list[TableProblem]:
     return [TableProblem(table_id, p) for p in problems]
 
 
+RESULT_UPSERT = (
+    "INSERT INTO results (table_id, guild_id, channel_id, finished_at, seats, scores, "
+    "winners, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (table_id) DO UPDATE SET finished_at = excluded.finished_at, "
+    "seats = excluded.seats, scores = excluded.scores, winners = excluded.winners, "
+    "data = CASE WHEN excluded.data = '{}' THEN results.data ELSE excluded.data END"
+)
+RESULT_PLAYERS_DELETE = "DELETE FROM result_players WHERE table_id = ?"
+RESULT_PLAYERS_INSERT = (
+    "INSERT INTO result_players (table_id, seat, user_id, name, ai, score, won) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def result_rows(
+    table_id: int,
+    guild_id: int,
+    channel_id: int,
+    finished_at: float,
+    seats: Sequence[Seat],
+    state: dict[str, Any] | None,
+    results: dict[str, Any] | None,
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+    """The ``results`` row (for :data:`RESULT_UPSERT`) and the ``result_players`` rows (for
+    :data:`RESULT_PLAYERS_INSERT`) recording a finished match."""
+    scores, winners = scores_and_winners(state, results)
+    match = (
+        table_id,
+        guild_id,
+        channel_id,
+        finished_at,
+        seats_json(seats),
+        None if scores is None else dumps(scores),
+        None if winners is None else dumps(winners),
+        dumps(results or {}),
+    )
+    players = [
+        (
+            table_id,
+            i,
+            s.user_id,
+            s.name,
+            s.ai,
+            scores[i] if scores is not None and i < len(scores) else None,
+            int(winners is not None and i in winners),
+        )
+        for i, s in enumerate(seats)
+    ]
+    return match, players
+
+
 def scores_and_winners(
     state: dict[str, Any] | None, results: dict[str, Any] | None
 ) -> tuple[list[int] | None, list[int] | None]:
@@ -371,6 +422,9 @@ def scores_and_winners(
 __all__ = [
     "CLOSED_STATUSES",
     "OPEN_STATUSES",
+    "RESULT_PLAYERS_DELETE",
+    "RESULT_PLAYERS_INSERT",
+    "RESULT_UPSERT",
     "STATUSES",
     "TableRow",
     "action_from_row",
@@ -381,6 +435,7 @@ __all__ = [
     "parse_object",
     "parse_seats",
     "replay_actions",
+    "result_rows",
     "scores_and_winners",
     "seats_json",
     "table_from_row",

@@ -23,19 +23,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import itertools
 import logging
 import os
+import pickle
 import sqlite3
+import struct
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from data import rows as R
+from data import writer as W
 from data.migrate import current_version, latest_version, migrate, too_new_message
 from data.store import (
     OPEN_STATUSES,
@@ -63,9 +68,7 @@ _COLUMNS = (
     "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id), t.start_version, "
     "t.deadline, t.reminder_at, t.created_at, t.updated_at"
 )
-_MESSAGES = (
-    "(SELECT json_group_object(m.key, m.message_id) FROM messages m WHERE m.table_id = t.id)"
-)
+_MESSAGES = W._MESSAGES
 _LOG_STATS = (
     "(SELECT count(*) FROM actions a WHERE a.table_id = t.id), "
     "(SELECT min(a.version) FROM actions a WHERE a.table_id = t.id), "
@@ -73,15 +76,18 @@ _LOG_STATS = (
 )
 #: A whole table, its messages and its log statistics, in one statement (one snapshot).
 SELECT_TABLE = f"SELECT {_COLUMNS}, {_MESSAGES}, {_LOG_STATS} FROM tables t"
-#: What a write needs to check and to answer with a Table (no state, no log scan).
-_SELECT_FOR_WRITE = (
-    "SELECT t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
-    f"t.start_version, t.created_at, {_MESSAGES} FROM tables t"
-)
 _OPEN = "t.status IN ('lobby', 'playing')"
 
-#: The most moves one group commit takes (the rest go into the next one).
+#: The most moves one batch takes (the rest go into the next one).
 MAX_BATCH = 512
+#: Batches out to the writer process at once: the next one is sent while it commits the one
+#: before, so that this process answers one batch's callers while the next batch commits.
+MAX_IN_FLIGHT = 2
+#: When no batch is out, a queue of at least this many moves goes out in two halves.
+SPLIT_AT = 32
+#: How long the writer process may take to start, and to finish its batches when the store closes.
+WRITER_START_TIMEOUT_S = 30.0
+WRITER_STOP_TIMEOUT_S = 30.0
 #: How many moves (a few WAL pages each) call for a checkpoint, and how often one runs anyway.
 CHECKPOINT_MOVES = 2000
 CHECKPOINT_INTERVAL_S = 5.0
@@ -92,8 +98,6 @@ CHECKPOINT_MIN_GAP_S = 0.5
 CHECKPOINT_QUIET_S = 0.02
 #: ...unless this many moves have gone into the WAL since the last one (some 30 MB).
 CHECKPOINT_ANYWAY_MOVES = 20_000
-#: If the background checkpoints fall this far behind (pages), the writer checkpoints itself.
-WRITER_CHECKPOINT_PAGES = 16384
 #: How many tables' parsed options, seats and initial state the writer keeps.
 PARSED_CACHE_SIZE = 1024
 
@@ -102,23 +106,13 @@ def _row(values: Sequence[Any]) -> R.TableRow:
     return R.TableRow(*values)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Move:
-    """A move waiting for the next group commit."""
+    """A move waiting for the writer process: what it is sent, and what answers the caller."""
 
-    table_id: int
-    expected_version: int
-    seat: int | None
-    user_id: int | None
-    action_json: str
+    row: W.MoveRow
     state: dict[str, Any]
-    state_json: str
-    deadline: float | None
-    reminder_at: float | None
-    now: float
     seats: tuple[Seat, ...] | None
-    seats_json: str | None
-    status: TableStatus | None
     future: asyncio.Future[Table]
 
 
@@ -128,24 +122,6 @@ class _Call:
 
     fn: Callable[[aiosqlite.Connection], Awaitable[Any]]
     future: asyncio.Future[Any]
-
-
-@dataclass(eq=False)
-class _Current:
-    """A table row as a batch of moves sees it (updated as moves are accepted)."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    host_id: int
-    status: str
-    options: str
-    seats: str
-    version: int
-    start_version: int | None
-    created_at: float
-    messages: str | None
-    parsed: _Parsed | None = None
 
 
 @dataclass(eq=False)
@@ -187,8 +163,8 @@ class _ParsedCache:
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
 
-    def drop(self, table_id: int) -> None:
-        self._entries.pop(table_id, None)
+    def has(self, table_id: int) -> bool:
+        return table_id in self._entries
 
 
 def _set(fut: asyncio.Future[Any], result: Any) -> None:
@@ -199,6 +175,87 @@ def _set(fut: asyncio.Future[Any], result: Any) -> None:
 def _fail(fut: asyncio.Future[Any], exc: BaseException) -> None:
     if not fut.done():
         fut.set_exception(exc)
+
+
+class _WriterProcess:
+    """The store's end of the writer process (see :mod:`data.writer`)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.alive = True
+        assert proc.stdin is not None and proc.stdout is not None
+        self._stdin = proc.stdin
+        self._stdout = proc.stdout
+
+    @classmethod
+    async def start(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> _WriterProcess:
+        """Start ``python -m data.writer`` on ``path``; StoreError if it does not come up."""
+        env = dict(os.environ)
+        root = str(Path(W.__file__).resolve().parent.parent)  # where ``data`` can be imported
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-c",
+                # (imported by its name, not run as __main__: the batches' pickles name it)
+                "import sys; from data.writer import main; sys.exit(main(sys.argv[1:]))",
+                str(path),
+                "--synchronous",
+                synchronous,
+                "--busy-timeout-ms",
+                str(int(busy_timeout_ms)),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+            )
+        except OSError as e:
+            raise StoreError(f"cannot start the database writer process: {e}") from e
+        self = cls(proc)
+        try:
+            first = await asyncio.wait_for(self.read(), WRITER_START_TIMEOUT_S)
+        except (TimeoutError, asyncio.IncompleteReadError, pickle.UnpicklingError) as e:
+            await self.kill()
+            raise StoreError(f"the database writer process did not start ({e!r})") from e
+        if not (isinstance(first, tuple) and first[:1] == ("ready",)):
+            await self.kill()
+            why = first[1] if isinstance(first, tuple) and len(first) > 1 else repr(first)
+            raise StoreError(f"the database writer process did not start: {why}")
+        log.debug("database writer process %s started on %s", proc.pid, path)
+        return self
+
+    def send(self, value: Any) -> None:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        self._stdin.write(_HEADER.pack(len(data)) + data)
+
+    async def read(self) -> Any:
+        head = await self._stdout.readexactly(_HEADER.size)
+        (size,) = _HEADER.unpack(head)
+        return pickle.loads(await self._stdout.readexactly(size))
+
+    async def wait(self) -> int | None:
+        try:
+            return await asyncio.wait_for(self.proc.wait(), WRITER_STOP_TIMEOUT_S)
+        except TimeoutError:
+            return None
+
+    async def stop(self) -> None:
+        """End its input, so that it stops once the batches sent are committed."""
+        self.alive = False
+        with contextlib.suppress(Exception):
+            self._stdin.close()
+            await self._stdin.wait_closed()
+        if await self.wait() is None:
+            log.error("the database writer process %s did not stop: killing it", self.proc.pid)
+            await self.kill()
+
+    async def kill(self) -> None:
+        self.alive = False
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        await self.proc.wait()
+
+
+_HEADER = struct.Struct("<I")
 
 
 class SqliteStore:
@@ -244,6 +301,13 @@ class SqliteStore:
         self._writing = False
         self._last_write = 0.0  # time.monotonic() when the writer last finished a batch
         self._wal = Path(f"{self.path}-wal")
+        self._proc: _WriterProcess | None = None
+        self._proc_starting: asyncio.Task[_WriterProcess] | None = None
+        self._warm_ids: list[int] = []  # tables to check ahead, once the writer process is up
+        self._proc_reader: asyncio.Task[None] | None = None
+        self._inflight: dict[int, list[_Move]] = {}  # batch id -> its moves, in order
+        self._batch_ids = itertools.count(1)
+        self._answered = asyncio.Event()
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
         self._reported: set[tuple[int, int | None, str]] = set()
@@ -274,7 +338,7 @@ class SqliteStore:
             # Checkpoints (copying the WAL into the file, with an fsync) run on their own
             # connection (see _checkpoint_loop), not inside a commit; the writer only steps in
             # if they fall far behind.
-            await writer.execute(f"PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}")
+            await writer.execute(f"PRAGMA wal_autocheckpoint = {W.WRITER_CHECKPOINT_PAGES}")
             if self.migrate_schema:
                 await migrate(writer)
             else:
@@ -298,8 +362,11 @@ class SqliteStore:
         self._read_lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._checkpoint_wanted = asyncio.Event()
+        self._answered = asyncio.Event()
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"{self!r} writer")
         if self.migrate_schema:
+            # Started now, in the background, so that the first move does not wait for it.
+            self._proc_starting = asyncio.create_task(self._start_writer_process())
             self._checkpoint_task = asyncio.create_task(
                 self._checkpoint_loop(), name=f"{self!r} checkpoints"
             )
@@ -334,6 +401,7 @@ class SqliteStore:
         if self._writer_task is not None:
             await self._writer_task
             self._writer_task = None
+        await self._stop_writer_process()
         if self._checkpoint_task is not None:
             self._checkpoint_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -345,6 +413,20 @@ class SqliteStore:
             await reader.close()
         await writer.close()
         log.info("closed %s", self.path)
+
+    async def _stop_writer_process(self) -> None:
+        if self._proc_starting is not None:
+            with contextlib.suppress(Exception):
+                await self._proc_starting
+            self._proc_starting = None
+        self._warm_ids.clear()
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            await proc.stop()
+        if self._proc_reader is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._proc_reader, WRITER_STOP_TIMEOUT_S)
+            self._proc_reader = None
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()
@@ -368,38 +450,233 @@ class SqliteStore:
         return await fut
 
     async def _write_loop(self) -> None:
+        """Hand the queue to the writers in order: runs of moves to the writer process (up to
+        ``MAX_IN_FLIGHT`` batches out at once), any other write to this process's connection
+        once no batch is out."""
         while True:
             if not self._queue:
                 if self._closing:
+                    await self._drain()
                     return
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            self._writing = True
-            try:
-                await self._run_batch(batch)
-            except Exception as e:  # a bug here must not leave callers waiting forever
-                log.exception("the writer of %s failed", self.path)
-                for item in batch:
-                    _fail(item.future, e)
-            finally:
-                self._writing = False
-                self._last_write = time.monotonic()
-
-    async def _run_batch(self, batch: list[_Move | _Call]) -> None:
-        i = 0
-        while i < len(batch):
-            item = batch[i]
-            if isinstance(item, _Call):
-                await self._run_call(item)
-                i += 1
+            head = self._queue[0]
+            if isinstance(head, _Call):
+                await self._drain()
+                del self._queue[0]
+                self._writing = True
+                try:
+                    await self._run_call(head)
+                finally:
+                    self._writing = bool(self._inflight)
+                    self._last_write = time.monotonic()
                 continue
-            j = i
-            while j < len(batch) and isinstance(batch[j], _Move):
-                j += 1
-            await self._run_moves([m for m in batch[i:j] if isinstance(m, _Move)])
-            i = j
+            if len(self._inflight) >= MAX_IN_FLIGHT:
+                self._answered.clear()
+                await self._answered.wait()
+                continue
+            n = 1
+            while n < len(self._queue) and n < MAX_BATCH and isinstance(self._queue[n], _Move):
+                n += 1
+            if not self._inflight and n >= SPLIT_AT:
+                # Nothing is out: send half now and half behind it, so that the callers of the
+                # first half are answered while the writer commits the second.
+                n = (n + 1) // 2
+            batch = cast(list[_Move], self._queue[:n])
+            del self._queue[:n]
+            await self._send(batch)
+
+    async def _drain(self) -> None:
+        """Wait until every batch sent to the writer process has been answered."""
+        while self._inflight:
+            self._answered.clear()
+            await self._answered.wait()
+
+    async def _send(self, moves: list[_Move]) -> None:
+        try:
+            proc = await self._writer_process()
+        except StoreError as e:
+            for move in moves:
+                _fail(move.future, e)
+            return
+        batch_id = next(self._batch_ids)
+        need_initial = sorted(
+            {m.row.table_id for m in moves if not self._parsed.has(m.row.table_id)}
+        )
+        self._inflight[batch_id] = moves
+        self._writing = True
+        try:
+            proc.send((batch_id, need_initial, [m.row for m in moves]))
+        except Exception as e:  # the pipe is broken: the process is gone
+            self._writer_lost(proc, f"cannot reach the database writer process ({e})")
+
+    async def _writer_process(self) -> _WriterProcess:
+        """The running writer process, started if there is none."""
+        proc = self._proc
+        if proc is not None and proc.alive:
+            return proc
+        if self._proc_starting is None or self._proc_starting.done():
+            self._proc_starting = asyncio.create_task(self._start_writer_process())
+        return await asyncio.shield(self._proc_starting)
+
+    async def _start_writer_process(self) -> _WriterProcess:
+        proc = await _WriterProcess.start(self.path, self.synchronous, self.busy_timeout_ms)
+        self._proc = proc
+        self._proc_reader = asyncio.create_task(
+            self._read_replies(proc), name=f"{self!r} writer replies"
+        )
+        if self._warm_ids:
+            self._warm([])
+        return proc
+
+    def _warm(self, table_ids: Sequence[int]) -> None:
+        """Have the writer process read these tables ahead of their next moves (it checks each
+        table's row before its first move), while it has nothing else to do."""
+        self._warm_ids.extend(table_ids)
+        del self._warm_ids[: -W.CHECKED_CACHE_SIZE]
+        proc = self._proc
+        if proc is None or not proc.alive or not self._warm_ids:
+            return
+        ids, self._warm_ids = self._warm_ids, []
+        with contextlib.suppress(Exception):  # (a broken pipe is the reader's to report)
+            proc.send((0, ids, []))
+
+    async def _read_replies(self, proc: _WriterProcess) -> None:
+        try:
+            while True:
+                reply = await proc.read()
+                await self._answer(*reply)
+        except (asyncio.IncompleteReadError, ConnectionError, EOFError, pickle.UnpicklingError):
+            pass
+        code = await proc.wait()
+        self._writer_lost(proc, f"the database writer process stopped (exit status {code})")
+
+    def _writer_lost(self, proc: _WriterProcess, why: str) -> None:
+        """The writer process is gone: whatever it had not answered may or may not be stored."""
+        proc.alive = False
+        if self._proc is proc:
+            self._proc = None
+        if self._inflight:
+            log.error("%s: %d batches of moves not answered", why, len(self._inflight))
+            error = StoreError(f"{why}: the move may or may not have been stored")
+            for moves in self._inflight.values():
+                for move in moves:
+                    _fail(move.future, error)
+            self._inflight.clear()
+        self._writing = False
+        self._answered.set()
+
+    async def _answer(
+        self,
+        batch_id: int,
+        rows: dict[int, tuple[Any, ...]],
+        initial: dict[int, str | None],
+        outcomes: list[W.Outcome],
+    ) -> None:
+        """Answer the callers of a batch the writer process has committed."""
+        moves = self._inflight.pop(batch_id, None)
+        if moves is None:
+            return
+        parsed: dict[int, _Parsed] = {}
+        committed = 0
+        for move, outcome in zip(moves, outcomes, strict=True):
+            if outcome is not None:
+                _fail(move.future, W.outcome_error(outcome))
+                continue
+            committed += 1
+            m = move.row
+            row = rows[m.table_id]
+            entry = parsed.get(m.table_id)
+            if entry is None:
+                entry = parsed[m.table_id] = await self._parsed_row(row, initial)
+            seats = entry.seats
+            if move.seats is not None and m.seats_json is not None:
+                seats = move.seats
+                entry = parsed[m.table_id] = _Parsed(
+                    entry.options_json,
+                    m.seats_json,
+                    entry.messages_json,
+                    entry.start_version,
+                    entry.options,
+                    seats,
+                    entry.messages,
+                    entry.initial_state,
+                )
+                self._parsed.put(m.table_id, entry)
+            _set(
+                move.future,
+                Table(
+                    id=m.table_id,
+                    guild_id=row[W.GUILD],
+                    channel_id=row[W.CHANNEL],
+                    host_id=row[W.HOST],
+                    status=m.status or "playing",  # type: ignore[arg-type]
+                    options=dict(entry.options),
+                    seats=seats,
+                    version=m.expected_version + 1,
+                    state=move.state,
+                    initial_state=entry.initial_state,
+                    deadline=m.deadline,
+                    reminder_at=m.reminder_at,
+                    created_at=row[W.CREATED],
+                    updated_at=m.now,
+                    messages=dict(entry.messages),
+                ),
+            )
+        self._wal_grew(committed)
+        self._writing = bool(self._inflight)
+        self._last_write = time.monotonic()
+        self._answered.set()
+
+    async def _parsed_row(self, row: tuple[Any, ...], initial: dict[int, str | None]) -> _Parsed:
+        """A committed table's options, seats, messages and initial state: from the cache while
+        the texts are the same, else parsed now (the writer process has checked that they read)."""
+        tid = row[W.ID]
+        entry = self._parsed.get(tid)
+        if (
+            entry is not None
+            and entry.options_json == row[W.OPTIONS]
+            and entry.seats_json == row[W.SEATS]
+            and entry.messages_json == row[W.MESSAGES]
+            and entry.start_version == row[W.START_VERSION]
+        ):
+            return entry
+        if tid in initial:
+            text = initial[tid]
+        elif entry is not None and entry.start_version == row[W.START_VERSION]:
+            text = None  # (the state below comes from the entry)
+        else:
+            found = await self._read("SELECT state FROM initial_states WHERE table_id = ?", (tid,))
+            text = found[0][0] if found else None
+        try:
+            options = R.parse_object(row[W.OPTIONS], "options")
+            seats = R.parse_seats(row[W.SEATS])
+            messages = (
+                {}
+                if not row[W.MESSAGES]
+                else {
+                    str(k): int(v) for k, v in R.parse_object(row[W.MESSAGES], "messages").items()
+                }
+            )
+            if tid in initial or entry is None or entry.start_version != row[W.START_VERSION]:
+                state = None if text is None else R.parse_object(text, "initial state")
+            else:
+                state = entry.initial_state
+        except (ValueError, TypeError) as e:  # the writer read them: this cannot happen
+            raise StoreError(f"table {tid} changed under a committed move ({e})") from e
+        entry = _Parsed(
+            row[W.OPTIONS],
+            row[W.SEATS],
+            row[W.MESSAGES],
+            row[W.START_VERSION],
+            options,
+            seats,
+            messages,
+            state,
+        )
+        self._parsed.put(tid, entry)
+        return entry
 
     async def _checkpoint_loop(self) -> None:
         """Copy the WAL into the database file from a connection of its own.
@@ -473,203 +750,6 @@ class SqliteStore:
         else:
             _set(call.future, result)
 
-    async def _run_moves(self, moves: list[_Move]) -> None:
-        try:
-            outcomes = await self._transaction(lambda conn: self._write_moves(conn, moves))
-        except Exception as e:
-            if len(moves) > 1 and not isinstance(e, sqlite3.OperationalError):
-                # A row broke the batch (a damaged log, say): redo each move alone, so that only
-                # the move that causes it fails. (A locked or failing database fails them all.)
-                log.warning("a batch of %d moves failed (%s); retrying one by one", len(moves), e)
-                for move in moves:
-                    await self._run_moves([move])
-                return
-            if len(moves) == 1 and isinstance(e, sqlite3.IntegrityError):
-                move = moves[0]
-                e = CorruptRecord(
-                    move.table_id, f"cannot append to the action log ({e})", move.expected_version
-                )
-            for move in moves:
-                _fail(move.future, e)
-            return
-        self._wal_grew(len(moves))
-        for move, outcome in zip(moves, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                _fail(move.future, outcome)
-            else:
-                _set(move.future, outcome)
-
-    async def _write_moves(
-        self, conn: aiosqlite.Connection, moves: list[_Move]
-    ) -> list[Table | Exception]:
-        ids = sorted({m.table_id for m in moves})
-        marks = ",".join("?" * len(ids))
-        fetched = await conn.execute_fetchall(f"{_SELECT_FOR_WRITE} WHERE t.id IN ({marks})", ids)
-        current = {r[0]: _Current(*r) for r in fetched}
-        await self._attach_parsed(conn, current)
-        outcomes: list[Table | Exception] = []
-        log_rows: list[tuple[Any, ...]] = []
-        moved: list[tuple[Any, ...]] = []  # most moves: the state and the timers
-        changed: list[tuple[Any, ...]] = []  # also the seats or the status
-        finished: list[Table] = []
-        for m in moves:
-            cur = current.get(m.table_id)
-            if cur is None:
-                outcomes.append(NotFound(f"no table {m.table_id}"))
-                continue
-            if cur.version != m.expected_version:
-                outcomes.append(
-                    VersionConflict(
-                        f"table {m.table_id} is at version {cur.version}, not {m.expected_version}"
-                    )
-                )
-                continue
-            if cur.status != "playing":
-                outcomes.append(NotFound(f"table {m.table_id} is not playing (it is {cur.status})"))
-                continue
-            parsed = cur.parsed
-            if parsed is None:
-                outcomes.append(CorruptRecord(m.table_id, self._why(cur), cur.version))
-                continue
-            version = cur.version + 1
-            log_rows.append((m.table_id, version, m.seat, m.user_id, m.action_json, m.now))
-            row = (version, m.state_json, m.deadline, m.reminder_at, m.now, m.table_id, cur.version)
-            if m.seats_json is None and m.status is None:
-                moved.append(row)
-            else:
-                changed.append((m.seats_json, m.status, *row))
-            cur.version = version
-            if m.status is not None:
-                cur.status = m.status
-            seats = parsed.seats
-            if m.seats is not None and m.seats_json is not None:
-                seats = m.seats
-                cur.seats = m.seats_json
-                cur.parsed = parsed = _Parsed(
-                    parsed.options_json,
-                    m.seats_json,
-                    parsed.messages_json,
-                    parsed.start_version,
-                    parsed.options,
-                    m.seats,
-                    parsed.messages,
-                    parsed.initial_state,
-                )
-                self._parsed.put(cur.id, parsed)
-            table = Table(
-                id=cur.id,
-                guild_id=cur.guild_id,
-                channel_id=cur.channel_id,
-                host_id=cur.host_id,
-                status=m.status or "playing",
-                options=dict(parsed.options),
-                seats=seats,
-                version=version,
-                state=m.state,
-                initial_state=parsed.initial_state,
-                deadline=m.deadline,
-                reminder_at=m.reminder_at,
-                created_at=cur.created_at,
-                updated_at=m.now,
-                messages=dict(parsed.messages),
-            )
-            outcomes.append(table)
-            if m.status == "finished":
-                finished.append(table)
-        if log_rows:
-            await conn.executemany(
-                "INSERT INTO actions (table_id, version, seat, user_id, action, at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                log_rows,
-            )
-            # An UPDATE that names the status rewrites every index on it, even with the same
-            # value: most moves leave it (and the seats) out.
-            updated = 0
-            if moved:
-                cursor = await conn.executemany(
-                    "UPDATE tables SET version = ?, state = ?, deadline = ?, reminder_at = ?, "
-                    "updated_at = ? WHERE id = ? AND version = ?",
-                    moved,
-                )
-                updated += cursor.rowcount
-            if changed:
-                cursor = await conn.executemany(
-                    "UPDATE tables SET seats = COALESCE(?, seats), status = COALESCE(?, status), "
-                    "version = ?, state = ?, deadline = ?, reminder_at = ?, updated_at = ? "
-                    "WHERE id = ? AND version = ?",
-                    changed,
-                )
-                updated += cursor.rowcount
-            if updated != len(log_rows):
-                raise StoreError(f"{updated} of {len(log_rows)} table rows were updated")
-        for table in finished:
-            await self._write_result(conn, table, None)
-        return outcomes
-
-    async def _attach_parsed(
-        self, conn: aiosqlite.Connection, current: dict[int, _Current]
-    ) -> None:
-        """Give each row its parsed options, seats, messages and initial state: from the cache
-        when the stored text is unchanged, else parsed now (None if unreadable)."""
-        need_initial: list[_Current] = []
-        for cur in current.values():
-            entry = self._parsed.get(cur.id)
-            if (
-                entry is not None
-                and entry.options_json == cur.options
-                and entry.seats_json == cur.seats
-                and entry.messages_json == cur.messages
-                and entry.start_version == cur.start_version
-            ):
-                cur.parsed = entry
-            else:
-                need_initial.append(cur)
-        if not need_initial:
-            return
-        marks = ",".join("?" * len(need_initial))
-        initial: dict[int, str | None] = dict(
-            await conn.execute_fetchall(  # type: ignore[arg-type]
-                f"SELECT table_id, state FROM initial_states WHERE table_id IN ({marks})",
-                [c.id for c in need_initial],
-            )
-        )
-        for cur in need_initial:
-            self._parsed.drop(cur.id)
-            try:
-                text = initial.get(cur.id)
-                entry = _Parsed(
-                    cur.options,
-                    cur.seats,
-                    cur.messages,
-                    cur.start_version,
-                    R.parse_object(cur.options, "options"),
-                    R.parse_seats(cur.seats),
-                    {}
-                    if not cur.messages
-                    else {
-                        str(k): int(v) for k, v in R.parse_object(cur.messages, "messages").items()
-                    },
-                    None if text is None else R.parse_object(text, "initial state"),
-                )
-            except (ValueError, TypeError):
-                continue
-            cur.parsed = entry
-            self._parsed.put(cur.id, entry)
-
-    @staticmethod
-    def _why(cur: _Current) -> str:
-        """What is unreadable in a row that could not be parsed."""
-        for fn in (
-            lambda: R.parse_object(cur.options, "options"),
-            lambda: R.parse_seats(cur.seats),
-            lambda: R.parse_object(cur.messages or "{}", "messages"),
-        ):
-            try:
-                fn()
-            except ValueError as e:
-                return str(e)
-        return "unreadable initial state"
-
     # --- helpers for single writes ---------------------------------------------------------------
 
     @staticmethod
@@ -695,41 +775,18 @@ class SqliteStore:
         self, conn: aiosqlite.Connection, table: Table, results: dict[str, Any] | None
     ) -> None:
         """Record a finished match (or replace its record) for stats."""
-        scores, winners = R.scores_and_winners(table.state, results)
-        await conn.execute(
-            "INSERT INTO results (table_id, guild_id, channel_id, finished_at, seats, scores, "
-            "winners, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (table_id) DO UPDATE SET finished_at = excluded.finished_at, "
-            "seats = excluded.seats, scores = excluded.scores, winners = excluded.winners, "
-            "data = CASE WHEN excluded.data = '{}' THEN results.data ELSE excluded.data END",
-            (
-                table.id,
-                table.guild_id,
-                table.channel_id,
-                table.updated_at,
-                R.seats_json(table.seats),
-                None if scores is None else R.dumps(scores),
-                None if winners is None else R.dumps(winners),
-                R.dumps(results or {}),
-            ),
+        match, players = R.result_rows(
+            table.id,
+            table.guild_id,
+            table.channel_id,
+            table.updated_at,
+            table.seats,
+            table.state,
+            results,
         )
-        await conn.execute("DELETE FROM result_players WHERE table_id = ?", (table.id,))
-        await conn.executemany(
-            "INSERT INTO result_players (table_id, seat, user_id, name, ai, score, won) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    table.id,
-                    i,
-                    s.user_id,
-                    s.name,
-                    s.ai,
-                    scores[i] if scores is not None and i < len(scores) else None,
-                    int(winners is not None and i in winners),
-                )
-                for i, s in enumerate(table.seats)
-            ],
-        )
+        await conn.execute(R.RESULT_UPSERT, match)
+        await conn.execute(R.RESULT_PLAYERS_DELETE, (table.id,))
+        await conn.executemany(R.RESULT_PLAYERS_INSERT, players)
 
     # --- tables ---------------------------------------------------------------------------------
 
@@ -872,7 +929,9 @@ class SqliteStore:
             table = R.table_from_row(row, validate=False)
         except CorruptRecord:
             return R.table_from_row(row, validate=False, strict=False)
-        # The first move would parse the same texts again: keep what was just read.
+        # The first move would parse the same texts again: keep what was just read, and have
+        # the writer process read them too.
+        self._warm([table.id])
         self._parsed.put(
             table.id,
             _Parsed(
@@ -914,22 +973,25 @@ class SqliteStore:
         if status == "lobby":
             raise ValueError("a game cannot go back to being a lobby")
         fut: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        seats = None if seats is None else tuple(seats)
         self._submit(
             _Move(
-                table_id=table_id,
-                expected_version=expected_version,
-                seat=seat,
-                user_id=user_id,
-                action_json=R.dumps(action),
-                state=state,
-                state_json=R.dumps(state),
-                deadline=deadline,
-                reminder_at=reminder_at,
-                now=now,
-                seats=None if seats is None else tuple(seats),
-                seats_json=None if seats is None else R.seats_json(seats),
-                status=status,
-                future=fut,
+                W.MoveRow(
+                    table_id,
+                    expected_version,
+                    seat,
+                    user_id,
+                    R.dumps(action),
+                    R.dumps(state),
+                    deadline,
+                    reminder_at,
+                    now,
+                    None if seats is None else R.seats_json(seats),
+                    status,
+                ),
+                state,
+                seats,
+                fut,
             )
         )
         return await fut
@@ -1008,7 +1070,9 @@ class SqliteStore:
         """Every open lobby and game, oldest first. Unreadable ones (bad JSON, a version gap)
         are logged and skipped; states are not checked with the engine here (see the class)."""
         rows = await self._read(f"{SELECT_TABLE} WHERE {_OPEN} ORDER BY t.id")
-        return self._tables(rows)
+        tables = self._tables(rows)
+        self._warm([t.id for t in tables if t.status == "playing"])  # (their moves come next)
+        return tables
 
     async def due_timers(self, now: float) -> list[Table]:
         """Open tables whose deadline or reminder time is at or before ``now``."""
