@@ -2,15 +2,20 @@
 
 How it stays correct:
 
-- **One transaction per change.** Every write runs in ``BEGIN IMMEDIATE`` ... ``COMMIT`` on a
-  dedicated writer connection, so the version check and the write happen under SQLite's write
-  lock: two stores (two processes) can never both read version 7 and both write version 8. A
-  caller hears back only after ``COMMIT`` has returned.
-- **Group commit.** Moves submitted while a commit is in progress wait in a queue and go into the
-  next transaction together, each still checked on its own (a stale one gets
-  :class:`~data.store.VersionConflict` and the others commit). This is what keeps commit latency
-  low when hundreds of games are played at once: the write lock and the WAL append are paid once
-  per batch, not once per move.
+- **One transaction per change.** Every write runs in ``BEGIN IMMEDIATE`` ... ``COMMIT``, so
+  the version check and the write happen under SQLite's write lock: two stores (two processes)
+  can never both read version 7 and both write version 8. A caller hears back only after
+  ``COMMIT`` has returned.
+- **Group commit, in a writer process.** Moves go, a batch at a time, to a process of the
+  store's own (:mod:`data.writer`), which commits each batch in one transaction, each move still
+  checked on its own (a stale one gets :class:`~data.store.VersionConflict` and the others
+  commit). It commits one batch while this process answers the callers of the one before: with
+  hundreds of games moving at once, the SQLite work and the Python of the callers no longer take
+  turns on one interpreter. Every other write runs on this process's writer connection, in
+  queue order, never while a batch is out. The writer process stops when its input ends, so it
+  never outlives this one; if it dies, the moves it had not answered fail with a
+  :class:`~data.store.StoreError` (they may or may not be stored) and the next batch starts a
+  new one.
 - **WAL mode**, ``synchronous=NORMAL`` by default: a commit survives the process being killed at
   any moment; only a power failure or OS crash may lose the last commits. ``synchronous="FULL"``
   makes every commit wait for the disk.
@@ -114,6 +119,7 @@ class _Move:
     state: dict[str, Any]
     seats: tuple[Seat, ...] | None
     future: asyncio.Future[Table]
+    retried: bool = False  # sent again after a writer process was lost with it
 
 
 @dataclass(eq=False)
@@ -220,7 +226,7 @@ class _WriterProcess:
             await self.kill()
             why = first[1] if isinstance(first, tuple) and len(first) > 1 else repr(first)
             raise StoreError(f"the database writer process did not start: {why}")
-        log.debug("database writer process %s started on %s", proc.pid, path)
+        log.info("database writer process %s started on %s", proc.pid, path)
         return self
 
     def send(self, value: Any) -> None:
@@ -306,11 +312,19 @@ class SqliteStore:
         self._warm_ids: list[int] = []  # tables to check ahead, once the writer process is up
         self._proc_reader: asyncio.Task[None] | None = None
         self._inflight: dict[int, list[_Move]] = {}  # batch id -> its moves, in order
+        self._lost: list[_Move] = []  # moves out to a writer process that died
+        self._lost_why = ""
         self._batch_ids = itertools.count(1)
         self._answered = asyncio.Event()
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
         self._reported: set[tuple[int, int | None, str]] = set()
+
+    @property
+    def writer_pid(self) -> int | None:
+        """The process id of the writer process (see :mod:`data.writer`), if it is running."""
+        proc = self._proc
+        return proc.proc.pid if proc is not None and proc.alive else None
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -366,7 +380,7 @@ class SqliteStore:
         self._writer_task = asyncio.create_task(self._write_loop(), name=f"{self!r} writer")
         if self.migrate_schema:
             # Started now, in the background, so that the first move does not wait for it.
-            self._proc_starting = asyncio.create_task(self._start_writer_process())
+            self._proc_starting = self._start_writer_task()
             self._checkpoint_task = asyncio.create_task(
                 self._checkpoint_loop(), name=f"{self!r} checkpoints"
             )
@@ -454,16 +468,23 @@ class SqliteStore:
         ``MAX_IN_FLIGHT`` batches out at once), any other write to this process's connection
         once no batch is out."""
         while True:
+            if self._lost:
+                await self._recover()
+                continue
             if not self._queue:
                 if self._closing:
-                    await self._drain()
+                    if self._inflight:
+                        await self._drain()
+                        continue
                     return
                 self._wake.clear()
                 await self._wake.wait()
                 continue
             head = self._queue[0]
             if isinstance(head, _Call):
-                await self._drain()
+                if self._inflight:
+                    await self._drain()
+                    continue  # (the moves of a lost writer process go first)
                 del self._queue[0]
                 self._writing = True
                 try:
@@ -488,7 +509,7 @@ class SqliteStore:
             await self._send(batch)
 
     async def _drain(self) -> None:
-        """Wait until every batch sent to the writer process has been answered."""
+        """Wait until every batch sent to the writer process has been answered (or lost)."""
         while self._inflight:
             self._answered.clear()
             await self._answered.wait()
@@ -517,8 +538,18 @@ class SqliteStore:
         if proc is not None and proc.alive:
             return proc
         if self._proc_starting is None or self._proc_starting.done():
-            self._proc_starting = asyncio.create_task(self._start_writer_process())
+            self._proc_starting = self._start_writer_task()
         return await asyncio.shield(self._proc_starting)
+
+    def _start_writer_task(self) -> asyncio.Task[_WriterProcess]:
+        task = asyncio.create_task(self._start_writer_process(), name=f"{self!r} writer start")
+
+        def done(task: asyncio.Task[_WriterProcess]) -> None:
+            if not task.cancelled() and task.exception() is not None:
+                log.error("%s", task.exception())  # (each move waiting for it fails with it)
+
+        task.add_done_callback(done)
+        return task
 
     async def _start_writer_process(self) -> _WriterProcess:
         proc = await _WriterProcess.start(self.path, self.synchronous, self.busy_timeout_ms)
@@ -553,19 +584,103 @@ class SqliteStore:
         self._writer_lost(proc, f"the database writer process stopped (exit status {code})")
 
     def _writer_lost(self, proc: _WriterProcess, why: str) -> None:
-        """The writer process is gone: whatever it had not answered may or may not be stored."""
+        """The writer process is gone: what it had not answered may or may not be stored. The
+        write loop finds out which (see :meth:`_recover`) before it sends anything else."""
         proc.alive = False
         if self._proc is proc:
             self._proc = None
         if self._inflight:
-            log.error("%s: %d batches of moves not answered", why, len(self._inflight))
-            error = StoreError(f"{why}: the move may or may not have been stored")
+            log.error("%s, with %d batches of moves not answered", why, len(self._inflight))
+            self._lost_why = why
             for moves in self._inflight.values():
-                for move in moves:
-                    _fail(move.future, error)
+                self._lost.extend(moves)
             self._inflight.clear()
         self._writing = False
         self._answered.set()
+        self._wake.set()
+
+    async def _recover(self) -> None:
+        """Answer the moves a lost writer process had not answered: one whose log row is there
+        was committed and is answered as such; one that is not goes to the next writer (once:
+        if that one is lost too, the move fails, unstored)."""
+        lost, self._lost = self._lost, []
+        again: list[_Move] = []
+        claimed: set[tuple[int, int]] = set()
+        for move in lost:
+            if move.future.done():  # (its caller has given up)
+                continue
+            m = move.row
+            try:
+                logged = await self._read(
+                    "SELECT seat, user_id, action, at FROM actions "
+                    "WHERE table_id = ? AND version = ?",
+                    (m.table_id, m.expected_version + 1),
+                )
+                stored = (
+                    bool(logged)
+                    and tuple(logged[0]) == (m.seat, m.user_id, m.action_json, m.now)
+                    and (m.table_id, m.expected_version) not in claimed
+                )
+                if stored:
+                    claimed.add((m.table_id, m.expected_version))
+                    rows = await self._read(f"{W.SELECT_FOR_WRITE} WHERE t.id = ?", (m.table_id,))
+                    entry = await self._parsed_row(tuple(rows[0]), {})
+                    _set(move.future, self._committed(move, tuple(rows[0]), entry)[0])
+                elif move.retried:
+                    _fail(
+                        move.future,
+                        StoreError(
+                            f"{self._lost_why} twice while committing this move: not stored"
+                        ),
+                    )
+                else:
+                    move.retried = True
+                    again.append(move)
+            except Exception as e:
+                log.exception("cannot tell whether a move of table %s was stored", m.table_id)
+                _fail(
+                    move.future,
+                    StoreError(f"{self._lost_why}: the move may or may not be stored ({e})"),
+                )
+        self._queue[:0] = again
+
+    def _committed(
+        self, move: _Move, row: tuple[Any, ...], entry: _Parsed
+    ) -> tuple[Table, _Parsed]:
+        """The Table a committed move answers with, and the table's parsed parts after it."""
+        m = move.row
+        seats = entry.seats
+        if move.seats is not None and m.seats_json is not None:
+            seats = move.seats
+            entry = _Parsed(
+                entry.options_json,
+                m.seats_json,
+                entry.messages_json,
+                entry.start_version,
+                entry.options,
+                seats,
+                entry.messages,
+                entry.initial_state,
+            )
+            self._parsed.put(m.table_id, entry)
+        table = Table(
+            id=m.table_id,
+            guild_id=row[W.GUILD],
+            channel_id=row[W.CHANNEL],
+            host_id=row[W.HOST],
+            status=m.status or "playing",  # type: ignore[arg-type]
+            options=dict(entry.options),
+            seats=seats,
+            version=m.expected_version + 1,
+            state=move.state,
+            initial_state=entry.initial_state,
+            deadline=m.deadline,
+            reminder_at=m.reminder_at,
+            created_at=row[W.CREATED],
+            updated_at=m.now,
+            messages=dict(entry.messages),
+        )
+        return table, entry
 
     async def _answer(
         self,
@@ -585,45 +700,13 @@ class SqliteStore:
                 _fail(move.future, W.outcome_error(outcome))
                 continue
             committed += 1
-            m = move.row
-            row = rows[m.table_id]
-            entry = parsed.get(m.table_id)
+            tid = move.row.table_id
+            row = rows[tid]
+            entry = parsed.get(tid)
             if entry is None:
-                entry = parsed[m.table_id] = await self._parsed_row(row, initial)
-            seats = entry.seats
-            if move.seats is not None and m.seats_json is not None:
-                seats = move.seats
-                entry = parsed[m.table_id] = _Parsed(
-                    entry.options_json,
-                    m.seats_json,
-                    entry.messages_json,
-                    entry.start_version,
-                    entry.options,
-                    seats,
-                    entry.messages,
-                    entry.initial_state,
-                )
-                self._parsed.put(m.table_id, entry)
-            _set(
-                move.future,
-                Table(
-                    id=m.table_id,
-                    guild_id=row[W.GUILD],
-                    channel_id=row[W.CHANNEL],
-                    host_id=row[W.HOST],
-                    status=m.status or "playing",  # type: ignore[arg-type]
-                    options=dict(entry.options),
-                    seats=seats,
-                    version=m.expected_version + 1,
-                    state=move.state,
-                    initial_state=entry.initial_state,
-                    deadline=m.deadline,
-                    reminder_at=m.reminder_at,
-                    created_at=row[W.CREATED],
-                    updated_at=m.now,
-                    messages=dict(entry.messages),
-                ),
-            )
+                entry = await self._parsed_row(row, initial)
+            table, parsed[tid] = self._committed(move, row, entry)
+            _set(move.future, table)
         self._wal_grew(committed)
         self._writing = bool(self._inflight)
         self._last_write = time.monotonic()
