@@ -528,7 +528,7 @@ class SqliteStore:
         self._inflight[batch_id] = moves
         self._writing = True
         try:
-            proc.send((batch_id, need_initial, [m.row for m in moves]))
+            proc.send((batch_id, need_initial, [tuple(m.row) for m in moves]))  # (plain: faster)
         except Exception as e:  # the pipe is broken: the process is gone
             self._writer_lost(proc, f"cannot reach the database writer process ({e})")
 

@@ -16,7 +16,8 @@ fails alone and the others commit. A batch that breaks on a row (a damaged actio
 written again one move at a time; a locked or failing database fails the whole batch.
 
 The pipe carries frames: 4 bytes of length (little-endian), then a pickle. The store sends
-``(batch_id, need_initial, moves)`` (``moves`` a list of :class:`MoveRow`); the writer answers
+``(batch_id, need_initial, moves)`` (``moves``: :class:`MoveRow` values as plain tuples), or
+``(0, table_ids, [])`` to have tables read ahead; the writer answers a batch with
 ``(batch_id, rows, initial, outcomes)``: each table's row as it was before the batch
 (:data:`SELECT_FOR_WRITE`'s columns), the initial-state text of each table in ``need_initial``,
 and per move ``None`` (committed) or a tuple naming the failure (see :func:`outcome_error`).
@@ -418,7 +419,8 @@ def serve(path: str, synchronous: str, busy_timeout_ms: int, src: IO[bytes], out
             if batch_id == 0:  # no moves: tables to read ahead
                 writer.warm(need_initial)
                 continue
-            write_frame(out, (batch_id, *writer.write(moves, need_initial)))
+            rows = [MoveRow._make(m) for m in moves]  # (sent as plain tuples)
+            write_frame(out, (batch_id, *writer.write(rows, need_initial)))
     except BrokenPipeError:  # the store's process is gone: nobody is waiting for the answer
         return 0
     finally:
