@@ -437,8 +437,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the store, which ends this process's input once every batch is answered.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    level = logging.getLevelName(os.environ.get("LOG_LEVEL", "WARNING").strip().upper())
     logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "WARNING").upper(),
+        level=level if isinstance(level, int) else logging.WARNING,
         format="%(asctime)s %(levelname)s data.writer: %(message)s",
         stream=sys.stderr,
     )

@@ -322,3 +322,13 @@ def test_a_file_it_cannot_use_is_refused_in_its_first_frame(tmp_path: Path) -> N
     out.seek(0)
     kind, message = W.read_frame(out)
     assert kind == "failed" and "WAL" in message
+
+
+async def test_the_writer_starts_whatever_the_log_level_says(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "not a level")
+    async with SqliteStore(db_path) as store:
+        table, game = await start_table(store, 1)
+        table = await play(store, table, game, random.Random(6), moves=2)
+        assert len(await store.action_log(table.id)) == 2
