@@ -3,7 +3,8 @@
 ``python -m tests.data.crash_worker DB SEED [GAMES]`` restores the open games from ``DB`` (as the
 bot does at start), keeps ``GAMES`` games going at once (one asyncio task each, one store), and
 after every ``apply_action`` that returned prints ``committed <table> <version>`` (flushed), so
-the test knows exactly which moves were acknowledged before the SIGKILL.
+the test knows exactly which moves were acknowledged before the SIGKILL. It also prints
+``writer <pid>`` whenever the store's writer process changes.
 """
 
 from __future__ import annotations
@@ -66,9 +67,22 @@ async def main(path: str, seed: int, games: int) -> None:
         open_now: list[Table] = await store.open_tables()
         say(f"started with {len(open_now)} open tables")
         budget = [MAX_MOVES]
+        watch = asyncio.create_task(report_writer(store))
         await asyncio.gather(
             *(keep_playing(store, ch, random.Random(rnd.random()), budget) for ch in range(games))
         )
+        watch.cancel()
+
+
+async def report_writer(store: SqliteStore) -> None:
+    """Print ``writer <pid>`` each time the store's writer process changes (the tests kill it)."""
+    last = None
+    while True:
+        pid = store.writer_pid
+        if pid is not None and pid != last:
+            say(f"writer {pid}")
+            last = pid
+        await asyncio.sleep(0.01)
 
 
 if __name__ == "__main__":
