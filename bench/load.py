@@ -8,9 +8,10 @@ direct message, a spot, a fall direction).
 
 It prints interactions per second, the time from a click to its acknowledgement and from a
 decisive click (the tile when there is one spot, the spot, the fall) to the next picture in the
-channel (p50/p95/p99), REST calls per move, errors and the bot's peak memory. ``--json`` prints
-one JSON object instead. ``--rate-limits`` makes the fake apply Discord's default budget (50
-requests per second globally, per-route buckets).
+channel (p50/p95/p99), REST calls per move, errors, and the peak memory and CPU time of the
+bot's process and of its writer process (``data/writer.py``). ``--json`` prints one JSON object
+instead. ``--rate-limits`` makes the fake apply Discord's default budget (50 requests per
+second globally, per-route buckets).
 
     python bench/load.py --tables 200
     python bench/load.py --tables 200 --rate-limits --json
@@ -336,6 +337,15 @@ def bot_memory(pid: int) -> tuple[int, int]:
     return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the store's writer process, for the bot)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="fp-load-"))
     fake = FakeDiscord(rate_limits=bool(args.rate_limits))
@@ -360,11 +370,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     await proc.start(timeout=60)
     await fake.wait_for_commands("fp", timeout=60)
     assert proc.pid is not None
-    peak = [0]
+    peak = [0, 0]  # the bot's process, its writer process (with any other children)
+
+    def sample() -> None:
+        peak[0] = max(peak[0], bot_memory(proc.pid or 0)[1])
+        peak[1] = max(peak[1], sum(bot_memory(c)[1] for c in children(proc.pid or 0)))
 
     async def sample_memory() -> None:
         while True:
-            peak[0] = max(peak[0], bot_memory(proc.pid or 0)[1])
+            sample()
             await asyncio.sleep(1.0)
 
     sampler = asyncio.create_task(sample_memory())
@@ -383,11 +397,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await table.run()
 
     started = time.perf_counter()
+    writers = children(proc.pid)
     bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
+    writer_cpu0 = sum(cpu_seconds(c) for c in writers)
     await asyncio.gather(*(staggered(i, t) for i, t in enumerate(tables)))
     wall = time.perf_counter() - started
     bot_cpu, own_cpu = cpu_seconds(proc.pid) - bot_cpu0, time.process_time() - own_cpu0
-    peak[0] = max(peak[0], bot_memory(proc.pid)[1])
+    writer_cpu = sum(cpu_seconds(c) for c in writers) - writer_cpu0
+    sample()
     sampler.cancel()
     interactions = fake.interactions[first_interaction:]
     requests = fake.requests[first_request:]
@@ -442,7 +459,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "bot_log": bot_errors[:10],
         },
         "bot_peak_rss_mib": round(peak[0] / 1024, 1),
+        "writer_peak_rss_mib": round(peak[1] / 1024, 1),
         "bot_cpu_s": round(bot_cpu, 1),
+        "writer_cpu_s": round(writer_cpu, 1),
         "fake_and_players_cpu_s": round(own_cpu, 1),
         "mean_move_ms": round(statistics.fmean(stats.to_picture) * 1000, 1)
         if stats.to_picture

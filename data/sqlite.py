@@ -310,8 +310,9 @@ class SqliteStore:
         self._proc: _WriterProcess | None = None
         self._proc_starting: asyncio.Task[_WriterProcess] | None = None
         self._warm_ids: list[int] = []  # tables to check ahead, once the writer process is up
-        self._proc_reader: asyncio.Task[None] | None = None
-        self._inflight: dict[int, list[_Move]] = {}  # batch id -> its moves, in order
+        self._proc_readers: set[asyncio.Task[None]] = set()  # one per writer process started
+        # batch id -> the writer process it went to, and its moves in order
+        self._inflight: dict[int, tuple[_WriterProcess, list[_Move]]] = {}
         self._lost: list[_Move] = []  # moves out to a writer process that died
         self._lost_why = ""
         self._batch_ids = itertools.count(1)
@@ -437,10 +438,12 @@ class SqliteStore:
         proc, self._proc = self._proc, None
         if proc is not None:
             await proc.stop()
-        if self._proc_reader is not None:
+        if self._proc_readers:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._proc_reader, WRITER_STOP_TIMEOUT_S)
-            self._proc_reader = None
+                await asyncio.wait_for(
+                    asyncio.gather(*self._proc_readers, return_exceptions=True),
+                    WRITER_STOP_TIMEOUT_S,
+                )
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()
@@ -525,7 +528,7 @@ class SqliteStore:
         need_initial = sorted(
             {m.row.table_id for m in moves if not self._parsed.has(m.row.table_id)}
         )
-        self._inflight[batch_id] = moves
+        self._inflight[batch_id] = (proc, moves)
         self._writing = True
         try:
             proc.send((batch_id, need_initial, [tuple(m.row) for m in moves]))  # (plain: faster)
@@ -554,9 +557,9 @@ class SqliteStore:
     async def _start_writer_process(self) -> _WriterProcess:
         proc = await _WriterProcess.start(self.path, self.synchronous, self.busy_timeout_ms)
         self._proc = proc
-        self._proc_reader = asyncio.create_task(
-            self._read_replies(proc), name=f"{self!r} writer replies"
-        )
+        reader = asyncio.create_task(self._read_replies(proc), name=f"{self!r} writer replies")
+        self._proc_readers.add(reader)
+        reader.add_done_callback(self._proc_readers.discard)
         if self._warm_ids:
             self._warm([])
         return proc
@@ -578,8 +581,11 @@ class SqliteStore:
             while True:
                 reply = await proc.read()
                 await self._answer(*reply)
-        except (asyncio.IncompleteReadError, ConnectionError, EOFError, pickle.UnpicklingError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError, EOFError):
+            pass  # it has exited
+        except Exception:  # a frame out of step: stop it, and look up what it had not answered
+            log.exception("cannot read the database writer process %s: stopping it", proc.proc.pid)
+            await proc.kill()
         code = await proc.wait()
         self._writer_lost(proc, f"the database writer process stopped (exit status {code})")
 
@@ -589,13 +595,13 @@ class SqliteStore:
         proc.alive = False
         if self._proc is proc:
             self._proc = None
-        if self._inflight:
-            log.error("%s, with %d batches of moves not answered", why, len(self._inflight))
+        lost = [bid for bid, (p, _) in self._inflight.items() if p is proc]
+        if lost:
+            log.error("%s, with %d batches of moves not answered", why, len(lost))
             self._lost_why = why
-            for moves in self._inflight.values():
-                self._lost.extend(moves)
-            self._inflight.clear()
-        self._writing = False
+            for bid in sorted(lost):
+                self._lost.extend(self._inflight.pop(bid)[1])
+        self._writing = bool(self._inflight)
         self._answered.set()
         self._wake.set()
 
@@ -690,27 +696,36 @@ class SqliteStore:
         outcomes: list[W.Outcome],
     ) -> None:
         """Answer the callers of a batch the writer process has committed."""
-        moves = self._inflight.pop(batch_id, None)
-        if moves is None:
+        batch = self._inflight.pop(batch_id, None)
+        if batch is None:
             return
+        moves = batch[1]
         parsed: dict[int, _Parsed] = {}
         committed = 0
-        for move, outcome in zip(moves, outcomes, strict=True):
-            if outcome is not None:
-                _fail(move.future, W.outcome_error(outcome))
-                continue
-            committed += 1
-            tid = move.row.table_id
-            row = rows[tid]
-            entry = parsed.get(tid)
-            if entry is None:
-                entry = await self._parsed_row(row, initial)
-            table, parsed[tid] = self._committed(move, row, entry)
-            _set(move.future, table)
-        self._wal_grew(committed)
-        self._writing = bool(self._inflight)
-        self._last_write = time.monotonic()
-        self._answered.set()
+        try:
+            for move, outcome in zip(moves, outcomes, strict=True):
+                if outcome is not None:
+                    _fail(move.future, W.outcome_error(outcome))
+                    continue
+                committed += 1
+                tid = move.row.table_id
+                row = rows[tid]
+                entry = parsed.get(tid)
+                if entry is None:
+                    entry = await self._parsed_row(row, initial)
+                table, parsed[tid] = self._committed(move, row, entry)
+                _set(move.future, table)
+        except Exception:
+            # Whatever went wrong here, the log knows which of these moves are stored.
+            log.exception("cannot read an answer of the database writer process")
+            self._lost_why = "an answer of the database writer process could not be read"
+            self._lost.extend(m for m in moves if not m.future.done())
+            self._wake.set()
+        finally:
+            self._wal_grew(committed)
+            self._writing = bool(self._inflight)
+            self._last_write = time.monotonic()
+            self._answered.set()
 
     async def _parsed_row(self, row: tuple[Any, ...], initial: dict[int, str | None]) -> _Parsed:
         """A committed table's options, seats, messages and initial state: from the cache while

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import logging
 import os
 import pickle
@@ -395,6 +394,10 @@ PIPE_BYTES = 1 << 20
 
 
 def _widen(*files: IO[bytes]) -> None:
+    if sys.platform != "linux":  # (elsewhere pipes keep their size)
+        return
+    import fcntl
+
     for f in files:
         with contextlib.suppress(AttributeError, OSError, ValueError):
             fcntl.fcntl(f.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)

@@ -9,6 +9,7 @@ version gaps), and every move the worker reported is in the log.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -16,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,35 +43,42 @@ def logged(db: Path) -> set[tuple[int, int]]:
     return {(t, v) for t, v in rows}
 
 
-def run_and_kill(db: Path, out: Path, seed: int, rnd: random.Random) -> None:
-    """Start the worker, let it run a random while, SIGKILL it."""
+@contextlib.contextmanager
+def worker(db: Path, out: Path, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """The crash worker playing on ``db``, its output in ``out``; killed on the way out."""
     with out.open("w") as sink:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.data.crash_worker", str(db), str(seed)],
+            [sys.executable, "-m", "tests.data.crash_worker", str(db), *args],
             cwd=ROOT,
             stdout=sink,
             stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
         )
         try:
-            if rnd.random() < 0.25:
-                time.sleep(rnd.uniform(0.0, 0.6))  # anywhere, start-up and migrations included
-            else:
-                deadline = time.monotonic() + 30
-                while "started" not in out.read_text() and time.monotonic() < deadline:
-                    if proc.poll() is not None:
-                        break
-                    time.sleep(0.01)
-                time.sleep(rnd.uniform(0.0, 0.4))  # in the middle of the moves
-            if proc.poll() is not None:
-                assert proc.stderr is not None
-                pytest.fail(f"the worker stopped by itself: {proc.stderr.read().decode()}")
-            proc.send_signal(signal.SIGKILL)
+            yield proc
         finally:
             proc.kill()
             proc.wait()
             if proc.stderr is not None:
                 proc.stderr.close()
+
+
+def run_and_kill(db: Path, out: Path, seed: int, rnd: random.Random) -> None:
+    """Start the worker, let it run a random while, SIGKILL it."""
+    with worker(db, out, str(seed)) as proc:
+        if rnd.random() < 0.25:
+            time.sleep(rnd.uniform(0.0, 0.6))  # anywhere, start-up and migrations included
+        else:
+            deadline = time.monotonic() + 30
+            while "started" not in out.read_text() and time.monotonic() < deadline:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.01)
+            time.sleep(rnd.uniform(0.0, 0.4))  # in the middle of the moves
+        if proc.poll() is not None:
+            assert proc.stderr is not None
+            pytest.fail(f"the worker stopped by itself: {proc.stderr.read().decode()}")
+        proc.send_signal(signal.SIGKILL)
 
 
 async def kill_loop(tmp_path: Path, kills: int, seed: int) -> int:
@@ -122,39 +131,26 @@ async def test_kill_the_writer_process_under_a_running_bot(tmp_path: Path) -> No
     one), keeps playing, and loses nothing it was told was stored."""
     db, out = tmp_path / "writer.db", tmp_path / "writer.txt"
     rnd = random.Random(21)
-    with out.open("w") as sink:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.data.crash_worker", str(db), "5", "6"],
-            cwd=ROOT,
-            stdout=sink,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        try:
-            killed: list[int] = []
-            progress: list[int] = []
-            for _ in range(6):
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    fresh = [p for p in writers(out) if p not in killed]
-                    if fresh or proc.poll() is not None:
-                        break
-                    time.sleep(0.01)
-                assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-                assert fresh, "no new writer process appeared"
-                time.sleep(rnd.uniform(0.05, 0.3))  # in the middle of the moves
-                os.kill(fresh[-1], signal.SIGKILL)
-                killed.append(fresh[-1])
-                progress.append(len(committed(out)))
-            time.sleep(0.5)
+    with worker(db, out, "5", "6") as proc:
+        killed: list[int] = []
+        progress: list[int] = []
+        for _ in range(6):
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                fresh = [p for p in writers(out) if p not in killed]
+                if fresh or proc.poll() is not None:
+                    break
+                time.sleep(0.01)
             assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            assert fresh, "no new writer process appeared"
+            time.sleep(rnd.uniform(0.05, 0.3))  # in the middle of the moves
+            os.kill(fresh[-1], signal.SIGKILL)
+            killed.append(fresh[-1])
             progress.append(len(committed(out)))
-            proc.send_signal(signal.SIGKILL)
-        finally:
-            proc.kill()
-            proc.wait()
-            if proc.stderr is not None:
-                proc.stderr.close()
+        time.sleep(0.5)
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        progress.append(len(committed(out)))
+        proc.send_signal(signal.SIGKILL)
     assert progress == sorted(progress) and progress[-1] > progress[0], progress
     acknowledged = committed(out)
     async with SqliteStore(db) as store:
