@@ -13,9 +13,9 @@ How it stays correct:
   hundreds of games moving at once, the SQLite work and the Python of the callers no longer take
   turns on one interpreter. Every other write runs on this process's writer connection, in
   queue order, never while a batch is out. The writer process stops when its input ends, so it
-  never outlives this one; if it dies, the moves it had not answered fail with a
-  :class:`~data.store.StoreError` (they may or may not be stored) and the next batch starts a
-  new one.
+  never outlives this one. If it dies first, each move it had not answered is looked up in the
+  action log: one that is there is answered as committed, one that is not goes to a new writer
+  process (once), so a caller hears back once and a move is applied once.
 - **WAL mode**, ``synchronous=NORMAL`` by default: a commit survives the process being killed at
   any moment; only a power failure or OS crash may lose the last commits. ``synchronous="FULL"``
   makes every commit wait for the disk.
@@ -73,7 +73,7 @@ _COLUMNS = (
     "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id), t.start_version, "
     "t.deadline, t.reminder_at, t.created_at, t.updated_at"
 )
-_MESSAGES = W._MESSAGES
+_MESSAGES = W.SELECT_MESSAGES
 _LOG_STATS = (
     "(SELECT count(*) FROM actions a WHERE a.table_id = t.id), "
     "(SELECT min(a.version) FROM actions a WHERE a.table_id = t.id), "
@@ -103,7 +103,7 @@ CHECKPOINT_MIN_GAP_S = 0.5
 CHECKPOINT_QUIET_S = 0.02
 #: ...unless this many moves have gone into the WAL since the last one (some 30 MB).
 CHECKPOINT_ANYWAY_MOVES = 20_000
-#: How many tables' parsed options, seats and initial state the writer keeps.
+#: How many tables' parsed options, seats and initial state this process keeps (to answer moves).
 PARSED_CACHE_SIZE = 1024
 
 
@@ -195,7 +195,8 @@ class _WriterProcess:
 
     @classmethod
     async def start(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> _WriterProcess:
-        """Start ``python -m data.writer`` on ``path``; StoreError if it does not come up."""
+        """Start the writer process (:func:`data.writer.main`) on ``path``, with this process's
+        interpreter and environment; StoreError if it does not come up."""
         env = dict(os.environ)
         root = str(Path(W.__file__).resolve().parent.parent)  # where ``data`` can be imported
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
@@ -509,7 +510,12 @@ class SqliteStore:
                 n = (n + 1) // 2
             batch = cast(list[_Move], self._queue[:n])
             del self._queue[:n]
-            await self._send(batch)
+            try:
+                await self._send(batch)
+            except Exception as e:  # a bug here must not leave callers waiting forever
+                log.exception("the writer of %s failed", self.path)
+                for move in batch:
+                    _fail(move.future, e)
 
     async def _drain(self) -> None:
         """Wait until every batch sent to the writer process has been answered (or lost)."""
@@ -740,14 +746,17 @@ class SqliteStore:
             and entry.start_version == row[W.START_VERSION]
         ):
             return entry
-        if tid in initial:
-            text = initial[tid]
-        elif entry is not None and entry.start_version == row[W.START_VERSION]:
-            text = None  # (the state below comes from the entry)
-        else:
-            found = await self._read("SELECT state FROM initial_states WHERE table_id = ?", (tid,))
-            text = found[0][0] if found else None
         try:
+            if tid in initial:  # (asked of the writer process when this cache had no entry)
+                text = initial[tid]
+                state = None if text is None else R.parse_object(text, "initial state")
+            elif entry is not None and entry.start_version == row[W.START_VERSION]:
+                state = entry.initial_state  # (it never changes once the game has started)
+            else:
+                found = await self._read(
+                    "SELECT state FROM initial_states WHERE table_id = ?", (tid,)
+                )
+                state = None if not found else R.parse_object(found[0][0], "initial state")
             options = R.parse_object(row[W.OPTIONS], "options")
             seats = R.parse_seats(row[W.SEATS])
             messages = (
@@ -757,10 +766,6 @@ class SqliteStore:
                     str(k): int(v) for k, v in R.parse_object(row[W.MESSAGES], "messages").items()
                 }
             )
-            if tid in initial or entry is None or entry.start_version != row[W.START_VERSION]:
-                state = None if text is None else R.parse_object(text, "initial state")
-            else:
-                state = entry.initial_state
         except (ValueError, TypeError) as e:  # the writer read them: this cannot happen
             raise StoreError(f"table {tid} changed under a committed move ({e})") from e
         entry = _Parsed(

@@ -1,8 +1,9 @@
 """The move writer: commits game moves, a batch per transaction, in a process of its own.
 
-:class:`~data.sqlite.SqliteStore` starts it (``python -m data.writer FILE``) the first time a
-move is applied and sends it every batch of moves through a pipe; everything else the store
-writes (lobbies, starts, timers, message ids) it writes itself, never while a batch is out.
+:class:`~data.sqlite.SqliteStore` starts it when it opens (:func:`main`, run by the bot's own
+interpreter; ``python -m data.writer FILE`` runs it by hand) and sends it every batch of moves
+through a pipe; everything else the store writes (lobbies, starts, timers, message ids) it
+writes itself, never while a batch is out.
 
 Why a process: with hundreds of games moving at once the store spends about as long in
 SQLite as in the Python of its callers, and on one interpreter the two take turns. In a process
@@ -49,13 +50,13 @@ from data.store import CorruptRecord, NotFound, Seat, StoreError, VersionConflic
 
 log = logging.getLogger(__name__)
 
-_MESSAGES = (
+SELECT_MESSAGES = (
     "(SELECT json_group_object(m.key, m.message_id) FROM messages m WHERE m.table_id = t.id)"
 )
 #: What a batch needs to check its moves and to answer with a Table (no state, no log scan).
 SELECT_FOR_WRITE = (
     "SELECT t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
-    f"t.start_version, t.created_at, {_MESSAGES} FROM tables t"
+    f"t.start_version, t.created_at, {SELECT_MESSAGES} FROM tables t"
 )
 #: The columns of :data:`SELECT_FOR_WRITE`, by position.
 ID, GUILD, CHANNEL, HOST, STATUS, OPTIONS, SEATS, VERSION, START_VERSION, CREATED, MESSAGES = range(
@@ -226,7 +227,7 @@ class MoveWriter:
         log_rows: list[tuple[Any, ...]] = []
         moved: list[tuple[Any, ...]] = []  # most moves: the state and the timers
         changed: list[tuple[Any, ...]] = []  # also the seats or the status
-        finished: list[tuple[MoveRow, tuple[Any, ...], str, tuple[Seat, ...]]] = []
+        finished: list[tuple[MoveRow, tuple[Any, ...], tuple[Seat, ...]]] = []
         for m in moves:
             cur = current.get(m.table_id)
             if cur is None:
@@ -263,7 +264,7 @@ class MoveWriter:
                 cur[2] = entry = entry._replace(seats=m.seats_json, parsed_seats=seats)
             if m.status == "finished":
                 assert entry.parsed_seats is not None
-                finished.append((m, rows[m.table_id], entry.seats, entry.parsed_seats))
+                finished.append((m, rows[m.table_id], entry.parsed_seats))
             outcomes.append(None)
         if log_rows:
             conn.executemany(INSERT_ACTION, log_rows)
@@ -274,7 +275,7 @@ class MoveWriter:
                 updated += conn.executemany(UPDATE_CHANGED, changed).rowcount
             if updated != len(log_rows):
                 raise StoreError(f"{updated} of {len(log_rows)} table rows were updated")
-        for m, r, _, seats in finished:
+        for m, r, seats in finished:
             match, players = R.result_rows(
                 m.table_id, r[GUILD], r[CHANNEL], m.now, seats, orjson.loads(m.state_json), None
             )
