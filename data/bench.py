@@ -281,7 +281,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="moves per second of all the games together in the paced run (1000)",
     )
     parser.add_argument(
-        "--finished-games", type=int, default=20, help="games played out for the size (20)"
+        "--finished-games",
+        type=int,
+        default=20,
+        help="games played out for the size (20; the file grows by whole pages, so a few "
+        "games tell little)",
     )
     parser.add_argument(
         "--load-games", type=int, default=10_000, help="open games loaded at start (10000)"
