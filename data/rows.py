@@ -133,6 +133,14 @@ def parse_seats(text: str) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
+def parse_messages(text: str | None) -> dict[str, int]:
+    """A table's message ids (key -> id) from their JSON text (None: none); ValueError or
+    TypeError if they are not an object of integers."""
+    if not text:
+        return {}
+    return {str(k): int(v) for k, v in parse_object(text, "messages").items()}
+
+
 def parse_object(text: str, what: str) -> dict[str, Any]:
     value = load_json(text, what)
     if not isinstance(value, dict):
@@ -432,6 +440,7 @@ __all__ = [
     "dumps",
     "first_difference",
     "log_problem",
+    "parse_messages",
     "parse_object",
     "parse_seats",
     "replay_actions",

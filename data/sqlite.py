@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import itertools
 import logging
 import os
 import pickle
 import sqlite3
-import struct
 import sys
 import time
 from collections import OrderedDict
@@ -231,12 +231,11 @@ class _WriterProcess:
         return self
 
     def send(self, value: Any) -> None:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        self._stdin.write(_HEADER.pack(len(data)) + data)
+        self._stdin.write(W.frame(value))
 
     async def read(self) -> Any:
-        head = await self._stdout.readexactly(_HEADER.size)
-        (size,) = _HEADER.unpack(head)
+        head = await self._stdout.readexactly(W.FRAME_HEADER.size)
+        (size,) = W.FRAME_HEADER.unpack(head)
         return pickle.loads(await self._stdout.readexactly(size))
 
     async def wait(self) -> int | None:
@@ -260,9 +259,6 @@ class _WriterProcess:
         with contextlib.suppress(ProcessLookupError):
             self.proc.kill()
         await self.proc.wait()
-
-
-_HEADER = struct.Struct("<I")
 
 
 class SqliteStore:
@@ -664,16 +660,7 @@ class SqliteStore:
         seats = entry.seats
         if move.seats is not None and m.seats_json is not None:
             seats = move.seats
-            entry = _Parsed(
-                entry.options_json,
-                m.seats_json,
-                entry.messages_json,
-                entry.start_version,
-                entry.options,
-                seats,
-                entry.messages,
-                entry.initial_state,
-            )
+            entry = dataclasses.replace(entry, seats_json=m.seats_json, seats=seats)
             self._parsed.put(m.table_id, entry)
         table = Table(
             id=m.table_id,
@@ -759,13 +746,7 @@ class SqliteStore:
                 state = None if not found else R.parse_object(found[0][0], "initial state")
             options = R.parse_object(row[W.OPTIONS], "options")
             seats = R.parse_seats(row[W.SEATS])
-            messages = (
-                {}
-                if not row[W.MESSAGES]
-                else {
-                    str(k): int(v) for k, v in R.parse_object(row[W.MESSAGES], "messages").items()
-                }
-            )
+            messages = R.parse_messages(row[W.MESSAGES])
         except (ValueError, TypeError) as e:  # the writer read them: this cannot happen
             raise StoreError(f"table {tid} changed under a committed move ({e})") from e
         entry = _Parsed(

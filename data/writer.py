@@ -82,7 +82,8 @@ CHECKED_CACHE_SIZE = 1024
 #: checkpoints, on a connection of their own, normally keep the WAL well below it.
 WRITER_CHECKPOINT_PAGES = 16384
 
-_HEADER = struct.Struct("<I")
+#: The length before each frame's pickle.
+FRAME_HEADER = struct.Struct("<I")
 
 
 class MoveRow(NamedTuple):
@@ -327,9 +328,7 @@ class MoveWriter:
         try:
             R.parse_object(r[OPTIONS], "options")
             seats = R.parse_seats(r[SEATS])
-            if r[MESSAGES]:
-                for v in R.parse_object(r[MESSAGES], "messages").values():
-                    int(v)
+            R.parse_messages(r[MESSAGES])
             if initial is not None and not isinstance(_loads(initial, "initial state"), dict):
                 raise ValueError("initial state is not a JSON object")
         except (ValueError, TypeError) as e:
@@ -356,18 +355,23 @@ def _loads(text: str, what: str) -> Any:
 # --- the process ----------------------------------------------------------------------------
 
 
-def write_frame(out: IO[bytes], value: Any) -> None:
+def frame(value: Any) -> bytes:
+    """``value`` as one frame of the pipe: its length, then its pickle."""
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    out.write(_HEADER.pack(len(data)) + data)
+    return FRAME_HEADER.pack(len(data)) + data
+
+
+def write_frame(out: IO[bytes], value: Any) -> None:
+    out.write(frame(value))
     out.flush()
 
 
 def read_frame(src: IO[bytes]) -> Any:
     """The next frame's value; EOFError when the input has ended."""
-    head = src.read(_HEADER.size)
-    if len(head) < _HEADER.size:
+    head = src.read(FRAME_HEADER.size)
+    if len(head) < FRAME_HEADER.size:
         raise EOFError
-    (size,) = _HEADER.unpack(head)
+    (size,) = FRAME_HEADER.unpack(head)
     data = src.read(size)
     if len(data) < size:
         raise EOFError
