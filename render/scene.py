@@ -13,23 +13,10 @@ from dataclasses import dataclass
 from engine import Event, Pos, View, reading_key
 from engine.tiles import COLOUR_NAMES, MATERIAL, MILLSTONE_CODE, WEIGHT
 from render import fonts
+from render.labels import labelled_spots
 
 MAYHEM_KINDS = frozenset({"collapsed", "fell", "burnt", "exploded", "cursed", "rolled"})
 """Events that make a turn worth an animation (anything beyond the placement)."""
-
-
-def label(i: int) -> str:
-    """The ``i``-th spot label: ``A`` ... ``Z``, then ``AA``, ``AB``, ... (bijective base 26).
-
-    >>> label(0), label(25), label(26), label(27)
-    ('A', 'Z', 'AA', 'AB')
-    """
-    out = ""
-    n = i + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(ord("A") + rem) + out
-    return out
 
 
 def spot_labels(view: View) -> dict[str, Pos]:
@@ -42,7 +29,7 @@ def spot_labels(view: View) -> dict[str, Pos]:
     p = view.pending
     if p is None or p.kind != "play":
         return {}
-    return {label(i): pos for i, pos in enumerate(p.spots)}
+    return dict(labelled_spots(p.spots))
 
 
 def player_name(names: Sequence[str], i: int) -> str:
