@@ -19,10 +19,11 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine import Event, Pos, View
+from engine.preview import MAYHEM_KINDS
 from engine.tiles import WEIGHT
 from render import draw, encode, fonts, layout, theme
 from render.layout import FrameLayout, frame_layout
-from render.scene import MAYHEM_KINDS, describe_tile, player_name, table_scene, tile_list
+from render.scene import describe_tile, player_name, table_scene, tile_list
 from render.table import table_image, table_layout
 
 HOLD_MS: Final = 1100

@@ -15,9 +15,6 @@ from engine.tiles import COLOUR_NAMES, MATERIAL, MILLSTONE_CODE, WEIGHT
 from render import fonts
 from render.labels import labelled_spots
 
-MAYHEM_KINDS = frozenset({"collapsed", "fell", "burnt", "exploded", "cursed", "rolled"})
-"""Events that make a turn worth an animation (anything beyond the placement)."""
-
 
 def spot_labels(view: View) -> dict[str, Pos]:
     """``{"A": pos, "B": pos, ...}`` for the spots of a pending play.
