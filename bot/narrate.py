@@ -1,6 +1,6 @@
 """Turn the engine's events into one-line accounts a player can read in the channel.
 
->>> from engine import Event
+>>> from engine import Event, Preview
 >>> names = ["Léa", "Max"]
 >>> narrate([
 ...     Event("placed", 0, "G60", (1, 1)),
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine import Event
+from engine import Event, Preview
 from engine.tiles import WEIGHT, describe
 
 DIE_FACES_TEXT = {
@@ -141,3 +141,45 @@ def scores_line(names: Sequence[str], scores: Sequence[int]) -> str:
     """``"Léa 0, Max 7, Zoé 12"``, lowest first (lowest wins)."""
     order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
     return ", ".join(f"{_name(names, i)} {scores[i]}" for i in order)
+
+
+_PREVIEW_WORDS = {"collapsed": "collapse", "exploded": "explosion", "cursed": "curse"}
+
+
+def describe_preview(preview: Preview, names: Sequence[str] = ()) -> str:
+    """A short label for what a decision would do, told to the player who would take it
+    (``"your pile"``): for a spot's button and the spot step's text.
+
+    >>> from engine import Game, Play, preview
+    >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20", "B100"], ["G2"]])
+    >>> describe_preview(preview(g, Play("Y20", (1, 1))))
+    'fits'
+    >>> describe_preview(preview(g, Play("B100", (1, 1))))
+    'collapse: 2 tiles to your pile'
+    """
+    words: list[str] = []
+    for ev in preview.mayhem:
+        if ev.kind == "burnt":
+            word = f"{ev.detail or 'straw'} fire"
+        elif ev.kind == "rolled":
+            word = f"fire die: {DIE_FACES_TEXT.get(ev.detail, ev.detail)}"
+        else:
+            word = _PREVIEW_WORDS.get(ev.kind, "")
+        if word and word not in words:
+            words.append(word)
+    text = ", ".join(words) if words else ("fire die" if preview.die else "fits")
+    gains = []
+    for seat, count in enumerate(preview.to_piles):
+        if count:
+            pile = (
+                "your pile" if seat == preview.player else f"{_possessive(_name(names, seat))} pile"
+            )
+            gains.append(f"{count} tile{'s' if count != 1 else ''} to {pile}")
+    if gains:
+        text += ": " + ", ".join(gains)
+    if words and preview.die:
+        text += "; then the fire die"
+    if preview.winner is not None:
+        who = "you" if preview.winner == preview.player else _name(names, preview.winner)
+        text += f"; {who} {'win' if who == 'you' else 'wins'} the round"
+    return text

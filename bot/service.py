@@ -49,6 +49,7 @@ from data.store import (
 from engine import Action, EngineError, Event, Fall, Game, NextRound, Play, Pos, View, view
 from engine.ai import LEVELS, choose
 from engine.model import Die
+from render.labels import labelled_spots as spot_labels
 
 log = logging.getLogger(__name__)
 
@@ -221,26 +222,6 @@ def hand_digest(table_id: int, game_round: int, hand: Sequence[str]) -> str:
     """A short fingerprint of one hand at one table (goes into tile buttons' custom ids)."""
     raw = f"{table_id}:{game_round}:{','.join(hand)}".encode()
     return hashlib.blake2s(raw, digest_size=4).hexdigest()
-
-
-def spot_label(i: int) -> str:
-    """The ``i``-th spot label as the pictures show it: ``A`` ... ``Z``, then ``AA``, ``AB``...
-
-    >>> spot_label(0), spot_label(25), spot_label(26)
-    ('A', 'Z', 'AA')
-    """
-    out = ""
-    n = i + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(ord("A") + rem) + out
-    return out
-
-
-def spot_labels(spots: Sequence[Pos]) -> tuple[tuple[str, Pos], ...]:
-    """Label spots A, B, C... in the order given (the engine lists them in reading order, and
-    the pictures label them the same way)."""
-    return tuple((spot_label(i), p) for i, p in enumerate(spots))
 
 
 def first_legal(v: View) -> Action:

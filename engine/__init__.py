@@ -6,7 +6,9 @@ The main entry points:
   :meth:`Game.legal_actions`, :meth:`Game.apply`, :meth:`Game.to_dict` / :meth:`Game.from_dict`;
 - the actions :class:`Play`, :class:`Fall`, :class:`Die`, :class:`NextRound`;
 - :class:`Pending` (what the game waits for) and :class:`Event` (what happened);
-- :func:`view` (what one player may see) and :class:`EngineError` (anything not allowed).
+- :func:`view` (what one player may see) and :class:`EngineError` (anything not allowed);
+- :func:`preview` (what a decision would do, up to the next one, without doing it) and
+  :func:`fitting_tiles` (the tiles of the hand that fit somewhere without mayhem).
 """
 
 from engine.game import Game, fits, legal_actions, replay, spots, step
@@ -27,6 +29,7 @@ from engine.model import (
     pos_str,
     reading_key,
 )
+from engine.preview import Preview, fitting_tiles, preview, previews
 from engine.view import View, view
 
 __all__ = [
@@ -41,13 +44,17 @@ __all__ = [
     "Pending",
     "Play",
     "Pos",
+    "Preview",
     "View",
     "action_from_dict",
     "fits",
+    "fitting_tiles",
     "legal_actions",
     "neighbours",
     "parse_pos",
     "pos_str",
+    "preview",
+    "previews",
     "reading_key",
     "replay",
     "spots",

@@ -6,24 +6,27 @@ tile faces (built once, guarded by a lock), so the bot may call them from worker
 
 - :func:`render_table`: the pyramid for the channel, after every move.
 - :func:`render_hand`: a player's own tiles, for their private message.
-- :func:`render_mayhem`: an animated GIF of one turn's chain reaction.
+- :func:`render_mayhem`: an animated GIF of one turn's chain reaction (ending on the board).
+- :func:`render_turn`: the one picture of a turn's message: that GIF, or the board alone.
 - :func:`spot_labels`: the letters A, B, C... of the spots, as the picture shows them.
 - :func:`table_layout` and :class:`render.layout.Layout`: where things are in the picture.
 """
 
 from render.hand import hand_layout, render_hand
 from render.layout import Layout, TableLayout
-from render.mayhem import render_mayhem
+from render.mayhem import TurnPicture, render_mayhem, render_turn
 from render.scene import spot_labels
 from render.table import render_table, table_layout
 
 __all__ = [
     "Layout",
     "TableLayout",
+    "TurnPicture",
     "hand_layout",
     "render_hand",
     "render_mayhem",
     "render_table",
+    "render_turn",
     "spot_labels",
     "table_layout",
 ]

@@ -55,13 +55,17 @@ def run(runs: int = RUNS) -> dict[str, Any]:
     full = view(samples.full_pyramid())
     mid_game = samples.mid_game()
     hand = view(mid_game, mid_game.active)
-    before, events, _ = samples.jenny_turn()
+    before, events, game_after = samples.jenny_turn()
+    after = view(game_after)
     cases: dict[str, tuple[Callable[[], bytes | None], int]] = {
         "empty": (lambda: render_table(empty, names), runs),
         "mid": (lambda: render_table(mid, names), runs),
         "full": (lambda: render_table(full, names), runs),
         "hand": (lambda: render_hand(hand, names[hand.player or 0]), runs),
-        "animation": (lambda: render_mayhem(before, events, names), max(1, runs // 4)),
+        "animation": (
+            lambda: render_mayhem(before, events, names, after=after),
+            max(1, runs // 4),
+        ),
     }
     figures: dict[str, Any] = {}
     for case, (make, n) in cases.items():

@@ -28,7 +28,9 @@ def write(outdir: Path) -> list[Path]:
         "3-fall-choice.png": render_table(view(samples.jenny_fall()), names, title="Table #3"),
         "4-full-pyramid.png": render_table(view(samples.full_pyramid()), names, title="Table #4"),
         "5-hand.png": render_hand(view(samples.jenny(), 0), names[0]),
-        "6-jenny-mayhem.gif": render_mayhem(before, events, names),
+        "6-jenny-mayhem.gif": render_mayhem(
+            before, events, names, after=view(after), title="Table #3"
+        ),
         "7-after-mayhem.png": render_table(view(after), names, title="Table #3"),
     }
     written = []

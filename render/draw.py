@@ -1,7 +1,8 @@
 """Drawing: tile faces (made once per size and cached), marks, and the pyramid itself.
 
-A tile's face shows its colour as fill, its weight as a large number, its colour letter in a
-badge (colour is never the only signal), and its material as a pattern: diagonal stripes for
+A tile's face shows its colour as fill, its weight as a large number, its colour letter and the
+colour's shape (circle, triangle, square, diamond) in a badge (colour is never the only signal),
+and its material as a pattern: diagonal stripes for
 straw, wavy grain for wood, bricks for stone, a flame for coals and blowtorches (over a lump of
 coal or a torch's nozzle), the four colours around a grey disc for the millstone.
 
@@ -37,6 +38,8 @@ NUMBER_WIDTH: Final = 0.56
 """The weight never takes more than this share of the block's width."""
 BADGE_SIZE: Final = 0.27
 """The colour letter's font size, as a share of the block's height."""
+SHAPE_SIZE: Final = 0.8
+"""The colour's shape beside its letter, as a share of the letter's font size."""
 MILL_QUADRANTS: Final = ("Y", "R", "B", "G")
 """The millstone's colours: top left, top right, bottom left, bottom right."""
 MILL_DISC: Final = (0.34, 0.45)
@@ -126,7 +129,14 @@ def _face(tile: str, w: int, h: int) -> Image.Image:
     d.rounded_rectangle((0, 0, W - 1, H - 1), radius=_radius(W, H), outline=theme.INK, width=border)
     halo = theme.light(fill)
     if compact or tile not in MATERIAL:
-        _centred(d, tile, (0, 0, W - icon_room, H), 0.9, 0.62, halo)
+        kind = theme.TILE_SHAPE.get(colour)
+        left = 0
+        if kind and tile in MATERIAL:
+            mark = H * 0.34
+            pad = H * 0.12
+            shape(d, kind, (pad, (H - mark) / 2, pad + mark, (H + mark) / 2), theme.INK)
+            left = int(pad + mark)
+        _centred(d, tile, (left, 0, W - icon_room, H), 0.9, 0.62, halo)
     else:
         badge_right = _badge(d, tile[0], H, halo)
         number_box = (badge_right, 0, W - icon_room, H)
@@ -171,18 +181,41 @@ def _centred(
 
 
 def _badge(d: ImageDraw.ImageDraw, letter: str, H: int, halo: RGB) -> int:
-    """The colour letter in a light badge, top left; returns the badge's right edge."""
+    """The colour letter and its shape in a light badge, top left; returns the badge's right
+    edge."""
     size = max(8, int(H * BADGE_SIZE))
     f = fonts.bold(size)
     pad = max(2, size // 5)
     x0 = y0 = max(3, H // 12)
-    tw = f.getlength(letter)
-    box = (x0, y0, x0 + int(tw) + 2 * pad, y0 + size + pad)
+    tw = int(f.getlength(letter))
+    kind = theme.TILE_SHAPE.get(letter)
+    mark = int(size * SHAPE_SIZE) if kind else 0
+    box = (x0, y0, x0 + tw + 2 * pad + (mark + pad if kind else 0), y0 + size + pad)
     d.rounded_rectangle(box, radius=pad, fill=halo, outline=theme.INK, width=max(1, H // 60))
-    d.text(
-        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), letter, font=f, fill=theme.INK, anchor="mm"
-    )
+    cy = (box[1] + box[3]) / 2
+    d.text((x0 + pad + tw / 2, cy), letter, font=f, fill=theme.INK, anchor="mm")
+    if kind:
+        left = x0 + 2 * pad + tw
+        shape(d, kind, (left, cy - mark / 2, left + mark, cy + mark / 2), theme.INK)
     return box[2]
+
+
+def shape(
+    d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float], c: RGB
+) -> None:
+    """A colour's shape (:data:`render.theme.TILE_SHAPE`) filling ``box``: circle, triangle
+    (point up), square or diamond."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if kind == "circle":
+        d.ellipse(box, fill=c)
+    elif kind == "triangle":
+        d.polygon([(cx, y0), (x1, y1), (x0, y1)], fill=c)
+    elif kind == "square":
+        inset = (x1 - x0) * 0.08
+        d.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=c)
+    elif kind == "diamond":
+        d.polygon([(cx, y0), (x1, cy), (cx, y1), (x0, cy)], fill=c)
 
 
 def _straw(d: ImageDraw.ImageDraw, W: int, H: int, fill: RGB) -> None:
@@ -347,6 +380,19 @@ def slot(d: ImageDraw.ImageDraw, box: Box, text: str, line: RGB, text_colour: RG
     dashed_box(d, box, line, max(2, bh // 22), max(4, bh // 7))
     f = fonts.bold(max(8, int(bh * (0.62 if len(text) == 1 else 0.46))))
     d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=f, fill=text_colour, anchor="mm")
+
+
+def landing(d: ImageDraw.ImageDraw, box: Box, side: int) -> None:
+    """Where a falling tile may land: an outlined block with a drawn arrow pointing left
+    (``side`` -1) or right (1). An arrow, not a letter: ``R`` is also red's letter."""
+    slot(d, box, "", theme.FALL_RING, theme.TEXT)
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cy = (y0 + y1) / 2
+    tail, tip = x0 + w * 0.72, x0 + w * 0.26
+    if side > 0:
+        tail, tip = x0 + w * 0.28, x0 + w * 0.74
+    arrow(d, (tail, cy), (tip, cy), theme.TEXT, max(3, h // 9))
 
 
 def ghost(d: ImageDraw.ImageDraw, box: Box) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine import View
+from engine.tiles import MILLSTONE_CODE
 from render import draw, encode, fonts, layout, theme
 from render.layout import HandLayout
 from render.scene import describe_tile
@@ -32,7 +33,7 @@ def hand_image(view: View, name: str) -> Image.Image:
     me = view.player
     who = fonts.clean(name, f"Player {me + 1}") if isinstance(name, str) else f"Player {me + 1}"
     status, colour = _status(view)
-    sf = fonts.bold(layout.INFO_SIZE + 2)
+    sf = fonts.bold(layout.INFO_SIZE)
     status_w = int(sf.getlength(status))
     draw.text(d, (lay.width - layout.MARGIN, lay.title_y + 4), status, sf, colour, "ra")
     f = fonts.bold(layout.STATUS_SIZE)
@@ -48,8 +49,12 @@ def hand_image(view: View, name: str) -> Image.Image:
             tile = view.hand[i]
             draw.paste_tile(img, ts, tile, box)
             draw.text(d, (cx, lay.code_y), tile, code_font, theme.TEXT, "ma")
-            desc = fonts.fit(describe_tile(tile), desc_font, box[2] - box[0] + layout.HAND_GAP)
-            draw.text(d, (cx, lay.desc_y), desc, desc_font, theme.TEXT_DIM, "ma")
+            room = box[2] - box[0] + layout.HAND_GAP
+            for k, line in enumerate(_two_lines(tile)):
+                y = lay.desc_y + k * layout.HAND_DESC_LINE_H
+                draw.text(
+                    d, (cx, y), fonts.fit(line, desc_font, room), desc_font, theme.TEXT_DIM, "ma"
+                )
         else:
             draw.ghost(d, box)
     pile = view.pile_sizes[me] if me < len(view.pile_sizes) else 0
@@ -66,7 +71,7 @@ def _status(view: View) -> tuple[str, theme.RGB]:
     if p.kind == "play":
         return ("Your turn: play a tile", theme.GOLD)
     if p.kind == "fall":
-        return ("Your choice: L or R", theme.GOLD)
+        return ("Your choice: left or right", theme.GOLD)
     return ("Your roll: fire die", theme.GOLD)
 
 
@@ -87,7 +92,17 @@ def _pile(d: ImageDraw.ImageDraw, lay: HandLayout, count: int) -> None:
     centre = ((top[0] + top[2]) / 2, (top[1] + top[3]) / 2)
     draw.text(d, centre, str(count), fonts.bold(layout.PILE_COUNT_SIZE), theme.WHITE, "mm")
     x = (lay.pile[0] + lay.pile[2]) / 2
-    f = fonts.bold(layout.SMALL_SIZE + 2)
+    f = fonts.bold(layout.SMALL_SIZE)
     draw.text(d, (x, lay.code_y), "in your pile", f, theme.TEXT, "ma")
     f = fonts.regular(layout.SMALL_SIZE)
-    draw.text(d, (x, lay.desc_y), "refills your hand", f, theme.TEXT_DIM, "ma")
+    for k, line in enumerate(("refills", "your hand")):
+        y = lay.desc_y + k * layout.HAND_DESC_LINE_H
+        draw.text(d, (x, y), line, f, theme.TEXT_DIM, "ma")
+
+
+def _two_lines(tile: str) -> tuple[str, str]:
+    """A tile's colour and material, one per line: ``("yellow", "wood")``."""
+    if tile == MILLSTONE_CODE:
+        return ("millstone", "all colours")
+    words = describe_tile(tile).split(" ", 1)
+    return (words[0], words[1] if len(words) > 1 else "")

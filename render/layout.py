@@ -45,50 +45,64 @@ GROUND_H: Final = 8
 PYRAMID_PAD: Final = 14
 """Room above the pyramid for the highlight rings."""
 
+# --- text ---------------------------------------------------------------------------------------
+# Pictures are 960 px wide and phones show them about 400 px wide: every text is at least
+# TEXT_MIN px, so that its capitals stay READABLE_CAP px tall there (DejaVu's capitals are 0.73
+# of the font size; tests/render/test_phone.py measures the pixels).
+TEXT_MIN: Final = 24
+"""The smallest font size on any picture, in pixels at full size."""
+PHONE_W: Final = 400
+"""The width a phone shows a picture at, for the readability checks."""
+READABLE_CAP: Final = 7
+"""Capital letters are at least this many pixels tall once a picture is shown PHONE_W wide."""
+
 # --- header ---------------------------------------------------------------------------------------
-TITLE_SIZE: Final = 15
-STATUS_SIZE: Final = 22
-INFO_SIZE: Final = 15
-TITLE_H: Final = 22
-STATUS_H: Final = 32
-INFO_H: Final = 24
-CHIP_H: Final = 50
+TITLE_SIZE: Final = TEXT_MIN
+STATUS_SIZE: Final = 28
+INFO_SIZE: Final = TEXT_MIN
+TITLE_H: Final = 32
+STATUS_H: Final = 40
+INFO_H: Final = 34
+CHIP_H: Final = 76
 CHIP_GAP: Final = 8
-CHIP_COLUMNS: Final = {1: 1, 2: 2, 3: 3, 4: 2, 5: 3, 6: 3}
-"""Player chips per header row, by number of players."""
-CHIP_BADGE: Final = 30
+CHIP_COLUMNS: Final = {1: 1, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}
+"""Player chips per header row, by number of players (two: the counts need the width)."""
+CHIP_BADGE: Final = 44
 """Diameter of the seat number's disc in a chip."""
-CHIP_PAD: Final = 10
-CHIP_NAME_SIZE: Final = 17
-CHIP_COUNT_SIZE: Final = 14
-CHIP_BADGE_SIZE: Final = 16
+CHIP_PAD: Final = 12
+CHIP_NAME_SIZE: Final = 26
+CHIP_COUNT_SIZE: Final = TEXT_MIN
+CHIP_BADGE_SIZE: Final = 26
 """Font size of the seat number."""
 CHIP_RADIUS: Final = 8
 CHIP_LINE: Final = 2
 """Width of the gold outline of the chip of the player who must decide."""
-CHIP_TEXT_INSET: Final = 6
+CHIP_TEXT_INSET: Final = 8
 """Pixels between a chip's top (bottom) edge and its name (counts)."""
-LAST_MOVE_H: Final = 22
+LAST_MOVE_H: Final = 32
 
 # --- footer ---------------------------------------------------------------------------------------
-MINI_W: Final = 44
+MINI_W: Final = 76
 """Width of the small tiles in trays and the legend."""
-MINI_H: Final = 28
-TRAY_H: Final = 38
-LEGEND_H: Final = 36
+MINI_H: Final = 42
+TRAY_H: Final = 52
+LEGEND_ROWS: Final = 2
+LEGEND_H: Final = LEGEND_ROWS * (MINI_H + 8)
 FOOTER_GAP: Final = 10
-SMALL_SIZE: Final = 14
+SMALL_SIZE: Final = TEXT_MIN
 
 # --- hand -----------------------------------------------------------------------------------------
 HAND_TILE_W: Final = 136
 HAND_TILE_H: Final = 88
 HAND_GAP: Final = 18
 HAND_SLOTS: Final = 5
-HAND_HEADER_H: Final = 44
-HAND_CODE_SIZE: Final = 26
-HAND_CODE_H: Final = 34
-HAND_DESC_H: Final = 20
-HAND_PILE_W: Final = 150
+HAND_HEADER_H: Final = 52
+HAND_CODE_SIZE: Final = 30
+HAND_CODE_H: Final = 38
+HAND_DESC_LINE_H: Final = 28
+HAND_DESC_H: Final = 2 * HAND_DESC_LINE_H
+"""Two lines under each tile: its colour, its material."""
+HAND_PILE_W: Final = 170
 PILE_CARDS: Final = 3
 """Tile backs drawn at most in the pile's stack."""
 PILE_STEP: Final = 6
@@ -97,8 +111,9 @@ PILE_COUNT_SIZE: Final = 34
 PILE_RADIUS: Final = 10
 
 # --- animation ------------------------------------------------------------------------------------
-CAPTION_SIZE: Final = 24
-CAPTION_LINE_H: Final = 32
+CAPTION_SIZE: Final = 28
+CAPTION_DETAIL_SIZE: Final = TEXT_MIN
+CAPTION_LINE_H: Final = 36
 CAPTION_LINES: Final = 2
 
 
@@ -293,7 +308,7 @@ def chip_parts(box: Box) -> ChipParts:
 
 def chip_boxes(players: int, top: int) -> tuple[Box, ...]:
     """The players' chips, in rows of :data:`CHIP_COLUMNS`, from ``top``."""
-    cols = CHIP_COLUMNS.get(players, 3)
+    cols = CHIP_COLUMNS.get(players, 2)
     inner = CANVAS_W - 2 * MARGIN
     w = (inner - (cols - 1) * CHIP_GAP) // cols
     boxes = []
@@ -326,7 +341,7 @@ def table_layout(
     info_y = y
     y += INFO_H + LINE_GAP
     chips = chip_boxes(players, y)
-    rows = math.ceil(players / CHIP_COLUMNS.get(players, 3)) if players else 0
+    rows = math.ceil(players / CHIP_COLUMNS.get(players, 2)) if players else 0
     y += rows * (CHIP_H + CHIP_GAP)
     last_move_y = None
     if last_move:

@@ -3,6 +3,11 @@
 :func:`frames` replays the events over the pyramid of the view before them, and makes a few
 :class:`Frame` records per event (plain data: what is where, what is marked, the caption);
 :func:`render_mayhem` draws and encodes them. GIF because Discord plays animated GIFs inline.
+
+Given the view after the turn (``after``), the animation is drawn at the size of the table
+picture, with the pyramid exactly where the table picture has it, and its last frame *is* that
+table picture: one message per turn can carry one picture, the mayhem ending on the board.
+:func:`render_turn` picks the animation or, when nothing but a placement happened, the board.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine import Event, Pos, View
+from engine.preview import MAYHEM_KINDS
 from engine.tiles import WEIGHT
 from render import draw, encode, fonts, layout, theme
 from render.layout import FrameLayout, frame_layout
-from render.scene import MAYHEM_KINDS, describe_tile, player_name, tile_list
+from render.scene import describe_tile, player_name, table_scene, tile_list
+from render.table import table_image, table_layout
 
 HOLD_MS: Final = 1100
 """How long an event's main frame stays."""
@@ -109,8 +116,11 @@ class _Replay:
                 self.piles.setdefault(player, []).append(tile)
 
 
-def frames(before: View, events: Sequence[Event], names: Sequence[str]) -> list[Frame]:
-    """The frames showing ``events`` happen to the pyramid of ``before``."""
+def frames(
+    before: View, events: Sequence[Event], names: Sequence[str], *, tell_outcome: bool = True
+) -> list[Frame]:
+    """The frames showing ``events`` happen to the pyramid of ``before``; the last one tells the
+    outcome, unless ``tell_outcome`` is False (the table picture will tell it)."""
     s = _Replay(pyramid=dict(before.pyramid), names=names)
     previous: Event | None = None
     for e in events:
@@ -118,6 +128,8 @@ def frames(before: View, events: Sequence[Event], names: Sequence[str]) -> list[
         if handler is not None:
             handler(s, e, previous)
         previous = e
+    if not tell_outcome:
+        return s.frames
     taken = {p: len(t) for p, t in s.piles.items()}
     outcome = "; ".join(
         f"{s.name(p)} took {n} tile{'s' if n != 1 else ''}" for p, n in taken.items()
@@ -263,7 +275,14 @@ def _trays(frame: Frame) -> int:
     return len(frame.piles) + (1 if frame.out else 0)
 
 
-def render_mayhem(before: View, events: Sequence[Event], names: Sequence[str]) -> bytes | None:
+def render_mayhem(
+    before: View,
+    events: Sequence[Event],
+    names: Sequence[str],
+    *,
+    after: View | None = None,
+    title: str | None = None,
+) -> bytes | None:
     """Animated GIF of one turn.
 
     ``before`` is the public view just before the first of ``events`` (before the tile was
@@ -272,20 +291,110 @@ def render_mayhem(before: View, events: Sequence[Event], names: Sequence[str]) -
     ``turn`` and ``drew`` events are ignored). A turn cut by a pending fall choice may be
     animated in parts: the events up to the choice, then from the fall on with the view
     before it. Returns None when nothing but a placement happened.
+
+    With ``after`` (the public view once the events are done), the frames have the table
+    picture's size and the last frame is ``render_table(after, names, title=title)``'s picture
+    (with background below it if the trays of the turn needed more room than the table has).
     """
     if not any(e.kind in MAYHEM_KINDS for e in events):
         return None
-    images, durations = mayhem_images(before, events, names)
+    images, durations = mayhem_images(before, events, names, after=after, title=title)
     return encode.gif(images, durations)
 
 
+@dataclass(frozen=True, slots=True)
+class TurnPicture:
+    """The one picture of a turn's message."""
+
+    data: bytes
+    """PNG or GIF bytes."""
+    animated: bool
+    """True for the GIF of the mayhem (ending on the board), False for the board alone."""
+
+    @property
+    def extension(self) -> str:
+        """``"gif"`` or ``"png"``, for the file's name."""
+        return "gif" if self.animated else "png"
+
+
+def render_turn(
+    before: View,
+    events: Sequence[Event],
+    after: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+) -> TurnPicture:
+    """The picture for a turn's message: the mayhem ending on the board as it stands in
+    ``after``, or, when nothing but a placement happened, the board alone (a PNG)."""
+    gif = render_mayhem(before, events, names, after=after, title=title)
+    if gif is not None:
+        return TurnPicture(gif, True)
+    return TurnPicture(encode.png(table_image(after, names, title=title)), False)
+
+
 def mayhem_images(
-    before: View, events: Sequence[Event], names: Sequence[str]
+    before: View,
+    events: Sequence[Event],
+    names: Sequence[str],
+    *,
+    after: View | None = None,
+    title: str | None = None,
 ) -> tuple[list[Image.Image], list[int]]:
     """The animation's frames as RGB images, and their durations in milliseconds."""
-    fs = frames(before, events, names)
-    lay = frame_layout(_positions(before, events), max(_trays(f) for f in fs))
-    return [_draw(f, lay) for f in fs], [f.duration for f in fs]
+    if after is None:
+        fs = frames(before, events, names)
+        lay = frame_layout(_positions(before, events), max(_trays(f) for f in fs))
+        return [_draw(f, lay) for f in fs], [f.duration for f in fs]
+    fs = frames(before, events, names, tell_outcome=False)
+    board = table_image(after, names, title=title)
+    trays = max((_trays(f) for f in fs), default=0)
+    lay = _board_frame_layout(before, events, after, names, title, trays)
+    images = [_draw(f, lay) for f in fs]
+    if board.height < lay.height:
+        padded = Image.new("RGB", (lay.width, lay.height), theme.BG)
+        padded.paste(board, (0, 0))
+        board = padded
+    return [*images, board], [*(f.duration for f in fs), FINAL_MS]
+
+
+def _board_frame_layout(
+    before: View,
+    events: Sequence[Event],
+    after: View,
+    names: Sequence[str],
+    title: str | None,
+    trays: int,
+) -> FrameLayout:
+    """Frames of the table picture's size, the pyramid where the table picture puts it; the
+    caption in the header's place, the trays under the ground."""
+    table = table_layout(after, names, title=title)
+    pyramid = table.pyramid
+    shown = _positions(before, events)
+    if not shown <= table_scene(after, names).positions():  # pragma: no cover - a misuse guard
+        pyramid = layout.Layout.fit(
+            shown | set(after.pyramid),
+            left=layout.MARGIN,
+            top=pyramid.top,
+            width=layout.CANVAS_W - 2 * layout.MARGIN,
+            max_height=layout.PYRAMID_MAX_H,
+        )
+    ground = (
+        layout.MARGIN,
+        pyramid.bottom,
+        table.width - layout.MARGIN,
+        pyramid.bottom + layout.GROUND_H,
+    )
+    trays_y = ground[3] + layout.FOOTER_GAP
+    height = max(table.height, trays_y + trays * layout.TRAY_H + layout.MARGIN // 2)
+    return FrameLayout(
+        width=table.width,
+        height=height,
+        caption_y=layout.MARGIN,
+        pyramid=pyramid,
+        ground=ground,
+        trays_y=trays_y,
+    )
 
 
 def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
@@ -295,7 +404,7 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
     f = fonts.bold(layout.CAPTION_SIZE)
     head, detail = frame.caption
     draw.text(d, (layout.MARGIN, lay.caption_y), fonts.fit(head, f, width), f, theme.GOLD)
-    f = fonts.regular(layout.CAPTION_SIZE - 3)
+    f = fonts.regular(layout.CAPTION_DETAIL_SIZE)
     y = lay.caption_y + layout.CAPTION_LINE_H
     draw.text(d, (layout.MARGIN, y), fonts.fit(detail, f, width), f, theme.TEXT)
     pyr = lay.pyramid

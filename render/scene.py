@@ -13,23 +13,7 @@ from dataclasses import dataclass
 from engine import Event, Pos, View, reading_key
 from engine.tiles import COLOUR_NAMES, MATERIAL, MILLSTONE_CODE, WEIGHT
 from render import fonts
-
-MAYHEM_KINDS = frozenset({"collapsed", "fell", "burnt", "exploded", "cursed", "rolled"})
-"""Events that make a turn worth an animation (anything beyond the placement)."""
-
-
-def label(i: int) -> str:
-    """The ``i``-th spot label: ``A`` ... ``Z``, then ``AA``, ``AB``, ... (bijective base 26).
-
-    >>> label(0), label(25), label(26), label(27)
-    ('A', 'Z', 'AA', 'AB')
-    """
-    out = ""
-    n = i + 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(ord("A") + rem) + out
-    return out
+from render.labels import labelled_spots
 
 
 def spot_labels(view: View) -> dict[str, Pos]:
@@ -42,7 +26,7 @@ def spot_labels(view: View) -> dict[str, Pos]:
     p = view.pending
     if p is None or p.kind != "play":
         return {}
-    return {label(i): pos for i, pos in enumerate(p.spots)}
+    return dict(labelled_spots(p.spots))
 
 
 def player_name(names: Sequence[str], i: int) -> str:
@@ -216,15 +200,29 @@ def status_line(view: View, names: Sequence[str]) -> str:
         where = f"spot {labels[0]}" if len(labels) == 1 else f"spots {labels[0]}–{labels[-1]}"
         return f"{who} to play: a tile from the hand on {where}"
     if p.kind == "fall":
-        return f"{who}: where does {p.tile} fall? L (left) or R (right)"
+        return f"{who}: where does {p.tile} fall? Left or right"
     if p.kind == "die":
         return f"{who}: roll the fire die"
     return f"Waiting for {who}"
 
 
+def turn_number(view: View) -> int:
+    """The turn people count, from 1: the turn being played, or the last one once the round is
+    over. (``view.turn`` counts the tiles played so far, so it is 0 before the first play.)
+
+    >>> from engine import Game, view
+    >>> turn_number(view(Game.new(3, seed=1)))
+    1
+    """
+    p = view.pending
+    if p is not None and p.kind == "play":
+        return view.turn + 1
+    return max(1, view.turn)
+
+
 def info_line(view: View) -> str:
     """Turn, round and options in play."""
-    parts = [f"Turn {view.turn}"]
+    parts = [f"Turn {turn_number(view)}"]
     if view.rounds > 1:
         parts.append(f"Round {view.round} of {view.rounds}")
     options = [name for name, on in (("curse", view.curse), ("fire die", view.fire_die)) if on]

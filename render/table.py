@@ -43,11 +43,11 @@ def render_table(view: View, names: Sequence[str], *, title: str | None = None) 
     """PNG of the pyramid for the channel.
 
     Spots are labelled A, B, C... (the order of ``view.pending.spots``) when a play is pending;
-    a pending fall shows the falling tile ringed in orange with its landing places ``L`` and
-    ``R``; the last move (``view.last_events``) is highlighted; the header holds the players with
-    their hand and pile sizes, whose decision it is, the turn, round, scores and options; tiles
-    out of the game are in a tray. ``names[i]`` is player i's name (any Unicode; missing names
-    become "Player N").
+    a pending fall shows the falling tile ringed in orange and an arrow pointing left or right
+    in each landing place; the last move (``view.last_events``) is highlighted; the header
+    holds the players with their hand and pile sizes, whose decision it is, the turn, round,
+    scores and options; tiles out of the game are in a tray. ``names[i]`` is player i's name
+    (any Unicode; missing names become "Player N").
     """
     return encode.png(table_image(view, names, title=title))
 
@@ -152,9 +152,9 @@ def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: Table
         draw.slot(d, lay.pixel_box(pos), letter, theme.SPOT_LINE, theme.SPOT_LINE)
     fall = scene.fall
     if fall is not None:
-        for letter, pos in (("L", fall.left), ("R", fall.right)):
+        for side, pos in ((-1, fall.left), (1, fall.right)):
             if pos not in scene.pyramid:
-                draw.slot(d, lay.pixel_box(pos), letter, theme.FALL_RING, theme.TEXT)
+                draw.landing(d, lay.pixel_box(pos), side)
     draw.pyramid(img, lay, scene.pyramid)
     ring = max(3, bh // 16)
     if scene.placed is not None and (fall is None or scene.placed != fall.at):
@@ -176,17 +176,23 @@ def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: Table
 
 @lru_cache(maxsize=1)
 def _legend_strip() -> Image.Image:
-    """The legend, drawn once (it never changes); pictures paste it. Read-only once made."""
-    strip = Image.new("RGB", (layout.CANVAS_W - 2 * layout.MARGIN, layout.MINI_H), theme.BG)
+    """The legend, drawn once (it never changes); pictures paste it. Read-only once made.
+
+    Entries go left to right and wrap onto :data:`render.layout.LEGEND_ROWS` rows."""
+    width = layout.CANVAS_W - 2 * layout.MARGIN
+    row_h = layout.LEGEND_H // layout.LEGEND_ROWS
+    strip = Image.new("RGB", (width, layout.LEGEND_H), theme.BG)
     d = ImageDraw.Draw(strip)
     f = fonts.regular(layout.SMALL_SIZE)
-    x = 0
-    cy = layout.MINI_H // 2
+    x = y = 0
     for tile, word in LEGEND:
-        draw.mini_row(strip, x, 0, [tile], (layout.MINI_W, layout.MINI_H), strip.width)
-        x += layout.MINI_W + 6
-        draw.text(d, (x, cy), word, f, theme.TEXT_DIM, "lm")
-        x += int(f.getlength(word)) + 18
+        need = layout.MINI_W + 8 + int(f.getlength(word))
+        if x and x + need > width:
+            x, y = 0, y + row_h
+        draw.mini_row(strip, x, y, [tile], (layout.MINI_W, layout.MINI_H), width)
+        x += layout.MINI_W + 8
+        draw.text(d, (x, y + layout.MINI_H // 2), word, f, theme.TEXT_DIM, "lm")
+        x += int(f.getlength(word)) + 24
     return strip
 
 

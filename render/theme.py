@@ -48,12 +48,21 @@ CURSE: Final[RGB] = (178, 102, 255)
 
 # --- tiles ----------------------------------------------------------------------------------------
 TILE_FILL: Final[dict[str, RGB]] = {
-    "Y": (242, 197, 58),
-    "R": (226, 86, 74),
-    "G": (78, 172, 92),
+    "Y": (240, 224, 66),
+    "R": (205, 60, 50),
+    "G": (70, 190, 150),
     "B": (76, 142, 224),
 }
-"""Fill of each colour's tiles (the millstone shows all four)."""
+"""Fill of each colour's tiles (the millstone shows all four). Chosen so that the four stay
+apart for people with red-green colour blindness too: a deep red and a bluish green differ in
+lightness as well as hue (tests/render/test_colour_blind.py measures it)."""
+TILE_SHAPE: Final[dict[str, str]] = {
+    "Y": "circle",
+    "R": "triangle",
+    "G": "square",
+    "B": "diamond",
+}
+"""The shape drawn beside each colour's letter on its tiles: colour is never the only sign."""
 MILL_GREY: Final[RGB] = (176, 176, 182)
 """The millstone's disc."""
 FLAME_OUTER: Final[RGB] = (255, 110, 20)

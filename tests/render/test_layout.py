@@ -11,8 +11,8 @@ from PIL import Image
 
 from engine import Game, Pending, Pos, View, reading_key, spots, view
 from render import Layout, render_table, spot_labels, table_layout
+from render.labels import spot_label as label
 from render.layout import CANVAS_W, TILE_MAX_W, hand_layout
-from render.scene import label
 from tests.render.conftest import NAMES
 
 MAX_WIDTH = 1000
