@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+NO_MUTUAL_GUILDS = 50278
+"""Discord's answer to a DM to someone who left every server the bot is in."""
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
 
@@ -272,7 +274,7 @@ class Presenter:
             cid = await self.dm_channel_id(hand.user_id)
             await self.send(cid, priority=budget.HAND, **kwargs)
         except discord.Forbidden as err:
-            if err.code != DM_CLOSED:
+            if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
             log.info("table %s: DMs closed for user %s", hand.table_id, hand.user_id)
             if hand.dm_failed_before or not await self.service.note_dm_failed(
