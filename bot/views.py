@@ -7,6 +7,7 @@ labels of at most 80 characters, custom ids of at most 100, messages of at most 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,9 +25,16 @@ COLOUR_EMOJI = em.COLOURS
 EMBED_COLOUR = 0xE8590C
 
 
+MENTION_MARKUP = re.compile(r"<(?=[@#])")
+"""The start of Discord's mention markup, ``<@id>``, ``<@&id>``, ``<#id>``, whatever the id."""
+
+
 def esc(text: str) -> str:
-    """A player-chosen name, safe in a message (no markdown, no mentions)."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """A player-chosen name, safe in a message (no markdown, no mentions). discord.py's
+    ``escape_mentions`` leaves ``<@123>`` alone (ids shorter than a snowflake), which Discord
+    still shows as a mention: a zero-width space after ``<`` breaks the markup."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return MENTION_MARKUP.sub("<\u200b", text)
 
 
 def names_of(board: Board) -> list[str]:
