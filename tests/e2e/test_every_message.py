@@ -202,3 +202,22 @@ async def test_every_command_and_every_error_reply(
     )
     del game, after
     assert_all_accepted(world, table)
+
+
+async def test_a_player_who_left_every_server_is_told_in_the_channel(
+    world: World, run_bot: MakeBot, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    table = driver(world, [])
+    await table.open(world.alice, world.bob, world.carol)
+    world.fake.remove_member(world.guild, world.carol)  # no server in common with the bot now
+    game = await table.start(world.alice)
+    notice = await world.fake.wait_for_message(
+        world.games,
+        lambda m: m.content.startswith(f"<@{world.carol.id}>, I cannot send you direct messages"),
+        timeout=TIMEOUT,
+    )
+    assert not notice.attachments  # nothing about her tiles
+    assert [r.error_code for r in world.fake.requests if r.status == 403] == [50278]
+    assert TableDriver.decider(game) == world.alice.id
+    assert_all_accepted(world, table)
