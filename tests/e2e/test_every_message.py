@@ -18,13 +18,16 @@ from .conftest import MakeBot, MovableClock
 from .driver import TIMEOUT, TableDriver, answer, is_final, is_game_message
 from .test_decisions import COLLAPSE, CURSE, FIRE, private_answer, write_state
 
-NAMES = (
-    "**__x__** @everyone <@123> ~~",
-    "`code` ||spoiler|| <#1> @here *",
-    "> quote [link](http://a.b) ~~s~",
+NAMES = tuple(
+    name.ljust(32, "_")
+    for name in (
+        "**__x__** @everyone <@123> ~~",
+        "`code` ||spoiler|| <#1> @here *",
+        "> quote [link](http://a.b) ~~s~",
+    )
 )
 """Display names of the three players, padded to Discord's longest: 32 characters."""
-NAMES = tuple(name.ljust(32, "_") for name in NAMES)
+assert all(len(name) == 32 for name in NAMES)
 
 RAW_MENTIONS = ("@everyone", "@here", "<@123>", "<#1>")
 
