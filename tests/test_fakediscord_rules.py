@@ -559,3 +559,72 @@ async def test_an_expected_refusal_fails_nothing(world: World, rest: Rest) -> No
     fake.assert_no_refusals()
     with pytest.raises(AssertionError, match="none came"), fake.expect_refusal(50035):
         await rest("POST", f"/channels/{world.games.id}/messages", {"content": "fine"})
+
+
+# ------------------------------------------------------------------------------ the rest
+
+
+async def test_at_most_ten_files_a_message(world: World, rest: Rest) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    ten = {f"f{i}.bin": b"x" for i in range(10)}
+    assert (await rest("POST", path, {"content": "x"}, files=ten)).status == 200
+    refused = await rest("POST", path, {"content": "x"}, files={**ten, "f10.bin": b"x"})
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("files") == "BASE_TYPE_MAX_LENGTH"
+
+
+async def test_a_response_type_must_fit_the_interaction(world: World, rest: Rest) -> None:
+    ix = await clicked(world)
+    callback = f"/interactions/{ix.id}/{ix.token}/callback"
+    refused = await rest("POST", callback, {"type": 8, "data": {"choices": []}})
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("type") == "INTERACTION_RESPONSE_TYPE_INVALID"
+    assert (await rest("POST", callback, {"type": 6})).status == 204
+
+
+async def test_the_bot_edits_only_its_own_messages(world: World, rest: Rest) -> None:
+    state = world.fake.state
+    theirs = state.create_message(world.games, world.alice.account, {"content": "hi"}, [])
+    mine = (await rest("POST", f"/channels/{world.games.id}/messages", {"content": "x"})).body
+    path = f"/channels/{world.games.id}/messages"
+    assert (await rest("PATCH", f"{path}/{mine['id']}", {"content": "y"})).status == 200
+    refused = await rest("PATCH", f"{path}/{theirs.id}", {"content": "y"})
+    assert (refused.status, refused.body["code"]) == (403, 50005)
+
+
+async def identify(fake: FakeDiscord, intents: int, token: str | None = None) -> int | None:
+    """Open the gateway, IDENTIFY, and return the close code (None: the session started)."""
+    async with aiohttp.ClientSession() as session, session.ws_connect(fake.gateway_url) as ws:
+        hello = await ws.receive_json()
+        assert hello["op"] == 10
+        await ws.send_json(
+            {
+                "op": 2,
+                "d": {
+                    "token": token or fake.token,
+                    "intents": intents,
+                    "properties": {"os": "linux", "browser": "test", "device": "test"},
+                },
+            }
+        )
+        msg = await ws.receive()
+        if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            return ws.close_code
+        return None
+
+
+async def test_privileged_intents_need_the_applications_permission(world: World) -> None:
+    members_intent = 1 << 1
+    assert await identify(world.fake, members_intent) is None
+    world.fake.gateway.allowed_intents = 0
+    assert await identify(world.fake, members_intent) == 4014
+    assert await identify(world.fake, 1) is None
+
+
+async def test_a_bad_token_is_refused_on_rest_and_on_the_gateway(world: World, rest: Rest) -> None:
+    assert (await rest("GET", "/users/@me")).status == 200
+    async with rest.session.get(
+        world.fake.base_url + "/users/@me", headers={"Authorization": "Bot wrong"}
+    ) as resp:
+        assert resp.status == 401 and (await resp.json())["message"] == "401: Unauthorized"
+    assert await identify(world.fake, 1, token="wrong") == 4004
