@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import budget, pictures, views
+from bot import emoji as em
 from bot.errors import NotShown
 from bot.service import (
     Board,
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+NO_MUTUAL_GUILDS = 50278
+"""Discord's answer to a DM to someone who left every server the bot is in."""
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
 
@@ -197,13 +200,13 @@ class Presenter:
         board = left.board
         if left.closed:
             text = (
-                f"👋 {views.esc(name)} left; nobody is left at table {board.table_id}, "
+                f"{em.LEFT} {views.esc(name)} left; nobody is left at table {board.table_id}, "
                 "so it is closed."
             )
         else:
-            text = f"👋 {views.esc(name)} left the game; a computer player takes the seat.\n" + (
-                views.prompt_line(board)
-            )
+            text = (
+                f"{em.LEFT} {views.esc(name)} left the game; a computer player takes the seat.\n"
+            ) + (views.prompt_line(board))
         await self.send(
             board.channel_id,
             board.guild_id,
@@ -271,7 +274,7 @@ class Presenter:
             cid = await self.dm_channel_id(hand.user_id)
             await self.send(cid, priority=budget.HAND, **kwargs)
         except discord.Forbidden as err:
-            if err.code != DM_CLOSED:
+            if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
             log.info("table %s: DMs closed for user %s", hand.table_id, hand.user_id)
             if hand.dm_failed_before or not await self.service.note_dm_failed(
@@ -326,7 +329,7 @@ class Presenter:
         deadline = board.prompt.deadline
         when = f"<t:{int(deadline)}:R>" if deadline else "soon"
         text = (
-            f"⏳ <@{rem.user_id}>, your decision at table {board.table_id} is waiting; "
+            f"{em.REMINDER} <@{rem.user_id}>, your decision at table {board.table_id} is waiting; "
             f"a computer player will make it for you {when}."
         )
         await self.send(
@@ -343,7 +346,8 @@ class Presenter:
             await self.send(
                 cid,
                 priority=budget.HAND,
-                content=f"⏳ Your turn at table {board.table_id} in <#{board.channel_id}> "
+                content=f"{em.REMINDER} Your turn at table {board.table_id} "
+                f"in <#{board.channel_id}> "
                 f"ends {when}.",
                 view=_link_view(board),
             )

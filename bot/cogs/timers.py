@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
+from bot import emoji as em
 from bot import views
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class Timers(commands.Cog):
                 async with self.presenter.table_lock(board.table_id):
                     await self.presenter.post_board(
                         board,
-                        "♻️ I was restarted; here is where the game stands.\n"
+                        f"{em.RESTARTED} I was restarted; here is where the game stands.\n"
                         + views.board_content(board),
                     )
                 await self.service.mark_shown(board.table_id, board.version)

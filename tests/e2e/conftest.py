@@ -30,7 +30,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 class MovableClock:
-    """Real time plus an offset the test moves forward (never sleeps)."""
+    """Real time plus an offset the test moves forward (never sleeps). It is the bot's clock
+    only: the fake Discord's own clock, which ends interaction tokens after 15 minutes, moves
+    with ``world.fake.advance_time(seconds)``."""
 
     def __init__(self) -> None:
         self.offset = 0.0
