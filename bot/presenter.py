@@ -14,11 +14,12 @@ import io
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import budget, pictures, views
+from bot import budget, names, pictures, views
 from bot.errors import NotShown
 from bot.service import (
     Board,
@@ -39,6 +40,11 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
+
+
+def drawn(players: Sequence[str]) -> list[str]:
+    """Names as pictures show them: cleaned like names in text (:func:`bot.names.clean`)."""
+    return [names.clean(n) for n in players]
 
 
 class Presenter:
@@ -102,7 +108,7 @@ class Presenter:
         if board.view is None:
             return []
         png = await pictures.table_png(
-            board.view, list(board.names), title=views.picture_title(board), renderer=self.renderer
+            board.view, drawn(board.names), title=views.picture_title(board), renderer=self.renderer
         )
         return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
 
@@ -160,7 +166,7 @@ class Presenter:
         """Add the mayhem animation to a move's message (drawn after the picture was posted, so
         the picture is never kept waiting)."""
         gif = await pictures.mayhem_gif(
-            step.before, list(step.events), list(step.board.names), renderer=self.renderer
+            step.before, list(step.events), drawn(step.board.names), renderer=self.renderer
         )
         if gif is None:
             return
@@ -231,7 +237,9 @@ class Presenter:
 
     async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
         """The keyword arguments of a message showing a hand (picture and tile buttons)."""
-        png = await pictures.hand_png(hand.view, hand.names[hand.seat], renderer=self.renderer)
+        png = await pictures.hand_png(
+            hand.view, names.clean(hand.names[hand.seat]), renderer=self.renderer
+        )
         guild = self.bot.get_guild(hand.guild_id)
         return {
             "content": views.hand_content(hand, guild_name=guild.name if guild else None),
@@ -303,7 +311,7 @@ class Presenter:
     ) -> None:
         """Answer a deferred tile click with the labelled spots, privately."""
         png = await pictures.table_png(
-            choice.view, list(choice.names), title="Choose a spot", renderer=self.renderer
+            choice.view, drawn(choice.names), title="Choose a spot", renderer=self.renderer
         )
         await interaction.followup.send(
             views.spot_content(choice),

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from bot import names
 from bot.errors import (
     BadRequest,
     HandChanged,
@@ -275,7 +276,7 @@ def _deal(players: int, seed: int, options: dict[str, Any]) -> Game:
 
 
 def _clean_name(name: str) -> str:
-    name = " ".join(name.split()) or "player"
+    name = " ".join(names.clean(name).split()) or "player"
     return name[:MAX_NAME]
 
 
@@ -777,7 +778,7 @@ class TableService:
                     table_id=table_id,
                 )
             if p is None or p.kind != "play" or p.player != seat:
-                raise NotYourDecision(self._whose_turn(table, game), table_id=table_id)
+                raise self._not_yours(table, game)
             if tile not in game.hands[seat]:
                 raise Stale("That tile is no longer in your hand.", table_id=table_id)
             if len(p.spots) > 1:
@@ -818,7 +819,7 @@ class TableService:
             self._check_version(table, version)
             p = game.pending
             if p is None or p.kind != "play" or p.player != seat:
-                raise NotYourDecision(self._whose_turn(table, game), table_id=table_id)
+                raise self._not_yours(table, game)
             return await self._commit(table, game, seat, user_id, Play(tile, at))
 
     async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
@@ -832,7 +833,7 @@ class TableService:
             if p is None or p.kind != "fall":
                 raise Stale("That fall has already been decided.", table_id=table_id)
             if p.player != seat:
-                raise NotYourDecision(self._whose_turn(table, game), table_id=table_id)
+                raise self._not_yours(table, game)
             self._check_version(table, version)
             return await self._commit(table, game, seat, user_id, Fall(direction))
 
@@ -846,14 +847,17 @@ class TableService:
             self._check_version(table, version)
             return await self._commit(table, game, seat, user_id, NextRound())
 
-    def _whose_turn(self, table: Table, game: Game) -> str:
+    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
+        """The refusal of a decision that is somebody else's (it names them)."""
         p = game.pending
         if p is None:
-            return "Nobody has to decide anything right now."
-        name = table.seats[p.player].name
+            return NotYourDecision("Nobody has to decide anything right now.", table_id=table.id)
+        name = {"name": table.seats[p.player].name}
         if p.kind == "fall":
-            return f"It is {name}'s decision where the tile falls, not yours."
-        return f"It is {name}'s turn, not yours. I will mention you when it is your turn."
+            text = "It is {name}'s decision where the tile falls, not yours."
+        else:
+            text = "It is {name}'s turn, not yours. I will mention you when it is your turn."
+        return NotYourDecision(text, table_id=table.id, names=name)
 
     async def _commit(
         self,

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot import names
 from bot.components import ButtonId, FpButton
 from bot.narrate import narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
@@ -24,8 +25,10 @@ EMBED_COLOUR = 0xE8590C
 
 
 def esc(text: str) -> str:
-    """A player-chosen name, safe in a message (no markdown, no mentions)."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """A player-chosen name, safe in a message: cleaned of control and bidirectional characters
+    (:func:`bot.names.clean`), no markdown, no mentions. Every name put into text goes through
+    here, private answers included."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(names.clean(text)))
 
 
 def names_of(board: Board) -> list[str]:
