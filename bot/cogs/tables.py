@@ -371,6 +371,9 @@ class Tables(commands.Cog):
             handler = getattr(self, f"_button_{bid.action}", None)
             if handler is None:
                 raise Stale("This button is from an older version of the game.")
+            await self.service.check_place(
+                bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
+            )
             await handler(interaction, bid)
         log.debug(
             "table %s: button %s handled in %.0f ms",
