@@ -255,6 +255,17 @@ def board_view(board: Board) -> discord.ui.View | None:
     return view
 
 
+def not_shown_notice(board: Board) -> str:
+    """A direct message to the person who must decide while the table's message is not in its
+    channel (Discord refused it; it is being posted again)."""
+    return clip(
+        f"⚠️ Discord did not take my latest message at table {board.table_id} in "
+        f"<#{board.channel_id}>, so it is not shown there yet; I keep trying.\n"
+        + prompt_line(board)
+        + "\nThe buttons below work here too."
+    )
+
+
 def mentioned_users(board: Board) -> list[int]:
     """Who the message pings: the person who must decide now."""
     p = board.prompt

@@ -409,7 +409,7 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.start(bid.table_id, bid.version, interaction.user.id)
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await interaction.edit_original_response(embed=views.lobby_embed(step.board), view=None)
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -424,7 +424,7 @@ class Tables(commands.Cog):
             async with self.presenter.table_lock(bid.table_id):
                 result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
                 if isinstance(result, Step):
-                    await self.presenter.show_step(result)
+                    await self.presenter.show_step(result, clicker=interaction.user.id)
         except HandChanged:
             # A newer hand is on its way (or was missed): show it here rather than send the
             # player looking for it.
@@ -448,7 +448,7 @@ class Tables(commands.Cog):
             step = await self.service.choose_spot(
                 bid.table_id, bid.version, interaction.user.id, tile, (r, x)
             )
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await self._retire(interaction, f"✅ You played {views.tile_label(tile)}.", keep=False)
 
     async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -465,14 +465,14 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.fall(bid.table_id, bid.version, interaction.user.id, bid.arg)
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await self._retire(interaction, None)
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.next_round(bid.table_id, bid.version, interaction.user.id)
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await self._retire(interaction, None)
 
     async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:

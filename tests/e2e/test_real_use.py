@@ -101,3 +101,60 @@ async def test_names_cannot_format_or_turn_a_private_answer_around(
     assert reply.startswith("It is \\*\\*bold\\*\\*evil's decision where the tile falls")
     for text in (reply, lobby.embed_text(), *(m.content for m in table.bot_messages())):
         assert "\u202e" not in text
+
+
+# --- messages Discord refused ---------------------------------------------------------------------
+
+NOTICE = "Discord did not take my latest message"
+MOVES = "POST /channels/{channel_id}/messages"
+
+
+async def test_a_move_discord_refused_is_posted_again_until_it_is_shown(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    hand = await table.hand_for(world.alice, game)
+    refusal = world.fake.faults.server_error(MOVES, status=503, times=3, channel_id=world.games.id)
+    ix = await table.click(world.alice, hand, "yellow 40")
+    # Alice is told once, privately, that her move stands and will be shown.
+    assert "Your move is recorded" in await private_answer(ix)
+    # Nobody types /fp status: the fall decision's message comes by itself once Discord takes it.
+    falling = await table.settled_game(game.id)
+    assert refusal.hits == 3
+    assert falling.labels()[:2] == ["Fall left", "Fall right"]
+    assert TableDriver.decider(falling) == world.alice.id
+    assert not [m for m in world.alice.dms() if NOTICE in m.content]  # told once, not twice
+    after = await table.fall(world.alice, falling)
+    assert TableDriver.decider(after) == world.bob.id
+
+
+async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_player_told_once(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    refusal = world.fake.faults.error(
+        MOVES,
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        times=4,
+        channel_id=world.games.id,
+    )
+    ix = await table.click(world.alice, falling, "Fall left")
+    reply = await private_answer(ix)
+    assert reply.startswith("Your move is recorded, but I may not post in this channel just now")
+    # Bob, who must play next, hears of it once by direct message, with a link to the table.
+    notice = await world.bob.wait_for_dm(lambda m: NOTICE in m.content)
+    assert "Go to the table" in notice.labels()
+    after = await table.settled_game(falling.id)
+    assert refusal.hits == 4
+    assert TableDriver.decider(after) == world.bob.id
+    assert len([m for m in world.bob.dms() if NOTICE in m.content]) == 1
+    assert not [m for m in world.alice.dms() if NOTICE in m.content]
+    after = await table.play(world.bob, after)
+    assert TableDriver.decider(after) == world.carol.id
