@@ -11,7 +11,9 @@ decisive click (the tile when there is one spot, the spot, the fall) to the next
 channel (p50/p95/p99), REST calls per move, errors, and the peak memory and CPU time of the
 bot's process and of its writer process (``data/writer.py``). ``--json`` prints one JSON object
 instead. ``--rate-limits`` makes the fake apply Discord's default budget (50 requests per
-second globally, per-route buckets).
+second globally, per-route buckets, and one bucket per channel for creating and editing
+messages, 5 per 5 seconds). The fake checks every payload as Discord does: ``refused_payloads``
+counts what it refused (each one is also an error).
 
     python bench/load.py --tables 200
     python bench/load.py --tables 200 --rate-limits --json
@@ -419,6 +421,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         r for r in requests if r.status is not None and r.status >= 400 and r.status != 429
     ]
     limited = [r for r in requests if r.status == 429]
+    refused = fake.refusals  # what Discord would have refused (invalid payloads, ...)
     bot_errors = [
         line for line in proc.output.splitlines() if " ERROR " in line or "Traceback" in line
     ]
@@ -449,10 +452,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rest_calls_per_move": round(len(requests) / moves, 2),
         "rest_calls_per_move_global_budget": round(len(counted) / moves, 2),
         "rate_limited_429": len(limited),
+        "refused_payloads": len(refused),
         "errors": errors,
         "error_details": {
             "tables": stats.errors[:10],
             "failed_interactions": len(failed),
+            "refused": [r.reason for r in refused[:10]],
             "http_errors": [
                 f"{r.method} {r.route} {r.status} {r.error_code}" for r in http_errors[:10]
             ],

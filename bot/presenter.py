@@ -21,6 +21,7 @@ import aiohttp
 import discord
 
 from bot import budget, names, pictures, views
+from bot import emoji as em
 from bot.errors import NotShown, TableError
 from bot.service import (
     Board,
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+NO_MUTUAL_GUILDS = 50278
+"""Discord's answer to a DM to someone who left every server the bot is in."""
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
 RETRY_FIRST_S: Final = 5.0
@@ -177,7 +180,7 @@ class Presenter:
             self._post_failed(board.table_id, err)
             self.owe(board, views.step_content(step), told=clicker)
         if message is not None:
-            self._shown(board)
+            self.shown(board)
         for hand in step.hands:
             self.queue_hand(hand)
         if message is not None and step.before is not None and pictures.has_mayhem(step.events):
@@ -201,7 +204,7 @@ class Presenter:
 
     # --- what a table still owes the channel ------------------------------------------------
 
-    def _shown(self, board: Board) -> None:
+    def shown(self, board: Board) -> None:
         """The channel has seen ``board``: nothing older is owed any more."""
         owed = self._owed.get(board.table_id)
         if owed is not None and owed[0].version <= board.version:
@@ -236,7 +239,7 @@ class Presenter:
                 self._post_failed(board.table_id, err)
                 self.owe(board, content)
                 return
-            self._shown(board)
+            self.shown(board)
 
     async def _retry(self, table_id: int) -> None:
         delay = self.retry_first_s
@@ -274,7 +277,7 @@ class Presenter:
                         )
                         continue
                     log.info("table %s: its latest move is shown after all", table_id)
-                    self._shown(board)
+                    self.shown(board)
         finally:
             self._retries.pop(table_id, None)
 
@@ -341,13 +344,13 @@ class Presenter:
         board = left.board
         if left.closed:
             text = (
-                f"👋 {views.esc(name)} left; nobody is left at table {board.table_id}, "
+                f"{em.LEFT} {views.esc(name)} left; nobody is left at table {board.table_id}, "
                 "so it is closed."
             )
         else:
-            text = f"👋 {views.esc(name)} left the game; a computer player takes the seat.\n" + (
-                views.prompt_line(board)
-            )
+            text = (
+                f"{em.LEFT} {views.esc(name)} left the game; a computer player takes the seat.\n"
+            ) + (views.prompt_line(board))
         await self.send(
             board.channel_id,
             board.guild_id,
@@ -417,7 +420,7 @@ class Presenter:
             cid = await self.dm_channel_id(hand.user_id)
             await self.send(cid, priority=budget.HAND, **kwargs)
         except discord.Forbidden as err:
-            if err.code != DM_CLOSED:
+            if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
             log.info("table %s: DMs closed for user %s", hand.table_id, hand.user_id)
             if hand.dm_failed_before or not await self.service.note_dm_failed(
@@ -472,7 +475,7 @@ class Presenter:
         deadline = board.prompt.deadline
         when = f"<t:{int(deadline)}:R>" if deadline else "soon"
         text = (
-            f"⏳ <@{rem.user_id}>, your decision at table {board.table_id} is waiting; "
+            f"{em.REMINDER} <@{rem.user_id}>, your decision at table {board.table_id} is waiting; "
             f"a computer player will make it for you {when}."
         )
         await self.send(
@@ -489,7 +492,8 @@ class Presenter:
             await self.send(
                 cid,
                 priority=budget.HAND,
-                content=f"⏳ Your turn at table {board.table_id} in <#{board.channel_id}> "
+                content=f"{em.REMINDER} Your turn at table {board.table_id} "
+                f"in <#{board.channel_id}> "
                 f"ends {when}.",
                 view=_link_view(board),
             )

@@ -7,11 +7,13 @@ labels of at most 80 characters, custom ids of at most 100, messages of at most 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
+from bot import emoji as em
 from bot import names
 from bot.components import ButtonId, FpButton
 from bot.narrate import narrate, scores_line
@@ -20,15 +22,22 @@ from engine.ai import LEVELS
 from engine.tiles import describe
 
 MAX_CONTENT = 2000
-COLOUR_EMOJI = {"Y": "🟨", "R": "🟥", "G": "🟩", "B": "🟦", "M": "⬜"}
+COLOUR_EMOJI = em.COLOURS
 EMBED_COLOUR = 0xE8590C
+
+
+MENTION_MARKUP = re.compile(r"<(?=[@#])")
+"""The start of Discord's mention markup, ``<@id>``, ``<@&id>``, ``<#id>``, whatever the id."""
 
 
 def esc(text: str) -> str:
     """A player-chosen name, safe in a message: cleaned of control and bidirectional characters
     (:func:`bot.names.clean`), no markdown, no mentions. Every name put into text goes through
-    here, private answers included."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(names.clean(text)))
+    here, private answers included. discord.py's ``escape_mentions`` leaves ``<@123>`` alone
+    (ids shorter than a snowflake), which Discord still shows as a mention: a zero-width space
+    after ``<`` breaks the markup."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(names.clean(text)))
+    return MENTION_MARKUP.sub("<\u200b", text)
 
 
 def names_of(board: Board) -> list[str]:
@@ -86,7 +95,10 @@ def lobby_embed(board: Board) -> discord.Embed:
         description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**",
         colour=EMBED_COLOUR,
     )
-    seats = [f"{i + 1}. {esc(s.name)}" + (" 🤖" if s.ai else "") for i, s in enumerate(t.seats)]
+    seats = [
+        f"{i + 1}. {esc(s.name)}" + (f" {em.COMPUTER}" if s.ai else "")
+        for i, s in enumerate(t.seats)
+    ]
     embed.add_field(
         name=f"Seats ({len(t.seats)}/{t.options.get('max_seats', 6)})",
         value="\n".join(seats) or "—",
@@ -116,7 +128,10 @@ def lobby_view(board: Board) -> discord.ui.View | None:
     for level in LEVELS[:4]:
         view.add_item(
             FpButton(
-                ButtonId(t, v, "ai", level), label=f"Add computer ({level})", emoji="🤖", row=1
+                ButtonId(t, v, "ai", level),
+                label=f"Add computer ({level})",
+                emoji=em.COMPUTER,
+                row=1,
             )
         )
     if any(s.ai for s in board.table.seats):
@@ -148,16 +163,19 @@ def prompt_line(board: Board) -> str:
     if p.kind == "play" and p.seat is not None:
         who = mention(p.user_id, names[p.seat])
         if p.user_id is None:
-            return f"➡️ {who} is thinking…"
-        return f"➡️ {who}, your turn: pick a tile in your hand{until}."
+            return f"{em.TURN} {who} is thinking…"
+        return f"{em.TURN} {who}, your turn: pick a tile in your hand{until}."
     if p.kind == "fall" and p.seat is not None:
         who = mention(p.user_id, names[p.seat])
         tile = describe(p.tile) if p.tile else "the tile"
         if p.user_id is None:
-            return f"➡️ {who} decides where {tile} falls…"
-        return f"➡️ {who}, where does {tile} fall? Choose **Fall left** or **Fall right**{until}."
+            return f"{em.TURN} {who} decides where {tile} falls…"
+        return (
+            f"{em.TURN} {who}, where does {tile} fall? "
+            f"Choose **Fall left** or **Fall right**{until}."
+        )
     if p.kind == "die":
-        return "🎲 The fire die is being rolled…"
+        return f"{em.FIRE_DIE} The fire die is being rolled…"
     if p.kind == "next_round" and board.view is not None:
         return "The next round starts in a moment, or at once with **Next round**."
     return ""
@@ -170,15 +188,16 @@ def step_content(step: Step) -> str:
     lines: list[str] = []
     if step.kind == "start":
         lines.append(
-            f"🔥 **Flaming Pyramids** — table {board.table_id} begins! "
+            f"{em.FIRE} **Flaming Pyramids** — table {board.table_id} begins! "
             f"{options_line(board.options)}."
         )
         lines.append("Your hand comes by direct message (or use **My hand**).")
     elif step.kind == "next_round" and board.view is not None:
-        lines.append(f"🔥 Round {board.view.round} of {board.view.rounds} is dealt.")
+        lines.append(f"{em.FIRE} Round {board.view.round} of {board.view.rounds} is dealt.")
     if step.timed_out and step.actor is not None:
         lines.append(
-            f"⏰ {names[step.actor]}'s time ran out: a computer player made this move for them."
+            f"{em.TIMED_OUT} {names[step.actor]}'s time ran out: "
+            "a computer player made this move for them."
         )
     story = narrate(step.events, names) if step.kind == "move" else ""
     if story:
@@ -188,12 +207,15 @@ def step_content(step: Step) -> str:
     if won and v is not None:
         w = won[-1]
         round_scores = scores_line(names, w.scores)
-        lines.append(f"🏆 **{names[w.player]}** wins round {v.round}! This round: {round_scores}.")
+        lines.append(
+            f"{em.ROUND_WON} **{names[w.player]}** wins round {v.round}! "
+            f"This round: {round_scores}."
+        )
         if v.rounds > 1:
             lines.append(f"Match totals: {scores_line(names, v.scores)}.")
     if step.results is not None:
         winners = [names[i] for i in step.results.get("winners", [])]
-        lines.append(f"🏁 **The match is over.** Winner: {' and '.join(winners)}.")
+        lines.append(f"{em.MATCH_OVER} **The match is over.** Winner: {' and '.join(winners)}.")
     line = prompt_line(board)
     if line:
         lines.append(line)
@@ -231,7 +253,7 @@ def board_view(board: Board) -> discord.ui.View | None:
             FpButton(
                 ButtonId(t, v, "fall", "left"),
                 label="Fall left",
-                emoji="⬅️",
+                emoji=em.FALL_LEFT,
                 style=discord.ButtonStyle.primary,
                 row=0,
             )
@@ -240,7 +262,7 @@ def board_view(board: Board) -> discord.ui.View | None:
             FpButton(
                 ButtonId(t, v, "fall", "right"),
                 label="Fall right",
-                emoji="➡️",
+                emoji=em.FALL_RIGHT,
                 style=discord.ButtonStyle.primary,
                 row=0,
             )
@@ -251,7 +273,7 @@ def board_view(board: Board) -> discord.ui.View | None:
                 ButtonId(t, v, "next"), label="Next round", style=discord.ButtonStyle.success, row=0
             )
         )
-    view.add_item(FpButton(ButtonId(t, v, "hand"), label="My hand", emoji="🂠", row=0))
+    view.add_item(FpButton(ButtonId(t, v, "hand"), label="My hand", emoji=em.HAND, row=0))
     return view
 
 
@@ -259,7 +281,7 @@ def not_shown_notice(board: Board) -> str:
     """A direct message to the person who must decide while the table's message is not in its
     channel (Discord refused it; it is being posted again)."""
     return clip(
-        f"⚠️ Discord did not take my latest message at table {board.table_id} in "
+        f"{em.WARNING} Discord did not take my latest message at table {board.table_id} in "
         f"<#{board.channel_id}>, so it is not shown there yet; I keep trying.\n"
         + prompt_line(board)
         + "\nThe buttons below work here too."
@@ -281,7 +303,7 @@ def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | 
         where += f" on {esc(guild_name)}"
     v = hand.view
     lines = [
-        f"🂠 Your hand at table {hand.table_id} in {where}"
+        f"{em.HAND} Your hand at table {hand.table_id} in {where}"
         + (f" (round {v.round}/{v.rounds})" if v.rounds > 1 else "")
     ]
     if hand.your_turn:

@@ -416,7 +416,9 @@ async def test_missing_permission_gives_50013(world: World, start_bot: StartBot)
 async def test_attachment_size_cap_gives_413(world: World, start_bot: StartBot) -> None:
     bot = await started(world, start_bot)
     world.fake.state.max_attachment_size = 1024
-    answer = await (await world.alice.slash("fp announce", world.games, size=2048)).wait_response()
+    with world.fake.expect_refusal(40005, status=413):
+        ix = await world.alice.slash("fp announce", world.games, size=2048)
+        answer = await ix.wait_response()
     assert answer.content == "failed: 40005"
     assert bot.caught[0].status == 413
 
@@ -453,9 +455,10 @@ async def test_ack_deadline_is_three_seconds(world: World, start_bot: StartBot) 
 
 async def test_second_initial_response_gives_40060(world: World, start_bot: StartBot) -> None:
     bot = await started(world, start_bot)
-    ix = await world.alice.slash("fp double", world.games)
-    await ix
-    await world.fake.wait_for(lambda: bot.caught, 5)
+    with world.fake.expect_refusal(40060):
+        ix = await world.alice.slash("fp double", world.games)
+        await ix
+        await world.fake.wait_for(lambda: bot.caught, 5)
     assert bot.caught[0].code == 40060 and bot.caught[0].status == 400
     assert ix.errors == [40060]
     assert [m.content for m in world.fake.messages(world.games)] == ["one"]

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import emoji as em
 from bot import rules, views
 from bot.components import ButtonId
 from bot.errors import BadRequest, HandChanged, Stale, TableError, TableExists
@@ -241,6 +242,7 @@ class Tables(commands.Cog):
                 wait=True,
             )
             await self.service.remember_message(board.table_id, "status", message.id)
+            self.presenter.shown(board)  # a move Discord refused before is shown now
 
     @fp.command(name="leave", description="Leave this channel's table (a computer takes your seat)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -284,7 +286,7 @@ class Tables(commands.Cog):
                 await self.presenter.send(
                     board.channel_id,
                     board.guild_id,
-                    content=f"🛑 Table {board.table_id} was aborted by "
+                    content=f"{em.ABORTED} Table {board.table_id} was aborted by "
                     f"{views.esc(display_name(interaction.user))}.",
                 )
             self.presenter.forget(board.table_id)
@@ -435,7 +437,7 @@ class Tables(commands.Cog):
         if isinstance(result, SpotChoice):
             await self.presenter.send_spot_choice(interaction, result)
         else:
-            await self._retire(interaction, f"✅ You played {views.tile_label(tile)}.")
+            await self._retire(interaction, f"{em.PLAYED} You played {views.tile_label(tile)}.")
 
     async def _button_spot(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, where = bid.arg.partition("@")
@@ -449,7 +451,8 @@ class Tables(commands.Cog):
                 bid.table_id, bid.version, interaction.user.id, tile, (r, x)
             )
             await self.presenter.show_step(step, clicker=interaction.user.id)
-        await self._retire(interaction, f"✅ You played {views.tile_label(tile)}.", keep=False)
+        played = f"{em.PLAYED} You played {views.tile_label(tile)}."
+        await self._retire(interaction, played, keep=False)
 
     async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, page = bid.arg.partition(".")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
+from bot import emoji as em
 from bot import views
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class Timers(commands.Cog):
             try:
                 await self.presenter.post_or_owe(
                     board,
-                    "♻️ I was restarted; here is where the game stands.\n"
+                    f"{em.RESTARTED} I was restarted; here is where the game stands.\n"
                     + views.board_content(board),
                 )
             except Exception:

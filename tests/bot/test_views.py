@@ -176,3 +176,10 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     winners = " and ".join(f"user{users[i]}" for i in step.results["winners"])
     assert f"🏁 **The match is over.** Winner: {winners}." in text
     assert views.board_view(step.board) is None  # no buttons once the match is over
+
+
+@pytest.mark.parametrize("name", ["<@123>", "<@!123>", "<@&5>", "<#1>", "@everyone", "@here"])
+def test_a_name_never_reads_as_a_mention(name: str) -> None:
+    shown = views.esc(f"x {name} y")
+    assert name not in shown
+    assert shown.replace("\u200b", "") == f"x {name} y"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -57,6 +58,8 @@ CANNOT_EDIT_OTHER_USERS_MESSAGE = 50005
 MISSING_PERMISSIONS = 50013
 INVALID_FORM_BODY = 50035
 INVALID_JSON = 50109
+INVALID_WEBHOOK_TOKEN = 50027
+NO_MUTUAL_GUILDS = 50278
 ALREADY_ACKNOWLEDGED = 40060
 ENTITY_TOO_LARGE = 40005
 
@@ -70,6 +73,59 @@ def invalid_form(path: str, code: str, message: str) -> DiscordError:
         node = node.setdefault(part, {})
     node[parts[-1]] = {"_errors": [{"code": code, "message": message}]}
     return DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body", errors=errors)
+
+
+def flatten_errors(errors: dict[str, Any] | None, prefix: str = "") -> list[str]:
+    """``path: CODE message`` for each field error of an Invalid Form Body answer."""
+    lines: list[str] = []
+    for key, value in (errors or {}).items():
+        if key == "_errors" and isinstance(value, list):
+            for err in value:
+                lines.append(f"{prefix or '(body)'}: {err.get('code')} {err.get('message')}")
+        elif isinstance(value, dict):
+            lines.extend(flatten_errors(value, f"{prefix}.{key}" if prefix else key))
+    return lines
+
+
+#: Answers that refuse what the bot sent (its payload or its use of a token), as opposed to
+#: answers about the world (closed DMs, missing permissions, deleted messages).
+REFUSAL_STATUSES = (400, 413)
+
+
+@dataclass
+class Refusal:
+    """A request the fake refused because Discord would have: a 400 (invalid body, second
+    acknowledgement, ...), a 413 (file too large) or a 401 50027 (expired interaction token).
+
+    Unless a test expects it (:meth:`FakeDiscord.expect_refusal`), a refusal fails the test
+    that caused it at the teardown of the ``fake_world`` fixture."""
+
+    route: str
+    status: int
+    code: int
+    message: str
+    details: list[str]
+    body: Any = None
+    expected: bool = False
+
+    @staticmethod
+    def applies(err: DiscordError) -> bool:
+        return err.status in REFUSAL_STATUSES or (
+            err.status == 401 and err.code == INVALID_WEBHOOK_TOKEN
+        )
+
+    @classmethod
+    def of(cls, err: DiscordError, route: str, body: Any) -> Refusal:
+        return cls(route, err.status, err.code, err.message, flatten_errors(err.errors), body)
+
+    def field_codes(self) -> list[str]:
+        """The field error codes, e.g. ``["BUTTON_COMPONENT_INVALID_EMOJI"]``."""
+        return [line.split(": ", 1)[1].split(" ", 1)[0] for line in self.details]
+
+    @property
+    def reason(self) -> str:
+        head = f"{self.route} -> {self.status} {self.code} {self.message}"
+        return "\n    ".join([head, *self.details])
 
 
 # ---- errors raised to the test (the person at the keyboard could not do what was asked)

@@ -89,10 +89,13 @@ StartBotProcess = Callable[..., Awaitable[BotProcess]]
 @pytest_asyncio.fixture
 async def fake_world() -> AsyncIterator[World]:
     """A started fake Discord with the standard world. Fails the test at teardown if the
-    fake had an internal error or the bot called a route the fake does not implement."""
+    fake had an internal error, the bot called a route the fake does not implement, or the fake
+    refused a request of the bot as Discord would (unless the test expected it with
+    ``fake.expect_refusal``); the failure lists each refusal with the fake's reason."""
     async with running_world() as world:
         yield world
         world.fake.assert_healthy()
+        world.fake.assert_no_refusals()
 
 
 @pytest_asyncio.fixture

@@ -688,8 +688,20 @@ class Message:
         """Labels of the buttons (emoji name when a button has no label)."""
         return [button_label(b) for b in self.buttons()]
 
+    @property
+    def shown_attachments(self) -> list[Attachment]:
+        """The files a person sees: all of them, but on a Components V2 message only those its
+        components show through ``attachment://`` (Discord shows no others)."""
+        if not self.flags & MessageFlag.IS_COMPONENTS_V2:
+            return self.attachments
+        from .validation import referenced_filenames
+
+        shown = referenced_filenames(self.components)
+        return [a for a in self.attachments if a.filename in shown]
+
     def images(self) -> list[Attachment]:
-        return [a for a in self.attachments if a.is_image]
+        """Image files a person sees (see :attr:`shown_attachments`)."""
+        return [a for a in self.shown_attachments if a.is_image]
 
     def picture(self) -> Image.Image:
         """The first image attachment as a Pillow image."""
@@ -875,6 +887,8 @@ class Interaction:
     member: Member | None = None
     message: Message | None = None
     command_name: str | None = None
+    #: When the token was issued, on the fake's own clock (``FakeDiscord.now``).
+    token_issued_at: float = 0.0
     dispatched: bool = False
     acknowledged_at: float | None = None
     response_type: int | None = None

@@ -19,19 +19,25 @@ from .errors import DiscordError
 
 @dataclass(frozen=True)
 class BucketRule:
-    """``limit`` requests per ``per`` seconds."""
+    """``limit`` requests per ``per`` seconds; rules with the same ``shared`` name count in one
+    bucket (per major parameter), reported with one ``X-RateLimit-Bucket``."""
 
     limit: int
     per: float
+    shared: str | None = None
+
+
+CHANNEL_MESSAGES = BucketRule(5, 5.0, shared="channel messages")
+"""One bucket per channel for creating and editing messages: 5 per 5 seconds."""
 
 
 def default_route_rules() -> dict[str, BucketRule]:
-    """Per-route budgets close to what Discord gives a bot (message creation 5 per 5 s per
-    channel, edits alike, deletes 5 per second, followup traffic 5 per 2 s per token; other
+    """Per-route budgets close to what Discord gives a bot (message creation and edits share
+    5 per 5 s per channel, deletes 5 per second, followup traffic 5 per 2 s per token; other
     routes fall back to ``RateLimitConfig.default``)."""
     return {
-        "POST /channels/{channel_id}/messages": BucketRule(5, 5.0),
-        "PATCH /channels/{channel_id}/messages/{message_id}": BucketRule(5, 5.0),
+        "POST /channels/{channel_id}/messages": CHANNEL_MESSAGES,
+        "PATCH /channels/{channel_id}/messages/{message_id}": CHANNEL_MESSAGES,
         "DELETE /channels/{channel_id}/messages/{message_id}": BucketRule(5, 1.0),
         "POST /webhooks/{application_id}/{token}": BucketRule(5, 2.0),
         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}": BucketRule(5, 2.0),
@@ -115,7 +121,8 @@ class RateLimiter:
         headers: dict[str, str] = {}
         if rule is not None:
             major = tuple(match_info.get(k, "") for k in MAJOR_PARAMETERS)
-            key = (route, major)
+            name = rule.shared or route
+            key = (name, major)
             w = self._buckets.setdefault(key, _Window())
             if now >= w.reset_at:
                 w.count, w.reset_at = 0, now + rule.per
@@ -124,7 +131,7 @@ class RateLimiter:
                 "X-RateLimit-Limit": str(rule.limit),
                 "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
                 "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-                "X-RateLimit-Bucket": self.bucket_hash(route),
+                "X-RateLimit-Bucket": self.bucket_hash(name),
             }
             if w.count >= rule.limit:
                 headers["X-RateLimit-Remaining"] = "0"

@@ -20,10 +20,12 @@ from .errors import (
     ALREADY_ACKNOWLEDGED,
     ENTITY_TOO_LARGE,
     INVALID_JSON,
+    INVALID_WEBHOOK_TOKEN,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
     DiscordError,
+    Refusal,
     invalid_form,
 )
 from .faults import VIA
@@ -216,6 +218,7 @@ class RestApi:
         if api:
             server.requests.append(record)
         rl_headers: dict[str, str] = {}
+        injected = False
         resp: web.StreamResponse
         try:
             if api and not template.startswith(("/interactions/", "/webhooks/", "/gateway")):
@@ -231,6 +234,7 @@ class RestApi:
                     server.notifier.changed()
                     return web.Response(status=500)  # never written: the connection is gone
                 if fault is not None:
+                    injected = True
                     raise fault.to_error()
                 if server.limiter is not None and template != "/{tail}":
                     rl_headers = server.limiter.check(request.method, template, request.match_info)
@@ -242,6 +246,8 @@ class RestApi:
             headers.update(e.headers)
             resp = json_response(e.body(), e.status, headers)
             record.error_code = e.code
+            if api and not injected and Refusal.applies(e):
+                server.record_refusal(Refusal.of(e, record.route, record.body))
         except web.HTTPException:
             raise
         except Exception as e:  # a bug in the fake itself: make it loud
@@ -280,7 +286,7 @@ class RestApi:
         payload: Any = {}
         if ctype.startswith("multipart/"):
             reader = await request.multipart()
-            total = 0
+            largest = 0  # the limit applies to each file, not to their sum
             while True:
                 part = await reader.next()
                 if part is None:
@@ -299,12 +305,12 @@ class RestApi:
                 if not m:
                     continue
                 data = bytes(await part.read())  # type: ignore[union-attr]
-                total += len(data)
+                largest = max(largest, len(data))
                 index = int(m.group(1) if m.group(1) is not None else (m.group(2) or 0))
                 filename = getattr(part, "filename", None) or f"file{index}"
                 part_ctype = part.headers.get("Content-Type")
                 files.append(UploadedFile(index, filename, data, part_ctype))
-            if total > self.state.max_attachment_size:
+            if largest > self.state.max_attachment_size:
                 raise DiscordError(413, ENTITY_TOO_LARGE, "Request entity too large")
         else:
             text = await request.text()
@@ -528,7 +534,7 @@ class RestApi:
             only_flags = set(body) <= {"flags"}
             if not only_flags:
                 raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
-        self.state.validate_body(body, files, creating=False)
+        self.state.validate_body(body, files, creating=False, existing=msg)
         self.touch(request, msg)
         self.state.edit_message(msg, body, files)
         return json_response(msg.payload())
@@ -686,7 +692,7 @@ class RestApi:
         elif ctype == CallbackType.UPDATE_MESSAGE:
             assert ix.message is not None
             try:
-                state.validate_body(data, files, creating=False)
+                state.validate_body(data, files, creating=False, existing=ix.message)
             except DiscordError as e:
                 raise refuse(e) from None
             msg = ix.message
@@ -729,10 +735,12 @@ class RestApi:
         ix = self.state.interactions_by_token.get(request.match_info["token"])
         if ix is None:
             raise DiscordError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
-        loop = asyncio.get_running_loop()
-        if not ix.acknowledged or loop.time() > ix.created_at + self.server.token_lifetime:
+        if not ix.acknowledged:
             ix.errors.append(UNKNOWN_WEBHOOK)
             raise DiscordError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+        if self.server.now() > ix.token_issued_at + self.server.token_lifetime:
+            ix.errors.append(INVALID_WEBHOOK_TOKEN)
+            raise DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         return ix
 
     def _webhook_message(self, ix: Interaction, request: web.Request) -> Message:
@@ -790,7 +798,7 @@ class RestApi:
         ix = self._webhook_interaction(request)
         msg = self._webhook_message(ix, request)
         body, files = await self.read_body(request)
-        self.state.validate_body(body, files, creating=False)
+        self.state.validate_body(body, files, creating=False, existing=msg)
         self.touch(request, msg)
         self.state.edit_message(msg, body, files, clear_loading=True)
         return json_response(msg.payload())

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from aiohttp import web
 
-from .errors import FakeUserError
+from .errors import FakeUserError, Refusal
 from .faults import Faults
 from .gateway import PRIVILEGED_INTENTS, Gateway
 from .models import (
@@ -80,8 +82,14 @@ class FakeDiscord:
         self.host = host
         self.ack_deadline = ack_deadline
         self.reaction_delay = reaction_delay
-        #: How long an interaction token accepts followups and edits (Discord: 15 minutes).
+        #: How long an interaction token accepts followups and edits (Discord: 15 minutes),
+        #: measured on the fake's own clock (:meth:`now`, moved by :meth:`advance_time`).
         self.token_lifetime = 15 * 60.0
+        self.clock_offset = 0.0
+        #: Requests refused as Discord would (invalid bodies, files too large, expired
+        #: interaction tokens), oldest first; see :meth:`expect_refusal`.
+        self.refusals: list[Refusal] = []
+        self._expected: list[ExpectedRefusal] = []
         self.notifier = Notifier()
         self.state = State(
             notifier=self.notifier, bot_name=bot_name, max_attachment_size=max_attachment_size
@@ -263,6 +271,63 @@ class FakeDiscord:
     def disable_rate_limits(self) -> None:
         self.limiter = None
 
+    # ------------------------------------------------------------------ clock
+    def now(self) -> float:
+        """The fake's clock: the event loop's time plus every :meth:`advance_time`."""
+        return asyncio.get_running_loop().time() + self.clock_offset
+
+    def advance_time(self, seconds: float) -> None:
+        """Move the fake's clock forward, e.g. past the 15 minutes an interaction token lives
+        (followups and edits through it then get 401, code 50027). Only token expiry reads this
+        clock; the 3-second acknowledgement deadline and rate limits keep real time."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self.clock_offset += seconds
+
+    # ------------------------------------------------------------------ refusals
+    def record_refusal(self, refusal: Refusal) -> None:
+        for expectation in self._expected:
+            if expectation.matches(refusal):
+                refusal.expected = True
+                expectation.seen.append(refusal)
+                break
+        else:
+            log.error("FAKE DISCORD REFUSED: %s", refusal.reason)
+        self.refusals.append(refusal)
+
+    @contextmanager
+    def expect_refusal(
+        self, code: int | str | None = None, *, status: int | None = None
+    ) -> Iterator[list[Refusal]]:
+        """Refusals inside the block that match are expected (they fail no test); the block
+        must see at least one. ``code``: Discord's code (``50035``) or a field error code
+        (``"BUTTON_COMPONENT_INVALID_EMOJI"``); ``None`` matches any refusal::
+
+            with fake.expect_refusal("BUTTON_COMPONENT_INVALID_EMOJI") as seen:
+                await ...
+            assert seen[0].route == "POST /channels/{channel_id}/messages"
+        """
+        expectation = ExpectedRefusal(code, status)
+        self._expected.append(expectation)
+        try:
+            yield expectation.seen
+        finally:
+            self._expected.remove(expectation)
+        if not expectation.seen:
+            raise AssertionError(f"expected a refusal {expectation.describe()}, none came")
+
+    def unexpected_refusals(self) -> list[Refusal]:
+        return [r for r in self.refusals if not r.expected]
+
+    def assert_no_refusals(self) -> None:
+        """Fail, with the fake's reasons, if a request was refused that no test expected."""
+        refused = self.unexpected_refusals()
+        if refused:
+            lines = "\n  ".join(r.reason for r in refused)
+            raise AssertionError(
+                f"Discord would have refused {len(refused)} request(s) of the bot:\n  {lines}"
+            )
+
     # ------------------------------------------------------------------ queries
     def messages(
         self, channel: Channel, *, viewer: FakeUser | Account | None = None
@@ -369,6 +434,7 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         now = loop.time()
         ix.created_at = now
+        ix.token_issued_at = self.now()
         ix.deadline = now + self.ack_deadline
         payload = ix.payload(
             app_permissions=self.state.bot_permissions(ix.channel),
@@ -424,6 +490,28 @@ class FakeDiscord:
         await self.wait_for(
             lambda: self.gateway.identifies >= count, timeout, f"{count} IDENTIFY(s)"
         )
+
+
+@dataclass
+class ExpectedRefusal:
+    """What :meth:`FakeDiscord.expect_refusal` waits for."""
+
+    code: int | str | None
+    status: int | None
+    seen: list[Refusal] = field(default_factory=list)
+
+    def matches(self, refusal: Refusal) -> bool:
+        if self.status is not None and refusal.status != self.status:
+            return False
+        if isinstance(self.code, int):
+            return refusal.code == self.code
+        if isinstance(self.code, str):
+            return self.code in refusal.field_codes()
+        return True
+
+    def describe(self) -> str:
+        parts = [str(p) for p in (self.status, self.code) if p is not None]
+        return " ".join(parts) or "of any kind"
 
 
 def _account(user: Any) -> Account:

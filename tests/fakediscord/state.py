@@ -16,11 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import validation
 from .errors import (
     CANNOT_SEND_EMPTY_MESSAGE,
     CANNOT_SEND_TO_USER,
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
+    NO_MUTUAL_GUILDS,
     DiscordError,
     FakeUserError,
     invalid_form,
@@ -47,7 +49,6 @@ from .models import (
     Role,
     Snowflakes,
     iso,
-    iter_components,
     new_token,
 )
 
@@ -289,12 +290,23 @@ class State:
             recipient = channel.recipient
             if recipient.bot or not recipient.dms_open:
                 raise DiscordError(403, CANNOT_SEND_TO_USER, "Cannot send messages to this user")
+            if not self.shares_a_guild_with_bot(recipient):
+                raise DiscordError(
+                    403,
+                    NO_MUTUAL_GUILDS,
+                    "Cannot send messages to this user due to having no mutual guilds",
+                )
             return
         perms = self.bot_permissions(channel)
         if not perms & Perm.VIEW_CHANNEL:
             raise DiscordError(403, MISSING_ACCESS, "Missing Access")
         if not perms & Perm.SEND_MESSAGES or (with_files and not perms & Perm.ATTACH_FILES):
             raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    def shares_a_guild_with_bot(self, account: Account) -> bool:
+        return any(
+            account.id in g.members and self.bot.id in g.members for g in self.guilds.values()
+        )
 
     def visible_messages(self, channel: Channel, viewer: Account | None = None) -> list[Message]:
         """Messages of a channel as ``viewer`` sees them, newest first (no viewer: public only)."""
@@ -303,9 +315,19 @@ class State:
 
     # ------------------------------------------------------------------ messages
     def validate_body(
-        self, body: JSON, files: list[UploadedFile], *, creating: bool, has_existing: bool = False
+        self,
+        body: JSON,
+        files: list[UploadedFile],
+        *,
+        creating: bool,
+        has_existing: bool = False,
+        existing: Message | None = None,
     ) -> None:
-        """Apply Discord's limits to a message body; raise 400 errors like Discord does."""
+        """Apply Discord's limits to a message body; raise 400 errors like Discord does.
+
+        ``existing``: the message an edit changes (its flags and files count)."""
+        if not isinstance(body, dict):
+            raise invalid_form("_root", "MODEL_TYPE_CONVERT", "Only dictionaries may be used")
         content = body.get("content")
         if content is not None:
             if not isinstance(content, str):
@@ -318,21 +340,21 @@ class State:
         if body.get("embed") is not None and embeds is None:
             embeds = [body["embed"]]
         if embeds:
-            if len(embeds) > 10:
-                raise invalid_form(
-                    "embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."
-                )
-            total = 0
-            for i, e in enumerate(embeds):
-                total += _check_embed(e, f"embeds.{i}")
-            if total > 6000:
-                raise invalid_form(
-                    "embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
-                )
+            validation.check_embeds(embeds)
         components = body.get("components")
-        flags = int(body.get("flags") or 0)
+        old_flags = existing.flags if existing is not None else 0
+        flags = int(body.get("flags") or 0) if body.get("flags") is not None else old_flags
+        if validation.is_v2(old_flags) and not validation.is_v2(flags):
+            raise invalid_form(
+                "flags",
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message",
+            )
+        v2 = validation.is_v2(flags)
+        if v2:
+            validation.check_components_v2_body({**body, "embeds": embeds})
         if components:
-            _check_components(components, v2=bool(flags & MessageFlag.IS_COMPONENTS_V2))
+            validation.check_components(components, v2=v2)
         attachments = body.get("attachments")
         if attachments is not None and len(attachments) > 10:
             raise invalid_form(
@@ -340,6 +362,17 @@ class State:
             )
         if len(files) > 10:
             raise invalid_form("files", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+        names = {f.filename for f in files}
+        for entry in attachments or []:
+            if isinstance(entry, dict) and entry.get("filename"):
+                names.add(str(entry["filename"]))
+        if existing is not None:
+            kept = existing.current.attachments
+            if attachments is not None:
+                listed = {_snowflake(a.get("id")) for a in attachments if isinstance(a, dict)}
+                kept = [a for a in kept if a.id in listed]
+            names |= {a.filename for a in kept}
+        validation.check_attachment_references({**body, "embeds": embeds or []}, names)
         if creating and not (
             content
             or embeds
@@ -690,135 +723,3 @@ def _loop_time() -> float:
         import time
 
         return time.monotonic()
-
-
-def _check_embed(e: Any, path: str) -> int:
-    if not isinstance(e, dict):
-        raise invalid_form(
-            path, "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType"
-        )
-    limits = {"title": 256, "description": 4096}
-    total = 0
-    for key, limit in limits.items():
-        value = e.get(key)
-        if value is not None:
-            if len(str(value)) > limit:
-                raise invalid_form(
-                    f"{path}.{key}", "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
-                )
-            total += len(str(value))
-    fields = e.get("fields") or []
-    if len(fields) > 25:
-        raise invalid_form(
-            f"{path}.fields", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
-        )
-    for i, f in enumerate(fields):
-        name, value = str(f.get("name", "")), str(f.get("value", ""))
-        if not name or len(name) > 256:
-            raise invalid_form(
-                f"{path}.fields.{i}.name",
-                "BASE_TYPE_BAD_LENGTH",
-                "Must be between 1 and 256 in length.",
-            )
-        if not value or len(value) > 1024:
-            raise invalid_form(
-                f"{path}.fields.{i}.value",
-                "BASE_TYPE_BAD_LENGTH",
-                "Must be between 1 and 1024 in length.",
-            )
-        total += len(name) + len(value)
-    footer = e.get("footer") or {}
-    if footer.get("text"):
-        if len(footer["text"]) > 2048:
-            raise invalid_form(
-                f"{path}.footer.text", "BASE_TYPE_MAX_LENGTH", "Must be 2048 or fewer in length."
-            )
-        total += len(footer["text"])
-    author = e.get("author") or {}
-    if author.get("name"):
-        if len(author["name"]) > 256:
-            raise invalid_form(
-                f"{path}.author.name", "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length."
-            )
-        total += len(author["name"])
-    return total
-
-
-def _check_components(components: list[Any], *, v2: bool) -> None:
-    if not v2 and len(components) > 5:
-        raise invalid_form("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
-    custom_ids: set[str] = set()
-    for i, row in enumerate(components):
-        if not isinstance(row, dict):
-            raise invalid_form(f"components.{i}", "MODEL_TYPE_CONVERT", "Invalid component")
-        if not v2 and row.get("type") != 1:
-            raise invalid_form(
-                f"components.{i}.type",
-                "UNION_TYPE_CHOICES",
-                'Value of field "type" must be one of (1,).',
-            )
-        if row.get("type") == 1:
-            children = row.get("components") or []
-            buttons = [c for c in children if c.get("type") == 2]
-            if not children or len(children) > 5 or (buttons and len(buttons) != len(children)):
-                raise invalid_form(
-                    f"components.{i}.components",
-                    "BASE_TYPE_BAD_LENGTH",
-                    "Must be between 1 and 5 in length.",
-                )
-            if len(children) > 1 and any(c.get("type") != 2 for c in children):
-                raise invalid_form(
-                    f"components.{i}.components",
-                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                    "The specified component exceeds the maximum width",
-                )
-    for comp in iter_components(components):
-        ctype = comp.get("type")
-        if ctype == 2:
-            style = comp.get("style")
-            label = comp.get("label")
-            if label is not None and len(str(label)) > 80:
-                raise invalid_form(
-                    "components",
-                    "BASE_TYPE_MAX_LENGTH",
-                    "Button label must be 80 or fewer in length.",
-                )
-            if not label and not comp.get("emoji") and style != 6:
-                raise invalid_form(
-                    "components", "BUTTON_COMPONENT_INVALID", "A button needs a label or an emoji"
-                )
-            if style == 5:
-                if not comp.get("url"):
-                    raise invalid_form(
-                        "components", "BUTTON_COMPONENT_URL_REQUIRED", "A link button needs a url"
-                    )
-                continue
-            if style == 6:
-                continue
-            if style not in (1, 2, 3, 4):
-                raise invalid_form("components", "UNION_TYPE_CHOICES", "Invalid button style")
-        if ctype in (2, 3, 4, 5, 6, 7, 8):
-            cid = comp.get("custom_id")
-            if not cid:
-                raise invalid_form(
-                    "components", "BASE_TYPE_REQUIRED", "custom_id: This field is required"
-                )
-            if len(str(cid)) > 100:
-                raise invalid_form(
-                    "components",
-                    "BASE_TYPE_MAX_LENGTH",
-                    "custom_id must be 100 or fewer in length.",
-                )
-            if cid in custom_ids:
-                raise invalid_form(
-                    "components",
-                    "COMPONENT_CUSTOM_ID_DUPLICATED",
-                    "Component custom id cannot be duplicated",
-                )
-            custom_ids.add(str(cid))
-        if ctype == 3:
-            options = comp.get("options") or []
-            if not 1 <= len(options) <= 25:
-                raise invalid_form(
-                    "components", "BASE_TYPE_BAD_LENGTH", "Select options must be between 1 and 25."
-                )

@@ -1,0 +1,65 @@
+"""Every emoji the bot shows, in one place.
+
+Discord refuses a button whose emoji is not one of its emoji (400, 50035,
+``BUTTON_COMPONENT_INVALID_EMOJI``): a Unicode symbol such as 🂠 (PLAYING CARD BACK) is not
+enough. ``tests/bot/test_emoji.py`` checks each name here against the Unicode emoji list, and
+that no other module of the bot writes an emoji of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+HAND: Final = "🃏"
+"""The "My hand" button and the first line of a hand."""
+COMPUTER: Final = "🤖"
+"""A computer player: its seat in the lobby and the "Add computer" buttons."""
+FALL_LEFT: Final = "⬅️"
+FALL_RIGHT: Final = "➡️"
+"""The fall buttons; ``FALL_RIGHT`` also marks whose turn it is."""
+TURN: Final = FALL_RIGHT
+FIRE_DIE: Final = "🎲"
+FIRE: Final = "🔥"
+"""A game or a round begins."""
+TIMED_OUT: Final = "⏰"
+ROUND_WON: Final = "🏆"
+MATCH_OVER: Final = "🏁"
+ABORTED: Final = "🛑"
+PLAYED: Final = "✅"
+RESTARTED: Final = "♻️"
+LEFT: Final = "👋"
+REMINDER: Final = "⏳"
+WARNING: Final = "⚠️"
+"""A message of the table is not in its channel yet (Discord refused it)."""
+YELLOW: Final = "🟨"
+RED: Final = "🟥"
+GREEN: Final = "🟩"
+BLUE: Final = "🟦"
+MULTI: Final = "⬜"
+
+COLOURS: Final = {"Y": YELLOW, "R": RED, "G": GREEN, "B": BLUE, "M": MULTI}
+"""A tile's colour letter -> the square shown on its button."""
+
+ALL: Final = (
+    HAND,
+    COMPUTER,
+    FALL_LEFT,
+    FALL_RIGHT,
+    FIRE_DIE,
+    FIRE,
+    TIMED_OUT,
+    ROUND_WON,
+    MATCH_OVER,
+    ABORTED,
+    PLAYED,
+    RESTARTED,
+    LEFT,
+    REMINDER,
+    WARNING,
+    YELLOW,
+    RED,
+    GREEN,
+    BLUE,
+    MULTI,
+)
+"""Every emoji above, for the test that checks them."""

@@ -1,0 +1,204 @@
+"""Every kind of message the bot sends passes Discord's checks, as the strict fake applies them.
+
+Players here have 32-character names full of markdown and mentions. Each test drives one family
+of messages (a whole match with every option and computer players, each decision kind, reminders
+and timeouts, every command and every error reply) and checks that the fake refused nothing,
+that every move posted its picture, and that no name pinged or formatted anything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord import FakeUser, Message, Perm
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot, MovableClock
+from .driver import TIMEOUT, TableDriver, answer, is_final, is_game_message
+from .test_decisions import COLLAPSE, CURSE, FIRE, private_answer, write_state
+
+NAMES = (
+    "**__x__** @everyone <@123> ~~",
+    "`code` ||spoiler|| <#1> @here *",
+    "> quote [link](http://a.b) ~~s~",
+)
+"""Display names of the three players, padded to Discord's longest: 32 characters."""
+NAMES = tuple(name.ljust(32, "_") for name in NAMES)
+
+RAW_MENTIONS = ("@everyone", "@here", "<@123>", "<#1>")
+
+
+def players(world: World) -> list[FakeUser]:
+    """Three members with the long names; the third has closed DMs (hands via My hand)."""
+    fake = world.fake
+    return [
+        fake.create_user(f"p{i}", global_name=name, guilds=[world.guild], dms_open=i != 2)
+        for i, name in enumerate(NAMES)
+    ]
+
+
+def driver(world: World, people: list[FakeUser]) -> TableDriver:
+    return TableDriver(world.fake, world.games, {u.id: u for u in [*people, *world.users]})
+
+
+def public_messages(world: World) -> list[Message]:
+    """What the bot posted in the channel and in DMs (private replies are left out: their
+    wording comes from the table service, which names players as they are)."""
+    msgs = list(world.fake.messages(world.games))
+    for u in world.fake.state.accounts.values():
+        msgs += world.fake.dm_messages(u)
+    return msgs
+
+
+def assert_all_accepted(world: World, table: TableDriver) -> None:
+    """Nothing refused, a picture on every move, and no name pinged or formatted in public."""
+    fake = world.fake
+    assert [r.reason for r in fake.refusals] == []
+    for record in fake.requests:
+        assert record.status is None or record.status < 400 or record.status in (403, 404), record
+    for m in table.game_messages():
+        assert m.picture().size[0] > 0
+    for m in public_messages(world):
+        if m.author.id != fake.bot.id:
+            continue
+        text = m.content + m.embed_text()
+        for raw in RAW_MENTIONS:
+            assert raw not in text, f"{raw!r} unescaped in {text!r}"
+        assert "**__x__**" not in text  # the name's markdown is escaped
+
+
+async def test_a_six_seat_match_with_every_option_posts_every_picture(
+    world: World, run_bot: MakeBot
+) -> None:
+    await run_bot(seed=877)
+    people = players(world)
+    table = driver(world, people)
+    lobby = await table.open(
+        people[0],
+        people[1],
+        people[2],
+        curse=True,
+        fire_die=True,
+        rounds=2,
+        time_limit=900,
+        max_seats=6,
+    )
+    for level in ("easy", "normal", "hard"):
+        before = len(lobby.revisions)
+        await table.click(people[0], lobby, f"Add computer ({level})")
+        await world.fake.wait_for(
+            lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
+        )
+    assert "(6/6)" in lobby.embed_text()
+    game = await table.start(people[0])
+    final = await table.play_to_the_end(game, max_steps=600)
+    assert is_final(final) and "wins round 2" in final.content
+    assert len(table.game_messages()) > 10
+    assert people[2].ephemerals(world.games)  # the hands of the player with closed DMs
+    assert_all_accepted(world, table)
+
+
+async def begin(
+    world: World, run_bot: MakeBot, tmp_path: Path, state: dict[str, Any], **options: Any
+) -> tuple[TableDriver, list[FakeUser], Message]:
+    await run_bot(test_state_file=write_state(tmp_path, state))
+    people = players(world)
+    table = driver(world, people)
+    await table.open(*people, **options)
+    return table, people, await table.start(people[0])
+
+
+async def test_a_curse_and_the_fall_choice_it_hands_on(
+    world: World, run_bot: MakeBot, tmp_path: Path
+) -> None:
+    table, people, game = await begin(world, run_bot, tmp_path, CURSE)
+    cursed = await table.play(people[0], game)  # the three 10s go to the previous player
+    assert TableDriver.decider(cursed) == people[2].id and "Fall left" in cursed.labels()
+    after = await table.fall(people[2], cursed)
+    assert TableDriver.decider(after) == people[1].id
+    assert_all_accepted(world, table)
+
+
+async def test_the_fire_die_is_shown_with_long_names(
+    world: World, run_bot: MakeBot, tmp_path: Path
+) -> None:
+    table, people, game = await begin(world, run_bot, tmp_path, FIRE)
+    after = await table.play(people[0], game, spot="A")
+    assert "the fire die for blue blowtorch (7) shows" in after.content
+    assert_all_accepted(world, table)
+
+
+async def test_reminders_and_timeouts(
+    world: World, run_bot: MakeBot, tmp_path: Path, clock: MovableClock
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, dict(COLLAPSE, active=1)))
+    people = players(world)
+    table = driver(world, people)
+    admins = world.fake.create_role(world.guild, "admins", Perm.MANAGE_GUILD)
+    world.fake.state.add_member(world.guild, people[0].account, [admins])
+    ix = await table.slash(people[0], "fp settings", time_limit=6 * 3600, reminder=3 * 3600)
+    assert "reminder 3 hours before the end" in await private_answer(ix)
+    await table.open(*people)
+    game = await table.start(people[0])
+    assert TableDriver.decider(game) == people[1].id
+    clock.advance(3 * 3600 + 1)
+    reminder = await world.fake.wait_for_message(
+        world.games, lambda m: "is waiting" in m.content, newer_than=game, timeout=TIMEOUT
+    )
+    assert f"<@{people[1].id}>" in reminder.content
+    await people[1].wait_for_dm(lambda m: "Your turn at table" in m.content)
+    clock.advance(3 * 3600)
+    timed_out = await table.settled_game(game.id)
+    assert "time ran out" in timed_out.content
+    assert_all_accepted(world, table)
+
+
+async def test_every_command_and_every_error_reply(
+    world: World, run_bot: MakeBot, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    people = players(world)
+    table = driver(world, people)
+    host, guest, third = people
+    outsider = world.dave
+
+    async def private(user: FakeUser, command: str, **options: Any) -> str:
+        return await private_answer(await table.slash(user, command, **options))
+
+    # No table yet.
+    for command in ("fp status", "fp leave", "fp abort"):
+        assert "no Flaming Pyramids table" in await private(host, command)
+    assert "no Flaming Pyramids table" in await private(host, "fp hand")
+    assert "Only members who can manage" in await private(guest, "fp settings", time_limit=3600)
+    rules = await answer(await table.slash(outsider, "fp rules"))
+    assert rules.ephemeral and len(rules.images()) == 2
+    # The lobby.
+    lobby = await table.open(host, guest, third)
+    assert "already has a table" in await private(outsider, "fp new")
+    assert "Only the host" in await private_answer(await table.click(guest, lobby, "Start"))
+    assert "no seat" in await private_answer(await table.click(outsider, lobby, "Leave"))
+    # The game.
+    game = await table.start(host)
+    status = await answer(await table.slash(outsider, "fp status"))
+    assert is_game_message(status)
+    hand = await answer(await table.slash(third, "fp hand"))
+    assert hand.ephemeral and table.tile_labels(hand)
+    assert "not playing" in await private(outsider, "fp hand")
+    assert "not playing" in await private(outsider, "fp leave")
+    mode = await answer(await table.slash(guest, "fp hand", mode="channel"))
+    assert mode.ephemeral and "Your hand" in mode.content
+    wrong = await table.click(guest, status, "My hand")
+    assert (await answer(wrong)).ephemeral
+    falling = await table.play(host, status)
+    click = await table.click(guest, falling, "Fall left")  # not the guest's decision
+    assert "not" in (await private_answer(click)).lower()
+    after = await table.fall(host, falling)
+    assert "computer player took your seat" in await private(third, "fp leave")
+    assert "Only the host" in await private(guest, "fp abort")
+    assert "closed" in await private(host, "fp abort")
+    await world.fake.wait_for(
+        lambda: any("aborted" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
+    )
+    del game, after
+    assert_all_accepted(world, table)

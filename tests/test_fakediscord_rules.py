@@ -1,0 +1,561 @@
+"""Each of Discord's rules the fake enforces: a valid request is accepted, the invalid one is
+refused with Discord's status, code and error body (raw HTTP, no bot involved).
+
+The table in ``tests/fakediscord/README.md`` names the page of Discord's documentation behind
+each rule; the case ids here match its rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from tests.fakediscord import FakeDiscord, RateLimitConfig
+from tests.fakediscord.fixtures import World, build_world
+from tests.fakediscord.ratelimit import BucketRule
+
+V2 = 1 << 15
+EPHEMERAL = 1 << 6
+
+
+@pytest_asyncio.fixture
+async def world() -> AsyncIterator[World]:
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        yield build_world(fake)
+    finally:
+        await fake.stop()
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+    headers: Any
+
+    def field_error(self, path: str) -> str:
+        """The first error code at ``path`` of an Invalid Form Body answer."""
+        node = self.body["errors"]
+        for part in path.split("."):
+            node = node[part]
+        return str(node["_errors"][0]["code"])
+
+
+class Rest:
+    """A raw REST client authenticated as the bot."""
+
+    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
+        self.fake = fake
+        self.session = session
+
+    async def __call__(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        files: dict[str, bytes] | None = None,
+    ) -> Answer:
+        kwargs: dict[str, Any] = {"headers": {"Authorization": f"Bot {self.fake.token}"}}
+        if files:
+            form = aiohttp.FormData(quote_fields=False)
+            form.add_field("payload_json", json.dumps(body or {}))
+            for i, (name, data) in enumerate(files.items()):
+                form.add_field(f"files[{i}]", data, filename=name)
+            kwargs["data"] = form
+        elif body is not None:
+            kwargs["json"] = body
+        async with self.session.request(method, self.fake.base_url + path, **kwargs) as resp:
+            text = await resp.text()
+            return Answer(resp.status, json.loads(text) if text else None, resp.headers)
+
+
+@pytest_asyncio.fixture
+async def rest(world: World) -> AsyncIterator[Rest]:
+    async with aiohttp.ClientSession() as session:
+        yield Rest(world.fake, session)
+
+
+def button(label: str = "Go", custom_id: str = "go", **extra: Any) -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id, **extra}
+
+
+def row(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(children)}
+
+
+def select(options: int, custom_id: str = "pick") -> dict[str, Any]:
+    return {
+        "type": 3,
+        "custom_id": custom_id,
+        "options": [{"label": f"o{i}", "value": f"v{i}"} for i in range(options)],
+    }
+
+
+def buttons_row(n: int, prefix: str = "b") -> dict[str, Any]:
+    return row(*(button(f"{prefix}{i}", f"{prefix}{i}") for i in range(n)))
+
+
+def text(n: int) -> str:
+    return "x" * n
+
+
+def embed(**fields: Any) -> dict[str, Any]:
+    return {"title": "T", **fields}
+
+
+def v2_texts(n: int) -> list[dict[str, Any]]:
+    return [{"type": 10, "content": f"line {i}"} for i in range(n)]
+
+
+@dataclass
+class BodyRule:
+    """A message body Discord accepts and one it refuses at ``path`` with ``code``."""
+
+    valid: dict[str, Any]
+    invalid: dict[str, Any]
+    path: str
+    code: str
+
+
+BODY_RULES: dict[str, BodyRule] = {
+    "content-2000": BodyRule(
+        {"content": text(2000)}, {"content": text(2001)}, "content", "BASE_TYPE_MAX_LENGTH"
+    ),
+    "embeds-10": BodyRule(
+        {"embeds": [embed()] * 10}, {"embeds": [embed()] * 11}, "embeds", "BASE_TYPE_MAX_LENGTH"
+    ),
+    "embed-title-256": BodyRule(
+        {"embeds": [embed(title=text(256))]},
+        {"embeds": [embed(title=text(257))]},
+        "embeds.0.title",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "embed-description-4096": BodyRule(
+        {"embeds": [embed(description=text(4096))]},
+        {"embeds": [embed(description=text(4097))]},
+        "embeds.0.description",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "embed-fields-25": BodyRule(
+        {"embeds": [embed(fields=[{"name": "n", "value": "v"}] * 25)]},
+        {"embeds": [embed(fields=[{"name": "n", "value": "v"}] * 26)]},
+        "embeds.0.fields",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "embed-field-name-256": BodyRule(
+        {"embeds": [embed(fields=[{"name": text(256), "value": "v"}])]},
+        {"embeds": [embed(fields=[{"name": text(257), "value": "v"}])]},
+        "embeds.0.fields.0.name",
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "embed-field-value-1024": BodyRule(
+        {"embeds": [embed(fields=[{"name": "n", "value": text(1024)}])]},
+        {"embeds": [embed(fields=[{"name": "n", "value": text(1025)}])]},
+        "embeds.0.fields.0.value",
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "embed-footer-2048": BodyRule(
+        {"embeds": [embed(footer={"text": text(2048)})]},
+        {"embeds": [embed(footer={"text": text(2049)})]},
+        "embeds.0.footer.text",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "embed-author-256": BodyRule(
+        {"embeds": [embed(author={"name": text(256)})]},
+        {"embeds": [embed(author={"name": text(257)})]},
+        "embeds.0.author.name",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "embeds-6000-in-all": BodyRule(
+        {"embeds": [{"description": text(3000)}, {"description": text(3000)}]},
+        {"embeds": [{"description": text(3000)}, {"description": text(3001)}]},
+        "embeds",
+        "MAX_EMBED_SIZE_EXCEEDED",
+    ),
+    "rows-5": BodyRule(
+        {"content": "x", "components": [buttons_row(1, f"r{i}_") for i in range(5)]},
+        {"content": "x", "components": [buttons_row(1, f"r{i}_") for i in range(6)]},
+        "components",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "buttons-5-a-row": BodyRule(
+        {"content": "x", "components": [buttons_row(5)]},
+        {"content": "x", "components": [buttons_row(6)]},
+        "components.0.components",
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "select-alone-in-its-row": BodyRule(
+        {"content": "x", "components": [row(select(3)), row(button())]},
+        {"content": "x", "components": [row(select(3), button())]},
+        "components.0.components",
+        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+    ),
+    "select-options-25": BodyRule(
+        {"content": "x", "components": [row(select(25))]},
+        {"content": "x", "components": [row(select(26))]},
+        "components.0.components.0.options",
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "label-80": BodyRule(
+        {"content": "x", "components": [row(button(text(80)))]},
+        {"content": "x", "components": [row(button(text(81)))]},
+        "components.0.components.0.label",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "custom-id-100": BodyRule(
+        {"content": "x", "components": [row(button(custom_id=text(100)))]},
+        {"content": "x", "components": [row(button(custom_id=text(101)))]},
+        "components.0.components.0.custom_id",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "custom-id-unique": BodyRule(
+        {"content": "x", "components": [row(button("A", "a"), button("B", "b"))]},
+        {"content": "x", "components": [row(button("A", "a"), button("B", "a"))]},
+        "components.0.components.1.custom_id",
+        "COMPONENT_CUSTOM_ID_DUPLICATED",
+    ),
+    "link-button-url-no-custom-id": BodyRule(
+        {
+            "content": "x",
+            "components": [row({"type": 2, "style": 5, "label": "L", "url": "https://a.b"})],
+        },
+        {
+            "content": "x",
+            "components": [
+                row({"type": 2, "style": 5, "label": "L", "url": "https://a.b", "custom_id": "l"})
+            ],
+        },
+        "components.0.components.0.custom_id",
+        "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
+    ),
+    "link-button-needs-url": BodyRule(
+        {
+            "content": "x",
+            "components": [row({"type": 2, "style": 5, "label": "L", "url": "https://a.b"})],
+        },
+        {"content": "x", "components": [row({"type": 2, "style": 5, "label": "L"})]},
+        "components.0.components.0.url",
+        "BUTTON_COMPONENT_URL_REQUIRED",
+    ),
+    "button-emoji-is-an-emoji": BodyRule(
+        {"content": "x", "components": [row(button(emoji={"name": "🃏"}))]},
+        {"content": "x", "components": [row(button(emoji={"name": "\U0001f0a0"}))]},
+        "components.0.components.0.emoji.name",
+        "BUTTON_COMPONENT_INVALID_EMOJI",
+    ),
+    "button-custom-emoji-has-an-id": BodyRule(
+        {"content": "x", "components": [row(button(emoji={"id": "123", "name": "pyramid"}))]},
+        {"content": "x", "components": [row(button(emoji={"name": "pyramid"}))]},
+        "components.0.components.0.emoji.name",
+        "BUTTON_COMPONENT_INVALID_EMOJI",
+    ),
+    "select-option-emoji-is-an-emoji": BodyRule(
+        {
+            "content": "x",
+            "components": [
+                row(
+                    {
+                        **select(1),
+                        "options": [{"label": "a", "value": "a", "emoji": {"name": "🟥"}}],
+                    }
+                )
+            ],
+        },
+        {
+            "content": "x",
+            "components": [
+                row(
+                    {
+                        **select(1),
+                        "options": [{"label": "a", "value": "a", "emoji": {"name": ":red:"}}],
+                    }
+                )
+            ],
+        },
+        "components.0.components.0.options.0.emoji.name",
+        "SELECT_COMPONENT_OPTION_INVALID_EMOJI",
+    ),
+    "v2-no-content": BodyRule(
+        {"flags": V2, "components": v2_texts(1)},
+        {"flags": V2, "content": "hello", "components": v2_texts(1)},
+        "content",
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
+    "v2-no-embeds": BodyRule(
+        {"flags": V2, "components": v2_texts(1)},
+        {"flags": V2, "embeds": [embed()], "components": v2_texts(1)},
+        "embeds",
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
+    "v2-40-components": BodyRule(
+        {"flags": V2, "components": v2_texts(40)},
+        {"flags": V2, "components": v2_texts(41)},
+        "components",
+        "MESSAGE_COMPONENTS_TOO_MANY",
+    ),
+    "v2-components-need-the-flag": BodyRule(
+        {"flags": V2, "components": v2_texts(1)},
+        {"components": v2_texts(1)},
+        "components.0.type",
+        "UNION_TYPE_CHOICES",
+    ),
+}
+
+
+@pytest.mark.parametrize("rule", list(BODY_RULES), ids=list(BODY_RULES))
+async def test_a_message_body_rule(world: World, rest: Rest, rule: str) -> None:
+    case = BODY_RULES[rule]
+    path = f"/channels/{world.games.id}/messages"
+    ok = await rest("POST", path, case.valid)
+    assert ok.status == 200, ok.body
+    refused = await rest("POST", path, case.invalid)
+    assert (refused.status, refused.body["code"], refused.body["message"]) == (
+        400,
+        50035,
+        "Invalid Form Body",
+    )
+    assert refused.field_error(case.path) == case.code
+    assert [r.field_codes() for r in world.fake.refusals] == [[case.code]]
+    assert len(world.fake.messages(world.games)) == 1
+
+
+async def test_an_empty_message_is_refused(world: World, rest: Rest) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    assert (await rest("POST", path, {"content": "x"})).status == 200
+    refused = await rest("POST", path, {"content": ""})
+    assert (refused.status, refused.body["code"]) == (400, 50006)
+
+
+async def test_the_components_v2_flag_cannot_be_removed_by_an_edit(
+    world: World, rest: Rest
+) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    msg = (await rest("POST", path, {"flags": V2, "components": v2_texts(1)})).body
+    kept = await rest("PATCH", f"{path}/{msg['id']}", {"flags": V2, "components": v2_texts(2)})
+    assert kept.status == 200 and kept.body["flags"] & V2
+    refused = await rest("PATCH", f"{path}/{msg['id']}", {"flags": 0, "content": "plain"})
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("flags") == "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG"
+
+
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+    b"\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99"
+    b"=\x1d\x00\x00\x00\x00IEND\xaeB`\x82"
+)
+
+
+async def test_a_components_v2_message_shows_only_the_files_its_components_show(
+    world: World, rest: Rest
+) -> None:
+    body = {
+        "flags": V2,
+        "components": [{"type": 12, "items": [{"media": {"url": "attachment://shown.png"}}]}],
+    }
+    ok = await rest(
+        "POST",
+        f"/channels/{world.games.id}/messages",
+        body,
+        files={"shown.png": PNG, "hidden.png": PNG},
+    )
+    assert ok.status == 200
+    msg = world.fake.latest_message(world.games)
+    assert [a.filename for a in msg.attachments] == ["shown.png", "hidden.png"]
+    assert [a.filename for a in msg.images()] == ["shown.png"]
+
+
+async def test_an_attachment_reference_names_a_file_of_the_message(
+    world: World, rest: Rest
+) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    body = {"embeds": [{"image": {"url": "attachment://board.png"}}]}
+    ok = await rest("POST", path, body, files={"board.png": PNG})
+    assert ok.status == 200
+    refused = await rest("POST", path, body, files={"bord.png": PNG})
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("embeds.0.image.url") == "ATTACHMENT_NOT_FOUND"
+    # an edit may refer to a file the message keeps
+    edited = await rest("PATCH", f"{path}/{ok.body['id']}", body)
+    assert edited.status == 200
+
+
+async def test_an_edit_keeps_only_the_attachments_it_lists(world: World, rest: Rest) -> None:
+    path = f"/channels/{world.games.id}/messages"
+    msg = (await rest("POST", path, {"content": "x"}, files={"a.png": PNG, "b.png": PNG})).body
+    keep = msg["attachments"][1]
+    edited = await rest("PATCH", f"{path}/{msg['id']}", {"attachments": [{"id": keep["id"]}]})
+    assert [a["filename"] for a in edited.body["attachments"]] == ["b.png"]
+    cleared = await rest("PATCH", f"{path}/{msg['id']}", {"attachments": []})
+    assert cleared.body["attachments"] == []
+
+
+async def test_the_upload_limit_applies_to_each_file(world: World, rest: Rest) -> None:
+    world.fake.state.max_attachment_size = 100
+    path = f"/channels/{world.games.id}/messages"
+    ok = await rest("POST", path, {"content": "x"}, files={"a.bin": b"a" * 80, "b.bin": b"b" * 80})
+    assert ok.status == 200
+    refused = await rest("POST", path, {"content": "x"}, files={"c.bin": b"c" * 101})
+    assert (refused.status, refused.body["code"]) == (413, 40005)
+
+
+# ------------------------------------------------------------------------------ interactions
+
+
+async def clicked(world: World) -> Any:
+    """An interaction: alice clicks a button on a message of the bot."""
+    state = world.fake.state
+    msg = state.create_message(
+        world.games, state.bot, {"content": "go", "components": [row(button())]}, []
+    )
+    msg.settled_at = 0.0
+    return await world.alice.click(msg, "Go", wait_connected=False)
+
+
+async def test_an_interaction_takes_one_initial_response(world: World, rest: Rest) -> None:
+    ix = await clicked(world)
+    callback = f"/interactions/{ix.id}/{ix.token}/callback"
+    assert (await rest("POST", callback, {"type": 6})).status == 204
+    again = await rest("POST", callback, {"type": 6})
+    assert (again.status, again.body["code"]) == (400, 40060)
+
+
+async def test_an_interaction_token_lives_fifteen_minutes(world: World, rest: Rest) -> None:
+    fake = world.fake
+    ix = await clicked(world)
+    assert (await rest("POST", f"/interactions/{ix.id}/{ix.token}/callback", {"type": 6})).status
+    followup = f"/webhooks/{fake.application_id}/{ix.token}"
+    wait = "?wait=true"
+    fake.advance_time(14 * 60 + 59)
+    assert (
+        await rest("POST", followup + wait, {"content": "in time", "flags": EPHEMERAL})
+    ).status == 200
+    fake.advance_time(2)
+    late = await rest("POST", followup + wait, {"content": "too late"})
+    assert (late.status, late.body["code"], late.body["message"]) == (
+        401,
+        50027,
+        "Invalid Webhook Token",
+    )
+    edit = await rest("PATCH", f"{followup}/messages/@original", {"content": "too late"})
+    assert (edit.status, edit.body["code"]) == (401, 50027)
+    assert [r.code for r in fake.refusals] == [50027, 50027]
+
+
+async def test_an_ephemeral_message_is_edited_only_through_its_token(
+    world: World, rest: Rest
+) -> None:
+    fake = world.fake
+    ix = await clicked(world)
+    await rest("POST", f"/interactions/{ix.id}/{ix.token}/callback", {"type": 6})
+    hook = f"/webhooks/{fake.application_id}/{ix.token}"
+    secret = (
+        await rest("POST", hook + "?wait=true", {"content": "yours", "flags": EPHEMERAL})
+    ).body
+    via_channel = await rest(
+        "PATCH", f"/channels/{world.games.id}/messages/{secret['id']}", {"content": "x"}
+    )
+    assert (via_channel.status, via_channel.body["code"]) == (404, 10008)
+    other = await clicked(world)
+    await rest("POST", f"/interactions/{other.id}/{other.token}/callback", {"type": 6})
+    via_other = await rest(
+        "PATCH",
+        f"/webhooks/{fake.application_id}/{other.token}/messages/{secret['id']}",
+        {"content": "x"},
+    )
+    assert (via_other.status, via_other.body["code"]) == (404, 10008)
+    via_token = await rest("PATCH", f"{hook}/messages/{secret['id']}", {"content": "edited"})
+    assert via_token.status == 200 and via_token.body["content"] == "edited"
+
+
+# ------------------------------------------------------------------------------ direct messages
+
+
+async def dm(rest: Rest, user_id: int, content: str = "hi") -> Answer:
+    channel = (await rest("POST", "/users/@me/channels", {"recipient_id": str(user_id)})).body
+    return await rest("POST", f"/channels/{channel['id']}/messages", {"content": content})
+
+
+async def test_a_user_with_closed_dms_cannot_be_messaged(world: World, rest: Rest) -> None:
+    assert (await dm(rest, world.alice.id)).status == 200
+    refused = await dm(rest, world.dave.id)
+    assert (refused.status, refused.body["code"]) == (403, 50007)
+
+
+async def test_a_user_sharing_no_server_with_the_bot_cannot_be_messaged(
+    world: World, rest: Rest
+) -> None:
+    stranger = world.fake.create_user("stranger")
+    refused = await dm(rest, stranger.id)
+    assert (refused.status, refused.body["code"]) == (403, 50278)
+    world.fake.add_member(world.guild, stranger)
+    assert (await dm(rest, stranger.id)).status == 200
+
+
+# ------------------------------------------------------------------------------ rate limits
+
+
+async def test_message_creation_and_edits_share_one_bucket_per_channel(
+    world: World, rest: Rest
+) -> None:
+    world.fake.enable_rate_limits(RateLimitConfig())
+    path = f"/channels/{world.games.id}/messages"
+    first = await rest("POST", path, {"content": "0"})
+    buckets = {first.headers["X-RateLimit-Bucket"]}
+    for i in range(2):
+        assert (await rest("POST", path, {"content": str(i)})).status == 200
+    for i in range(2):
+        edit = await rest("PATCH", f"{path}/{first.body['id']}", {"content": f"e{i}"})
+        assert edit.status == 200
+        buckets.add(edit.headers["X-RateLimit-Bucket"])
+    assert edit.headers["X-RateLimit-Remaining"] == "0" and len(buckets) == 1
+    refused = await rest("PATCH", f"{path}/{first.body['id']}", {"content": "too many"})
+    assert refused.status == 429 and refused.body["global"] is False
+    assert refused.body["retry_after"] > 0 and refused.headers["X-RateLimit-Scope"] == "user"
+    other = await rest("POST", f"/channels/{world.general.id}/messages", {"content": "x"})
+    assert other.status == 200
+
+
+async def test_the_global_limit_spares_interaction_endpoints(world: World, rest: Rest) -> None:
+    world.fake.enable_rate_limits(RateLimitConfig(global_limit=3, default=BucketRule(100, 1.0)))
+    for _ in range(3):
+        assert (await rest("GET", "/users/@me")).status == 200
+    refused = await rest("GET", "/users/@me")
+    assert refused.status == 429 and refused.body["global"] is True
+    assert refused.headers["X-RateLimit-Global"] == "true"
+    assert refused.headers["X-RateLimit-Scope"] == "global"
+    ix = await clicked(world)
+    assert (
+        await rest("POST", f"/interactions/{ix.id}/{ix.token}/callback", {"type": 6})
+    ).status == 204
+
+
+# ------------------------------------------------------------------------------ refusals in tests
+
+
+async def test_an_unexpected_refusal_fails_with_the_fakes_reason(world: World, rest: Rest) -> None:
+    fake = world.fake
+    bad = {"content": "x", "components": [row(button(emoji={"name": "\U0001f0a0"}))]}
+    await rest("POST", f"/channels/{world.games.id}/messages", bad)
+    with pytest.raises(AssertionError) as failure:
+        fake.assert_no_refusals()
+    reason = str(failure.value)
+    assert "POST /channels/{channel_id}/messages -> 400 50035 Invalid Form Body" in reason
+    assert "components.0.components.0.emoji.name: BUTTON_COMPONENT_INVALID_EMOJI" in reason
+
+
+async def test_an_expected_refusal_fails_nothing(world: World, rest: Rest) -> None:
+    fake = world.fake
+    bad = {"content": "x", "components": [row(button(emoji={"name": "\U0001f0a0"}))]}
+    with fake.expect_refusal("BUTTON_COMPONENT_INVALID_EMOJI") as seen:
+        await rest("POST", f"/channels/{world.games.id}/messages", bad)
+    assert seen[0].status == 400
+    fake.assert_no_refusals()
+    with pytest.raises(AssertionError, match="none came"), fake.expect_refusal(50035):
+        await rest("POST", f"/channels/{world.games.id}/messages", {"content": "fine"})
