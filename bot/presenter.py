@@ -163,6 +163,7 @@ class Presenter:
         started = time.perf_counter()
         files = await self.board_files(board)
         drawn = time.perf_counter()
+        content = views.step_content(step)
         message: discord.Message | None = None
         failure: BaseException | None = None
         try:
@@ -170,7 +171,7 @@ class Presenter:
                 board.channel_id,
                 board.guild_id,
                 priority=budget.PICTURE,
-                content=views.step_content(step),
+                content=content,
                 files=files,
                 view=views.board_view(board) or discord.utils.MISSING,
                 allowed_mentions=views.ping(views.mentioned_users(board)),
@@ -178,7 +179,7 @@ class Presenter:
         except POST_ERRORS as err:
             failure = err
             self._post_failed(board.table_id, err)
-            self.owe(board, views.step_content(step), told=clicker)
+            self.owe(board, content, told=clicker)
         if message is not None:
             self.shown(board)
         for hand in step.hands:
@@ -286,8 +287,6 @@ class Presenter:
         in the channel yet, with the decision's buttons (they work here too)."""
         user_id = board.prompt.user_id
         assert user_id is not None
-        if f"nodm:{user_id}" in board.table.messages:
-            return
         view = views.board_view(board) or discord.ui.View(timeout=None)
         view.add_item(_link_button(board, row=1))
         try:
