@@ -10,7 +10,7 @@ from bot.components import OUT_OF_DATE
 from tests.fakediscord import Channel, Message
 from tests.fakediscord.fixtures import World
 
-from .conftest import MakeBot
+from .conftest import MakeBot, MovableClock
 from .driver import TableDriver, table_of
 from .test_decisions import COLLAPSE, private_answer, write_state
 
@@ -157,4 +157,35 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
     assert len([m for m in world.bob.dms() if NOTICE in m.content]) == 1
     assert not [m for m in world.alice.dms() if NOTICE in m.content]
     after = await table.play(world.bob, after)
+    assert TableDriver.decider(after) == world.carol.id
+
+
+QUIET = {
+    # Alice's turn; whatever she plays, nothing falls: then Bob's turn.
+    "players": 3,
+    "pyramid": {"0,0": "Y30", "0,2": "R10"},
+    "hands": [["R6", "G6"], ["R2", "G2"], ["B4", "Y4"]],
+    "piles": [["R20"], ["G20"], ["B10"]],
+    "active": 0,
+}
+
+
+async def test_a_timed_out_move_discord_refused_is_shown_later_and_the_next_player_told(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, QUIET))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    clock.advance(13 * 3600)  # the reminder comes and goes
+    await world.fake.wait_for_message(world.games, lambda m: "is waiting" in m.content)
+    refusal = world.fake.faults.server_error(MOVES, status=503, times=2, channel_id=world.games.id)
+    clock.advance(12 * 3600)  # Alice's time runs out: a computer player moves for her
+    notice = await world.bob.wait_for_dm(lambda m: NOTICE in m.content)
+    assert "My hand" in notice.labels()
+    shown = await table.settled_game(game.id)
+    assert "time ran out" in shown.content
+    assert TableDriver.decider(shown) == world.bob.id
+    assert refusal.hits == 2
+    assert len([m for m in world.bob.dms() if NOTICE in m.content]) == 1
+    after = await table.play(world.bob, shown)
     assert TableDriver.decider(after) == world.carol.id
