@@ -276,7 +276,9 @@ def _deal(players: int, seed: int, options: dict[str, Any]) -> Game:
 
 
 def _clean_name(name: str) -> str:
-    name = " ".join(names.clean(name).split()) or "player"
+    """A name to keep: line breaks and tabs become spaces, control and direction characters go
+    (:func:`bot.names.clean`), runs of spaces become one, at most ``MAX_NAME`` characters."""
+    name = " ".join(names.clean(" ".join(name.split())).split()) or "player"
     return name[:MAX_NAME]
 
 

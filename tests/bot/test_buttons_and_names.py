@@ -126,3 +126,12 @@ async def test_a_refusal_naming_a_player_quotes_the_name_for_the_reply(
         await service.play(board.table_id, BOB, "R2", hand.digest)
     assert refused.value.message.startswith("It is **bold**evil's turn")  # as the player wrote it
     assert refused.value.worded(views.esc).startswith("It is \\*\\*bold\\*\\*evil's turn")
+
+
+async def test_a_seated_name_keeps_its_words_apart_and_loses_its_controls(
+    service: TableService,
+) -> None:
+    board = await service.new_table(GUILD, CHANNEL, ALICE, "Ann\tMarie\n\u202e Smith\x00")
+    assert board.names == ("Ann Marie Smith",)
+    board = await service.join(board.table_id, BOB, "\u202e\u2066\u2069")
+    assert board.names[1] == "player"
