@@ -35,7 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -452,6 +452,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rest_calls_per_move": round(len(requests) / moves, 2),
         "rest_calls_per_move_global_budget": round(len(counted) / moves, 2),
         "rate_limited_429": len(limited),
+        "rate_limited_by_route": dict(
+            sorted(Counter(f"{r.method} {r.route.split(' ', 1)[1]}" for r in limited).items())
+        ),
         "refused_payloads": len(refused),
         "errors": errors,
         "error_details": {

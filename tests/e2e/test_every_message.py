@@ -18,13 +18,16 @@ from .conftest import MakeBot, MovableClock
 from .driver import TIMEOUT, TableDriver, answer, is_final, is_game_message
 from .test_decisions import COLLAPSE, CURSE, FIRE, private_answer, write_state
 
-NAMES = (
-    "**__x__** @everyone <@123> ~~",
-    "`code` ||spoiler|| <#1> @here *",
-    "> quote [link](http://a.b) ~~s~",
+NAMES = tuple(
+    name.ljust(32, "_")
+    for name in (
+        "**__x__** @everyone <@123> ~~",
+        "`code` ||spoiler|| <#1> @here *",
+        "> quote [link](http://a.b) ~~s~",
+    )
 )
 """Display names of the three players, padded to Discord's longest: 32 characters."""
-NAMES = tuple(name.ljust(32, "_") for name in NAMES)
+assert all(len(name) == 32 for name in NAMES)
 
 RAW_MENTIONS = ("@everyone", "@here", "<@123>", "<#1>")
 
@@ -201,4 +204,23 @@ async def test_every_command_and_every_error_reply(
         lambda: any("aborted" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
     )
     del game, after
+    assert_all_accepted(world, table)
+
+
+async def test_a_player_who_left_every_server_is_told_in_the_channel(
+    world: World, run_bot: MakeBot, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    table = driver(world, [])
+    await table.open(world.alice, world.bob, world.carol)
+    world.fake.remove_member(world.guild, world.carol)  # no server in common with the bot now
+    game = await table.start(world.alice)
+    notice = await world.fake.wait_for_message(
+        world.games,
+        lambda m: m.content.startswith(f"<@{world.carol.id}>, I cannot send you direct messages"),
+        timeout=TIMEOUT,
+    )
+    assert not notice.attachments  # nothing about her tiles
+    assert [r.error_code for r in world.fake.requests if r.status == 403] == [50278]
+    assert TableDriver.decider(game) == world.alice.id
     assert_all_accepted(world, table)

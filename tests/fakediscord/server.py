@@ -234,6 +234,11 @@ class FakeDiscord:
         """Make ``user`` join ``guild`` (GUILD_MEMBER_ADD is dispatched with the members intent)."""
         self.state.add_member(guild, _account(user), roles)
 
+    def remove_member(self, guild: Guild, user: FakeUser | Account) -> None:
+        """Make ``user`` leave ``guild`` (GUILD_MEMBER_REMOVE with the members intent). Once they
+        share no server with the bot, its DMs to them fail with 403 50278."""
+        self.state.remove_member(guild, _account(user))
+
     def set_permissions(
         self,
         channel: Channel,

@@ -214,6 +214,16 @@ class State:
         self.notifier.changed()
         return member
 
+    def remove_member(self, guild: Guild, account: Account) -> None:
+        if guild.members.pop(account.id, None) is None:
+            raise ValueError(f"{account.username} is not a member of {guild.name!r}")
+        self.dispatch(
+            "GUILD_MEMBER_REMOVE",
+            {"guild_id": str(guild.id), "user": account.payload()},
+            intent=INTENT_GUILD_MEMBERS,
+        )
+        self.notifier.changed()
+
     def set_overwrite(
         self, channel: Channel, target_id: int, target_type: int, allow: int, deny: int
     ) -> None:
