@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.components import FpButton
 from bot.config import Config, offset_clock
-from bot.presenter import Presenter
+from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
 from bot.service import Dealer, TableService, default_ai
 from data import open_store
 from data.store import Store
@@ -78,7 +78,10 @@ class Bot(commands.Bot):
             else None,
         )
         pause = ai_pause_s if ai_pause_s is not None else (0.0 if config.test_mode else 1.0)
-        self.presenter = Presenter(self, self.service, ai_pause_s=pause)
+        retry = (0.1, 1.0) if config.test_mode else (RETRY_FIRST_S, RETRY_MAX_S)
+        self.presenter = Presenter(
+            self, self.service, ai_pause_s=pause, retry_first_s=retry[0], retry_max_s=retry[1]
+        )
         self._shutdown: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:

@@ -29,6 +29,8 @@ PLAYED: Final = "✅"
 RESTARTED: Final = "♻️"
 LEFT: Final = "👋"
 REMINDER: Final = "⏳"
+WARNING: Final = "⚠️"
+"""A message of the table is not in its channel yet (Discord refused it)."""
 YELLOW: Final = "🟨"
 RED: Final = "🟥"
 GREEN: Final = "🟩"
@@ -53,6 +55,7 @@ ALL: Final = (
     RESTARTED,
     LEFT,
     REMINDER,
+    WARNING,
     YELLOW,
     RED,
     GREEN,

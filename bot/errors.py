@@ -7,20 +7,38 @@ in one place; anything else that goes wrong is logged and the user is told the g
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 
 class TableError(Exception):
     """A request the table service refused; nothing was changed.
 
     ``message`` is meant for the user who asked; ``code`` names the kind of refusal for programs
-    and tests.
+    and tests. A refusal that names players gives ``names`` (``{"name": "Bob"}``) and refers to
+    them as ``{name}`` in ``message``: :meth:`worded` lets the adapter quote each name for where
+    it is shown (Discord's markdown escaped), ``message`` holds the names as written.
     """
 
     code = "refused"
 
-    def __init__(self, message: str, *, table_id: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(
+        self,
+        message: str,
+        *,
+        table_id: int | None = None,
+        names: Mapping[str, str] | None = None,
+    ) -> None:
+        self.template = message
+        self.names = dict(names or {})
+        self.message = message.format_map(self.names) if self.names else message
+        super().__init__(self.message)
         self.table_id = table_id
+
+    def worded(self, quote: Callable[[str], str]) -> str:
+        """The message with every name passed through ``quote``."""
+        if not self.names:
+            return self.message
+        return self.template.format_map({k: quote(v) for k, v in self.names.items()})
 
 
 class NoTable(TableError):

@@ -14,13 +14,15 @@ import io
 import logging
 import time
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
+import aiohttp
 import discord
 
-from bot import budget, pictures, views
+from bot import budget, names, pictures, views
 from bot import emoji as em
-from bot.errors import NotShown
+from bot.errors import NotShown, TableError
 from bot.service import (
     Board,
     Hand,
@@ -42,15 +44,50 @@ NO_MUTUAL_GUILDS = 50278
 """Discord's answer to a DM to someone who left every server the bot is in."""
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
+RETRY_FIRST_S: Final = 5.0
+"""A message Discord refused is posted again after this long, then twice as long each time..."""
+RETRY_MAX_S: Final = 600.0
+"""...up to this long between tries, until it is shown."""
+POST_ERRORS: Final = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+"""What posting a message can fail with: Discord's refusals, and the network's."""
+NOT_SHOWN: Final = (
+    "Your move is recorded, but Discord did not take its message just now: "
+    "I will post it as soon as Discord does."
+)
+NOT_SHOWN_FORBIDDEN: Final = (
+    "Your move is recorded, but I may not post in this channel just now ({what}): I will post "
+    "it as soon as I can. A server admin can let me send messages, attach files and embed "
+    "links here."
+)
+
+
+def drawn(players: Sequence[str]) -> list[str]:
+    """Names as pictures show them: cleaned like names in text (:func:`bot.names.clean`)."""
+    return [names.clean(n) for n in players]
 
 
 class Presenter:
     """Posts what the service says happened. One per bot."""
 
-    def __init__(self, bot: Bot, service: TableService, *, ai_pause_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        service: TableService,
+        *,
+        ai_pause_s: float = 1.0,
+        retry_first_s: float = RETRY_FIRST_S,
+        retry_max_s: float = RETRY_MAX_S,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.ai_pause_s = ai_pause_s
+        self.retry_first_s = retry_first_s
+        self.retry_max_s = retry_max_s
+        self._owed: dict[int, tuple[Board, str]] = {}
+        """Per table: the newest board the channel has not seen, and the text to post with it."""
+        self._told: dict[int, set[int]] = {}
+        """Per table: who was told that its latest message is not in the channel yet."""
+        self._retries: dict[int, asyncio.Task[None]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._advancing: dict[int, asyncio.Task[None]] = {}
@@ -105,19 +142,28 @@ class Presenter:
         if board.view is None:
             return []
         png = await pictures.table_png(
-            board.view, list(board.names), title=views.picture_title(board), renderer=self.renderer
+            board.view, drawn(board.names), title=views.picture_title(board), renderer=self.renderer
         )
         return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
 
-    async def show_step(self, step: Step, *, schedule: bool = True) -> discord.Message | None:
+    async def show_step(
+        self, step: Step, *, schedule: bool = True, clicker: int | None = None
+    ) -> discord.Message | None:
         """One new channel message for a move (picture, account, next player) and the hands that
         changed; then, if something happened beyond the placement, the animation is added to
         the message. Schedules the computer players' decisions that follow (unless ``schedule``
-        is false: the caller goes on with them itself)."""
+        is false: the caller goes on with them itself).
+
+        If Discord refuses the message, the table owes it to the channel: it is posted again
+        with backoff until it is shown (:meth:`owe`). ``clicker`` (the person whose click made
+        the move, if any) is told by the :class:`NotShown` raised here; the person who must
+        decide next, if someone else, once by direct message. Without a clicker nothing is
+        raised."""
         board = step.board
         started = time.perf_counter()
         files = await self.board_files(board)
         drawn = time.perf_counter()
+        content = views.step_content(step)
         message: discord.Message | None = None
         failure: BaseException | None = None
         try:
@@ -125,16 +171,17 @@ class Presenter:
                 board.channel_id,
                 board.guild_id,
                 priority=budget.PICTURE,
-                content=views.step_content(step),
+                content=content,
                 files=files,
                 view=views.board_view(board) or discord.utils.MISSING,
                 allowed_mentions=views.ping(views.mentioned_users(board)),
             )
-        except discord.HTTPException as err:
+        except POST_ERRORS as err:
             failure = err
             self._post_failed(board.table_id, err)
+            self.owe(board, content, told=clicker)
         if message is not None:
-            self.spawn(self.service.mark_shown(board.table_id, board.version), board.table_id)
+            self.shown(board)
         for hand in step.hands:
             self.queue_hand(hand)
         if message is not None and step.before is not None and pictures.has_mayhem(step.events):
@@ -149,21 +196,117 @@ class Presenter:
             self.forget(board.table_id)
         elif schedule and board.prompt.kind in ("play", "fall", "die") and not board.prompt.user_id:
             self.schedule_advance(board.table_id)
-        if isinstance(failure, discord.Forbidden):
-            raise failure
-        if failure is not None:
-            raise NotShown(
-                "Your move is recorded, but Discord refused its picture for now: "
-                "/fp status shows the table.",
-                table_id=board.table_id,
-            )
+        if failure is not None and clicker is not None:
+            if isinstance(failure, discord.Forbidden):
+                what = failure.text or "missing permissions"
+                raise NotShown(NOT_SHOWN_FORBIDDEN.format(what=what), table_id=board.table_id)
+            raise NotShown(NOT_SHOWN, table_id=board.table_id)
         return message
+
+    # --- what a table still owes the channel ------------------------------------------------
+
+    def shown(self, board: Board) -> None:
+        """The channel has seen ``board``: nothing older is owed any more."""
+        owed = self._owed.get(board.table_id)
+        if owed is not None and owed[0].version <= board.version:
+            del self._owed[board.table_id]
+            self._told.pop(board.table_id, None)
+        self.spawn(self.service.mark_shown(board.table_id, board.version), board.table_id)
+
+    def owe(self, board: Board, content: str, *, told: int | None = None) -> None:
+        """Remember that the channel has not seen ``board`` (with ``content``) and post it again
+        in the background, after ``retry_first_s``, then twice as long each time up to
+        ``retry_max_s``, until Discord takes it or the table has moved on. The person who must
+        decide is told once by direct message, unless they are ``told`` already."""
+        t = board.table_id
+        self._owed[t] = (board, content)
+        told_here = self._told.setdefault(t, set())
+        if told is not None:
+            told_here.add(told)
+        decider = board.prompt.user_id
+        if decider is not None and decider not in told_here:
+            told_here.add(decider)
+            self.spawn(self._tell_decider(board), t)
+        task = self._retries.get(t)
+        if task is None or task.done():
+            self._retries[t] = self.spawn(self._retry(t), t)
+
+    async def post_or_owe(self, board: Board, content: str) -> None:
+        """Post a board now if Discord takes it, else owe it (see :meth:`owe`)."""
+        async with self.table_lock(board.table_id):
+            try:
+                await self.post_board(board, content)
+            except POST_ERRORS as err:
+                self._post_failed(board.table_id, err)
+                self.owe(board, content)
+                return
+            self.shown(board)
+
+    async def _retry(self, table_id: int) -> None:
+        delay = self.retry_first_s
+        try:
+            while table_id in self._owed:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.retry_max_s)
+                async with self.table_lock(table_id):
+                    owed = self._owed.get(table_id)
+                    if owed is None:
+                        return
+                    board, content = owed
+                    try:
+                        now = await self.service.board_of(table_id)
+                    except TableError as err:
+                        log.info("table %s: nothing more to show (%s)", table_id, err.code)
+                        self._owed.pop(table_id, None)
+                        return
+                    except Exception:
+                        log.exception("table %s: could not read it to show it again", table_id)
+                        continue
+                    if now.prompt.kind == "closed":
+                        self._owed.pop(table_id, None)
+                        return
+                    if now.version != board.version:  # moved on, and that was not shown either
+                        board, content = now, views.board_content(now)
+                    try:
+                        await self.post_board(board, content)
+                    except POST_ERRORS as err:
+                        log.warning(
+                            "table %s: its latest move is still not shown (%s); next try in %.0f s",
+                            table_id,
+                            err,
+                            delay,
+                        )
+                        continue
+                    log.info("table %s: its latest move is shown after all", table_id)
+                    self.shown(board)
+        finally:
+            self._retries.pop(table_id, None)
+
+    async def _tell_decider(self, board: Board) -> None:
+        """Tell the person who must decide, by direct message, that the table's message is not
+        in the channel yet, with the decision's buttons (they work here too)."""
+        user_id = board.prompt.user_id
+        assert user_id is not None
+        view = views.board_view(board) or discord.ui.View(timeout=None)
+        view.add_item(_link_button(board, row=1))
+        try:
+            cid = await self.dm_channel_id(user_id)
+            await self.send(
+                cid,
+                priority=budget.HAND,
+                content=views.not_shown_notice(board),
+                view=view,
+            )
+        except discord.Forbidden:
+            log.info("table %s: could not tell user %s by DM", board.table_id, user_id)
+        except POST_ERRORS as err:
+            log.warning("table %s: could not tell user %s by DM: %s", board.table_id, user_id, err)
 
     async def _animate(self, message: discord.Message, step: Step) -> None:
         """Add the mayhem animation to a move's message (drawn after the picture was posted, so
         the picture is never kept waiting)."""
         gif = await pictures.mayhem_gif(
-            step.before, list(step.events), list(step.board.names), renderer=self.renderer
+            step.before, list(step.events), drawn(step.board.names), renderer=self.renderer
         )
         if gif is None:
             return
@@ -234,7 +377,9 @@ class Presenter:
 
     async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
         """The keyword arguments of a message showing a hand (picture and tile buttons)."""
-        png = await pictures.hand_png(hand.view, hand.names[hand.seat], renderer=self.renderer)
+        png = await pictures.hand_png(
+            hand.view, names.clean(hand.names[hand.seat]), renderer=self.renderer
+        )
         guild = self.bot.get_guild(hand.guild_id)
         return {
             "content": views.hand_content(hand, guild_name=guild.name if guild else None),
@@ -306,7 +451,7 @@ class Presenter:
     ) -> None:
         """Answer a deferred tile click with the labelled spots, privately."""
         png = await pictures.table_png(
-            choice.view, list(choice.names), title="Choose a spot", renderer=self.renderer
+            choice.view, drawn(choice.names), title="Choose a spot", renderer=self.renderer
         )
         await interaction.followup.send(
             views.spot_content(choice),
@@ -406,13 +551,16 @@ class Presenter:
         await self.renderer.close()
 
 
+def _link_button(board: Board, row: int | None = None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label="Go to the table",
+        style=discord.ButtonStyle.link,
+        url=views.jump_url(board.guild_id, board.channel_id),
+        row=row,
+    )
+
+
 def _link_view(board: Board) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(
-            label="Go to the table",
-            style=discord.ButtonStyle.link,
-            url=views.jump_url(board.guild_id, board.channel_id),
-        )
-    )
+    view.add_item(_link_button(board))
     return view

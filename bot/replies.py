@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot import views
 from bot.errors import TableError
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ async def guarded(
             type(err).__name__,
             err.message,
         )
-        await reply_private(interaction, err.message)
+        await reply_private(interaction, err.worded(views.esc))
     except discord.Forbidden as err:
         if table_id is None:
             table_id = await _which_table(find_table)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from bot import names
 from bot.errors import (
     BadRequest,
     HandChanged,
@@ -256,7 +257,9 @@ def _deal(players: int, seed: int, options: dict[str, Any]) -> Game:
 
 
 def _clean_name(name: str) -> str:
-    name = " ".join(name.split()) or "player"
+    """A name to keep: line breaks and tabs become spaces, control and direction characters go
+    (:func:`bot.names.clean`), runs of spaces become one, at most ``MAX_NAME`` characters."""
+    name = " ".join(names.clean(" ".join(name.split())).split()) or "player"
     return name[:MAX_NAME]
 
 
@@ -483,6 +486,21 @@ class TableService:
         if table.status != "playing":
             raise Stale("The game has not started yet.", table_id=table.id)
         return await self.hand(table.id, user_id)
+
+    async def check_place(
+        self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int
+    ) -> None:
+        """Refuse (:class:`Stale`) a button of ``table_id`` used anywhere but in its table's
+        channel, or in a direct message (``guild_id`` None) by someone not seated there: a
+        button's id can be forged, its place cannot."""
+        table = await self._get(table_id)
+        if guild_id is None:
+            if self.seat_of(table, user_id) is not None:
+                return
+        elif table.guild_id == guild_id and table.channel_id == channel_id:
+            return
+        log.info("table %s: a button used out of its place by user %s", table_id, user_id)
+        raise Stale("This button does not belong here; nothing was changed.", table_id=table_id)
 
     # --- lobby -----------------------------------------------------------------------------------
 
@@ -758,7 +776,7 @@ class TableService:
                     table_id=table_id,
                 )
             if p is None or p.kind != "play" or p.player != seat:
-                raise NotYourDecision(self._whose_turn(table, game), table_id=table_id)
+                raise self._not_yours(table, game)
             if tile not in game.hands[seat]:
                 raise Stale("That tile is no longer in your hand.", table_id=table_id)
             if len(p.spots) > 1:
@@ -799,7 +817,7 @@ class TableService:
             self._check_version(table, version)
             p = game.pending
             if p is None or p.kind != "play" or p.player != seat:
-                raise NotYourDecision(self._whose_turn(table, game), table_id=table_id)
+                raise self._not_yours(table, game)
             return await self._commit(table, game, seat, user_id, Play(tile, at))
 
     async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
@@ -813,7 +831,7 @@ class TableService:
             if p is None or p.kind != "fall":
                 raise Stale("That fall has already been decided.", table_id=table_id)
             if p.player != seat:
-                raise NotYourDecision(self._whose_turn(table, game), table_id=table_id)
+                raise self._not_yours(table, game)
             self._check_version(table, version)
             return await self._commit(table, game, seat, user_id, Fall(direction))
 
@@ -827,14 +845,17 @@ class TableService:
             self._check_version(table, version)
             return await self._commit(table, game, seat, user_id, NextRound())
 
-    def _whose_turn(self, table: Table, game: Game) -> str:
+    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
+        """The refusal of a decision that is somebody else's (it names them)."""
         p = game.pending
         if p is None:
-            return "Nobody has to decide anything right now."
-        name = table.seats[p.player].name
+            return NotYourDecision("Nobody has to decide anything right now.", table_id=table.id)
+        name = {"name": table.seats[p.player].name}
         if p.kind == "fall":
-            return f"It is {name}'s decision where the tile falls, not yours."
-        return f"It is {name}'s turn, not yours. I will mention you when it is your turn."
+            text = "It is {name}'s decision where the tile falls, not yours."
+        else:
+            text = "It is {name}'s turn, not yours. I will mention you when it is your turn."
+        return NotYourDecision(text, table_id=table.id, names=name)
 
     async def _commit(
         self,

@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot import emoji as em
+from bot import names
 from bot.components import ButtonId, FpButton
 from bot.narrate import narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
@@ -30,10 +31,12 @@ MENTION_MARKUP = re.compile(r"<(?=[@#])")
 
 
 def esc(text: str) -> str:
-    """A player-chosen name, safe in a message (no markdown, no mentions). discord.py's
-    ``escape_mentions`` leaves ``<@123>`` alone (ids shorter than a snowflake), which Discord
-    still shows as a mention: a zero-width space after ``<`` breaks the markup."""
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """A player-chosen name, safe in a message: cleaned of control and bidirectional characters
+    (:func:`bot.names.clean`), no markdown, no mentions. Every name put into text goes through
+    here, private answers included. discord.py's ``escape_mentions`` leaves ``<@123>`` alone
+    (ids shorter than a snowflake), which Discord still shows as a mention: a zero-width space
+    after ``<`` breaks the markup."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(names.clean(text)))
     return MENTION_MARKUP.sub("<\u200b", text)
 
 
@@ -272,6 +275,17 @@ def board_view(board: Board) -> discord.ui.View | None:
         )
     view.add_item(FpButton(ButtonId(t, v, "hand"), label="My hand", emoji=em.HAND, row=0))
     return view
+
+
+def not_shown_notice(board: Board) -> str:
+    """A direct message to the person who must decide while the table's message is not in its
+    channel (Discord refused it; it is being posted again)."""
+    return clip(
+        f"{em.WARNING} Discord did not take my latest message at table {board.table_id} in "
+        f"<#{board.channel_id}>, so it is not shown there yet; I keep trying.\n"
+        + prompt_line(board)
+        + "\nThe buttons below work here too."
+    )
 
 
 def mentioned_users(board: Board) -> list[int]:

@@ -242,6 +242,7 @@ class Tables(commands.Cog):
                 wait=True,
             )
             await self.service.remember_message(board.table_id, "status", message.id)
+            self.presenter.shown(board)  # a move Discord refused before is shown now
 
     @fp.command(name="leave", description="Leave this channel's table (a computer takes your seat)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -372,6 +373,9 @@ class Tables(commands.Cog):
             handler = getattr(self, f"_button_{bid.action}", None)
             if handler is None:
                 raise Stale("This button is from an older version of the game.")
+            await self.service.check_place(
+                bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
+            )
             await handler(interaction, bid)
         log.debug(
             "table %s: button %s handled in %.0f ms",
@@ -407,7 +411,7 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.start(bid.table_id, bid.version, interaction.user.id)
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await interaction.edit_original_response(embed=views.lobby_embed(step.board), view=None)
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -422,7 +426,7 @@ class Tables(commands.Cog):
             async with self.presenter.table_lock(bid.table_id):
                 result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
                 if isinstance(result, Step):
-                    await self.presenter.show_step(result)
+                    await self.presenter.show_step(result, clicker=interaction.user.id)
         except HandChanged:
             # A newer hand is on its way (or was missed): show it here rather than send the
             # player looking for it.
@@ -446,7 +450,7 @@ class Tables(commands.Cog):
             step = await self.service.choose_spot(
                 bid.table_id, bid.version, interaction.user.id, tile, (r, x)
             )
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         played = f"{em.PLAYED} You played {views.tile_label(tile)}."
         await self._retire(interaction, played, keep=False)
 
@@ -464,14 +468,14 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.fall(bid.table_id, bid.version, interaction.user.id, bid.arg)
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await self._retire(interaction, None)
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.next_round(bid.table_id, bid.version, interaction.user.id)
-            await self.presenter.show_step(step)
+            await self.presenter.show_step(step, clicker=interaction.user.id)
         await self._retire(interaction, None)
 
     async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:

@@ -77,13 +77,11 @@ class Timers(commands.Cog):
         for board in boards:
             log.info("table %s: showing a move the last run could not post", board.table_id)
             try:
-                async with self.presenter.table_lock(board.table_id):
-                    await self.presenter.post_board(
-                        board,
-                        f"{em.RESTARTED} I was restarted; here is where the game stands.\n"
-                        + views.board_content(board),
-                    )
-                await self.service.mark_shown(board.table_id, board.version)
+                await self.presenter.post_or_owe(
+                    board,
+                    f"{em.RESTARTED} I was restarted; here is where the game stands.\n"
+                    + views.board_content(board),
+                )
             except Exception:
                 log.exception("table %s: could not show its latest move", board.table_id)
 

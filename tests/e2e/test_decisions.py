@@ -255,10 +255,11 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     )
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Your move is recorded" in await private_answer(ix)
-    # The move stands: /fp status shows Bob's turn, and play goes on from there.
-    status = await answer(await table.slash(world.carol, "fp status"))
-    assert TableDriver.decider(status) == world.bob.id
-    after = await table.step(status)
+    # The move stands, and its message comes once Discord takes it: Bob's turn, and play goes
+    # on from there.
+    shown = await table.settled_game(falling.id)
+    assert TableDriver.decider(shown) == world.bob.id
+    after = await table.step(shown)
     assert TableDriver.decider(after) == world.carol.id
 
 
