@@ -55,15 +55,12 @@ DAMAGED_WORDS = ("malformed", "not a database", "file is encrypted")
 #: How many moves (a few WAL pages each) call for a checkpoint, and how often one runs anyway.
 CHECKPOINT_MOVES = 2000
 CHECKPOINT_INTERVAL_S = 5.0
-CHECKPOINT_RESTART_BYTES = 128 * 1024 * 1024
+CHECKPOINT_RESTART_BYTES = 64 * 1024 * 1024
 CHECKPOINT_MIN_GAP_S = 0.5
 #: A checkpoint waits until no write has run for this long...
 CHECKPOINT_QUIET_S = 0.02
-#: ...unless this many moves have gone into the WAL since the last one (some 30 MB).
-CHECKPOINT_ANYWAY_MOVES = 20_000
-#: SQLite checkpoints inside a commit only past this many WAL pages: the checkpoints above
-#: normally keep the WAL well below it.
-AUTOCHECKPOINT_PAGES = 16384
+#: ...unless this many moves have gone into the WAL since the last one (some 25 MB).
+CHECKPOINT_ANYWAY_MOVES = 5_000
 
 
 def damaged(path: Path, e: BaseException) -> DatabaseDamaged | None:
@@ -257,7 +254,9 @@ class Database:
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA journal_size_limit = 67108864")
-            conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
+            # Never a checkpoint inside a commit: it would hold up the event loop for the copy
+            # (a quarter of a second for 64 MB). The checkpoint connection does it instead.
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
         except BaseException:
             conn.close()
             raise
@@ -408,7 +407,8 @@ class Database:
                 self._moves_unchecked = 0
                 # Under a steady stream of commits a passive checkpoint never quite catches up,
                 # and the WAL only starts over once one has: past CHECKPOINT_RESTART_BYTES,
-                # writers pause while the last frames are copied, so the WAL stays bounded.
+                # writers wait (with asyncio.sleep, the event loop free) while the last frames
+                # are copied, so the WAL stays bounded.
                 mode = "RESTART" if self._wal_size() > CHECKPOINT_RESTART_BYTES else "PASSIVE"
                 try:
                     await conn.execute(f"PRAGMA wal_checkpoint({mode})")
