@@ -157,10 +157,7 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
         try:
             await enter_wal(conn, tmp, busy_timeout_ms)
             await migrate(conn)
-            await conn.execute(
-                "INSERT INTO sqlite_sequence (name, seq) VALUES ('tables', ?)",
-                (first_table_id(),),
-            )
+            await start_ids(conn)
         finally:
             await conn.close()
         with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
@@ -170,6 +167,16 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
     log.info("created the database %s", path)
+
+
+async def start_ids(conn: aiosqlite.Connection) -> None:
+    """Start the table id sequence at :func:`first_table_id`, if no table was ever made."""
+    await conn.execute(
+        "INSERT INTO sqlite_sequence (name, seq) SELECT 'tables', ? WHERE NOT EXISTS "
+        "(SELECT 1 FROM sqlite_sequence WHERE name = 'tables') "
+        "AND NOT EXISTS (SELECT 1 FROM tables)",
+        (first_table_id(),),
+    )
 
 
 def first_table_id(now: float | None = None) -> int:
@@ -271,6 +278,7 @@ class Database:
         if migrate_schema:
             await enter_wal(conn, self.path, self.busy_timeout_ms)
             await migrate(conn)
+            await start_ids(conn)  # (a SQLite file made by another program: ours now)
         else:
             found, known = await current_version(conn), latest_version()
             if found > known:

@@ -131,3 +131,16 @@ async def test_a_started_game_without_any_start_is_reported(
     [problem] = await store.check()
     assert problem.table_id == table.id
     assert "no initial state" in problem.problem
+
+
+async def test_an_empty_sqlite_file_of_another_program_gets_time_derived_ids(
+    db_path: Path,
+) -> None:
+    """A valid SQLite file without the bot's schema (made by another tool) becomes a database
+    of the bot's, with the same never-reused ids as one the bot made."""
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.close()
+    async with SqliteStore(db_path) as store:
+        table = await store.create_table(1, 1, 1, TableOptions(), (), NOW)
+    assert 10**12 < table.id < 2**53
