@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import glob
 import logging
 import os
 import secrets
@@ -151,6 +152,7 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
     """
     if path.parent != Path():
         path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(path)
     tmp = path.with_name(f"{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
     try:
         conn = await connect(tmp, synchronous, busy_timeout_ms)
@@ -167,6 +169,21 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
     log.info("created the database %s", path)
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove the half-built new databases of processes that died building them."""
+    for leftover in path.parent.glob(f"{glob.escape(path.name)}.new-*"):
+        pid = leftover.name[len(path.name) + 5 :].split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        except OSError:
+            pass  # (alive, another user's)
 
 
 async def start_ids(conn: aiosqlite.Connection) -> None:
