@@ -16,7 +16,8 @@ the same transaction, so the state can always be rebuilt from the starting state
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol
 
 TableStatus = Literal["lobby", "playing", "finished", "cancelled", "aborted"]
@@ -61,6 +62,128 @@ class SchemaTooNew(StoreError):
     """The database was written by a newer version of the bot; refusing to touch it."""
 
 
+class DatabaseDamaged(StoreError):
+    """The database as a whole cannot be trusted: an existing file that is empty or not a
+    database, a failed integrity check at start, or "malformed" found while reading or writing.
+
+    Distinct from :class:`CorruptRecord` (one table's row). The message says what was found and
+    what the server owner can do; the store never recreates or repairs the database by itself.
+    """
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """How a table plays, chosen at ``/fp new`` (ranges are checked by the bot, not here)."""
+
+    curse: bool = False
+    """The curse variant is on."""
+    fire_die: bool = False
+    """The fire die variant is on."""
+    rounds: int = 1
+    """How many rounds the match lasts."""
+    turn_limit_s: int = 24 * 3600
+    """Seconds a player has for a decision before the timer acts for them."""
+    reminder_s: int = 12 * 3600
+    """A reminder goes out this many seconds before the deadline."""
+    max_seats: int = 6
+    """How many players the lobby takes at most."""
+    thread: bool = True
+    """The game is played in a thread of its own."""
+    preview: bool = True
+    """A preview is shown before a mayhem resolves."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field by name (what is stored).
+
+        >>> TableOptions.from_dict(TableOptions(rounds=3).to_dict()) == TableOptions(rounds=3)
+        True
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TableOptions:
+        """The options ``d`` holds; unknown keys are ignored (rows written by other versions of
+        the bot), missing ones take the defaults. Raises ValueError for a value of the wrong type.
+
+        >>> TableOptions.from_dict({"curse": True, "colour": "red"}).curse
+        True
+        """
+        return cls(
+            **{f.name: _typed(f.name, f.type, d[f.name]) for f in fields(cls) if f.name in d}
+        )
+
+    def with_defaults(self, defaults: TableDefaults) -> TableOptions:
+        """These options with every field ``defaults`` sets replaced by it."""
+        return TableOptions(
+            **{**self.to_dict(), **{k: v for k, v in defaults.to_dict().items() if v is not None}}
+        )
+
+
+@dataclass(frozen=True)
+class TableDefaults:
+    """A server's default options for new tables (``/fp settings``); None: not set, the
+    :class:`TableOptions` default applies."""
+
+    curse: bool | None = None
+    """Default for :attr:`TableOptions.curse`."""
+    fire_die: bool | None = None
+    """Default for :attr:`TableOptions.fire_die`."""
+    rounds: int | None = None
+    """Default for :attr:`TableOptions.rounds`."""
+    turn_limit_s: int | None = None
+    """Default for :attr:`TableOptions.turn_limit_s`."""
+    reminder_s: int | None = None
+    """Default for :attr:`TableOptions.reminder_s`."""
+    max_seats: int | None = None
+    """Default for :attr:`TableOptions.max_seats`."""
+    thread: bool | None = None
+    """Default for :attr:`TableOptions.thread`."""
+    preview: bool | None = None
+    """Default for :attr:`TableOptions.preview`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that are set, by name (what is stored).
+
+        >>> TableDefaults(curse=True).to_dict()
+        {'curse': True}
+        """
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TableDefaults:
+        """The defaults ``d`` holds; unknown keys and None values are ignored. Raises ValueError
+        for a value of the wrong type."""
+        return cls(
+            **{
+                f.name: _typed(f.name, f.type, d[f.name])
+                for f in fields(cls)
+                if d.get(f.name) is not None
+            }
+        )
+
+
+def _typed(name: str, annotation: object, value: object) -> Any:
+    """``value`` checked against a bool or int option field (annotations are strings here).
+
+    Older rows may hold 0/1 for a flag or a whole float for a number; both are read as meant.
+    """
+    if "bool" in str(annotation):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        raise ValueError(f"option {name} is not true or false: {value!r}")
+    if isinstance(value, bool):
+        raise ValueError(f"option {name} is not a whole number: {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise ValueError(f"option {name} is not a whole number: {value!r}")
+
+
 @dataclass(frozen=True)
 class Seat:
     """One seat at a table: a Discord user, or a computer player (``user_id`` None, ``ai`` set)."""
@@ -90,7 +213,7 @@ class Table:
     channel_id: int
     host_id: int
     status: TableStatus
-    options: dict[str, Any]  # curse, fire_die, rounds, turn_limit_s, max_seats, ...
+    options: TableOptions
     seats: tuple[Seat, ...]
     version: int
     state: dict[str, Any] | None
@@ -100,6 +223,12 @@ class Table:
     created_at: float
     updated_at: float
     messages: dict[str, int] = field(default_factory=dict)  # see Store.set_message
+    departed: Mapping[int, int] = field(default_factory=dict)
+    """Seat index -> user id of each player who left the running game (``/fp leave``)."""
+    dm_failed: frozenset[int] = frozenset()
+    """User ids whose direct message from this table failed (told once, then not retried)."""
+    shown_version: int | None = None
+    """The latest table version whose pictures the channel was shown (None: none yet)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +250,7 @@ class GuildSettings:
     guild_id: int
     turn_limit_s: int = 24 * 3600
     reminder_s: int = 12 * 3600  # a reminder goes out this long before the deadline
-    defaults: dict[str, Any] = field(default_factory=dict)  # default options for /fp new
+    defaults: TableDefaults = field(default_factory=TableDefaults)  # for /fp new
 
 
 @dataclass(frozen=True)
@@ -145,7 +274,12 @@ class Store(Protocol):
 
     async def open(self) -> None:
         """Connect, apply pending migrations (raise :class:`SchemaTooNew` if the database is
-        newer than this code)."""
+        newer than this code, :class:`DatabaseDamaged` if it exists but cannot be read or fails
+        its integrity check; a damaged database is never recreated).
+
+        A database created anew starts its table ids at a value derived from the creation time
+        (unix time in milliseconds), so ids of a later database are past any an earlier one could
+        have issued, and a stale button never reaches another table. Ids stay below ``2**53``."""
 
     async def close(self) -> None: ...
 
@@ -156,7 +290,7 @@ class Store(Protocol):
         guild_id: int,
         channel_id: int,
         host_id: int,
-        options: dict[str, Any],
+        options: TableOptions,
         seats: tuple[Seat, ...],
         now: float,
     ) -> Table:
@@ -173,7 +307,7 @@ class Store(Protocol):
         expected_version: int,
         *,
         seats: tuple[Seat, ...] | None = None,
-        options: dict[str, Any] | None = None,
+        options: TableOptions | None = None,
         status: TableStatus | None = None,
         now: float,
     ) -> Table:
@@ -246,11 +380,25 @@ class Store(Protocol):
 
     async def action_log(self, table_id: int) -> list[LoggedAction]: ...
 
+    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
+        """Remember that ``user_id`` left the running game from ``seat`` (:attr:`Table.departed`).
+        Idempotent (a second call for the seat keeps the first record); does not bump the
+        version. Raises :class:`NotFound`."""
+
+    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
+        """Remember that a direct message to ``user_id`` failed at this table
+        (:attr:`Table.dm_failed`). True only the first time, atomically: of several processes
+        noting it together, exactly one gets True (and tells the channel). No version bump."""
+
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """Remember that the channel was shown the table at ``version``
+        (:attr:`Table.shown_version`); never moves backwards. No version bump."""
+
     # --- messages the bot edits later ---------------------------------------------------------
 
     async def set_message(self, table_id: int, key: str, message_id: int) -> None:
         """Remember a Discord message id under ``key`` (e.g. ``"lobby"``, ``"status"``,
-        ``"hand:<user_id>"``); overwrites."""
+        ``"hand:<user_id>"``); overwrites. Only real message ids live here."""
 
     async def get_messages(self, table_id: int) -> dict[str, int]: ...
 
@@ -278,4 +426,6 @@ class Store(Protocol):
 
     async def check(self) -> list[TableProblem]:
         """Replay every game from its initial state and action log and compare with the stored
-        state; also report unreadable rows and version gaps."""
+        state; also report unreadable rows, version gaps, a playing or finished table with no
+        initial state, and a closed table whose version does not match its action log (counting
+        the bump :meth:`end_table` makes)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from data.sqlite import SqliteStore
-from data.store import CorruptRecord, Table
+from data.store import CorruptRecord, Table, TableOptions
 from engine import Game
 from tests.data.helpers import NOW, move, play, random_move, start_table
 
@@ -79,7 +79,7 @@ async def test_a_damaged_table_is_reported_once_not_at_every_listing(
     games = await three_games(store)
     bad, _ = games[0]
     tamper(db_path, "UPDATE tables SET state = 'garbage' WHERE id = ?", bad.id)
-    with caplog.at_level(logging.DEBUG, logger="data.sqlite"):
+    with caplog.at_level(logging.DEBUG, logger="data"):
         for _ in range(3):
             opened = await store.open_tables()
             assert [t.id for t in opened] == [games[1][0].id, games[2][0].id]
@@ -96,7 +96,7 @@ async def test_a_corrupt_game_can_be_aborted(store: SqliteStore, db_path: Path) 
     ended = await store.end_table(table.id, err.value.version, "aborted", NOW)
     assert ended.status == "aborted"
     assert await store.open_table_in_channel(5) is None
-    await store.create_table(77, 5, 1, {}, (), NOW)
+    await store.create_table(77, 5, 1, TableOptions(), (), NOW)
 
 
 async def test_moves_on_a_corrupt_table_fail_alone(store: SqliteStore, db_path: Path) -> None:
