@@ -623,6 +623,10 @@ class Message:
     pending_requests: int = 0
     #: Loop time when the last request that created or edited this message returned.
     settled_at: float | None = None
+    #: Users this message notified when it was created (a ping): mentioned in the content,
+    #: allowed by ``allowed_mentions``, not ephemeral, without SUPPRESS_NOTIFICATIONS. Edits
+    #: never notify.
+    notified: list[int] = field(default_factory=list)
 
     # ---- newest content
     @property

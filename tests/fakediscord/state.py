@@ -81,6 +81,22 @@ def _snowflake(value: Any) -> int | None:
         return None
 
 
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def notified_users(content: str, allowed_mentions: Any) -> list[int]:
+    """The users a new message's content pings, as Discord decides from ``allowed_mentions``
+    (absent: every mention in the content; ``parse`` with ``users``: every user mention; else
+    only the ids in ``users``)."""
+    mentioned = list(dict.fromkeys(int(m) for m in USER_MENTION.findall(content)))
+    if not isinstance(allowed_mentions, dict):
+        return mentioned
+    if "users" in (allowed_mentions.get("parse") or []):
+        return mentioned
+    allowed = {int(u) for u in allowed_mentions.get("users") or []}
+    return [u for u in mentioned if u in allowed]
+
+
 def _image_size(data: bytes) -> tuple[int, int] | None:
     try:
         from PIL import Image
@@ -516,6 +532,8 @@ class State:
             tts=bool(body.get("tts")),
             nonce=body.get("nonce"),
         )
+        if ephemeral_for is None and not flags & MessageFlag.SUPPRESS_NOTIFICATIONS:
+            msg.notified = notified_users(msg.content, body.get("allowed_mentions"))
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg)
         if ephemeral_for is None:
@@ -564,6 +582,10 @@ class State:
                 edited_timestamp=iso(),
             )
         )
+        quiet = flags & MessageFlag.SUPPRESS_NOTIFICATIONS
+        if clear_loading and msg.ephemeral_for is None and not quiet:
+            # A deferred reply filled in is the message being sent: its mentions ping then.
+            msg.notified = notified_users(content, body.get("allowed_mentions"))
         if msg.ephemeral_for is None:
             self._dispatch_message("MESSAGE_UPDATE", msg)
         self.notifier.changed()
