@@ -45,8 +45,9 @@ class SqliteReads:
         return R.table_from_row(Q.table_row(rows[0]), validate=self.validate_states)
 
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
-        """The open table living in ``channel_id`` (a channel, or a game's thread), or None. Raises :class:`CorruptRecord` if it is unreadable
-        (its ``version`` lets the caller abort it)."""
+        """The open table living in ``channel_id`` (a channel, or a game's thread), or None.
+        Raises :class:`CorruptRecord` if it is unreadable (its ``version`` lets the caller abort
+        it)."""
         rows = await self._db.read(
             f"{Q.SELECT_TABLE} WHERE {Q.PLACE} = ? AND {Q.OPEN}", (channel_id,)
         )
