@@ -17,6 +17,7 @@ from .errors import (
     DiscordError,
     FakeUserError,
     MessageNotVisible,
+    ThreadArchived,
 )
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
@@ -75,6 +76,7 @@ __all__ = [
     "RateLimitConfig",
     "Revision",
     "Role",
+    "ThreadArchived",
     "configure_for_tests",
     "point_discord_py_at",
     "point_discord_py_from_env",
