@@ -15,7 +15,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import aiohttp
 import discord
@@ -33,9 +33,6 @@ from bot.service import (
     TableService,
     TimerOutcome,
 )
-
-if TYPE_CHECKING:
-    from bot.app import Bot
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +68,7 @@ class Presenter:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: discord.Client,
         service: TableService,
         *,
         ai_pause_s: float = 1.0,
@@ -88,7 +85,6 @@ class Presenter:
         self._told: dict[int, set[int]] = {}
         """Per table: who was told that its latest message is not in the channel yet."""
         self._retries: dict[int, asyncio.Task[None]] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
@@ -98,16 +94,9 @@ class Presenter:
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
-        """Held around "change the table, then show it" so one table's messages stay in order."""
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        return lock
-
-    def forget(self, table_id: int) -> None:
-        lock = self._locks.get(table_id)
-        if lock is not None and not lock.locked():
-            del self._locks[table_id]
+        """Held around "change the table, then show it" so one table's messages stay in order
+        (the table's ``show`` lock from the service's one registry of per-table locks)."""
+        return self.service.locks.show(table_id)
 
     def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -192,9 +181,7 @@ class Presenter:
             (drawn - started) * 1000,
             (time.perf_counter() - drawn) * 1000,
         )
-        if board.prompt.kind in ("over", "closed"):
-            self.forget(board.table_id)
-        elif schedule and board.prompt.kind in ("play", "fall", "die") and not board.prompt.user_id:
+        if schedule and board.prompt.kind in ("play", "fall", "die") and not board.prompt.user_id:
             self.schedule_advance(board.table_id)
         if failure is not None and clicker is not None:
             if isinstance(failure, discord.Forbidden):

@@ -290,7 +290,6 @@ class Tables(commands.Cog):
                     content=f"{em.ABORTED} Table {board.table_id} was aborted by "
                     f"{views.esc(display_name(interaction.user))}.",
                 )
-            self.presenter.forget(board.table_id)
             await interaction.followup.send("The table is closed.", ephemeral=True)
 
     @fp.command(name="rules", description="The rules of Flaming Pyramids in short, with pictures")
@@ -400,8 +399,6 @@ class Tables(commands.Cog):
             await interaction.edit_original_response(
                 embed=views.lobby_embed(board), view=views.lobby_view(board)
             )
-        if board.table.status != "lobby":
-            self.presenter.forget(t)
 
     _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
 
