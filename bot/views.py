@@ -44,6 +44,11 @@ def names_of(board: Board) -> list[str]:
     return [esc(n) for n in board.names]
 
 
+def thread_name(table_id: int) -> str:
+    """The name of a game's thread."""
+    return f"Flaming Pyramids · table {table_id}"
+
+
 def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
     """A link to a channel (or one of its messages)."""
     url = f"https://discord.com/channels/{guild_id}/{channel_id}"

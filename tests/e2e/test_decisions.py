@@ -186,7 +186,7 @@ async def test_closed_dms_use_my_hand(
     assert hand.ephemeral and hand.images()
     assert "red 2" in hand.labels()
     # Nobody else sees it.
-    assert hand not in world.alice.messages(world.games)
+    assert hand not in world.alice.messages(table.place())
     after = await table.play(world.dave, game)
     assert TableDriver.decider(after) == world.carol.id
     # The notice is said once per table only.
@@ -201,11 +201,13 @@ async def test_hand_buttons_belong_to_their_owner(
     game = await table.start(world.alice)
     bob: FakeUser = world.bob
     hand = await table.hand_for(bob, game)  # Bob's DM
-    # A picture, one button per tile, and a link back to the table's channel.
+    # A picture, one button per tile, and a link back to the game's thread.
     assert [a.filename for a in hand.images()] == ["hand.png"]
     assert table.tile_labels(hand) == ["red 2", "green 2"]
     links = [b.get("url") for b in hand.buttons() if b.get("url")]
-    assert links == [f"https://discord.com/channels/{world.guild.id}/{world.games.id}"]
+    thread = table.place()
+    assert thread.parent is world.games
+    assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}"]
     ix = await table.click(bob, hand, "red 2")  # not his turn
     assert "turn" in await private_answer(ix)
     assert table.latest_game().id == game.id
@@ -251,7 +253,7 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
         status=503,
         code=0,
         message="Service Unavailable",
-        channel_id=world.games.id,
+        channel_id=table.place().id,
     )
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Your move is recorded" in await private_answer(ix)
