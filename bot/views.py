@@ -299,6 +299,18 @@ def mentioned_users(board: Board) -> list[int]:
     return [p.user_id] if p.user_id is not None and p.kind in ("play", "fall") else []
 
 
+def step_pings(step: Step) -> list[int]:
+    """Who a move's message pings: the person who must decide now, unless it is the person
+    whose decision this message shows (they are at the table: a fall choice right after their
+    own placement asks them without a ping, so a turn pings one person, the next to act)."""
+    board = step.board
+    actor = step.actor
+    acted = (
+        board.table.seats[actor].user_id if actor is not None and actor < len(board.names) else None
+    )
+    return [u for u in mentioned_users(board) if u != acted or step.timed_out]
+
+
 # --- hands and spots ------------------------------------------------------------------------------
 
 

@@ -19,8 +19,9 @@ TIMEOUT = 15.0
 
 
 def is_game_message(m: Message) -> bool:
-    """A message of the bot with the pyramid picture (one per move)."""
-    return any(a.filename == "pyramid.png" for a in m.attachments)
+    """A message of the bot with the pyramid picture (one per move: the board, or the
+    animation of what happened ending on it)."""
+    return any(a.filename in ("pyramid.png", "pyramid.gif") for a in m.attachments)
 
 
 def table_of(m: Message) -> int | None:

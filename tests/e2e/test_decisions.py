@@ -97,7 +97,8 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     falling = await table.play(world.alice, game)
     assert falling.labels()[:2] == ["Fall left", "Fall right"]
     assert TableDriver.decider(falling) == world.alice.id
-    assert pinged(world, falling) == {world.alice.id}
+    # Alice is asked by name, not pinged: she just played; the turn pings the next player only.
+    assert pinged(world, falling) == set() and falling.notified == []
     assert "too heavy" in falling.content
     # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
     for intruder, expected in ((world.bob, "Alice's decision"), (world.dave, "not playing")):
@@ -108,6 +109,7 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     assert "fell right" in after.content
     assert TableDriver.decider(after) == world.bob.id
     assert pinged(world, after) == {world.bob.id}  # the next player is notified
+    assert after.notified == [world.bob.id]
     await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
 
 
@@ -119,7 +121,7 @@ async def test_curse_gives_the_fall_choice_to_the_previous_player(
     falling = await table.play(world.alice, game)
     assert "curse" in falling.content.lower()
     assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
-    assert pinged(world, falling) == {world.carol.id}
+    assert pinged(world, falling) == {world.carol.id}  # someone else's decision: a ping
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Carol's decision" in await private_answer(ix)
     after = await table.fall(world.carol, falling, "left")
@@ -265,10 +267,6 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     assert TableDriver.decider(after) == world.carol.id
 
 
-def animated(m: Message) -> bool:
-    return any(a.filename == "mayhem.gif" for a in m.attachments)
-
-
 async def test_the_fire_die_is_rolled_by_the_game_and_shown(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:
@@ -283,14 +281,16 @@ async def test_the_fire_die_is_rolled_by_the_game_and_shown(
     assert TableDriver.decider(after) == world.bob.id
 
 
-async def test_mayhem_is_animated_on_the_moves_message(
+async def test_mayhem_is_the_one_animated_picture_of_the_moves_message_from_the_start(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)  # yellow 40 collapses
-    await world.fake.wait_for(lambda: animated(falling) and falling.settled, TIMEOUT, "animation")
-    assert [a.filename for a in falling.attachments] == ["pyramid.png", "mayhem.gif"]
+    assert [a.filename for a in falling.attachments] == ["pyramid.gif"]
+    assert not falling.edited  # posted whole: no animation added later by an edit
+    gif = falling.picture()  # render_turn's GIF (its last frame, the board, is tested in render/)
+    assert gif.is_animated and gif.n_frames > 2
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
     # Bob's red 2 goes on the base and nothing happens: the picture only.
