@@ -330,12 +330,24 @@ def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | 
     return "\n".join(lines)
 
 
+def turn_summary(since: Sequence[str]) -> str:
+    """The one line a "your turn" direct message opens with: what happened since the player's
+    last move (the newest moves if there were many)."""
+    if not since:
+        return ""
+    return clip(f"{em.FIRE} Since your last move: " + " · ".join(since[-3:]), 600)
+
+
 def tile_label(tile: str) -> str:
     return describe(tile)
 
 
 def hand_view(
-    hand: Hand, *, with_link: bool = True, with_mode: str | None = None
+    hand: Hand,
+    *,
+    with_link: bool = True,
+    with_mode: str | None = None,
+    message_id: int | None = None,
 ) -> discord.ui.View:
     """One button per tile (the hand's fingerprint in each id), a link back to the table, and
     optionally the button that switches how hands are delivered."""
@@ -357,7 +369,7 @@ def hand_view(
             discord.ui.Button(
                 label="Go to the table",
                 style=discord.ButtonStyle.link,
-                url=jump_url(hand.guild_id, hand.channel_id),
+                url=jump_url(hand.guild_id, hand.channel_id, message_id),
                 row=1,
             )
         )

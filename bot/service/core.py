@@ -259,6 +259,7 @@ class TableCore:
             your_turn=p is not None and p.kind == "play" and p.player == seat,
             dm=prefs.hand_mode == "dm",
             dm_failed_before=s.user_id in table.dm_failed,
+            dm_on_turn=prefs.dm_on_turn,
         )
 
     async def hand(self, table_id: int, user_id: int) -> Hand:
@@ -356,12 +357,23 @@ class TableCore:
             )
             log.info("table %s: match over, winners %s", table.id, results["winners"])
         hands: list[Hand] = []
-        if game.pending is not None:
+        p = game.pending
+        turn_began = (
+            p is not None
+            and p.kind == "play"
+            and not (
+                before.pending is not None
+                and before.pending.kind == "play"
+                and before.pending.player == p.player
+            )
+        )
+        if p is not None:
             for i, s in enumerate(table.seats):
+                changed = tuple(game.hands[i]) != hands_before[i]
                 if (
                     s.ai is None
                     and s.user_id is not None
-                    and tuple(game.hands[i]) != hands_before[i]
+                    and (changed or (turn_began and i == p.player))
                 ):
                     hands.append(await self._hand(table, game, i))
         kind: Literal["move", "next_round"] = (

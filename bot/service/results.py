@@ -94,6 +94,9 @@ class Hand:
     """Whether the player wants their hand by direct message (else: ephemeral replies only)."""
     dm_failed_before: bool = False
     """Whether a direct message to this player already failed at this table."""
+    dm_on_turn: bool = True
+    """Whether the player wants a new direct message when it becomes their turn (else their
+    one hand message is only edited)."""
 
 
 @dataclass(frozen=True)

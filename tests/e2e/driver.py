@@ -12,7 +12,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tests.fakediscord import Channel, FakeDiscord, FakeUser, Interaction, Message
+from tests.fakediscord import (
+    Channel,
+    ComponentNotFound,
+    FakeDiscord,
+    FakeUser,
+    Interaction,
+    Message,
+    MessageNotVisible,
+)
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMEOUT = 15.0
@@ -210,7 +218,13 @@ class TableDriver:
             assert labels, f"{user.name} has no tile buttons: {hand!r}"
             label = choose_tile(labels) if choose_tile else labels[0]
             started = time.perf_counter()
-            ix = await self.click(user, hand, label)
+            try:
+                ix = await self.click(user, hand, label)
+            except (MessageNotVisible, ComponentNotFound):
+                # The hand message was replaced under the click (a new one comes when the
+                # player's turn begins): as a person would, take the newest one.
+                hand = await self.hand_for(user, game)
+                continue
 
             def progressed(ix: Interaction = ix) -> bool:
                 newer = [m for m in self.game_messages() if m.id > newest]
@@ -228,9 +242,13 @@ class TableDriver:
             # The new hand was still on its way (the bot sends hands after the picture, and
             # paces them behind the pictures of moves); the bot answered with the hand as it is
             # now: as a person would, play from the newest one.
-            def newer_hand(old: int = hand.id) -> Message | None:
-                latest = self.hand_message(user)
-                return latest if latest is not None and latest.id > old else None
+            def newer_hand(old: int = hand.id, seen: int = len(hand.revisions)) -> Message | None:
+                latest = self.hand_message(user)  # a new message, or the same one edited
+                if latest is None or not latest.settled:
+                    return None
+                if latest.id > old or len(latest.revisions) > seen:
+                    return latest
+                return None
 
             hand = await self.fake.wait_for(newer_hand, TIMEOUT, f"{user.name}'s new hand")
         else:
