@@ -91,6 +91,7 @@ class PgServer:
     root: Path  # the temporary directory: data/ and the socket
     user: pwd.struct_passwd | None
     process: subprocess.Popen[bytes] | None = None
+    _major: int | None = None
 
     @property
     def datadir(self) -> Path:
@@ -109,8 +110,9 @@ class PgServer:
         """initdb a new data folder and start the server; PgServerUnavailable if the binaries
         are missing or the server does not come up."""
         bindir = bindir or find_bindir()
-        if bindir is None:
-            raise PgServerUnavailable(f"no PostgreSQL server binaries found: {INSTALL_HINT}")
+        if bindir is None or not (bindir / "initdb").is_file():
+            where = "" if bindir is None else f" in {bindir}"
+            raise PgServerUnavailable(f"no PostgreSQL server binaries found{where}: {INSTALL_HINT}")
         user = _server_user()
         root = Path(tempfile.mkdtemp(prefix="fp-pg-"))
         server = cls(bindir, root, user)
@@ -268,9 +270,22 @@ class PgServer:
             raise RuntimeError(f"psql: {out.stderr.strip()}")
         return out.stdout
 
+    def major_version(self) -> int:
+        """The server's major version (15 for PostgreSQL 15.4)."""
+        if self._major is not None:
+            return self._major
+        out = subprocess.run(
+            [str(self.bindir / "postgres"), "--version"], capture_output=True, text=True, timeout=30
+        ).stdout
+        digits = out.rsplit(" ", 1)[-1].split(".")[0]
+        self._major = int(digits) if digits.isdigit() else 0
+        return self._major
+
     def create_database(self, name: str, template: str | None = None) -> str:
         """A new database (a copy of ``template`` if given); its URL."""
-        suffix = f" TEMPLATE {template}" if template else ""
+        suffix = f' TEMPLATE "{template}"' if template else ""
+        if template and self.major_version() >= 15:
+            suffix += " STRATEGY FILE_COPY"  # several times faster for a small database
         self.psql("postgres", f'CREATE DATABASE "{name}"{suffix}')
         return self.url(name)
 

@@ -126,8 +126,26 @@ _FATAL_CONNECT: tuple[type[BaseException], ...] = (
 def _is_lost(e: BaseException, conn: Conn | None = None) -> bool:
     if isinstance(e, _LOST):
         return True
+    # The server ended an idle connection (an administrator, a restart): asyncpg finds its
+    # protocol in a state it did not expect when the next statement starts, before sending it.
+    if isinstance(e, asyncpg.InternalClientError):
+        return True
     # "connection is closed": the pool's connection died under us
-    return isinstance(e, asyncpg.InterfaceError) and conn is not None and conn.is_closed()
+    return isinstance(e, asyncpg.InterfaceError) and conn is not None and _closed(conn)
+
+
+def _closed(conn: Conn) -> bool:
+    """Whether ``conn`` is closed (or was already given back to the pool, closed)."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:
+        return True
+
+
+def _discard(conn: Conn) -> None:
+    """Close a broken connection at once, so that the pool opens a new one in its place."""
+    with contextlib.suppress(asyncpg.InterfaceError):
+        conn.terminate()
 
 
 def _damaged(e: BaseException) -> DatabaseDamaged | None:
@@ -278,7 +296,7 @@ class PostgresStore:
                 try:
                     result = await fn(conn)
                 except BaseException:
-                    if not conn.is_closed():
+                    if not _closed(conn):
                         with contextlib.suppress(*_LOST, asyncpg.InterfaceError):
                             await tr.rollback()
                     raise
@@ -297,6 +315,8 @@ class PostgresStore:
                     raise damaged from e
                 if not _is_lost(e, conn):
                     raise
+                if conn is not None:
+                    _discard(conn)
                 if committing:
                     raise StoreError(
                         f"the connection to the database was lost while committing ({what}): "
@@ -632,6 +652,7 @@ class PostgresStore:
                     row = await conn.fetchrow(_MOVE, *args)
                 except Exception as e:
                     if _is_lost(e, conn):
+                        _discard(conn)
                         raise _MoveUnknown() from e
                     raise
                 if row is None:
@@ -641,12 +662,13 @@ class PostgresStore:
             try:
                 got = await self._run(op, transaction=False, what=what)
             except _MoveUnknown as e:
-                if attempt or not await self._move_lost(table_id, expected_version, args, e):
+                if attempt == 0 and await self._move_lost(table_id, expected_version, args, e):
+                    return await self.get_table(table_id)  # stored: answer from the table now
+                if attempt:
                     raise StoreError(
-                        f"the connection to the database was lost during {what}, and it could "
-                        "not be told whether the move was stored: read the table again"
+                        f"the connection to the database was lost during {what} twice: "
+                        "read the table again to know whether the move was stored"
                     ) from e.__cause__
-                return await self.get_table(table_id)  # stored: answer from the table now
             except StoreError:
                 raise
             else:
