@@ -28,7 +28,7 @@ from typing import Any
 
 from data.rows import dumps
 from data.sqlite import SqliteStore
-from data.store import Seat, Table
+from data.store import Seat, Table, TableOptions
 from engine import Game
 
 NOW = 1_700_000_000.0
@@ -64,7 +64,9 @@ def seats_for(players: int, base: int) -> tuple[Seat, ...]:
 
 
 async def start(store: SqliteStore, channel: int, script: Script) -> Table:
-    table = await store.create_table(1, channel, 1, {}, seats_for(script.players, channel), NOW)
+    table = await store.create_table(
+        1, channel, 1, TableOptions(), seats_for(script.players, channel), NOW
+    )
     return await store.start_game(
         table.id, table.version, table.seats, script.initial, NOW + 86400, NOW + 43200, NOW
     )

@@ -8,6 +8,7 @@ action log) raises :class:`~data.store.CorruptRecord` for that table only.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast, get_args
@@ -20,9 +21,12 @@ from data.store import (
     LoggedAction,
     Seat,
     Table,
+    TableOptions,
     TableProblem,
     TableStatus,
 )
+
+log = logging.getLogger(__name__)
 
 STATUSES: frozenset[str] = frozenset(get_args(TableStatus))
 CLOSED_STATUSES: tuple[TableStatus, ...] = ("finished", "cancelled", "aborted")
@@ -102,6 +106,9 @@ class TableRow:
     created_at: float
     updated_at: float
     messages: str | None = None  # JSON object key -> message id
+    departed: str | None = None  # JSON object seat -> user id
+    dm_failed: str | None = None  # JSON list of user ids
+    shown_version: int | None = None
     log_count: int | None = None
     log_min: int | None = None
     log_max: int | None = None
@@ -139,6 +146,34 @@ def parse_messages(text: str | None) -> dict[str, int]:
     if not text:
         return {}
     return {str(k): int(v) for k, v in parse_object(text, "messages").items()}
+
+
+def parse_options(text: str) -> TableOptions:
+    """A table's options from their JSON text; ValueError if they do not read."""
+    return TableOptions.from_dict(parse_object(text, "options"))
+
+
+def parse_departed(text: str | None) -> dict[int, int]:
+    """Seat -> user id of the players who left, from their JSON text (None: nobody)."""
+    if not text:
+        return {}
+    raw = parse_object(text, "departures")
+    try:
+        return {int(k): int(v) for k, v in raw.items()}
+    except (TypeError, ValueError):
+        raise ValueError("departures are not seats and user ids") from None
+
+
+def parse_dm_failed(text: str | None) -> frozenset[int]:
+    """The user ids whose direct message failed, from their JSON text (None: none)."""
+    if not text:
+        return frozenset()
+    raw = load_json(text, "DM failures")
+    if not isinstance(raw, list) or not all(
+        isinstance(u, int) and not isinstance(u, bool) for u in raw
+    ):
+        raise ValueError("DM failures are not a list of user ids")
+    return frozenset(raw)
 
 
 def parse_object(text: str, what: str) -> dict[str, Any]:
@@ -202,7 +237,7 @@ def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True)
 
     if row.status not in STATUSES:
         problems.append(f"unknown status {row.status!r}")
-    options = attempt(lambda: parse_object(row.options, "options"), {})
+    options = attempt(lambda: parse_options(row.options), TableOptions())
     seats = attempt(lambda: parse_seats(row.seats), ())
     state = None
     if row.state is not None:
@@ -219,6 +254,8 @@ def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True)
         text = row.messages
         raw = attempt(lambda: parse_object(text, "messages"), {})
         messages = {str(k): int(v) for k, v in raw.items() if isinstance(v, int)}
+    departed = attempt(lambda: parse_departed(row.departed), {})
+    dm_failed = attempt(lambda: parse_dm_failed(row.dm_failed), frozenset())
     gap = log_problem(row)
     if gap:
         problems.append(gap)
@@ -240,6 +277,9 @@ def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True)
         created_at=row.created_at,
         updated_at=row.updated_at,
         messages=messages,
+        departed=departed,
+        dm_failed=dm_failed,
+        shown_version=row.shown_version,
     )
 
 
@@ -301,6 +341,8 @@ def check_table(row: TableRow, log_rows: Sequence[tuple[int, int | None, str]]) 
     if row.start_version is None:
         if versions:
             problems.append(f"{len(versions)} logged actions but the game never started")
+        elif row.status in ("playing", "finished"):
+            problems.append(f"no initial state: a {row.status} game that never started")
         return _unique(problems)
     expected = list(range(row.start_version + 1, row.start_version + 1 + len(versions)))
     if versions != expected:
@@ -315,6 +357,13 @@ def check_table(row: TableRow, log_rows: Sequence[tuple[int, int | None, str]]) 
     if last > row.version or (row.status == "playing" and last != row.version):
         problems.append(
             f"the table is at version {row.version} but its action log ends at version {last}"
+        )
+        return _unique(problems)
+    if row.status in CLOSED_STATUSES and row.version > last + 1:
+        # Closing a game bumps its version once (end_table); its last move may have closed it.
+        problems.append(
+            f"the closed table is at version {row.version} but its action log ends at version "
+            f"{last}: closing it accounts for one version at most"
         )
         return _unique(problems)
     if table.initial_state is None or table.state is None:
@@ -405,6 +454,37 @@ def result_rows(
         for i, s in enumerate(seats)
     ]
     return match, players
+
+
+def results_from_rows(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
+    """Rows of ``results`` (table_id, guild_id, channel_id, finished_at, seats, scores,
+    winners, data) as the store's ``results`` returns them; an unreadable one is logged and
+    skipped."""
+    out: list[dict[str, Any]] = []
+    for tid, gid, cid, at, seats, scores, winners, data in rows:
+        try:
+            seat_list = [s.to_dict() for s in parse_seats(seats)]
+            score_list = None if scores is None else load_json(scores, "scores")
+            winner_list = None if winners is None else load_json(winners, "winners")
+            extra = parse_object(data, "results")
+        except ValueError as e:
+            log.warning("skipping the result of table %s: %s", tid, e)
+            continue
+        if winner_list is None:
+            _, winner_list = scores_and_winners({"scores": score_list}, None)
+        out.append(
+            {
+                "table_id": tid,
+                "guild_id": gid,
+                "channel_id": cid,
+                "finished_at": at,
+                "seats": seat_list,
+                "scores": score_list,
+                "winners": winner_list or [],
+                "results": extra,
+            }
+        )
+    return out
 
 
 def scores_and_winners(

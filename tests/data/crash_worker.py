@@ -3,8 +3,7 @@
 ``python -m tests.data.crash_worker DB SEED [GAMES]`` restores the open games from ``DB`` (as the
 bot does at start), keeps ``GAMES`` games going at once (one asyncio task each, one store), and
 after every ``apply_action`` that returned prints ``committed <table> <version>`` (flushed), so
-the test knows exactly which moves were acknowledged before the SIGKILL. It also prints
-``writer <pid>`` whenever the store's writer process changes.
+the test knows exactly which moves were acknowledged before the SIGKILL.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import random
 import sys
 
 from data.sqlite import SqliteStore
-from data.store import Table
+from data.store import Table, TableOptions
 from engine import Game
 from tests.data.helpers import NOW, random_move, seats
 
@@ -33,7 +32,9 @@ async def keep_playing(
     while budget[0] > 0:
         if table is None or table.status not in ("lobby", "playing"):
             players = rnd.randint(2, 4)
-            table = await store.create_table(1, channel, 1001, {"rounds": 1}, seats(players), NOW)
+            table = await store.create_table(
+                1, channel, 1001, TableOptions(rounds=1), seats(players), NOW
+            )
         if table.status == "lobby":
             game = Game.new(len(table.seats), rnd.randrange(1 << 30), fire_die=rnd.random() < 0.5)
             table = await store.start_game(
@@ -67,22 +68,9 @@ async def main(path: str, seed: int, games: int) -> None:
         open_now: list[Table] = await store.open_tables()
         say(f"started with {len(open_now)} open tables")
         budget = [MAX_MOVES]
-        watch = asyncio.create_task(report_writer(store))
         await asyncio.gather(
             *(keep_playing(store, ch, random.Random(rnd.random()), budget) for ch in range(games))
         )
-        watch.cancel()
-
-
-async def report_writer(store: SqliteStore) -> None:
-    """Print ``writer <pid>`` each time the store's writer process changes (the tests kill it)."""
-    last = None
-    while True:
-        pid = store.writer_pid
-        if pid is not None and pid != last:
-            say(f"writer {pid}")
-            last = pid
-        await asyncio.sleep(0.01)
 
 
 if __name__ == "__main__":

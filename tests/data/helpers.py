@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from data.store import Seat, Store, Table
+from data.store import Seat, Store, Table, TableOptions
 from engine import Game
 
 NOW = 1_700_000_000.0
@@ -30,7 +30,7 @@ async def start_table(
 ) -> tuple[Table, Game]:
     """A lobby in ``channel_id``, started with a freshly dealt engine game."""
     table = await store.create_table(
-        guild_id, channel_id, 1001, {"rounds": 1, **options}, seats(players), NOW
+        guild_id, channel_id, 1001, TableOptions(rounds=1, **options), seats(players), NOW
     )
     game = Game.new(
         players, seed, curse=options.get("curse", False), fire_die=options.get("fire_die", False)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import data.sqlite as sqlite_store
+import data.sqlite_db as sqlite_store
 from data.sqlite import SqliteStore
 from tests.data.helpers import play, start_table
 

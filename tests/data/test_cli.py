@@ -14,6 +14,7 @@ import data
 from data.cli import main
 from data.migrate import latest_version, migrate
 from data.sqlite import SqliteStore
+from data.store import TableOptions
 from tests.data.helpers import play, start_table
 
 
@@ -144,7 +145,7 @@ async def test_open_store_opens(tmp_path: Path) -> None:
     store = data.open_store(str(tmp_path / "sub" / "dir" / "g.db"))
     await store.open()
     try:
-        t = await store.create_table(1, 2, 3, {}, (), 0.0)
+        t = await store.create_table(1, 2, 3, TableOptions(), (), 0.0)
         assert (await store.get_table(t.id)).id == t.id
     finally:
         await store.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from data.sqlite import SqliteStore
-from data.store import ChannelBusy, Table, VersionConflict
+from data.store import ChannelBusy, StoreError, Table, TableOptions, VersionConflict
 from engine import Game
 from tests.data.helpers import NOW, move, play, random_move, start_table
 
@@ -88,7 +88,7 @@ async def test_channel_race_between_stores(db_path: Path) -> None:
         await s.open()
     try:
         outcome = await asyncio.gather(
-            *(s.create_table(1, 99, k, {}, (), NOW) for k, s in enumerate(stores)),
+            *(s.create_table(1, 99, k, TableOptions(), (), NOW) for k, s in enumerate(stores)),
             return_exceptions=True,
         )
         assert sum(isinstance(r, Table) for r in outcome) == 1
@@ -156,9 +156,10 @@ async def test_processes_race_on_one_game(db_path: Path, tmp_path: Path) -> None
         assert await store.check() == []
 
 
-async def test_a_locked_database_fails_every_move_of_a_batch(db_path: Path) -> None:
-    """Another process holding the write lock past the busy timeout: each move of the group
-    commit gets the error (none waits forever), nothing is written, and the next moves go in."""
+async def test_a_locked_database_waits_then_fails_each_move_clearly(db_path: Path) -> None:
+    """Another process holding the write lock past the busy timeout: each move waits, then gets
+    a StoreError that says the database is locked (none waits forever), nothing is written, and
+    the next moves go in once the lock is released."""
     store = SqliteStore(db_path, busy_timeout_ms=50)
     await store.open()
     try:
@@ -182,7 +183,7 @@ async def test_a_locked_database_fails_every_move_of_a_batch(db_path: Path) -> N
         finally:
             other.execute("ROLLBACK")
             other.close()
-        assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
+        assert all(isinstance(r, StoreError) and "locked" in str(r) for r in results), results
         for table, *_ in moves:
             assert (await store.get_table(table.id)).version == table.version
             assert await store.action_log(table.id) == []

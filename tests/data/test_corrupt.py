@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from data.sqlite import SqliteStore
-from data.store import CorruptRecord, Table
+from data.store import CorruptRecord, Table, TableOptions
 from engine import Game
 from tests.data.helpers import NOW, move, play, random_move, start_table
 
@@ -96,7 +96,7 @@ async def test_a_corrupt_game_can_be_aborted(store: SqliteStore, db_path: Path) 
     ended = await store.end_table(table.id, err.value.version, "aborted", NOW)
     assert ended.status == "aborted"
     assert await store.open_table_in_channel(5) is None
-    await store.create_table(77, 5, 1, {}, (), NOW)
+    await store.create_table(77, 5, 1, TableOptions(), (), NOW)
 
 
 async def test_moves_on_a_corrupt_table_fail_alone(store: SqliteStore, db_path: Path) -> None:

@@ -119,46 +119,6 @@ async def test_crash_a_few_times(tmp_path: Path) -> None:
     assert result.stdout.startswith("ok:")
 
 
-def writers(out: Path) -> list[int]:
-    return [
-        int(line.split()[1]) for line in out.read_text().splitlines() if line.startswith("writer ")
-    ]
-
-
-async def test_kill_the_writer_process_under_a_running_bot(tmp_path: Path) -> None:
-    """SIGKILL the store's writer process again and again while the games go on: the worker
-    never sees an error (a move out to a dead writer is found in the log or sent to the next
-    one), keeps playing, and loses nothing it was told was stored."""
-    db, out = tmp_path / "writer.db", tmp_path / "writer.txt"
-    rnd = random.Random(21)
-    with worker(db, out, "5", "6") as proc:
-        killed: list[int] = []
-        progress: list[int] = []
-        for _ in range(6):
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                fresh = [p for p in writers(out) if p not in killed]
-                if fresh or proc.poll() is not None:
-                    break
-                time.sleep(0.01)
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            assert fresh, "no new writer process appeared"
-            time.sleep(rnd.uniform(0.05, 0.3))  # in the middle of the moves
-            os.kill(fresh[-1], signal.SIGKILL)
-            killed.append(fresh[-1])
-            progress.append(len(committed(out)))
-        time.sleep(0.5)
-        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-        progress.append(len(committed(out)))
-        proc.send_signal(signal.SIGKILL)
-    assert progress == sorted(progress) and progress[-1] > progress[0], progress
-    acknowledged = committed(out)
-    async with SqliteStore(db) as store:
-        assert await store.check() == []
-        lost = acknowledged - logged(db)
-        assert not lost, f"acknowledged moves lost: {sorted(lost)}"
-
-
 @pytest.mark.slow
 async def test_crash_many_times(tmp_path: Path) -> None:
     moves = await kill_loop(tmp_path, kills=60, seed=12)

@@ -13,7 +13,7 @@ import pytest
 
 from data.migrate import Migration, latest_version, migrate, migrations
 from data.sqlite import SqliteStore
-from data.store import SchemaTooNew
+from data.store import SchemaTooNew, TableDefaults, TableOptions
 from engine import Game
 from tests.data.helpers import NOW, random_move
 
@@ -73,8 +73,8 @@ async def _database_at(path: Path, version: int) -> None:
         await migrate(conn, target=version)
 
 
-def _v1_rows(path: Path) -> Game:
-    """A lobby and a finished game, written as the first schema holds them."""
+def _v1_rows(path: Path, version: int = 1) -> Game:
+    """A lobby and a finished game, written as the schema at ``version`` holds them."""
     game = Game.new(2, 5)
     initial = game.to_dict()
     rnd = random.Random(1)
@@ -93,8 +93,17 @@ def _v1_rows(path: Path) -> Game:
             "INSERT INTO tables (id, guild_id, channel_id, host_id, status, options, seats, "
             "version, state, initial_state, start_version, created_at, updated_at) "
             "VALUES (2, 7, 71, 1, 'finished', '{}', ?, ?, ?, ?, 2, ?, ?)",
-            (seats, 2 + len(log), json.dumps(game.to_dict()), json.dumps(initial), NOW, NOW + 9),
+            (
+                seats,
+                2 + len(log),
+                json.dumps(game.to_dict()),
+                json.dumps(initial) if version < 3 else None,
+                NOW,
+                NOW + 9,
+            ),
         )
+        if version >= 3:
+            conn.execute("INSERT INTO initial_states VALUES (2, ?)", (json.dumps(initial),))
         conn.executemany(
             "INSERT INTO actions (table_id, version, seat, user_id, action, at) "
             "VALUES (2, ?, ?, ?, ?, ?)",
@@ -114,14 +123,14 @@ async def test_from_each_older_version(tmp_path: Path, start: int) -> None:
     old = tmp_path / "old.db"
     await _database_at(old, start)
     assert versions(old) == list(range(1, start + 1))
-    game = _v1_rows(old)
+    game = _v1_rows(old, start)
     async with SqliteStore(old) as s:
         assert await s.schema_version() == latest_version()
         assert (await s.get_table(1)).status == "lobby"
         finished = await s.get_table(2)
         assert finished.state == game.to_dict()
         assert (await s.get_prefs(1)).hand_mode == "channel"
-        assert (await s.get_guild_settings(7)).defaults == {"curse": True}
+        assert (await s.get_guild_settings(7)).defaults == TableDefaults(curse=True)
         assert finished.initial_state == Game.new(2, 5).to_dict()  # moved out by 0003
         if start < 2:
             [result] = await s.results()  # filled in from the final state by 0002
@@ -153,8 +162,40 @@ async def test_concurrent_first_starts(db_path: Path) -> None:
     await asyncio.gather(*(s.open() for s in stores))
     try:
         assert versions(db_path) == list(range(1, latest_version() + 1))
-        t = await stores[1].create_table(1, 2, 3, {}, (), NOW)
+        t = await stores[1].create_table(1, 2, 3, TableOptions(), (), NOW)
         assert await stores[4].get_table(t.id) == t
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_0004_moves_the_kept_values_out_of_the_message_ids(tmp_path: Path) -> None:
+    """Departures, DM failures and the shown version were message keys before 0004: they move
+    to their own homes, and only real message ids stay among the messages."""
+    old = tmp_path / "old.db"
+    await _database_at(old, 3)
+    _v1_rows(old, 3)
+    with sqlite3.connect(old) as conn:
+        conn.executemany(
+            "INSERT INTO messages (table_id, key, message_id) VALUES (?, ?, ?)",
+            [
+                (2, "status", 900),
+                (2, "hand:1", 901),
+                (2, "left:1", 2),
+                (2, "nodm:1", 1),
+                (2, "nodm:2", 1),
+                (2, "shown", 17),
+                (1, "lobby", 800),
+            ],
+        )
+    conn.close()
+    async with SqliteStore(old) as s:
+        finished = await s.get_table(2)
+        assert finished.messages == {"status": 900, "hand:1": 901}
+        assert finished.departed == {1: 2}
+        assert finished.dm_failed == frozenset({1, 2})
+        assert finished.shown_version == 17
+        lobby = await s.get_table(1)
+        assert lobby.messages == {"lobby": 800}
+        assert (lobby.departed, lobby.dm_failed, lobby.shown_version) == ({}, frozenset(), None)
+        assert await s.check() == []

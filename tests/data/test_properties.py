@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from data.rows import JsonRangeError, dumps, loads
 from data.sqlite import SqliteStore
-from data.store import Seat, Table, VersionConflict
+from data.store import Seat, Table, TableOptions, VersionConflict
 from engine import Game
 from tests.data.helpers import NOW, move, random_move, start_table
 
@@ -28,7 +28,17 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=12,
 )
-OPTIONS = st.dictionaries(st.text(), JSON, max_size=6)
+OPTIONS = st.builds(
+    TableOptions,
+    curse=st.booleans(),
+    fire_die=st.booleans(),
+    rounds=st.integers(1, 10),
+    turn_limit_s=st.integers(60, 14 * 86400),
+    reminder_s=st.integers(0, 86400),
+    max_seats=st.integers(2, 6),
+    thread=st.booleans(),
+    preview=st.booleans(),
+)
 SEATS = st.lists(
     st.builds(
         Seat,
@@ -80,7 +90,7 @@ def test_edges_of_the_64_bit_range() -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(OPTIONS, SEATS)
-def test_lobby_round_trip(options: dict[str, Any], seats: tuple[Seat, ...]) -> None:
+def test_lobby_round_trip(options: TableOptions, seats: tuple[Seat, ...]) -> None:
     async def run(folder: str) -> None:
         async with SqliteStore(Path(folder) / "p.db") as store:
             created = await store.create_table(1, 2, 3, options, seats, NOW)

@@ -17,6 +17,8 @@ from data.store import (
     NotFound,
     PlayerPrefs,
     Seat,
+    TableDefaults,
+    TableOptions,
     VersionConflict,
 )
 from engine import Game, replay
@@ -25,7 +27,7 @@ from tests.data.helpers import NOW, move, play, random_move, seats, start_table
 
 
 async def test_lobby_round_trip(store: SqliteStore) -> None:
-    options = {"curse": True, "fire_die": False, "rounds": 3, "max_seats": 4, "name": "Zoë's"}
+    options = TableOptions(curse=True, rounds=3, max_seats=4, thread=False)
     created = await store.create_table(5, 6, 7, options, seats(2), NOW)
     assert created.status == "lobby"
     assert created.version == 1
@@ -39,19 +41,19 @@ async def test_lobby_round_trip(store: SqliteStore) -> None:
 
 
 async def test_lobby_updates_bump_the_version(store: SqliteStore) -> None:
-    t = await store.create_table(5, 6, 7, {"rounds": 1}, (Seat(7, "host"),), NOW)
+    t = await store.create_table(5, 6, 7, TableOptions(rounds=1), (Seat(7, "host"),), NOW)
     t2 = await store.update_lobby(
         t.id, t.version, seats=(Seat(7, "host"), Seat(None, "Robot", "hard")), now=NOW + 1
     )
     assert t2.version == t.version + 1
     assert t2.seats[1] == Seat(None, "Robot", "hard")
     assert t2.updated_at == NOW + 1
-    t3 = await store.update_lobby(t.id, t2.version, options={"rounds": 2}, now=NOW + 2)
-    assert t3.options == {"rounds": 2}
+    t3 = await store.update_lobby(t.id, t2.version, options=TableOptions(rounds=2), now=NOW + 2)
+    assert t3.options == TableOptions(rounds=2)
     assert await store.get_table(t.id) == t3
     with pytest.raises(VersionConflict):
-        await store.update_lobby(t.id, t2.version, options={"rounds": 5}, now=NOW + 3)
-    assert (await store.get_table(t.id)).options == {"rounds": 2}
+        await store.update_lobby(t.id, t2.version, options=TableOptions(rounds=5), now=NOW + 3)
+    assert (await store.get_table(t.id)).options == TableOptions(rounds=2)
     t4 = await store.update_lobby(t.id, t3.version, status="cancelled", now=NOW + 4)
     assert t4.status == "cancelled"
     assert await store.open_table_in_channel(6) is None
@@ -59,14 +61,14 @@ async def test_lobby_updates_bump_the_version(store: SqliteStore) -> None:
 
 
 async def test_one_open_table_per_channel(store: SqliteStore) -> None:
-    t = await store.create_table(5, 6, 7, {}, (), NOW)
+    t = await store.create_table(5, 6, 7, TableOptions(), (), NOW)
     with pytest.raises(ChannelBusy) as err:
-        await store.create_table(5, 6, 8, {}, (), NOW)
+        await store.create_table(5, 6, 8, TableOptions(), (), NOW)
     assert err.value.table_id == t.id
-    other = await store.create_table(5, 60, 8, {}, (), NOW)
+    other = await store.create_table(5, 60, 8, TableOptions(), (), NOW)
     assert other.id != t.id
     await store.update_lobby(t.id, t.version, status="cancelled", now=NOW)
-    again = await store.create_table(5, 6, 8, {}, (), NOW)
+    again = await store.create_table(5, 6, 8, TableOptions(), (), NOW)
     assert again.id not in (t.id, other.id)
 
 
@@ -94,18 +96,17 @@ async def test_game_round_trip(store: SqliteStore) -> None:
 async def test_moves_answer_with_what_the_row_holds(store: SqliteStore, db_path: Path) -> None:
     """A move's answer is built from what start_game (and later writes) stored, not from the
     caller's objects: changing the tables a call returned changes nothing stored or answered."""
-    lobby = await store.create_table(77, 10, 1001, {"rounds": 1}, seats(2), NOW)
+    lobby = await store.create_table(77, 10, 1001, TableOptions(rounds=1), seats(2), NOW)
     await store.set_message(lobby.id, "lobby", 555)
     game = Game.new(2, 9)
     dealt = game.to_dict()
     table = await store.start_game(
         lobby.id, lobby.version, lobby.seats, game.to_dict(), NOW + 3600, NOW + 1800, NOW
     )
-    table.options["rounds"] = 99
     table.messages["lobby"] = 1
     seat, action = random_move(game, random.Random(1))
     moved = await move(store, table, seat, action, game.to_dict())
-    assert moved.options == {"rounds": 1}
+    assert moved.options == TableOptions(rounds=1)
     assert moved.messages == {"lobby": 555}
     assert moved.initial_state == dealt
     assert moved.seats == lobby.seats
@@ -174,7 +175,7 @@ async def test_end_table_closes_and_frees_the_channel(store: SqliteStore) -> Non
     assert await store.results() == []
     with pytest.raises(NotFound):
         await store.end_table(table.id, ended.version, "aborted", NOW + 11)
-    new = await store.create_table(77, 10, 1, {}, (), NOW)
+    new = await store.create_table(77, 10, 1, TableOptions(), (), NOW)
     assert new.id != table.id
     assert await store.check() == []
 
@@ -182,7 +183,7 @@ async def test_end_table_closes_and_frees_the_channel(store: SqliteStore) -> Non
 async def test_timers(store: SqliteStore) -> None:
     a, _ = await start_table(store, 1)
     b, _ = await start_table(store, 2)
-    await store.create_table(77, 3, 1, {}, (), NOW)  # a lobby without timers
+    await store.create_table(77, 3, 1, TableOptions(), (), NOW)  # a lobby without timers
     await store.set_timers(a.id, a.version, NOW + 10, NOW + 5)
     await store.set_timers(b.id, b.version, NOW + 100, None)
     assert (await store.get_table(a.id)).version == a.version  # timers do not bump
@@ -201,7 +202,7 @@ async def test_timers(store: SqliteStore) -> None:
 
 
 async def test_messages(store: SqliteStore) -> None:
-    t = await store.create_table(5, 6, 7, {}, (), NOW)
+    t = await store.create_table(5, 6, 7, TableOptions(), (), NOW)
     assert await store.get_messages(t.id) == {}
     await store.set_message(t.id, "lobby", 2**62 + 1)
     await store.set_message(t.id, "hand:1001", 555)
@@ -221,7 +222,7 @@ async def test_prefs_and_settings(store: SqliteStore) -> None:
     await store.set_prefs(PlayerPrefs(1, "dm"))
     assert await store.get_prefs(1) == PlayerPrefs(1, "dm")
     assert await store.get_guild_settings(9) == GuildSettings(9)
-    settings = GuildSettings(9, 3600, 600, {"curse": True, "rounds": 3})
+    settings = GuildSettings(9, 3600, 600, TableDefaults(curse=True, rounds=3))
     await store.set_guild_settings(settings)
     assert await store.get_guild_settings(9) == settings
     assert await store.get_guild_settings(10) == GuildSettings(10)
@@ -244,7 +245,7 @@ async def test_not_found(store: SqliteStore) -> None:
             reminder_at=None,
             now=NOW,
         )
-    lobby = await store.create_table(5, 6, 7, {}, (), NOW)
+    lobby = await store.create_table(5, 6, 7, TableOptions(), (), NOW)
     with pytest.raises(NotFound):  # a lobby takes no moves
         await move(store, lobby, 0, {"die": "roll"}, {})
 

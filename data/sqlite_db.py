@@ -1,0 +1,418 @@
+"""The SQLite file and its connections: opening it safely, one write transaction at a time.
+
+- **A new database appears whole.** It is built under a temporary name beside the target
+  (schema, WAL mode, the first table id) and then linked into place, which fails if another
+  process got there first. So an empty file is never a database being created: it is a lost one.
+- **An existing file is trusted only once it reads.** An empty file, a file that is not SQLite,
+  or one that fails ``PRAGMA quick_check`` raises :class:`~data.store.DatabaseDamaged` at
+  :meth:`Database.open`; it is never recreated. "Malformed" found later, during a read or a
+  write, raises the same.
+- **One write transaction at a time, run whole.** :meth:`Database.write` runs its function between
+  ``BEGIN IMMEDIATE`` and ``COMMIT`` on the event loop's own thread, in one go: no other coroutine
+  runs in between, so the version check and the write happen under SQLite's write lock and in
+  the order the calls came. A commit in WAL mode takes a fraction of a millisecond (no disk
+  flush with ``synchronous=NORMAL``), less than handing it to another thread: a thread must win
+  the interpreter's lock back after every statement, and under load that made each move wait
+  milliseconds behind the callers' Python. The one wait that can be long, for another process's
+  write lock, is not spent blocking: the write tries again after a short ``asyncio.sleep``,
+  for up to the busy timeout, then fails with a clear :class:`~data.store.StoreError`.
+  A caller hears back only after ``COMMIT`` has returned.
+- **WAL mode**, ``synchronous=NORMAL`` by default: a commit survives the process being killed at
+  any moment; only a power failure or OS crash may lose the last commits. Reads go through a
+  second, read-only connection: they see the last committed state and never block the writer.
+- **Checkpoints in quiet moments.** Copying the WAL into the file (with an fsync) runs on a
+  connection of its own once writes pause, not inside whichever commit crosses SQLite's threshold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from data.migrate import current_version, latest_version, migrate, too_new_message
+from data.store import DatabaseDamaged, SchemaTooNew, StoreError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: The first 16 bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+#: What SQLite says when the file, not one row, is damaged (SQLITE_CORRUPT, SQLITE_NOTADB).
+DAMAGED_CODES = frozenset({11, 26})
+DAMAGED_WORDS = ("malformed", "not a database", "file is encrypted")
+
+#: How many moves (a few WAL pages each) call for a checkpoint, and how often one runs anyway.
+CHECKPOINT_MOVES = 2000
+CHECKPOINT_INTERVAL_S = 5.0
+CHECKPOINT_RESTART_BYTES = 128 * 1024 * 1024
+CHECKPOINT_MIN_GAP_S = 0.5
+#: A checkpoint waits until no write has run for this long...
+CHECKPOINT_QUIET_S = 0.02
+#: ...unless this many moves have gone into the WAL since the last one (some 30 MB).
+CHECKPOINT_ANYWAY_MOVES = 20_000
+#: SQLite checkpoints inside a commit only past this many WAL pages: the checkpoints above
+#: normally keep the WAL well below it.
+AUTOCHECKPOINT_PAGES = 16384
+
+
+def damaged(path: Path, e: BaseException) -> DatabaseDamaged | None:
+    """The :class:`DatabaseDamaged` that SQLite error ``e`` stands for, if it says the file is
+    damaged (None for any other error)."""
+    if not isinstance(e, sqlite3.DatabaseError):
+        return None
+    code = getattr(e, "sqlite_errorcode", None)
+    text = str(e)
+    if (code is not None and code & 0xFF in DAMAGED_CODES) or any(w in text for w in DAMAGED_WORDS):
+        return DatabaseDamaged(damaged_message(path, f"SQLite says: {text}"))
+    return None
+
+
+def damaged_message(path: Path, found: str) -> str:
+    """What to tell the server owner about a damaged database."""
+    return (
+        f"the database {path} is damaged ({found}). The bot will not use it, and will not "
+        "replace it: restore it from a backup, or move it away to start with an empty database."
+    )
+
+
+def translated(path: Path, e: sqlite3.Error, busy_timeout_ms: int) -> Exception:
+    """The store error SQLite error ``e`` stands for, or ``e`` itself."""
+    found = damaged(path, e)
+    if found is not None:
+        return found
+    text = str(e)
+    if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+        return StoreError(
+            f"the database {path} is locked by another process (waited {busy_timeout_ms} ms): "
+            "nothing was written"
+        )
+    return e
+
+
+def check_file(path: Path) -> None:
+    """Raise :class:`DatabaseDamaged` if the existing file ``path`` cannot be a database."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as e:
+        raise StoreError(f"cannot read the database {path}: {e}") from e
+    if not head:
+        raise DatabaseDamaged(damaged_message(path, "the file is empty: 0 bytes"))
+    if head != SQLITE_HEADER:
+        raise DatabaseDamaged(damaged_message(path, "the file is not a SQLite database"))
+
+
+async def connect(path: Path, synchronous: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await conn.execute(f"PRAGMA synchronous = {synchronous}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def enter_wal(conn: aiosqlite.Connection, path: Path, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL mode (a no-op for the bot's own files, made in WAL mode). It can
+    meet another process's lock without SQLite waiting for it: try again for the busy timeout."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+            mode = None
+        else:
+            mode = next(iter(rows))[0] if rows else None
+        if isinstance(mode, str) and mode.lower() == "wal":
+            return
+        if time.monotonic() >= deadline:
+            raise StoreError(f"cannot switch {path} to WAL mode (it stays {mode})")
+        await asyncio.sleep(0.01)
+
+
+async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
+    """Make a new database at ``path`` (nothing happens if one appears there meanwhile).
+
+    Its table ids start past the creation time in milliseconds: a database made after an old
+    one was lost never issues an id the old one did, so a button of an old game can never reach
+    a new one (the old database would have needed a table a millisecond since it was made).
+    """
+    if path.parent != Path():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        conn = await connect(tmp, synchronous, busy_timeout_ms)
+        try:
+            await enter_wal(conn, tmp, busy_timeout_ms)
+            await migrate(conn)
+            await conn.execute(
+                "INSERT INTO sqlite_sequence (name, seq) VALUES ('tables', ?)",
+                (first_table_id(),),
+            )
+        finally:
+            await conn.close()
+        with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
+            os.link(tmp, path)
+    finally:
+        for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+    log.info("created the database %s", path)
+
+
+def first_table_id(now: float | None = None) -> int:
+    """The id sequence's start for a database made at ``now``: unix time in milliseconds
+    (below 2**53 for the next 280,000 years, so JSON-safe).
+
+    >>> first_table_id(1_700_000_000.0)
+    1700000000000
+    """
+    return int((time.time() if now is None else now) * 1000)
+
+
+class _Busy(Exception):
+    """Another process holds the write lock: the transaction was rolled back, try again."""
+
+    def __init__(self, error: sqlite3.OperationalError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class Database:
+    """The connections to one SQLite file (see the module's docstring)."""
+
+    def __init__(self, path: Path, synchronous: str, busy_timeout_ms: int) -> None:
+        self.path = path
+        self.synchronous = synchronous
+        self.busy_timeout_ms = busy_timeout_ms
+        self._writer: sqlite3.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._read_lock = asyncio.Lock()
+        self._checkpoint_task: asyncio.Task[None] | None = None
+        self._checkpoint_wanted = asyncio.Event()
+        self._moves_unchecked = 0  # moves in the WAL since the last checkpoint began
+        self._writing = False
+        self._last_write = 0.0  # time.monotonic() when the last write ended
+        self._wal = Path(f"{path}-wal")
+
+    @property
+    def is_open(self) -> bool:
+        return self._writer is not None
+
+    async def open(self, *, migrate_schema: bool) -> None:
+        """Open the file (made if missing and ``migrate_schema``), check it, migrate it.
+
+        Raises :class:`DatabaseDamaged`, :class:`SchemaTooNew`, or :class:`StoreError`.
+        """
+        if not self.path.exists():
+            if not migrate_schema:
+                raise StoreError(f"no database at {self.path}")
+            await create(self.path, self.synchronous, self.busy_timeout_ms)
+        check_file(self.path)
+        try:
+            await self._open(migrate_schema)
+        except sqlite3.Error as e:
+            raise translated(self.path, e, self.busy_timeout_ms) from e
+        self._read_lock = asyncio.Lock()  # (fresh: the store may be reopened in another loop)
+        self._checkpoint_wanted = asyncio.Event()
+        if migrate_schema:
+            self._checkpoint_task = asyncio.create_task(
+                self._checkpoint_loop(), name=f"checkpoints of {self.path}"
+            )
+
+    async def _open(self, migrate_schema: bool) -> None:
+        setup = await connect(self.path, self.synchronous, self.busy_timeout_ms)
+        try:
+            await self._set_up(setup, migrate_schema)
+        finally:
+            await setup.close()
+        writer = self._connect_writer()
+        try:
+            reader = await connect(self.path, self.synchronous, self.busy_timeout_ms)
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            writer.close()
+            raise
+        self._writer, self._reader = writer, reader
+
+    def _connect_writer(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")  # (waits for a lock with asyncio.sleep)
+            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_size_limit = 67108864")
+            conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    async def _set_up(self, conn: aiosqlite.Connection, migrate_schema: bool) -> None:
+        """Check the file, and migrate it (or only check its version)."""
+        problems = [str(r[0]) for r in await conn.execute_fetchall("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+            raise DatabaseDamaged(damaged_message(self.path, f"integrity check: {shown}"))
+        if migrate_schema:
+            await enter_wal(conn, self.path, self.busy_timeout_ms)
+            await migrate(conn)
+        else:
+            found, known = await current_version(conn), latest_version()
+            if found > known:
+                raise SchemaTooNew(too_new_message(found, known))
+
+    async def close(self) -> None:
+        """Close the connections (no write is ever half done: each runs whole)."""
+        if self._writer is None:
+            return
+        if self._checkpoint_task is not None:
+            self._checkpoint_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpoint_task
+            self._checkpoint_task = None
+        writer, reader = self._writer, self._reader
+        self._writer = self._reader = None
+        if reader is not None:
+            await reader.close()
+        writer.close()
+
+    # --- writing --------------------------------------------------------------------------------
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T], moves: int = 0) -> T:
+        """``fn(conn)`` (synchronous: it must not wait for anything) in its own write
+        transaction; its result once committed. ``moves`` is how many game moves it writes
+        (they call for checkpoints). While another process holds the write lock, it tries again
+        after a pause, for up to the busy timeout; then :class:`StoreError`."""
+        if self._writer is None:
+            raise StoreError("the store is not open")
+        deadline: float | None = None
+        pause = 0.001
+        while True:
+            try:
+                result = self._transaction(fn)
+                break
+            except _Busy as busy:
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + self.busy_timeout_ms / 1000
+                if now >= deadline:
+                    raise translated(self.path, busy.error, self.busy_timeout_ms) from busy.error
+                await asyncio.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, 0.05)
+        if moves:
+            self._moves_unchecked += moves
+            if self._moves_unchecked >= CHECKPOINT_MOVES:
+                self._checkpoint_wanted.set()
+        return result
+
+    def _transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._writer
+        if conn is None:
+            raise StoreError("the store is not open")
+        self._writing = True
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                self._rollback(conn)
+                raise
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise _Busy(e) from e
+            raise translated(self.path, e, self.busy_timeout_ms) from e
+        except sqlite3.Error as e:
+            raise translated(self.path, e, self.busy_timeout_ms) from e
+        finally:
+            self._writing = False
+            self._last_write = time.monotonic()
+        return result
+
+    def _rollback(self, conn: sqlite3.Connection) -> None:
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except Exception:
+            log.exception("rollback failed on %s", self.path)
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def _reader_conn(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StoreError("the store is not open")
+        return self._reader
+
+    async def read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of one query, as last committed."""
+        conn = self._reader_conn()
+        async with self._read_lock:
+            try:
+                return list(await conn.execute_fetchall(sql, params))
+            except sqlite3.Error as e:
+                raise translated(self.path, e, self.busy_timeout_ms) from e
+
+    async def snapshot(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """The rows of several queries, read in one snapshot."""
+        conn = self._reader_conn()
+        async with self._read_lock:
+            try:
+                await conn.execute("BEGIN")
+                try:
+                    return [list(await conn.execute_fetchall(q, p)) for q, p in queries]
+                finally:
+                    await conn.execute("COMMIT")
+            except sqlite3.Error as e:
+                raise translated(self.path, e, self.busy_timeout_ms) from e
+
+    # --- checkpoints ----------------------------------------------------------------------------
+
+    async def _checkpoint_loop(self) -> None:
+        """Copy the WAL into the database file from a connection of its own: after
+        ``CHECKPOINT_MOVES`` moves or every ``CHECKPOINT_INTERVAL_S``, once no write has run for
+        ``CHECKPOINT_QUIET_S`` (at once past ``CHECKPOINT_ANYWAY_MOVES``)."""
+        conn = await connect(self.path, self.synchronous, self.busy_timeout_ms)
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._checkpoint_wanted.wait(), CHECKPOINT_INTERVAL_S)
+                self._checkpoint_wanted.clear()
+                while not self._quiet() and self._moves_unchecked < CHECKPOINT_ANYWAY_MOVES:
+                    await asyncio.sleep(min(CHECKPOINT_QUIET_S, 0.05))
+                self._moves_unchecked = 0
+                # Under a steady stream of commits a passive checkpoint never quite catches up,
+                # and the WAL only starts over once one has: past CHECKPOINT_RESTART_BYTES,
+                # writers pause while the last frames are copied, so the WAL stays bounded.
+                mode = "RESTART" if self._wal_size() > CHECKPOINT_RESTART_BYTES else "PASSIVE"
+                try:
+                    await conn.execute(f"PRAGMA wal_checkpoint({mode})")
+                except sqlite3.Error as e:
+                    log.warning("checkpoint of %s failed: %s", self.path, e)
+                await asyncio.sleep(CHECKPOINT_MIN_GAP_S)
+        finally:
+            await conn.close()
+
+    def _quiet(self) -> bool:
+        return not self._writing and time.monotonic() - self._last_write >= CHECKPOINT_QUIET_S
+
+    def _wal_size(self) -> int:
+        try:
+            return self._wal.stat().st_size
+        except OSError:
+            return 0

@@ -1,0 +1,113 @@
+"""The SQL the SQLite store runs to read tables and write moves, and turning its rows into records.
+
+The queries read a table in one statement: its row, its message ids, departures and DM failures
+(as JSON built by SQLite), and the statistics of its action log, so that a table is always read
+from one snapshot. Decoding and checking what they return is :mod:`data.rows`' job.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from data import rows as R
+
+COLUMNS = (
+    "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, t.state, "
+    "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id), t.start_version, "
+    "t.deadline, t.reminder_at, t.created_at, t.updated_at"
+)
+
+
+def _owned(alias: str) -> str:
+    """What the bot keeps beside a table (message ids, departures, DM failures, the version the
+    channel was shown), for a table named ``alias`` in the query."""
+    return (
+        "(SELECT json_group_object(m.key, m.message_id) FROM messages m "
+        f"WHERE m.table_id = {alias}.id), "
+        "(SELECT json_group_object(d.seat, d.user_id) FROM departures d "
+        f"WHERE d.table_id = {alias}.id), "
+        "(SELECT json_group_array(f.user_id) FROM dm_failures f "
+        f"WHERE f.table_id = {alias}.id), "
+        f"{alias}.shown_version"
+    )
+
+
+LOG_STATS = (
+    "(SELECT count(*) FROM actions a WHERE a.table_id = t.id), "
+    "(SELECT min(a.version) FROM actions a WHERE a.table_id = t.id), "
+    "(SELECT max(a.version) FROM actions a WHERE a.table_id = t.id)"
+)
+#: A table row with what the bot keeps beside it, without the log statistics (see R.TableRow).
+SELECT_ROW = f"SELECT {COLUMNS}, {_owned('t')} FROM tables t"
+#: A whole table and its log statistics, in one statement (one snapshot).
+SELECT_TABLE = f"SELECT {COLUMNS}, {_owned('t')}, {LOG_STATS} FROM tables t"
+OPEN = "t.status IN ('lobby', 'playing')"
+
+#: Due timers: the partial indexes on the open tables' timers make this a short range scan
+#: however many tables are open (without statistics SQLite would pick the status index).
+SELECT_DUE = (
+    f"{SELECT_TABLE} WHERE t.id IN ("
+    "SELECT id FROM tables INDEXED BY tables_open_deadline "
+    "WHERE status IN ('lobby', 'playing') AND deadline <= ? UNION "
+    "SELECT id FROM tables INDEXED BY tables_open_reminder "
+    "WHERE status IN ('lobby', 'playing') AND reminder_at <= ?) ORDER BY t.id"
+)
+
+# A move: the version check is the UPDATE's own WHERE, and what the answer needs comes back
+# from it. An UPDATE that names the status or the seats rewrites the indexes on them even with
+# the same value: most moves leave them out.
+_MOVE_RETURNING = (
+    "RETURNING guild_id, channel_id, host_id, options, seats, start_version, created_at, "
+    f"{_owned('tables')}"
+)
+#: The columns of a move's RETURNING, by position.
+GUILD, CHANNEL, HOST, OPTIONS, SEATS, START_VERSION, CREATED = range(7)
+MESSAGES, DEPARTED, DM_FAILED, SHOWN = range(7, 11)
+UPDATE_MOVED = (
+    "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
+    "updated_at = ? WHERE id = ? AND version = ? AND status = 'playing' " + _MOVE_RETURNING
+)
+UPDATE_CHANGED = (
+    "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
+    "updated_at = ?, seats = COALESCE(?, seats), status = COALESCE(?, status) "
+    "WHERE id = ? AND version = ? AND status = 'playing' " + _MOVE_RETURNING
+)
+INSERT_ACTION = (
+    "INSERT INTO actions (table_id, version, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+def table_row(values: Sequence[Any]) -> R.TableRow:
+    """A row of :data:`SELECT_ROW` or :data:`SELECT_TABLE` as a :class:`~data.rows.TableRow`."""
+    return R.TableRow(*values)
+
+
+class InitialStates:
+    """The parsed initial states of recently moved tables, so that a move's answer does not
+    parse its dealt state again (it never changes once a game has started: an entry is used
+    while the table's ``start_version`` is the same). Used from the writer's thread and the
+    event loop's, hence the lock."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: int, start_version: int | None) -> tuple[bool, dict[str, Any] | None]:
+        """``(found, state)``."""
+        with self._lock:
+            entry = self._entries.get(table_id)
+            if entry is None or entry[0] != start_version:
+                return False, None
+            self._entries.move_to_end(table_id)
+            return True, entry[1]
+
+    def put(self, table_id: int, start_version: int | None, state: dict[str, Any] | None) -> None:
+        with self._lock:
+            self._entries[table_id] = (start_version, state)
+            self._entries.move_to_end(table_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
