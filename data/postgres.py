@@ -30,11 +30,10 @@ import gc
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import asyncpg
-import orjson
 
 from data import rows as R
 from data.pgmigrate import check_known, current_version, migrate
@@ -160,8 +159,8 @@ def _damaged(e: BaseException) -> DatabaseDamaged | None:
     return None
 
 
-class _MoveUnknown(Exception):
-    """A move's connection was lost while its statement was out: find out what happened."""
+class _CommitUnknown(StoreError):
+    """The connection was lost while a ``COMMIT`` was out: the change may or may not be stored."""
 
 
 class PostgresStore:
@@ -318,7 +317,7 @@ class PostgresStore:
                 if conn is not None:
                     _discard(conn)
                 if committing:
-                    raise StoreError(
+                    raise _CommitUnknown(
                         f"the connection to the database was lost while committing ({what}): "
                         "the change may or may not be stored; read the table again"
                     ) from e
@@ -388,25 +387,24 @@ class PostgresStore:
             initial = attempt(lambda: R.parse_object(initial_text, "initial state"), None)
         gap = R.log_problem(
             R.TableRow(
-                tid,
-                gid,
-                cid,
-                hid,
-                status,
-                "",
-                "",
-                version,
-                None,
-                None,
-                start_version,
-                deadline,
-                reminder_at,
-                created_at,
-                updated_at,
-                None,
-                n,
-                lo,
-                hi,
+                id=tid,
+                guild_id=gid,
+                channel_id=cid,
+                host_id=hid,
+                status=status,
+                options="",
+                seats="",
+                version=version,
+                state=None,
+                initial_state=None,
+                start_version=start_version,
+                deadline=deadline,
+                reminder_at=reminder_at,
+                created_at=created_at,
+                updated_at=updated_at,
+                log_count=n,
+                log_min=lo,
+                log_max=hi,
             )
         )
         if gap:
@@ -625,10 +623,16 @@ class PostgresStore:
         seats: tuple[Seat, ...] | None = None,
         status: TableStatus | None = None,
     ) -> Table:
-        """One game move in one statement: the version check, the new state (and seats or
-        status), the version bump and the log row. Raises :class:`VersionConflict` (nothing
-        written), :class:`NotFound` if the table is not playing. ``state`` is the caller's and
-        comes back as the returned table's state."""
+        """One game move in one transaction: the version check, the new state (and seats or
+        status), the version bump and the log row in one statement, and the match's result if
+        the move finished it. Raises :class:`VersionConflict` (nothing written),
+        :class:`NotFound` if the table is not playing, :class:`CorruptRecord` (nothing written)
+        if its row does not read. ``state`` is the caller's and comes back as the returned
+        table's state.
+
+        If the connection is lost while the ``COMMIT`` is out, the action log says whether the
+        move is stored: if it is, the table is returned; if the table has not moved, the move
+        is sent once more."""
         if status == "lobby":
             raise ValueError("a game cannot go back to being a lobby")
         args = (
@@ -644,47 +648,40 @@ class PostgresStore:
             user_id,
             R.dumps(action),
         )
+
+        async def op(conn: Conn) -> Table:
+            row = await conn.fetchrow(_MOVE, *args)
+            if row is None:
+                raise await self._why(conn, table_id, expected_version, "playing")
+            try:
+                table = await self._moved(conn, table_id, row, state)
+            except CorruptRecord as e:
+                raise CorruptRecord(table_id, e.problem, expected_version) from None
+            if status == "finished":
+                await self._write_result(conn, table, None)
+            return table
+
         what = f"a move at table {table_id}"
         for attempt in range(2):
-
-            async def op(conn: Conn) -> asyncpg.Record | Exception:
-                try:
-                    row = await conn.fetchrow(_MOVE, *args)
-                except Exception as e:
-                    if _is_lost(e, conn):
-                        _discard(conn)
-                        raise _MoveUnknown() from e
-                    raise
-                if row is None:
-                    return await self._why(conn, table_id, expected_version, "playing")
-                return row
-
             try:
-                got = await self._run(op, transaction=False, what=what)
-            except _MoveUnknown as e:
-                if attempt == 0 and await self._move_lost(table_id, expected_version, args, e):
-                    return await self.get_table(table_id)  # stored: answer from the table now
-                if attempt:
-                    raise StoreError(
-                        f"the connection to the database was lost during {what} twice: "
-                        "read the table again to know whether the move was stored"
-                    ) from e.__cause__
-            except StoreError:
-                raise
-            else:
-                if isinstance(got, Exception):
-                    raise got
-                return await self._moved(table_id, got, state)
+                return await self._run(op, transaction=True, what=what)
+            except _CommitUnknown as e:
+                stored = await self._move_stored(table_id, expected_version, args)
+                if stored:
+                    return await self.get_table(table_id)
+                if stored is None or attempt:
+                    raise StoreError(str(e)) from e.__cause__
+                log.warning("a move at table %s was not stored; sending it again", table_id)
         raise AssertionError("unreachable")
 
-    async def _move_lost(
-        self, table_id: int, expected_version: int, args: tuple[Any, ...], e: Exception
-    ) -> bool:
-        """After a move's connection was lost: True if the move is stored (its log row is
-        there), else raise :class:`_MoveUnknown` again if it may still be (the table moved on
-        without it), or return False to send it again."""
+    async def _move_stored(
+        self, table_id: int, expected_version: int, args: tuple[Any, ...]
+    ) -> bool | None:
+        """After a move's ``COMMIT`` was lost: True if the move is in the action log, False if
+        the table is still at ``expected_version`` (not stored), None if it moved on without it
+        (it cannot be sent again)."""
         rows = await self._read(
-            "SELECT t.version, a.action::text = $3::jsonb::text AND a.at = $4 "
+            "SELECT t.version, a.action = $3::jsonb AND a.at = $4 "
             "FROM tables t LEFT JOIN actions a ON a.table_id = t.id AND a.version = $2 + 1 "
             "WHERE t.id = $1",
             table_id,
@@ -696,23 +693,25 @@ class PostgresStore:
             log.warning("a move at table %s was stored before the connection was lost", table_id)
             return True
         if rows and rows[0][0] == expected_version:
-            log.warning("a move at table %s was not stored; sending it again", table_id)
             return False
-        raise _MoveUnknown() from e
+        return None
 
-    async def _moved(self, table_id: int, row: asyncpg.Record, state: dict[str, Any]) -> Table:
+    async def _moved(
+        self, conn: Conn, table_id: int, row: asyncpg.Record, state: dict[str, Any]
+    ) -> Table:
         """The table a move's returned row describes, with the caller's ``state`` and the
         initial state from the cache (read once per table)."""
+        start_version = row["start_version"]
         cached = self._initial.get(table_id)
-        if cached is None or cached[0] != row["start_version"]:
-            text = await self._read(
+        if cached is None or cached[0] != start_version:
+            text = await conn.fetchval(
                 "SELECT state FROM initial_states WHERE table_id = $1", table_id
             )
-            initial = R.parse_object(text[0][0], "initial state") if text else None
-            self._remember_initial(table_id, row["start_version"], initial)
-            cached = (row["start_version"], initial)
-        else:
-            self._initial.move_to_end(table_id)
+            initial = None if text is None else R.parse_object(text, "initial state")
+            table = self._table(row, validate=False, state=state, initial=initial, has_initial=True)
+            self._remember_initial(table_id, start_version, initial)
+            return table
+        self._initial.move_to_end(table_id)
         return self._table(row, validate=False, state=state, initial=cached[1], has_initial=True)
 
     async def set_timers(
@@ -1012,31 +1011,7 @@ class PostgresStore:
             guild_id,
             limit,
         )
-        out: list[dict[str, Any]] = []
-        for tid, gid, cid, at, seats, scores, winners, data in rows:
-            try:
-                seat_list = [s.to_dict() for s in R.parse_seats(seats)]
-                score_list = None if scores is None else orjson.loads(scores)
-                winner_list = None if winners is None else orjson.loads(winners)
-                extra = R.parse_object(data, "results")
-            except ValueError as e:
-                log.warning("skipping the result of table %s: %s", tid, e)
-                continue
-            if winner_list is None:
-                _, winner_list = R.scores_and_winners({"scores": score_list}, None)
-            out.append(
-                {
-                    "table_id": tid,
-                    "guild_id": gid,
-                    "channel_id": cid,
-                    "finished_at": at,
-                    "seats": seat_list,
-                    "scores": score_list,
-                    "winners": winner_list or [],
-                    "results": extra,
-                }
-            )
-        return out
+        return R.results_from_rows([tuple(r) for r in rows])
 
     async def check(self) -> list[TableProblem]:
         """Replay every game from its initial state and action log and compare with the stored
@@ -1072,7 +1047,7 @@ class PostgresStore:
         row, log_rows = await self._run(op, transaction=False, what="checking")
         if row is None:
             return None, []
-        return R.TableRow(*row), [(int(v), s, a) for v, s, a in log_rows]
+        return R.TableRow(*row[:15]), [(int(v), s, a) for v, s, a in log_rows]
 
     async def integrity_check(self) -> list[str]:
         """Problems of the database as a whole (empty when all is well): the table id sequence
@@ -1086,8 +1061,22 @@ class PostgresStore:
         return []
 
     async def table_count(self) -> int:
-        rows = await self._read("SELECT count(*) FROM tables")
+        """How many tables (of any status) the database holds."""
+        return await self.count_rows("tables")
+
+    async def count_rows(self, table: str) -> int:
+        """How many rows one of the store's tables holds (for checks and reports)."""
+        if not table.isidentifier():
+            raise ValueError(f"not a table name: {table!r}")
+        rows = await self._read(f'SELECT count(*) FROM "{table}"')
         return int(rows[0][0])
+
+    @contextlib.asynccontextmanager
+    async def connection(self) -> AsyncIterator[Conn]:
+        """A connection of the pool, for maintenance such as ``python -m data copy`` (the
+        bot itself never needs one: every change goes through the methods above)."""
+        async with self._the_pool().acquire() as conn:
+            yield conn
 
     async def schema_version(self) -> int:
         async def op(conn: Conn) -> int:
