@@ -18,7 +18,7 @@ from bot.config import Config, offset_clock
 from bot.presenter import Presenter
 from bot.service import Dealer, TableService, default_ai
 from data import open_store
-from data.store import Store
+from data.store import Store, TableOptions
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def intents() -> discord.Intents:
 def state_file_dealer(path: str) -> Dealer:
     """Test-only: deal every new match from the engine state stored in ``path``."""
 
-    def deal(players: int, seed: int, options: dict[str, Any]) -> Game:
+    def deal(players: int, seed: int, options: TableOptions) -> Game:
         state = json.loads(Path(path).read_text())
         game = Game.from_dict(state)
         if game.players != players:

@@ -336,7 +336,7 @@ class Presenter:
             allowed_mentions=views.ping([rem.user_id]),
         )
         prefs = await self.service.store.get_prefs(rem.user_id)
-        if prefs.hand_mode != "dm" or f"nodm:{rem.user_id}" in board.table.messages:
+        if prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
             return
         try:
             cid = await self.dm_channel_id(rem.user_id)

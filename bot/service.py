@@ -40,10 +40,13 @@ from bot.errors import (
 from data.store import (
     ChannelBusy,
     CorruptRecord,
+    GuildSettings,
     NotFound,
     Seat,
     Store,
     Table,
+    TableDefaults,
+    TableOptions,
     VersionConflict,
 )
 from engine import Action, EngineError, Event, Fall, Game, NextRound, Play, Pos, View, view
@@ -55,7 +58,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 AiPlayer = Callable[[str, View, int], Action]
 """A computer player: ``(level, view, seed) -> action`` for the decision ``view.player`` owns."""
-Dealer = Callable[[int, int, dict[str, Any]], Game]
+Dealer = Callable[[int, int, TableOptions], Game]
 """Deals a new match: ``(players, seed, options) -> Game``."""
 
 MIN_SEATS = 2
@@ -130,7 +133,7 @@ class Board:
         return tuple(s.name for s in self.table.seats)
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> TableOptions:
         return self.table.options
 
 
@@ -264,13 +267,9 @@ def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = N
     return play
 
 
-def _deal(players: int, seed: int, options: dict[str, Any]) -> Game:
+def _deal(players: int, seed: int, options: TableOptions) -> Game:
     return Game.new(
-        players,
-        seed,
-        curse=bool(options.get("curse")),
-        fire_die=bool(options.get("fire_die")),
-        rounds=int(options.get("rounds", 1)),
+        players, seed, curse=options.curse, fire_die=options.fire_die, rounds=options.rounds
     )
 
 
@@ -372,15 +371,12 @@ class TableService:
     def _effective(table: Table) -> Table:
         """The table with the seats of players who left (``/fp leave``) already played by a
         computer. The change is written into the seats with the table's next move."""
-        if table.status != "playing" or not any(k.startswith("left:") for k in table.messages):
+        if table.status != "playing" or not table.departed:
             return table
         seats = list(table.seats)
         changed = False
-        for key, user_id in table.messages.items():
-            if not key.startswith("left:"):
-                continue
-            i = int(key[5:])
-            if i < len(seats) and seats[i].ai is None and seats[i].user_id == user_id:
+        for i, user_id in table.departed.items():
+            if 0 <= i < len(seats) and seats[i].ai is None and seats[i].user_id == user_id:
                 seats[i] = Seat(None, f"{seats[i].name} (computer)", TIMEOUT_LEVEL)
                 changed = True
         return replace(table, seats=tuple(seats)) if changed else table
@@ -487,7 +483,7 @@ class TableService:
             version=table.version,
             your_turn=p is not None and p.kind == "play" and p.player == seat,
             dm=prefs.hand_mode == "dm",
-            dm_failed_before=f"nodm:{s.user_id}" in table.messages,
+            dm_failed_before=s.user_id in table.dm_failed,
         )
 
     async def hand(self, table_id: int, user_id: int) -> Hand:
@@ -511,22 +507,16 @@ class TableService:
         channel_id: int,
         user_id: int,
         name: str,
-        options: dict[str, Any] | None = None,
+        options: TableDefaults | None = None,
     ) -> Board:
-        """Open a lobby in a channel, with the host seated. Unset options take the server's
-        defaults. Raises :class:`TableExists` if the channel already has a table."""
+        """Open a lobby in a channel, with the host seated. The options ``options`` leaves
+        unset take the server's defaults. Raises :class:`TableExists` if the channel already
+        has a table."""
         settings = await self.store.get_guild_settings(guild_id)
-        opts: dict[str, Any] = {
-            "curse": False,
-            "fire_die": False,
-            "rounds": 1,
-            "turn_limit_s": settings.turn_limit_s,
-            "reminder_s": settings.reminder_s,
-            "max_seats": MAX_SEATS,
-        }
-        opts.update({k: v for k, v in settings.defaults.items() if k in opts})
-        opts.update({k: v for k, v in (options or {}).items() if v is not None})
-        opts = self._check_options(opts)
+        opts = TableOptions(
+            turn_limit_s=settings.turn_limit_s, reminder_s=settings.reminder_s, max_seats=MAX_SEATS
+        ).with_defaults(settings.defaults)
+        opts = self._check_options(opts.with_defaults(options or TableDefaults()))
         try:
             table = await self.store.create_table(
                 guild_id,
@@ -552,29 +542,15 @@ class TableService:
         return self.board(table)
 
     @staticmethod
-    def _check_options(opts: dict[str, Any]) -> dict[str, Any]:
-        try:
-            rounds = int(opts["rounds"])
-            limit = int(opts["turn_limit_s"])
-            reminder = int(opts["reminder_s"])
-            max_seats = int(opts["max_seats"])
-        except (TypeError, ValueError):
-            raise BadRequest("One of the options is not a number.") from None
+    def _check_options(opts: TableOptions) -> TableOptions:
+        rounds, limit, max_seats = opts.rounds, opts.turn_limit_s, opts.max_seats
         if not 1 <= rounds <= MAX_ROUNDS:
             raise BadRequest(f"A match has 1 to {MAX_ROUNDS} rounds.")
         if not MIN_TURN_LIMIT_S <= limit <= MAX_TURN_LIMIT_S:
             raise BadRequest("The turn time limit must be between 1 minute and 14 days.")
         if not MIN_SEATS <= max_seats <= MAX_SEATS:
             raise BadRequest(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
-        return {
-            **opts,
-            "curse": bool(opts["curse"]),
-            "fire_die": bool(opts["fire_die"]),
-            "rounds": rounds,
-            "turn_limit_s": limit,
-            "reminder_s": max(0, reminder),
-            "max_seats": max_seats,
-        }
+        return replace(opts, reminder_s=max(0, opts.reminder_s))
 
     async def _lobby_write(
         self, table: Table, *, seats: tuple[Seat, ...] | None = None, status: Any = None
@@ -596,7 +572,7 @@ class TableService:
                 table = await self._get_lobby(table_id)
                 if self.seat_of(table, user_id) is not None:
                     raise NotAllowed("You already have a seat at this table.", table_id=table_id)
-                if len(table.seats) >= int(table.options.get("max_seats", MAX_SEATS)):
+                if len(table.seats) >= table.options.max_seats:
                     raise NotAllowed("This table is full.", table_id=table_id)
                 seats = (*table.seats, Seat(user_id, _clean_name(name)))
                 try:
@@ -644,7 +620,7 @@ class TableService:
             table = await self._get_lobby(table_id)
             self._require_host(table, user_id, "add computer players")
             self._check_version(table, version)
-            if len(table.seats) >= int(table.options.get("max_seats", MAX_SEATS)):
+            if len(table.seats) >= table.options.max_seats:
                 raise NotAllowed("This table is full.", table_id=table_id)
             taken = {s.name for s in table.seats}
             n = 1
@@ -756,9 +732,9 @@ class TableService:
         seat = table.seats[p.player]
         if p.kind == "die" or seat.ai is not None:
             return now + AI_GRACE_S, None
-        limit = float(table.options.get("turn_limit_s", DEFAULT_TURN_LIMIT_S))
+        limit = float(table.options.turn_limit_s)
         deadline = now + limit
-        lead = min(float(table.options.get("reminder_s", DEFAULT_REMINDER_S)), limit / 2)
+        lead = min(float(table.options.reminder_s), limit / 2)
         return deadline, (deadline - lead if lead > 0 else None)
 
     # --- moves -----------------------------------------------------------------------------------
@@ -928,7 +904,7 @@ class TableService:
         now = self.clock()
         deadline, reminder = self._timers(table, game, now)
         try:
-            left = any(k.startswith("left:") for k in table.messages)
+            left = bool(table.departed)
             return await self.store.apply_action(
                 table.id,
                 table.version,
@@ -1113,7 +1089,7 @@ class TableService:
         async with self.lock(table.id):
             table, game = await self._get_game(table.id)
             seat = self._require_seat(table, user_id)
-            await self.store.set_message(table.id, f"left:{seat}", user_id)
+            await self.store.record_departure(table.id, seat, user_id, self.clock())
             table = await self._get(table.id)
             if not any(s.ai is None for s in table.seats):
                 table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
@@ -1163,23 +1139,18 @@ class TableService:
     async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
         """Remember that a direct message to ``user_id`` failed at this table; True the first time
         (so the channel is told once)."""
-        table = await self._get(table_id)
-        key = f"nodm:{user_id}"
-        if key in table.messages:
-            return False
-        await self.store.set_message(table_id, key, 1)
-        return True
+        return await self.store.note_dm_failed(table_id, user_id)
 
     async def mark_shown(self, table_id: int, version: int) -> None:
         """Remember that the channel has seen the table at ``version`` (see :meth:`unshown`)."""
-        await self.store.set_message(table_id, "shown", version)
+        await self.store.mark_shown(table_id, version)
 
     async def unshown(self) -> list[Board]:
         """Games whose latest move was committed but never shown (the bot stopped in between),
         waiting for a person: to post their picture again after a restart."""
         out: list[Board] = []
         for table in await self.store.open_tables():
-            if table.status != "playing" or table.messages.get("shown") == table.version:
+            if table.status != "playing" or table.shown_version == table.version:
                 continue
             try:
                 board = self.board(self._effective(table))
@@ -1200,11 +1171,9 @@ class TableService:
         *,
         turn_limit_s: int | None = None,
         reminder_s: int | None = None,
-        defaults: dict[str, Any] | None = None,
-    ) -> Any:
+        defaults: TableDefaults | None = None,
+    ) -> GuildSettings:
         """``/fp settings``: change (and return) a server's settings."""
-        from dataclasses import replace
-
         current = await self.store.get_guild_settings(guild_id)
         if turn_limit_s is not None:
             if not MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S:
@@ -1212,9 +1181,11 @@ class TableService:
             current = replace(current, turn_limit_s=turn_limit_s)
         if reminder_s is not None:
             current = replace(current, reminder_s=max(0, reminder_s))
-        if defaults:
-            current = replace(current, defaults={**current.defaults, **defaults})
-        if turn_limit_s is not None or reminder_s is not None or defaults:
+        changed = defaults is not None and bool(defaults.to_dict())
+        if defaults is not None and changed:
+            merged = {**current.defaults.to_dict(), **defaults.to_dict()}
+            current = replace(current, defaults=TableDefaults.from_dict(merged))
+        if turn_limit_s is not None or reminder_s is not None or changed:
             await self.store.set_guild_settings(current)
         return current
 

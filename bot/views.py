@@ -8,13 +8,13 @@ labels of at most 80 characters, custom ids of at most 100, messages of at most 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
 from bot.components import ButtonId, FpButton
 from bot.narrate import narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
+from data.store import TableOptions
 from engine.ai import LEVELS
 from engine.tiles import describe
 
@@ -57,13 +57,13 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 # --- the lobby ------------------------------------------------------------------------------------
 
 
-def options_line(options: dict[str, Any]) -> str:
+def options_line(options: TableOptions) -> str:
     parts = [
-        f"curse {'on' if options.get('curse') else 'off'}",
-        f"fire die {'on' if options.get('fire_die') else 'off'}",
-        f"{options.get('rounds', 1)} round" + ("s" if options.get("rounds", 1) != 1 else ""),
-        f"{duration(options.get('turn_limit_s', 86400))} per turn",
-        f"up to {options.get('max_seats', 6)} players",
+        f"curse {'on' if options.curse else 'off'}",
+        f"fire die {'on' if options.fire_die else 'off'}",
+        f"{options.rounds} round" + ("s" if options.rounds != 1 else ""),
+        f"{duration(options.turn_limit_s)} per turn",
+        f"up to {options.max_seats} players",
     ]
     return " · ".join(parts)
 
@@ -85,7 +85,7 @@ def lobby_embed(board: Board) -> discord.Embed:
     )
     seats = [f"{i + 1}. {esc(s.name)}" + (" 🤖" if s.ai else "") for i, s in enumerate(t.seats)]
     embed.add_field(
-        name=f"Seats ({len(t.seats)}/{t.options.get('max_seats', 6)})",
+        name=f"Seats ({len(t.seats)}/{t.options.max_seats})",
         value="\n".join(seats) or "—",
         inline=False,
     )

@@ -22,6 +22,7 @@ from bot.components import ButtonId
 from bot.errors import BadRequest, HandChanged, Stale, TableError, TableExists
 from bot.replies import guarded
 from bot.service import Board, LeftGame, SpotChoice, Step
+from data.store import TableDefaults
 
 if TYPE_CHECKING:
     from bot.app import Bot
@@ -125,13 +126,13 @@ class Tables(commands.Cog):
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None and interaction.channel_id is not None
-            options = {
-                "curse": curse,
-                "fire_die": fire_die,
-                "rounds": rounds,
-                "turn_limit_s": time_limit.value if time_limit else None,
-                "max_seats": max_seats,
-            }
+            options = TableDefaults(
+                curse=curse,
+                fire_die=fire_die,
+                rounds=rounds,
+                turn_limit_s=time_limit.value if time_limit else None,
+                max_seats=max_seats,
+            )
             try:
                 board = await self.service.new_table(
                     interaction.guild_id,
@@ -326,14 +327,11 @@ class Tables(commands.Cog):
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
-            defaults = {
-                k: v for k, v in (("curse", curse), ("fire_die", fire_die)) if v is not None
-            }
             current = await self.service.settings(
                 interaction.guild_id,
                 turn_limit_s=time_limit.value if time_limit else None,
                 reminder_s=reminder.value if reminder else None,
-                defaults=defaults or None,
+                defaults=TableDefaults(curse=curse, fire_die=fire_die),
             )
             await interaction.followup.send(
                 "Settings for new tables on this server: "
@@ -343,8 +341,8 @@ class Tables(commands.Cog):
                     if current.reminder_s
                     else "off"
                 )
-                + f", curse {'on' if current.defaults.get('curse') else 'off'}, fire die "
-                + f"{'on' if current.defaults.get('fire_die') else 'off'}.",
+                + f", curse {'on' if current.defaults.curse else 'off'}, fire die "
+                + f"{'on' if current.defaults.fire_die else 'off'}.",
                 ephemeral=True,
             )
 

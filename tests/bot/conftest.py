@@ -11,6 +11,7 @@ import pytest
 
 from bot.service import TableService, first_legal
 from data.sqlite import SqliteStore
+from data.store import TableDefaults
 from engine import Game
 
 GUILD = 1000
@@ -67,7 +68,9 @@ def service(store: SqliteStore, clock: ManualClock) -> TableService:
 
 async def lobby(service: TableService, *users: int, **options: Any) -> int:
     """A lobby in CHANNEL hosted by the first user, the others seated; returns its id."""
-    board = await service.new_table(GUILD, CHANNEL, users[0], f"user{users[0]}", options)
+    board = await service.new_table(
+        GUILD, CHANNEL, users[0], f"user{users[0]}", TableDefaults(**options)
+    )
     for u in users[1:]:
         board = await service.join(board.table_id, u, f"user{u}")
     return board.table_id

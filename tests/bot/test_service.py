@@ -21,6 +21,7 @@ from bot.errors import (
 )
 from bot.service import LeftGame, Reminder, SpotChoice, Step, TableService, hand_digest
 from data.sqlite import SqliteStore
+from data.store import TableDefaults
 from engine import Game
 
 from .conftest import (
@@ -44,8 +45,8 @@ async def test_new_table_seats_the_host_with_server_defaults(service: TableServi
     board = await service.new_table(GUILD, CHANNEL, ALICE, "Alice")
     assert board.prompt.kind == "lobby"
     assert [s.user_id for s in board.table.seats] == [ALICE]
-    assert board.options["turn_limit_s"] == 24 * 3600
-    assert board.options["curse"] is False
+    assert board.options.turn_limit_s == 24 * 3600
+    assert board.options.curse is False
 
 
 async def test_one_table_per_channel_but_many_channels(service: TableService) -> None:
@@ -67,16 +68,16 @@ async def test_table_options_reach_the_dealt_game(service: TableService) -> None
     game = Game.from_dict(step.board.table.state or {})
     assert game.to_dict()["options"] == {"curse": True, "fire_die": True}
     assert game.rounds == 3
-    assert step.board.table.options["max_seats"] == 3
+    assert step.board.table.options.max_seats == 3
     assert step.board.prompt.deadline is not None
     assert step.board.table.deadline == step.board.table.updated_at + 900
 
 
 async def test_bad_options_are_refused(service: TableService) -> None:
     with pytest.raises(BadRequest):
-        await service.new_table(GUILD, CHANNEL, ALICE, "Alice", {"rounds": 0})
+        await service.new_table(GUILD, CHANNEL, ALICE, "Alice", TableDefaults(rounds=0))
     with pytest.raises(BadRequest):
-        await service.new_table(GUILD, CHANNEL, ALICE, "Alice", {"turn_limit_s": 5})
+        await service.new_table(GUILD, CHANNEL, ALICE, "Alice", TableDefaults(turn_limit_s=5))
 
 
 async def test_join_and_leave(service: TableService) -> None:
@@ -487,7 +488,9 @@ async def test_a_damaged_table_is_reported_once_and_the_timers_of_others_run(
     service = make_service(store, clock)
     damaged = await lobby(service, ALICE, BOB, CAROL, turn_limit_s=600)
     await service.start_from_state(damaged, ALICE, state())
-    other = await service.new_table(GUILD, CHANNEL + 1, ALICE, "Alice", {"turn_limit_s": 600})
+    other = await service.new_table(
+        GUILD, CHANNEL + 1, ALICE, "Alice", TableDefaults(turn_limit_s=600)
+    )
     await service.join(other.table_id, BOB, "Bob")
     two = state(players=2, hands=[["Y40"], ["R2"]], piles=[["R20"], ["G20"]])
     await service.start_from_state(other.table_id, ALICE, two)
