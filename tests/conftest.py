@@ -30,6 +30,8 @@ from data.sqlite import SqliteStore
 from data.store import Store
 
 BACKENDS = ("sqlite", "postgres")
+#: The file name of a test's SQLite database in its ``tmp_path`` (``db_path`` names it too).
+SQLITE_FILE = "store.db"
 _names = itertools.count(1)
 
 
@@ -134,7 +136,7 @@ class Backend:
 def backend_db(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Backend:
     """This test's database on the backend it runs with."""
     if backend == "sqlite":
-        path = tmp_path / "store.db"
+        path = tmp_path / SQLITE_FILE
         return Backend("sqlite", f"sqlite:///{path}", path)
     url: str = request.getfixturevalue("pg_url")
     return Backend("postgres", url, None)

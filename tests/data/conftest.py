@@ -4,23 +4,24 @@ it also takes ``db_path`` (then it is about the SQLite file, and runs on SQLite 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from data.store import Store
+from tests.conftest import SQLITE_FILE
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """The SQLite file the ``store`` fixture uses (asking for it makes the test SQLite-only)."""
-    return tmp_path / "store.db"
+    return tmp_path / SQLITE_FILE
 
 
 @pytest.fixture
-async def store(backend: str, backend_store: Store) -> AsyncIterator[Store]:
-    yield backend_store
+def store(backend_store: Store) -> Store:
+    """A real store on each backend in turn (see ``tests/conftest.py``)."""
+    return backend_store
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
