@@ -89,18 +89,19 @@ _LOG_JOIN = (
 SELECT_TABLE = f"SELECT {_COLUMNS}, {_INITIAL}, {_LOG} FROM tables t {_LOG_JOIN}"
 _OPEN = "t.status IN ('lobby', 'playing')"
 
-# One move: the version check, the new state and the log row in one statement. The returned
-# columns are those of _COLUMNS without the state (the caller has it).
+# One move: the version check, the new state and the log row in one statement (so one round
+# trip, committed by itself). A row whose options or seats are not JSON of the right shape is
+# not moved (see _why). The returned columns are those of SELECT_TABLE without the state (the
+# caller has it), the initial state (cached) and the log's shape (moves do not check it).
 _MOVE = (
     "WITH t AS (UPDATE tables SET version = version + 1, state = $3, deadline = $4, "
     "reminder_at = $5, updated_at = $6, seats = COALESCE($7, seats), "
     "status = COALESCE($8, status) "
-    "WHERE id = $1 AND version = $2 AND status = 'playing' RETURNING *), "
+    "WHERE id = $1 AND version = $2 AND status = 'playing' "
+    "AND jsonb_typeof(options) = 'object' AND jsonb_typeof(seats) = 'array' RETURNING *), "
     "a AS (INSERT INTO actions (table_id, version, seat, user_id, action, at) "
     "SELECT id, version, $9, $10, $11, $6 FROM t) "
-    # (the statement's own log row is not in the snapshot it reads: counted by hand)
-    f"SELECT {_COLUMNS.replace('t.state, ', 'NULL, ')}, NULL, "
-    f"l.n + 1, COALESCE(l.lo, t.version), t.version FROM t {_LOG_JOIN}"
+    f"SELECT {_COLUMNS.replace('t.state, ', 'NULL, ')}, NULL, NULL, NULL, NULL FROM t"
 )
 
 # Errors that mean the connection or the server went away (safe to retry before a COMMIT).
@@ -145,6 +146,13 @@ def _discard(conn: Conn) -> None:
     """Close a broken connection at once, so that the pool opens a new one in its place."""
     with contextlib.suppress(asyncpg.InterfaceError):
         conn.terminate()
+
+
+async def _keep_session(conn: asyncpg.Connection[Any]) -> None:
+    """What the pool does to a connection given back (after rolling back a transaction left
+    open): nothing more. The store changes no session state (its advisory locks end with their
+    transactions; it sets, listens and holds cursors never), so asyncpg's default reset, a
+    round trip of its own after every statement, would double each move's time."""
 
 
 def _damaged(e: BaseException) -> DatabaseDamaged | None:
@@ -236,8 +244,12 @@ class PostgresStore:
             max_size=self.pool_max,
             command_timeout=self.timeout_s,
             timeout=min(self.timeout_s, 10.0),
+            reset=_keep_session,
             server_settings={
                 "application_name": "flaming-pyramids",
+                # The store's statements look rows up by key: one plan serves every call, and
+                # planning each call anew would cost more than running it.
+                "plan_cache_mode": "force_generic_plan",
                 "statement_timeout": str(int(self.timeout_s * 1000)),
                 "idle_in_transaction_session_timeout": str(int(self.timeout_s * 2000)),
             },
@@ -277,9 +289,19 @@ class PostgresStore:
             raise StoreError("the store is not open")
         return self._pool
 
-    async def _run(self, fn: Callable[[Conn], Awaitable[T]], *, transaction: bool, what: str) -> T:
+    async def _run(
+        self,
+        fn: Callable[[Conn], Awaitable[T]],
+        *,
+        transaction: bool,
+        what: str,
+        repeatable: bool = True,
+    ) -> T:
         """``fn`` on a pooled connection (in a transaction if asked), retried while the database
-        is away, as long as no ``COMMIT`` was sent."""
+        is away, as long as no ``COMMIT`` was sent. Without a transaction each statement commits
+        by itself: one whose connection is lost while it is out is sent again only if it is
+        ``repeatable`` (a read, or a write that does the same the second time); else
+        :class:`_CommitUnknown` is raised, for the caller to find out what happened."""
         pool = self._the_pool()
         deadline = time.monotonic() + self.retry_s
         delay = 0.05
@@ -289,6 +311,7 @@ class PostgresStore:
             try:
                 conn = await self._retry_connect(lambda: pool.acquire(timeout=self.timeout_s))
                 if not transaction:
+                    committing = not repeatable
                     return await fn(conn)
                 tr = conn.transaction()
                 await tr.start()
@@ -318,7 +341,7 @@ class PostgresStore:
                     _discard(conn)
                 if committing:
                     raise _CommitUnknown(
-                        f"the connection to the database was lost while committing ({what}): "
+                        f"the connection to the database was lost while committing {what}: "
                         "the change may or may not be stored; read the table again"
                     ) from e
                 if time.monotonic() + delay > deadline:
@@ -437,13 +460,24 @@ class PostgresStore:
 
     async def _why(self, conn: Conn, table_id: int, expected_version: int, want: str) -> Exception:
         """Why a versioned write matched no row: NotFound or VersionConflict."""
-        row = await conn.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
+        row = await conn.fetchrow(
+            "SELECT version, status, jsonb_typeof(options) = 'object' AS options_ok, "
+            "jsonb_typeof(seats) = 'array' AS seats_ok FROM tables WHERE id = $1",
+            table_id,
+        )
         if row is None:
             return NotFound(f"no table {table_id}")
         if row["version"] != expected_version:
             return VersionConflict(
                 f"table {table_id} is at version {row['version']}, not {expected_version}"
             )
+        if row["status"] == want == "playing" and not (row["options_ok"] and row["seats_ok"]):
+            what = (
+                "options are not a JSON object"
+                if not row["options_ok"]
+                else "seats are not a JSON list"
+            )
+            return CorruptRecord(table_id, what, expected_version)
         return NotFound(f"table {table_id} is not {want} (it is {row['status']})")
 
     # --- tables ---------------------------------------------------------------------------------
@@ -623,16 +657,16 @@ class PostgresStore:
         seats: tuple[Seat, ...] | None = None,
         status: TableStatus | None = None,
     ) -> Table:
-        """One game move in one transaction: the version check, the new state (and seats or
-        status), the version bump and the log row in one statement, and the match's result if
-        the move finished it. Raises :class:`VersionConflict` (nothing written),
-        :class:`NotFound` if the table is not playing, :class:`CorruptRecord` (nothing written)
-        if its row does not read. ``state`` is the caller's and comes back as the returned
-        table's state.
+        """One game move, atomically: the version check, the new state (and seats or status),
+        the version bump and the log row in one statement; a move that finishes the match
+        records its result in the same transaction. Raises :class:`VersionConflict` (nothing
+        written), :class:`NotFound` if the table is not playing, :class:`CorruptRecord`
+        (nothing written) if its options or seats are damaged. ``state`` is the caller's and
+        comes back as the returned table's state.
 
-        If the connection is lost while the ``COMMIT`` is out, the action log says whether the
-        move is stored: if it is, the table is returned; if the table has not moved, the move
-        is sent once more."""
+        If the connection is lost while the move is out, the action log says whether it is
+        stored: if it is, the table is returned; if the table has not moved, the move is sent
+        once more; otherwise a :class:`StoreError` says to read the table again."""
         if status == "lobby":
             raise ValueError("a game cannot go back to being a lobby")
         args = (
@@ -649,6 +683,8 @@ class PostgresStore:
             R.dumps(action),
         )
 
+        finishing = status == "finished"
+
         async def op(conn: Conn) -> Table:
             row = await conn.fetchrow(_MOVE, *args)
             if row is None:
@@ -656,15 +692,17 @@ class PostgresStore:
             try:
                 table = await self._moved(conn, table_id, row, state)
             except CorruptRecord as e:
-                raise CorruptRecord(table_id, e.problem, expected_version) from None
-            if status == "finished":
-                await self._write_result(conn, table, None)
+                # (in a transaction nothing is written; else the move is, at the next version)
+                stored = expected_version + (0 if finishing else 1)
+                raise CorruptRecord(table_id, e.problem, stored) from None
+            if finishing:
+                await self._write_result(conn, table, None)  # with the move, or not at all
             return table
 
         what = f"a move at table {table_id}"
         for attempt in range(2):
             try:
-                return await self._run(op, transaction=True, what=what)
+                return await self._run(op, transaction=finishing, what=what, repeatable=False)
             except _CommitUnknown as e:
                 stored = await self._move_stored(table_id, expected_version, args)
                 if stored:
