@@ -29,7 +29,8 @@ ALTER SEQUENCE table_ids OWNED BY tables.id;
 -- At most one open table per channel, whichever process tries to open a second one.
 CREATE UNIQUE INDEX tables_one_open_per_channel ON tables (channel_id)
     WHERE status IN ('lobby', 'playing');
-CREATE INDEX tables_by_status ON tables (status);
+-- (No index on status alone: every move would update it, and the partial indexes serve the
+-- queries on open tables.)
 CREATE INDEX tables_open_deadline ON tables (deadline) WHERE status IN ('lobby', 'playing');
 CREATE INDEX tables_open_reminder ON tables (reminder_at) WHERE status IN ('lobby', 'playing');
 
