@@ -5,7 +5,11 @@ file, or two connection pools to one server)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -186,6 +190,38 @@ async def test_of_two_stores_claiming_a_due_timer_exactly_one_acts(
         assert after.version == tables[0].version  # a claim bumps no version
     finally:
         await other.close()
+
+
+async def test_of_two_processes_due_to_send_the_same_reminders_exactly_one_sends_each(
+    backend_db: Backend, store: Store, tmp_path: Path
+) -> None:
+    tables = [(await started(store, 700 + i, seed=i))[0] for i in range(30)]
+    root = Path(__file__).resolve().parents[2]
+    go = tmp_path / "go"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.data.claim_worker", backend_db.url, str(go), str(w)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(root)},
+        )
+        for w in range(2)
+    ]
+    ready = [go.with_name(f"{go.name}.ready{w}") for w in range(2)]
+    while not all(r.exists() for r in ready):
+        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+        await asyncio.sleep(0.01)
+    go.touch()
+    claims: list[int] = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        claims += [int(t) for t in out.split()[1::2]]
+    assert sorted(claims) == sorted(t.id for t in tables)  # each one claimed, once
+    after = await store.get_table(tables[0].id)
+    assert after.reminder_at == NOW + 3600 and after.version == tables[0].version
 
 
 async def test_a_damaged_row_is_reported_for_its_table_only(
