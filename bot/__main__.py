@@ -11,6 +11,7 @@ import sys
 import discord
 
 from bot.config import Config, ConfigError, apply_endpoints, load_config
+from data.store import StoreError
 
 log = logging.getLogger("bot")
 
@@ -29,6 +30,9 @@ async def run(config: Config) -> None:
     from bot.app import Bot
 
     bot = Bot(config)
+    # Before connecting to Discord: a database that is damaged, newer than this code or locked
+    # stops the bot here, with one line that says why (see main).
+    await bot.store.open()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
@@ -52,6 +56,9 @@ def main() -> int:
         asyncio.run(run(config))
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN (see .env.example)")
+        return 1
+    except StoreError as err:
+        print(f"flaming pyramids bot: cannot use the database: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

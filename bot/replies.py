@@ -2,8 +2,9 @@
 
 Every command and button runs inside :func:`guarded`. A :class:`~bot.errors.TableError` (a
 refusal of the table service) becomes a polite ephemeral message to the person who clicked; a
-missing permission is explained; anything unexpected is logged with the table id and the user is
-told that the game is safe. The user never sees "This interaction failed" or a traceback.
+missing permission is explained; a database that is damaged or out of reach is logged and the
+user is told that nothing was saved; anything else unexpected is logged with the table id and the
+user is told that the game is safe. The user never sees "This interaction failed" or a traceback.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ from typing import Any
 import discord
 
 from bot.errors import TableError
+from data.store import DatabaseDamaged, StoreError
 
 log = logging.getLogger(__name__)
 
 SAFE = "Something went wrong on my side. The game is safe and nothing was lost; please try again."
+DAMAGED = (
+    "The bot's database is damaged; the server owner has been told in the bot's log. "
+    "This was not saved."
+)
+UNSAVED = "The bot could not reach its database just now, so this was not saved. Please try again."
 MISSING_PERMISSIONS = (
     "I am missing a permission in this channel ({what}). Ask a server admin to let me "
     "send messages, attach files and embed links here."
@@ -80,11 +87,18 @@ async def guarded(
             table_id = await _which_table(find_table)
         log.warning("table %s: %s: missing permission: %s", table_id, what, err.text)
         await reply_private(interaction, MISSING_PERMISSIONS.format(what=err.text or "forbidden"))
-    except Exception:
+    except Exception as err:
+        user = interaction.user.id
         if interaction.client.is_closed():
             log.debug("table %s: %s interrupted by shutdown", table_id, what)
             return
         if table_id is None:
             table_id = await _which_table(find_table)
-        log.exception("table %s: %s by user %s failed", table_id, what, interaction.user.id)
+        if isinstance(err, DatabaseDamaged) or type(err) is StoreError:
+            # The store refused the write as a whole (a damaged file, a lock held too long):
+            # say so, and not that all is well.
+            log.error("table %s: %s by user %s not saved: %s", table_id, what, user, err)
+            await reply_private(interaction, DAMAGED if type(err) is not StoreError else UNSAVED)
+            return
+        log.exception("table %s: %s by user %s failed", table_id, what, user)
         await reply_private(interaction, SAFE)

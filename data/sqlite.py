@@ -9,8 +9,6 @@ The SQL lives in :mod:`data.sqlite_sql`, the decoding and checking of rows in :m
 
 from __future__ import annotations
 
-import asyncio
-import gc
 import logging
 import os
 import sqlite3
@@ -21,19 +19,17 @@ from typing import Any
 from data import rows as R
 from data import sqlite_sql as Q
 from data.sqlite_db import Database
+from data.sqlite_read import SqliteReads
 from data.store import (
     OPEN_STATUSES,
     ChannelBusy,
     CorruptRecord,
     GuildSettings,
-    LoggedAction,
     NotFound,
     PlayerPrefs,
     Seat,
     Table,
-    TableDefaults,
     TableOptions,
-    TableProblem,
     TableStatus,
     VersionConflict,
 )
@@ -41,7 +37,7 @@ from data.store import (
 log = logging.getLogger(__name__)
 
 
-class SqliteStore:
+class SqliteStore(SqliteReads):
     """The :class:`~data.store.Store` on a SQLite file (created, and migrated, by :meth:`open`).
 
     ``path`` is the database file. ``synchronous`` is ``"NORMAL"`` (durable against a killed
@@ -180,23 +176,6 @@ class SqliteStore:
             created_at=now,
             updated_at=now,
         )
-
-    async def get_table(self, table_id: int) -> Table:
-        """Any table, open or closed. Raises :class:`NotFound` or :class:`CorruptRecord`."""
-        rows = await self._db.read(f"{Q.SELECT_TABLE} WHERE t.id = ?", (table_id,))
-        if not rows:
-            raise NotFound(f"no table {table_id}")
-        return R.table_from_row(Q.table_row(rows[0]), validate=self.validate_states)
-
-    async def open_table_in_channel(self, channel_id: int) -> Table | None:
-        """The channel's open table, or None. Raises :class:`CorruptRecord` if it is unreadable
-        (its ``version`` lets the caller abort it)."""
-        rows = await self._db.read(
-            f"{Q.SELECT_TABLE} WHERE t.channel_id = ? AND {Q.OPEN}", (channel_id,)
-        )
-        if not rows:
-            return None
-        return R.table_from_row(Q.table_row(rows[0]), validate=self.validate_states)
 
     async def update_lobby(
         self,
@@ -475,50 +454,6 @@ class SqliteStore:
         conn.execute(R.RESULT_PLAYERS_DELETE, (table.id,))
         conn.executemany(R.RESULT_PLAYERS_INSERT, players)
 
-    async def open_tables(self) -> list[Table]:
-        """Every open lobby and game, oldest first. Unreadable ones (bad JSON, a version gap)
-        are logged and skipped; states are not checked with the engine here (see the class)."""
-        return self._tables(await self._db.read(f"{Q.SELECT_TABLE} WHERE {Q.OPEN} ORDER BY t.id"))
-
-    async def due_timers(self, now: float) -> list[Table]:
-        """Open tables whose deadline or reminder time is at or before ``now``."""
-        return self._tables(await self._db.read(Q.SELECT_DUE, (now, now)))
-
-    def _tables(self, rows: Sequence[Sequence[Any]]) -> list[Table]:
-        tables: list[Table] = []
-        # Parsing thousands of states makes only reachable, acyclic objects: the collector's
-        # repeated passes over them would double the time of a start-up load.
-        paused = len(rows) > 100 and gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
-            for values in rows:
-                try:
-                    tables.append(R.table_from_row(Q.table_row(values), validate=False))
-                except CorruptRecord as e:
-                    key = (e.table_id, e.version, e.problem)
-                    level = logging.DEBUG if key in self._reported else logging.WARNING
-                    self._reported.add(key)
-                    log.log(level, "skipping table %s: %s", e.table_id, e.problem)
-        finally:
-            if paused:
-                gc.enable()
-        return tables
-
-    async def action_log(self, table_id: int) -> list[LoggedAction]:
-        """A table's moves in order. Raises :class:`NotFound` or :class:`CorruptRecord`."""
-        rows = await self._db.read(
-            "SELECT a.version, a.seat, a.user_id, a.action, a.at FROM actions a "
-            "WHERE a.table_id = ? ORDER BY a.version",
-            (table_id,),
-        )
-        if not rows:
-            exists = await self._db.read("SELECT 1 FROM tables WHERE id = ?", (table_id,))
-            if not exists:
-                raise NotFound(f"no table {table_id}")
-            return []
-        return [R.action_from_row(table_id, v, s, u, a, at) for v, s, u, a, at in rows]
-
     # --- what the bot keeps beside a table ------------------------------------------------------
 
     async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
@@ -587,22 +522,7 @@ class SqliteStore:
 
         await self._db.write(op)
 
-    async def get_messages(self, table_id: int) -> dict[str, int]:
-        rows = await self._db.read(
-            "SELECT key, message_id FROM messages WHERE table_id = ? ORDER BY key", (table_id,)
-        )
-        return {str(k): int(v) for k, v in rows}
-
     # --- preferences and settings ---------------------------------------------------------------
-
-    async def get_prefs(self, user_id: int) -> PlayerPrefs:
-        """The user's preferences (the defaults if they never set any)."""
-        rows = await self._db.read(
-            "SELECT hand_mode FROM player_prefs WHERE user_id = ?", (user_id,)
-        )
-        if not rows or rows[0][0] not in ("dm", "channel"):
-            return PlayerPrefs(user_id)
-        return PlayerPrefs(user_id, rows[0][0])
 
     async def set_prefs(self, prefs: PlayerPrefs) -> None:
         def op(conn: sqlite3.Connection) -> None:
@@ -613,23 +533,6 @@ class SqliteStore:
             )
 
         await self._db.write(op)
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        """The server's settings (the defaults if never set; also if the stored defaults are
-        unreadable, which is logged)."""
-        rows = await self._db.read(
-            "SELECT turn_limit_s, reminder_s, defaults FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
-        if not rows:
-            return GuildSettings(guild_id)
-        turn_limit_s, reminder_s, defaults = rows[0]
-        try:
-            parsed = TableDefaults.from_dict(R.parse_object(defaults, "defaults"))
-        except ValueError as e:
-            log.warning("guild %s: %s; using no defaults", guild_id, e)
-            parsed = TableDefaults()
-        return GuildSettings(guild_id, int(turn_limit_s), int(reminder_s), parsed)
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         defaults = R.dumps(settings.defaults.to_dict())
@@ -644,65 +547,3 @@ class SqliteStore:
             )
 
         await self._db.write(op)
-
-    # --- results and checks ---------------------------------------------------------------------
-
-    async def results(
-        self, guild_id: int | None = None, *, limit: int | None = None
-    ) -> list[dict[str, Any]]:
-        """Finished matches, newest first (of one server if ``guild_id``; at most ``limit``).
-
-        Each is ``{"table_id", "guild_id", "channel_id", "finished_at", "seats" (seat dicts),
-        "scores" (totals by seat, lowest wins; None if unknown), "winners" (seat indexes),
-        "results" (what the bot passed to ``end_table``)}``.
-        """
-        where, params = ("WHERE guild_id = ?", [guild_id]) if guild_id is not None else ("", [])
-        sql = (
-            "SELECT table_id, guild_id, channel_id, finished_at, seats, scores, winners, data "
-            f"FROM results {where} ORDER BY finished_at DESC, table_id DESC"
-        )
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        return R.results_from_rows(await self._db.read(sql, params))
-
-    async def check(self) -> list[TableProblem]:
-        """Replay every game (open or closed) from its initial state and action log, compare
-        with the stored state, and report unreadable rows, version gaps, a started game without
-        its initial state and a closed table whose version does not match its log. Each table is
-        read in one snapshot, so the check can run while the bot is writing."""
-        problems: list[TableProblem] = []
-        ids = [int(r[0]) for r in await self._db.read("SELECT id FROM tables ORDER BY id")]
-        for table_id in ids:
-            rows, log_rows = await self._db.snapshot(
-                [
-                    (f"{Q.SELECT_ROW} WHERE t.id = ?", (table_id,)),
-                    (
-                        "SELECT version, seat, action FROM actions WHERE table_id = ? "
-                        "ORDER BY version",
-                        (table_id,),
-                    ),
-                ]
-            )
-            if rows:
-                found = R.check_table(
-                    Q.table_row(rows[0]), [(int(v), s, a) for v, s, a in log_rows]
-                )
-                problems.extend(R.problems_of(table_id, found))
-            await asyncio.sleep(0)
-        return problems
-
-    async def integrity_check(self) -> list[str]:
-        """SQLite's own check of the file (``PRAGMA quick_check``): empty when all is well."""
-        found = [str(r[0]) for r in await self._db.read("PRAGMA quick_check")]
-        return [] if found == ["ok"] else found
-
-    async def table_count(self) -> int:
-        """How many tables (of any status) the database holds."""
-        rows = await self._db.read("SELECT count(*) FROM tables")
-        return int(rows[0][0])
-
-    async def schema_version(self) -> int:
-        """The database's schema version."""
-        rows = await self._db.read("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-        return int(rows[0][0])

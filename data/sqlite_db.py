@@ -281,16 +281,22 @@ class Database:
         """Close the connections (no write is ever half done: each runs whole)."""
         if self._writer is None:
             return
-        if self._checkpoint_task is not None:
-            self._checkpoint_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._checkpoint_task
-            self._checkpoint_task = None
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
-        if reader is not None:
-            await reader.close()
-        writer.close()
+        try:
+            if self._checkpoint_task is not None:
+                self._checkpoint_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._checkpoint_task
+        except Exception:
+            log.exception("the checkpoints of %s failed", self.path)
+        finally:
+            self._checkpoint_task = None
+            try:
+                if reader is not None:
+                    await reader.close()
+            finally:
+                writer.close()
 
     # --- writing --------------------------------------------------------------------------------
 
@@ -387,7 +393,11 @@ class Database:
         """Copy the WAL into the database file from a connection of its own: after
         ``CHECKPOINT_MOVES`` moves or every ``CHECKPOINT_INTERVAL_S``, once no write has run for
         ``CHECKPOINT_QUIET_S`` (at once past ``CHECKPOINT_ANYWAY_MOVES``)."""
-        conn = await connect(self.path, self.synchronous, self.busy_timeout_ms)
+        try:
+            conn = await connect(self.path, self.synchronous, self.busy_timeout_ms)
+        except sqlite3.Error as e:
+            log.error("no checkpoints for %s: %s", self.path, translated(self.path, e, 0))
+            return
         try:
             while True:
                 with contextlib.suppress(TimeoutError):

@@ -136,3 +136,30 @@ def test_python_m_bot_reads_the_dotenv_file_of_its_directory(tmp_path: Path) -> 
     assert done.returncode == 2
     assert "LOG_LEVEL" in done.stderr and "'LOUD'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database at all\n" * 100])
+def test_python_m_bot_refuses_a_damaged_database_with_one_line(
+    tmp_path: Path, content: bytes
+) -> None:
+    """An existing database file that is empty or not a database stops the bot before it
+    connects: one clear line, a non-zero exit, no traceback, and the file left as it was."""
+    db = tmp_path / "games.db"
+    db.write_bytes(content)
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(PYTHONPATH=str(REPO), DISCORD_TOKEN="abc", DATABASE_URL=f"sqlite:///{db}")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    ours = [ln for ln in done.stderr.splitlines() if "discord.client" not in ln]  # (voice)
+    assert len(ours) == 1, done.stderr
+    assert ours[0].startswith("flaming pyramids bot: ")
+    assert "damaged" in ours[0] and str(db) in ours[0]
+    assert "Traceback" not in done.stderr
+    assert db.read_bytes() == content

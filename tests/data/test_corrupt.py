@@ -79,7 +79,7 @@ async def test_a_damaged_table_is_reported_once_not_at_every_listing(
     games = await three_games(store)
     bad, _ = games[0]
     tamper(db_path, "UPDATE tables SET state = 'garbage' WHERE id = ?", bad.id)
-    with caplog.at_level(logging.DEBUG, logger="data.sqlite"):
+    with caplog.at_level(logging.DEBUG, logger="data"):
         for _ in range(3):
             opened = await store.open_tables()
             assert [t.id for t in opened] == [games[1][0].id, games[2][0].id]

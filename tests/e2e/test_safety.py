@@ -5,6 +5,7 @@ table whose record is damaged answers clearly while the other tables play on."""
 from __future__ import annotations
 
 import logging
+import random
 import re
 import sqlite3
 from pathlib import Path
@@ -172,3 +173,33 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
     assert "closed" in await private_answer(ix)
     lobby = await table.open(world.bob, world.carol)
     assert "Waiting for players" in lobby.embed_text()
+
+
+async def test_a_damaged_database_is_not_called_safe(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database file is overwritten under the running bot: a click is answered with what
+    happened (the database is damaged, nothing was saved), never "the game is safe", and the
+    owner finds it in the log."""
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    path = db_file(db_url)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # everything in the file, read afresh
+    conn.close()
+    size = path.stat().st_size
+    with path.open("r+b") as f:  # every page but the first (the header) turned to garbage
+        f.seek(4096)
+        f.write(bytes(random.Random(7).randrange(256) for _ in range(size - 4096)))
+    with caplog.at_level(logging.ERROR, logger="bot"):
+        ix = await table.click(world.bob, game, "My hand")
+        reply = await private_answer(ix)
+    assert "database is damaged" in reply and "not saved" in reply
+    assert "safe" not in reply
+    assert any("damaged" in r.getMessage() for r in caplog.records)
