@@ -50,6 +50,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("backend", ["sqlite"] if sqlite_only else list(BACKENDS))
 
 
+_missing: list[str] = []  # why the PostgreSQL tests were skipped, once per session
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _missing:
+        terminalreporter.write_line(f"PostgreSQL tests skipped: {_missing[0]}", yellow=True)
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
@@ -62,6 +70,7 @@ def pg_server() -> Iterator[PgServer]:
     except PgServerUnavailable as e:
         if in_ci():
             pytest.fail(f"CI=true and PostgreSQL is not usable: {e}", pytrace=False)
+        _missing.append(INSTALL_HINT)
         pytest.skip(f"needs PostgreSQL: {INSTALL_HINT}")
     try:
         yield server

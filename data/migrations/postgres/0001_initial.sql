@@ -1,6 +1,9 @@
 -- The whole schema, for PostgreSQL (which has no earlier one): the same tables as the SQLite
 -- schema after its migration 0004. Times are unix seconds in DOUBLE PRECISION (never REAL: a
--- 4-byte float loses whole seconds); Discord ids are BIGINT; JSON columns are JSONB.
+-- 4-byte float loses whole seconds); Discord ids are BIGINT. JSON columns are JSONB, but for
+-- the engine states: the database never looks inside them, and JSON keeps their text as
+-- written, so that saving and loading one skips JSONB's conversions (most of a move's work on
+-- the server, and of the time start-up takes to load 10,000 games).
 
 -- Table ids are never reused, not even by a database created anew after an old one was lost:
 -- the sequence starts at the creation time in milliseconds (below 2**53, so JSON-safe).
@@ -16,7 +19,7 @@ CREATE TABLE tables (
     options       JSONB   NOT NULL,   -- data.store.TableOptions.to_dict()
     seats         JSONB   NOT NULL,   -- list of {"user_id", "name", "ai"}
     version       INTEGER NOT NULL,   -- bumped by every change; optimistic concurrency
-    state         JSONB,              -- the engine's Game.to_dict() once playing
+    state         JSON,               -- the engine's Game.to_dict() once playing
     start_version INTEGER,            -- the version start_game wrote; the log continues from it
     shown_version INTEGER,            -- the latest version whose pictures the channel was shown
     deadline      DOUBLE PRECISION,   -- unix time the pending decision times out
@@ -37,7 +40,7 @@ CREATE INDEX tables_open_reminder ON tables (reminder_at) WHERE status IN ('lobb
 -- The dealt state each game's action log starts from: written once, read rarely.
 CREATE TABLE initial_states (
     table_id BIGINT PRIMARY KEY REFERENCES tables (id),
-    state    JSONB  NOT NULL
+    state    JSON   NOT NULL
 );
 
 CREATE TABLE actions (
