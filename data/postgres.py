@@ -211,6 +211,11 @@ class PostgresStore:
         self.migrate_schema = migrate_schema
         self.validate_states = validate_states
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+        # Callers wait for a connection here, first come first served. asyncpg's pool hands a
+        # connection given back to whichever caller asks next, so under load a caller going
+        # straight from one move to the next keeps taking it while others wait, some for
+        # hundreds of milliseconds.
+        self._gate = asyncio.Semaphore(pool_max)
         self._initial: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
         self._reported: set[tuple[int, int | None, str]] = set()
 
@@ -321,8 +326,10 @@ class PostgresStore:
         delay = 0.05
         while True:
             conn: Conn | None = None
-            committing = False
+            committing = gated = False
             try:
+                await self._gate.acquire()
+                gated = True
                 conn = await self._retry_connect(lambda: pool.acquire(timeout=self.timeout_s))
                 if not transaction:
                     committing = not repeatable
@@ -370,6 +377,8 @@ class PostgresStore:
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         await pool.release(conn)  # type: ignore[arg-type]
+                if gated:
+                    self._gate.release()
 
     async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         async def op(conn: Conn) -> list[asyncpg.Record]:
@@ -1127,7 +1136,7 @@ class PostgresStore:
     async def connection(self) -> AsyncIterator[Conn]:
         """A connection of the pool, for maintenance such as ``python -m data copy`` (the
         bot itself never needs one: every change goes through the methods above)."""
-        async with self._the_pool().acquire() as conn:
+        async with self._gate, self._the_pool().acquire() as conn:
             yield conn
 
     async def schema_version(self) -> int:
