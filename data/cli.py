@@ -50,7 +50,7 @@ def _shown(url: str) -> str:
         return url
     from data.postgres import PostgresStore
 
-    return PostgresStore(url)._safe_url()
+    return PostgresStore(url).safe_url()
 
 
 async def _check(url: str, out: list[str]) -> int:

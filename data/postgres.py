@@ -18,31 +18,30 @@ implements :class:`~data.store.Store` with the same guarantees as the SQLite sto
   again. Anything else fails with a :class:`~data.store.StoreError` that says so. Every
   statement has a timeout (``timeout_s``): never a hang.
 
-Times are DOUBLE PRECISION (unix seconds, exactly as Python's floats), Discord ids BIGINT, and
-state, options and seats JSONB.
+Times are DOUBLE PRECISION (unix seconds, exactly as Python's floats), Discord ids BIGINT,
+options, seats, actions and results JSONB, engine states JSON text. The pool and the retries
+live in :mod:`data.pg_db`, the SQL that reads a table and its conversion in :mod:`data.pg_rows`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import logging
-import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
-import orjson
 
 from data import rows as R
+from data.pg_db import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, CommitUnknown, Database
+from data.pg_rows import MOVE, OPEN, SELECT_TABLE, json_object, table_from_record
 from data.pgmigrate import check_known, current_version, migrate
 from data.store import (
     OPEN_STATUSES,
     ChannelBusy,
     CorruptRecord,
-    DatabaseDamaged,
     GuildSettings,
     LoggedAction,
     NotFound,
@@ -62,127 +61,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
 
-#: Defaults of the settings ``open_store`` reads from the environment (see the README).
-POOL_MIN, POOL_MAX, TIMEOUT_S, RETRY_S = 2, 10, 30.0, 15.0
 #: How many tables' parsed initial states this process keeps (to answer moves without them).
 INITIAL_CACHE_SIZE = 1024
-
-# The columns of a table row, with its message ids, departures and DM failures, and the shape
-# of its action log, in one statement (one snapshot).
-_COLUMNS = (
-    "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
-    "t.state, t.start_version, t.shown_version, t.deadline, t.reminder_at, t.created_at, "
-    "t.updated_at, "
-    "ARRAY(SELECT m.key FROM messages m WHERE m.table_id = t.id ORDER BY m.key), "
-    "ARRAY(SELECT m.message_id FROM messages m WHERE m.table_id = t.id ORDER BY m.key), "
-    "ARRAY(SELECT d.seat FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
-    "ARRAY(SELECT d.user_id FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
-    "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id)"
-)
-_INITIAL = "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id)"
-_LOG = "l.n, l.lo, l.hi"
-_LOG_JOIN = (
-    "LEFT JOIN LATERAL (SELECT count(*) AS n, min(a.version) AS lo, max(a.version) AS hi "
-    "FROM actions a WHERE a.table_id = t.id) l ON true"
-)
-SELECT_TABLE = f"SELECT {_COLUMNS}, {_INITIAL}, {_LOG} FROM tables t {_LOG_JOIN}"
-_OPEN = "t.status IN ('lobby', 'playing')"
-
-# One move: the version check, the new state and the log row in one statement (so one round
-# trip, committed by itself). A row whose options or seats are not JSON of the right shape is
-# not moved (see _why). The returned columns are those of SELECT_TABLE without the state (the
-# caller has it), the initial state (cached) and the log's shape (moves do not check it).
-_MOVE = (
-    "WITH t AS (UPDATE tables SET version = version + 1, state = $3, deadline = $4, "
-    "reminder_at = $5, updated_at = $6, seats = COALESCE($7, seats), "
-    "status = COALESCE($8, status) "
-    "WHERE id = $1 AND version = $2 AND status = 'playing' "
-    "AND jsonb_typeof(options) = 'object' AND jsonb_typeof(seats) = 'array' RETURNING *), "
-    "a AS (INSERT INTO actions (table_id, version, seat, user_id, action, at) "
-    "SELECT id, version, $9, $10, $11, $6 FROM t) "
-    f"SELECT {_COLUMNS.replace('t.state, ', 'NULL, ')}, NULL, NULL, NULL, NULL FROM t"
-)
-
-# Errors that mean the connection or the server went away (safe to retry before a COMMIT).
-_LOST: tuple[type[BaseException], ...] = (
-    OSError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.ConnectionDoesNotExistError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.AdminShutdownError,
-    asyncpg.CrashShutdownError,
-    asyncpg.TooManyConnectionsError,
-)
-_LOST_OR_TIMEOUT: tuple[type[BaseException], ...] = (*_LOST, TimeoutError)
-# Errors that no waiting mends: the message says what to fix.
-_FATAL_CONNECT: tuple[type[BaseException], ...] = (
-    asyncpg.InvalidCatalogNameError,
-    asyncpg.InvalidPasswordError,
-    asyncpg.InvalidAuthorizationSpecificationError,
-)
-
-
-def _is_lost(e: BaseException, conn: Conn | None = None) -> bool:
-    if isinstance(e, _LOST):
-        return True
-    # The server ended an idle connection (an administrator, a restart): asyncpg finds its
-    # protocol in a state it did not expect when the next statement starts, before sending it.
-    if isinstance(e, asyncpg.InternalClientError):
-        return True
-    # "connection is closed": the pool's connection died under us
-    return isinstance(e, asyncpg.InterfaceError) and conn is not None and _closed(conn)
-
-
-def _closed(conn: Conn) -> bool:
-    """Whether ``conn`` is closed (or was already given back to the pool, closed)."""
-    try:
-        return conn.is_closed()
-    except asyncpg.InterfaceError:
-        return True
-
-
-def _discard(conn: Conn) -> None:
-    """Close a broken connection at once, so that the pool opens a new one in its place."""
-    with contextlib.suppress(asyncpg.InterfaceError):
-        conn.terminate()
-
-
-def _object(text: str, what: str) -> dict[str, Any]:
-    """A JSON object from its text, read with orjson (several times faster than the json
-    module for a state: it is most of the time start-up takes to load 10,000 games); anything
-    orjson does not read goes to the json module, which says what is wrong."""
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return R.parse_object(text, what)
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} is not a JSON object")
-    return value
-
-
-async def _keep_session(conn: asyncpg.Connection[Any]) -> None:
-    """What the pool does to a connection given back (after rolling back a transaction left
-    open): nothing more. The store changes no session state (its advisory locks end with their
-    transactions; it sets, listens and holds cursors never), so asyncpg's default reset, a
-    round trip of its own after every statement, would double each move's time."""
-
-
-def _damaged(e: BaseException) -> DatabaseDamaged | None:
-    """A DatabaseDamaged for PostgreSQL's own "data corrupted" / "index corrupted" errors."""
-    state = getattr(e, "sqlstate", None)
-    if state in ("XX001", "XX002"):
-        return DatabaseDamaged(
-            f"PostgreSQL reports damaged data ({e}): restore the database from a backup, or "
-            "ask its administrator to repair it (REINDEX for an index); the bot will not "
-            "repair it by itself"
-        )
-    return None
-
-
-class _CommitUnknown(StoreError):
-    """The connection was lost while a ``COMMIT`` was out: the change may or may not be stored."""
 
 
 class PostgresStore:
@@ -201,34 +82,22 @@ class PostgresStore:
         migrate_schema: bool = True,
         validate_states: bool = True,
     ) -> None:
-        if pool_min < 0 or pool_max < 1 or pool_min > pool_max:
-            raise ValueError(
-                f"pool sizes must be 0 <= min <= max, max >= 1: {pool_min}, {pool_max}"
-            )
+        self._db = Database(
+            url, pool_min=pool_min, pool_max=pool_max, timeout_s=timeout_s, retry_s=retry_s
+        )
         self.url = url
         self.pool_min, self.pool_max = pool_min, pool_max
-        self.timeout_s, self.retry_s = timeout_s, retry_s
         self.migrate_schema = migrate_schema
         self.validate_states = validate_states
-        self._pool: asyncpg.Pool[asyncpg.Record] | None = None
-        # Callers wait for a connection here, first come first served. asyncpg's pool hands a
-        # connection given back to whichever caller asks next, so under load a caller going
-        # straight from one move to the next keeps taking it while others wait, some for
-        # hundreds of milliseconds.
-        self._gate = asyncio.Semaphore(pool_max)
         self._initial: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
         self._reported: set[tuple[int, int | None, str]] = set()
 
     def __repr__(self) -> str:
-        return f"PostgresStore({self._safe_url()!r})"
+        return f"PostgresStore({self.safe_url()!r})"
 
-    def _safe_url(self) -> str:
+    def safe_url(self) -> str:
         """The URL without its password (for messages and logs)."""
-        head, sep, tail = self.url.partition("://")
-        if "@" in tail.split("/", 1)[0]:
-            creds, _, rest = tail.partition("@")
-            tail = f"{creds.split(':', 1)[0]}:***@{rest}" if ":" in creds else tail
-        return head + sep + tail
+        return self._db.safe_url()
 
     async def __aenter__(self) -> PostgresStore:
         await self.open()
@@ -242,241 +111,14 @@ class PostgresStore:
     async def open(self) -> None:
         """Connect (waiting up to ``retry_s`` for a database that is not up yet), apply the
         pending migrations under a lock, and refuse a database newer than this code."""
-        if self._pool is not None:
-            return
-        pool = await self._retry_connect(self._create_pool)
-        try:
-            async with pool.acquire() as conn:
-                if self.migrate_schema:
-                    await migrate(conn)
-                else:
-                    await check_known(conn)
-        except BaseException:
-            await pool.close()
-            raise
-        self._pool = pool
 
-    async def _create_pool(self) -> asyncpg.Pool[asyncpg.Record]:
-        pool = await asyncpg.create_pool(
-            self.url,
-            min_size=self.pool_min,
-            max_size=self.pool_max,
-            command_timeout=self.timeout_s,
-            timeout=min(self.timeout_s, 10.0),
-            reset=_keep_session,
-            server_settings={
-                "application_name": "flaming-pyramids",
-                # The store's statements look rows up by key: one plan serves every call, and
-                # planning each call anew would cost more than running it.
-                "plan_cache_mode": "force_generic_plan",
-                "statement_timeout": str(int(self.timeout_s * 1000)),
-                "idle_in_transaction_session_timeout": str(int(self.timeout_s * 2000)),
-            },
-        )
-        assert pool is not None
-        return pool
+        async def setup(conn: Conn) -> object:
+            return await (migrate(conn) if self.migrate_schema else check_known(conn))
 
-    async def _retry_connect(self, connect: Callable[[], Awaitable[T]]) -> T:
-        """``connect()``, retried while the server is unreachable, up to ``retry_s``."""
-        deadline = time.monotonic() + self.retry_s
-        delay = 0.05
-        while True:
-            try:
-                return await connect()
-            except _FATAL_CONNECT as e:
-                raise StoreError(f"cannot use {self._safe_url()}: {e}") from e
-            except _LOST_OR_TIMEOUT as e:
-                if time.monotonic() + delay > deadline:
-                    raise StoreError(
-                        f"cannot reach the PostgreSQL database {self._safe_url()} "
-                        f"after {self.retry_s:g} s ({type(e).__name__}: {e})"
-                    ) from e
-                log.warning("database unreachable (%s); trying again", e)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
+        await self._db.open(setup)
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            try:
-                await asyncio.wait_for(pool.close(), timeout=self.timeout_s)
-            except _LOST_OR_TIMEOUT:
-                pool.terminate()
-
-    def _the_pool(self) -> asyncpg.Pool[asyncpg.Record]:
-        if self._pool is None:
-            raise StoreError("the store is not open")
-        return self._pool
-
-    async def _run(
-        self,
-        fn: Callable[[Conn], Awaitable[T]],
-        *,
-        transaction: bool,
-        what: str,
-        repeatable: bool = True,
-    ) -> T:
-        """``fn`` on a pooled connection (in a transaction if asked), retried while the database
-        is away, as long as no ``COMMIT`` was sent. Without a transaction each statement commits
-        by itself: one whose connection is lost while it is out is sent again only if it is
-        ``repeatable`` (a read, or a write that does the same the second time); else
-        :class:`_CommitUnknown` is raised, for the caller to find out what happened."""
-        pool = self._the_pool()
-        deadline = time.monotonic() + self.retry_s
-        delay = 0.05
-        while True:
-            conn: Conn | None = None
-            committing = gated = False
-            try:
-                await self._gate.acquire()
-                gated = True
-                conn = await self._retry_connect(lambda: pool.acquire(timeout=self.timeout_s))
-                if not transaction:
-                    committing = not repeatable
-                    return await fn(conn)
-                tr = conn.transaction()
-                await tr.start()
-                try:
-                    result = await fn(conn)
-                except BaseException:
-                    if not _closed(conn):
-                        with contextlib.suppress(*_LOST, asyncpg.InterfaceError):
-                            await tr.rollback()
-                    raise
-                committing = True
-                await tr.commit()
-                return result
-            except StoreError:
-                raise
-            except TimeoutError as e:
-                raise StoreError(
-                    f"the database did not answer within {self.timeout_s:g} s ({what})"
-                ) from e
-            except Exception as e:
-                damaged = _damaged(e)
-                if damaged is not None:
-                    raise damaged from e
-                if not _is_lost(e, conn):
-                    raise
-                if conn is not None:
-                    _discard(conn)
-                if committing:
-                    raise _CommitUnknown(
-                        f"the connection to the database was lost while committing {what}: "
-                        "the change may or may not be stored; read the table again"
-                    ) from e
-                if time.monotonic() + delay > deadline:
-                    raise StoreError(
-                        f"the database went away and did not come back within "
-                        f"{self.retry_s:g} s ({what}: {e})"
-                    ) from e
-                log.warning("database connection lost (%s: %s); trying again", what, e)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
-            finally:
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await pool.release(conn)  # type: ignore[arg-type]
-                if gated:
-                    self._gate.release()
-
-    async def _read(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        async def op(conn: Conn) -> list[asyncpg.Record]:
-            return list(await conn.fetch(sql, *args))
-
-        return await self._run(op, transaction=False, what="reading")
-
-    async def _write(self, fn: Callable[[Conn], Awaitable[T]], what: str) -> T:
-        return await self._run(fn, transaction=True, what=what)
-
-    # --- rows -----------------------------------------------------------------------------------
-
-    def _table(
-        self,
-        record: asyncpg.Record | Sequence[Any],
-        *,
-        validate: bool,
-        strict: bool = True,
-        state: dict[str, Any] | None = None,
-        initial: dict[str, Any] | None = None,
-        has_initial: bool = False,
-    ) -> Table:
-        """A :class:`Table` from a row of ``SELECT_TABLE`` (or of ``_MOVE``, with the ``state``
-        and ``initial`` state given). Raises :class:`CorruptRecord` (unless not ``strict``)."""
-        rec = tuple(record)
-        (tid, gid, cid, hid, status, options, seats, version, state_text, start_version) = rec[:10]
-        shown, deadline, reminder_at, created_at, updated_at = rec[10:15]
-        msg_keys, msg_ids, dep_seats, dep_users, dm_users = rec[15:20]
-        initial_text, n, lo, hi = rec[20:24]
-        problems: list[str] = []
-
-        def attempt(fn: Callable[[], Any], default: Any) -> Any:
-            try:
-                return fn()
-            except (ValueError, TypeError) as e:
-                problems.append(str(e))
-                return default
-
-        if status not in R.STATUSES:
-            problems.append(f"unknown status {status!r}")
-        opts = attempt(
-            lambda: TableOptions.from_dict(R.parse_object(options, "options")), TableOptions()
-        )
-        seat_list = attempt(lambda: R.parse_seats(seats), ())
-        if state is None and state_text is not None:
-            state = attempt(lambda: _object(state_text, "state"), None)
-            if state is not None and validate:
-                attempt(lambda: R.validate_state(cast(dict[str, Any], state), "the state"), None)
-        elif state is None and status == "playing":
-            problems.append("a game in progress without a state")
-        if not has_initial and initial_text is not None:
-            initial = attempt(lambda: _object(initial_text, "initial state"), None)
-        gap = R.log_problem(
-            R.TableRow(
-                id=tid,
-                guild_id=gid,
-                channel_id=cid,
-                host_id=hid,
-                status=status,
-                options="",
-                seats="",
-                version=version,
-                state=None,
-                initial_state=None,
-                start_version=start_version,
-                deadline=deadline,
-                reminder_at=reminder_at,
-                created_at=created_at,
-                updated_at=updated_at,
-                log_count=n,
-                log_min=lo,
-                log_max=hi,
-            )
-        )
-        if gap:
-            problems.append(gap)
-        if problems and strict:
-            raise CorruptRecord(tid, "; ".join(problems), version)
-        return Table(
-            id=tid,
-            guild_id=gid,
-            channel_id=cid,
-            host_id=hid,
-            status=cast(TableStatus, status),
-            options=opts,
-            seats=seat_list,
-            version=version,
-            state=state,
-            initial_state=initial,
-            deadline=deadline,
-            reminder_at=reminder_at,
-            created_at=created_at,
-            updated_at=updated_at,
-            messages=dict(zip(msg_keys, msg_ids, strict=True)),
-            departed=dict(zip(dep_seats, dep_users, strict=True)),
-            dm_failed=frozenset(dm_users),
-            shown_version=shown,
-        )
+        await self._db.close()
 
     async def _fetch(self, conn: Conn, table_id: int) -> asyncpg.Record | None:
         return await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", table_id)
@@ -536,11 +178,11 @@ class PostgresStore:
                     )
             except asyncpg.UniqueViolationError:
                 busy = await conn.fetchval(
-                    f"SELECT t.id FROM tables t WHERE t.channel_id = $1 AND {_OPEN}", channel_id
+                    f"SELECT t.id FROM tables t WHERE t.channel_id = $1 AND {OPEN}", channel_id
                 )
                 raise ChannelBusy(int(busy) if busy is not None else 0) from None
 
-        table_id = await self._write(op, "creating a table")
+        table_id = await self._db.write(op, "creating a table")
         return Table(
             id=table_id,
             guild_id=guild_id,
@@ -560,15 +202,15 @@ class PostgresStore:
 
     async def get_table(self, table_id: int) -> Table:
         """Any table, open or closed. Raises :class:`NotFound` or :class:`CorruptRecord`."""
-        rows = await self._read(f"{SELECT_TABLE} WHERE t.id = $1", table_id)
+        rows = await self._db.read(f"{SELECT_TABLE} WHERE t.id = $1", table_id)
         if not rows:
             raise NotFound(f"no table {table_id}")
-        return self._table(rows[0], validate=self.validate_states)
+        return table_from_record(rows[0], validate=self.validate_states)
 
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
         """The channel's open table, or None; :class:`CorruptRecord` if it is unreadable."""
-        rows = await self._read(f"{SELECT_TABLE} WHERE t.channel_id = $1 AND {_OPEN}", channel_id)
-        return self._table(rows[0], validate=self.validate_states) if rows else None
+        rows = await self._db.read(f"{SELECT_TABLE} WHERE t.channel_id = $1 AND {OPEN}", channel_id)
+        return table_from_record(rows[0], validate=self.validate_states) if rows else None
 
     async def update_lobby(
         self,
@@ -609,8 +251,8 @@ class PostgresStore:
             assert row is not None
             return row
 
-        row = await self._write(op, f"changing lobby {table_id}")
-        return self._table(row, validate=False, strict=False)
+        row = await self._db.write(op, f"changing lobby {table_id}")
+        return table_from_record(row, validate=False, strict=False)
 
     async def start_game(
         self,
@@ -652,8 +294,8 @@ class PostgresStore:
             assert row is not None
             return row
 
-        row = await self._write(op, f"starting table {table_id}")
-        table = self._table(row, validate=False, strict=False)
+        row = await self._db.write(op, f"starting table {table_id}")
+        table = table_from_record(row, validate=False, strict=False)
         self._remember_initial(table_id, row["start_version"], table.initial_state)
         return table
 
@@ -709,7 +351,7 @@ class PostgresStore:
         finishing = status == "finished"
 
         async def op(conn: Conn) -> Table:
-            row = await conn.fetchrow(_MOVE, *args)
+            row = await conn.fetchrow(MOVE, *args)
             if row is None:
                 raise await self._why(conn, table_id, expected_version, "playing")
             try:
@@ -725,8 +367,8 @@ class PostgresStore:
         what = f"a move at table {table_id}"
         for attempt in range(2):
             try:
-                return await self._run(op, transaction=finishing, what=what, repeatable=False)
-            except _CommitUnknown as e:
+                return await self._db.run(op, transaction=finishing, what=what, repeatable=False)
+            except CommitUnknown as e:
                 stored = await self._move_stored(table_id, expected_version, args)
                 if stored:
                     return await self.get_table(table_id)
@@ -741,7 +383,7 @@ class PostgresStore:
         """After a move's ``COMMIT`` was lost: True if the move is in the action log, False if
         the table is still at ``expected_version`` (not stored), None if it moved on without it
         (it cannot be sent again)."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT t.version, a.action = $3::jsonb AND a.at = $4 "
             "FROM tables t LEFT JOIN actions a ON a.table_id = t.id AND a.version = $2 + 1 "
             "WHERE t.id = $1",
@@ -768,12 +410,16 @@ class PostgresStore:
             text = await conn.fetchval(
                 "SELECT state FROM initial_states WHERE table_id = $1", table_id
             )
-            initial = None if text is None else _object(text, "initial state")
-            table = self._table(row, validate=False, state=state, initial=initial, has_initial=True)
+            initial = None if text is None else json_object(text, "initial state")
+            table = table_from_record(
+                row, validate=False, state=state, initial=initial, has_initial=True
+            )
             self._remember_initial(table_id, start_version, initial)
             return table
         self._initial.move_to_end(table_id)
-        return self._table(row, validate=False, state=state, initial=cached[1], has_initial=True)
+        return table_from_record(
+            row, validate=False, state=state, initial=cached[1], has_initial=True
+        )
 
     async def set_timers(
         self,
@@ -818,7 +464,7 @@ class PostgresStore:
                 return NotFound(f"table {table_id} is not open (it is {row['status']})")
             return VersionConflict(f"the timers of table {table_id} have changed")
 
-        error = await self._run(op, transaction=False, what=f"timers of table {table_id}")
+        error = await self._db.run(op, transaction=False, what=f"timers of table {table_id}")
         if error is not None:
             raise error
 
@@ -853,12 +499,12 @@ class PostgresStore:
             row = await self._fetch(conn, table_id)
             assert row is not None
             if status == "finished":
-                table = self._table(row, validate=False, strict=False)
+                table = table_from_record(row, validate=False, strict=False)
                 await self._write_result(conn, table, results)
             return row
 
-        row = await self._write(op, f"ending table {table_id}")
-        return self._table(row, validate=False, strict=False)
+        row = await self._db.write(op, f"ending table {table_id}")
+        return table_from_record(row, validate=False, strict=False)
 
     async def _write_result(self, conn: Conn, table: Table, results: dict[str, Any] | None) -> None:
         match, players = R.result_rows(
@@ -888,13 +534,13 @@ class PostgresStore:
 
     async def open_tables(self) -> list[Table]:
         """Every open lobby and game, oldest first; unreadable rows are logged and skipped."""
-        rows = await self._read(f"{SELECT_TABLE} WHERE {_OPEN} ORDER BY t.id")
+        rows = await self._db.read(f"{SELECT_TABLE} WHERE {OPEN} ORDER BY t.id")
         return self._tables(rows)
 
     async def due_timers(self, now: float) -> list[Table]:
         """Open tables whose deadline or reminder time is at or before ``now``."""
-        rows = await self._read(
-            f"{SELECT_TABLE} WHERE {_OPEN} AND (t.deadline <= $1 OR t.reminder_at <= $1) "
+        rows = await self._db.read(
+            f"{SELECT_TABLE} WHERE {OPEN} AND (t.deadline <= $1 OR t.reminder_at <= $1) "
             "ORDER BY t.id",
             now,
         )
@@ -908,7 +554,7 @@ class PostgresStore:
         try:
             for rec in rows:
                 try:
-                    table = self._table(rec, validate=False)
+                    table = table_from_record(rec, validate=False)
                 except CorruptRecord as e:
                     key = (e.table_id, e.version, e.problem)
                     level = logging.DEBUG if key in self._reported else logging.WARNING
@@ -925,13 +571,13 @@ class PostgresStore:
 
     async def action_log(self, table_id: int) -> list[LoggedAction]:
         """A table's moves in order. Raises :class:`NotFound` or :class:`CorruptRecord`."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT a.version, a.seat, a.user_id, a.action, a.at FROM actions a "
             "WHERE a.table_id = $1 ORDER BY a.version",
             table_id,
         )
         if not rows:
-            if not await self._read("SELECT 1 FROM tables WHERE id = $1", table_id):
+            if not await self._db.read("SELECT 1 FROM tables WHERE id = $1", table_id):
                 raise NotFound(f"no table {table_id}")
             return []
         return [R.action_from_row(table_id, v, s, u, a, at) for v, s, u, a, at in rows]
@@ -945,7 +591,7 @@ class PostgresStore:
             except asyncpg.ForeignKeyViolationError:
                 raise NotFound(f"no table {table_id}") from None
 
-        return await self._run(op, transaction=False, what=what)
+        return await self._db.run(op, transaction=False, what=what)
 
     async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
         await self._insert(
@@ -1001,7 +647,7 @@ class PostgresStore:
         )
 
     async def get_messages(self, table_id: int) -> dict[str, int]:
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT key, message_id FROM messages WHERE table_id = $1 ORDER BY key", table_id
         )
         return {str(k): int(v) for k, v in rows}
@@ -1009,7 +655,7 @@ class PostgresStore:
     # --- preferences and settings ---------------------------------------------------------------
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
-        rows = await self._read("SELECT hand_mode FROM player_prefs WHERE user_id = $1", user_id)
+        rows = await self._db.read("SELECT hand_mode FROM player_prefs WHERE user_id = $1", user_id)
         if not rows or rows[0][0] not in ("dm", "channel"):
             return PlayerPrefs(user_id)
         return PlayerPrefs(user_id, rows[0][0])
@@ -1023,12 +669,12 @@ class PostgresStore:
                 prefs.hand_mode,
             )
 
-        await self._run(op, transaction=False, what="preferences")
+        await self._db.run(op, transaction=False, what="preferences")
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults if never set; also if the stored defaults are
         unreadable, which is logged)."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT turn_limit_s, reminder_s, defaults FROM guild_settings WHERE guild_id = $1",
             guild_id,
         )
@@ -1057,7 +703,7 @@ class PostgresStore:
                 defaults,
             )
 
-        await self._run(op, transaction=False, what="server settings")
+        await self._db.run(op, transaction=False, what="server settings")
 
     # --- results and checks ---------------------------------------------------------------------
 
@@ -1065,7 +711,7 @@ class PostgresStore:
         self, guild_id: int | None = None, *, limit: int | None = None
     ) -> list[dict[str, Any]]:
         """Finished matches, newest first (see :meth:`data.store.Store.results`)."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT table_id, guild_id, channel_id, finished_at, seats, scores, winners, data "
             "FROM results WHERE $1::bigint IS NULL OR guild_id = $1 "
             "ORDER BY finished_at DESC, table_id DESC LIMIT $2",
@@ -1078,7 +724,7 @@ class PostgresStore:
         """Replay every game from its initial state and action log and compare with the stored
         state (see :meth:`data.store.Store.check`). Each table is read in one snapshot."""
         problems: list[TableProblem] = []
-        ids = [int(r[0]) for r in await self._read("SELECT id FROM tables ORDER BY id")]
+        ids = [int(r[0]) for r in await self._db.read("SELECT id FROM tables ORDER BY id")]
         for table_id in ids:
             row, log_rows = await self._snapshot(table_id)
             if row is not None:
@@ -1105,7 +751,7 @@ class PostgresStore:
                 )
             return row, list(log_rows)
 
-        row, log_rows = await self._run(op, transaction=False, what="checking")
+        row, log_rows = await self._db.run(op, transaction=False, what="checking")
         if row is None:
             return None, []
         return R.TableRow(*row[:15]), [(int(v), s, a) for v, s, a in log_rows]
@@ -1113,7 +759,7 @@ class PostgresStore:
     async def integrity_check(self) -> list[str]:
         """Problems of the database as a whole (empty when all is well): the table id sequence
         must be past every id in use, so that a new table never takes an old table's id."""
-        rows = await self._read(
+        rows = await self._db.read(
             "SELECT (SELECT last_value FROM table_ids), (SELECT max(id) FROM tables)"
         )
         last, top = rows[0]
@@ -1129,21 +775,21 @@ class PostgresStore:
         """How many rows one of the store's tables holds (for checks and reports)."""
         if not table.isidentifier():
             raise ValueError(f"not a table name: {table!r}")
-        rows = await self._read(f'SELECT count(*) FROM "{table}"')
+        rows = await self._db.read(f'SELECT count(*) FROM "{table}"')
         return int(rows[0][0])
 
     @contextlib.asynccontextmanager
     async def connection(self) -> AsyncIterator[Conn]:
         """A connection of the pool, for maintenance such as ``python -m data copy`` (the
         bot itself never needs one: every change goes through the methods above)."""
-        async with self._gate, self._the_pool().acquire() as conn:
+        async with self._db.connection() as conn:
             yield conn
 
     async def schema_version(self) -> int:
         async def op(conn: Conn) -> int:
             return await current_version(conn)
 
-        return await self._run(op, transaction=False, what="reading the schema version")
+        return await self._db.run(op, transaction=False, what="reading the schema version")
 
 
-__all__ = ["PostgresStore"]
+__all__ = ["POOL_MAX", "POOL_MIN", "RETRY_S", "TIMEOUT_S", "PostgresStore"]
