@@ -9,7 +9,8 @@ direct message, a spot, a fall direction).
 It prints interactions per second, the time from a click to its acknowledgement and from a
 decisive click (the tile when there is one spot, the spot, the fall) to the next picture in the
 channel (p50/p95/p99), REST calls per move, errors, and the peak memory and CPU time of the
-bot's process and of its writer process (``data/writer.py``). ``--json`` prints one JSON object
+bot's process and of any child process it starts (none since the store writes in the bot's
+own process). ``--json`` prints one JSON object
 instead. ``--rate-limits`` makes the fake apply Discord's default budget (50 requests per
 second globally, per-route buckets).
 
@@ -338,7 +339,7 @@ def bot_memory(pid: int) -> tuple[int, int]:
 
 
 def children(pid: int) -> list[int]:
-    """The child processes of ``pid`` (the store's writer process, for the bot)."""
+    """The child processes of ``pid``."""
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     except OSError:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import glob
 import logging
 import os
 import secrets
@@ -55,15 +56,12 @@ DAMAGED_WORDS = ("malformed", "not a database", "file is encrypted")
 #: How many moves (a few WAL pages each) call for a checkpoint, and how often one runs anyway.
 CHECKPOINT_MOVES = 2000
 CHECKPOINT_INTERVAL_S = 5.0
-CHECKPOINT_RESTART_BYTES = 128 * 1024 * 1024
+CHECKPOINT_RESTART_BYTES = 64 * 1024 * 1024
 CHECKPOINT_MIN_GAP_S = 0.5
 #: A checkpoint waits until no write has run for this long...
 CHECKPOINT_QUIET_S = 0.02
-#: ...unless this many moves have gone into the WAL since the last one (some 30 MB).
-CHECKPOINT_ANYWAY_MOVES = 20_000
-#: SQLite checkpoints inside a commit only past this many WAL pages: the checkpoints above
-#: normally keep the WAL well below it.
-AUTOCHECKPOINT_PAGES = 16384
+#: ...unless this many moves have gone into the WAL since the last one (some 25 MB).
+CHECKPOINT_ANYWAY_MOVES = 5_000
 
 
 def damaged(path: Path, e: BaseException) -> DatabaseDamaged | None:
@@ -154,16 +152,14 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
     """
     if path.parent != Path():
         path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(path)
     tmp = path.with_name(f"{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
     try:
         conn = await connect(tmp, synchronous, busy_timeout_ms)
         try:
             await enter_wal(conn, tmp, busy_timeout_ms)
             await migrate(conn)
-            await conn.execute(
-                "INSERT INTO sqlite_sequence (name, seq) VALUES ('tables', ?)",
-                (first_table_id(),),
-            )
+            await start_ids(conn)
         finally:
             await conn.close()
         with contextlib.suppress(FileExistsError):  # another process made it first: use theirs
@@ -173,6 +169,31 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
     log.info("created the database %s", path)
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove the half-built new databases of processes that died building them."""
+    for leftover in path.parent.glob(f"{glob.escape(path.name)}.new-*"):
+        pid = leftover.name[len(path.name) + 5 :].split("-", 1)[0]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        except OSError:
+            pass  # (alive, another user's)
+
+
+async def start_ids(conn: aiosqlite.Connection) -> None:
+    """Start the table id sequence at :func:`first_table_id`, if no table was ever made."""
+    await conn.execute(
+        "INSERT INTO sqlite_sequence (name, seq) SELECT 'tables', ? WHERE NOT EXISTS "
+        "(SELECT 1 FROM sqlite_sequence WHERE name = 'tables') "
+        "AND NOT EXISTS (SELECT 1 FROM tables)",
+        (first_table_id(),),
+    )
 
 
 def first_table_id(now: float | None = None) -> int:
@@ -257,7 +278,9 @@ class Database:
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA journal_size_limit = 67108864")
-            conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
+            # Never a checkpoint inside a commit: it would hold up the event loop for the copy
+            # (a quarter of a second for 64 MB). The checkpoint connection does it instead.
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
         except BaseException:
             conn.close()
             raise
@@ -272,6 +295,7 @@ class Database:
         if migrate_schema:
             await enter_wal(conn, self.path, self.busy_timeout_ms)
             await migrate(conn)
+            await start_ids(conn)  # (a SQLite file made by another program: ours now)
         else:
             found, known = await current_version(conn), latest_version()
             if found > known:
@@ -408,7 +432,8 @@ class Database:
                 self._moves_unchecked = 0
                 # Under a steady stream of commits a passive checkpoint never quite catches up,
                 # and the WAL only starts over once one has: past CHECKPOINT_RESTART_BYTES,
-                # writers pause while the last frames are copied, so the WAL stays bounded.
+                # writers wait (with asyncio.sleep, the event loop free) while the last frames
+                # are copied, so the WAL stays bounded.
                 mode = "RESTART" if self._wal_size() > CHECKPOINT_RESTART_BYTES else "PASSIVE"
                 try:
                     await conn.execute(f"PRAGMA wal_checkpoint({mode})")

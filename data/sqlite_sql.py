@@ -7,7 +7,6 @@ from one snapshot. Decoding and checking what they return is :mod:`data.rows`' j
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -88,26 +87,22 @@ def table_row(values: Sequence[Any]) -> R.TableRow:
 class InitialStates:
     """The parsed initial states of recently moved tables, so that a move's answer does not
     parse its dealt state again (it never changes once a game has started: an entry is used
-    while the table's ``start_version`` is the same). Used from the writer's thread and the
-    event loop's, hence the lock."""
+    while the table's ``start_version`` is the same)."""
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
         self._entries: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
-        self._lock = threading.Lock()
 
     def get(self, table_id: int, start_version: int | None) -> tuple[bool, dict[str, Any] | None]:
         """``(found, state)``."""
-        with self._lock:
-            entry = self._entries.get(table_id)
-            if entry is None or entry[0] != start_version:
-                return False, None
-            self._entries.move_to_end(table_id)
-            return True, entry[1]
+        entry = self._entries.get(table_id)
+        if entry is None or entry[0] != start_version:
+            return False, None
+        self._entries.move_to_end(table_id)
+        return True, entry[1]
 
     def put(self, table_id: int, start_version: int | None, state: dict[str, Any] | None) -> None:
-        with self._lock:
-            self._entries[table_id] = (start_version, state)
-            self._entries.move_to_end(table_id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        self._entries[table_id] = (start_version, state)
+        self._entries.move_to_end(table_id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)

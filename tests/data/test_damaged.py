@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -131,3 +133,32 @@ async def test_a_started_game_without_any_start_is_reported(
     [problem] = await store.check()
     assert problem.table_id == table.id
     assert "no initial state" in problem.problem
+
+
+async def test_an_empty_sqlite_file_of_another_program_gets_time_derived_ids(
+    db_path: Path,
+) -> None:
+    """A valid SQLite file without the bot's schema (made by another tool) becomes a database
+    of the bot's, with the same never-reused ids as one the bot made."""
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.close()
+    async with SqliteStore(db_path) as store:
+        table = await store.create_table(1, 1, 1, TableOptions(), (), NOW)
+    assert 10**12 < table.id < 2**53
+
+
+async def test_a_new_database_left_half_built_by_a_killed_process_is_cleared_away(
+    tmp_path: Path,
+) -> None:
+    """A process killed while building a new database leaves it under a temporary name, never
+    under the database's own: the next start builds its own and removes the abandoned one."""
+    path = tmp_path / "games.db"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    abandoned = tmp_path / f"games.db.new-{dead.pid}-0000"
+    abandoned.write_bytes(b"half")
+    async with SqliteStore(path) as store:
+        assert await store.table_count() == 0
+    assert not abandoned.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if ".new-" in p.name) == []
