@@ -191,6 +191,22 @@ class Database:
             except _LOST_OR_TIMEOUT:
                 pool.terminate()
 
+    async def _take_turn(self, what: str) -> None:
+        """Wait for a connection to come free, in turn, for as long as a caller holding one may
+        keep it (its wait for the database, then its statement); past that, StoreError."""
+        if not self._gate.locked():
+            await self._gate.acquire()
+            return
+        limit = self.retry_s + self.timeout_s
+        try:
+            async with asyncio.timeout(limit):
+                await self._gate.acquire()
+        except TimeoutError:
+            raise StoreError(
+                f"no database connection came free within {limit:g} s ({what}): every one "
+                f"of the pool's {self.pool_max} is busy"
+            ) from None
+
     def the_pool(self) -> asyncpg.Pool[asyncpg.Record]:
         if self._pool is None:
             raise StoreError("the store is not open")
@@ -216,7 +232,7 @@ class Database:
             conn: Conn | None = None
             committing = gated = False
             try:
-                await self._gate.acquire()
+                await self._take_turn(what)
                 gated = True
                 conn = await self.retry_connect(lambda: pool.acquire(timeout=self.timeout_s))
                 if not transaction:

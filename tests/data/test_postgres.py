@@ -172,3 +172,12 @@ def test_the_test_server_runs_unprivileged(pg_server: PgServer) -> None:
     owner = pg_server.datadir.stat().st_uid
     assert owner != 0 or os.geteuid() != 0
     assert pg_server.process is not None and pg_server.process.poll() is None
+
+
+async def test_a_caller_waits_for_a_busy_pool_no_longer_than_its_limits(pg_url: str) -> None:
+    async with PostgresStore(pg_url, pool_min=1, pool_max=1, timeout_s=0.5, retry_s=0.5) as store:
+        table = await store.create_table(1, 2, 3, TableOptions(), SEATS, NOW)
+        async with store.connection():  # the only connection, held
+            with pytest.raises(StoreError, match="no database connection came free"):
+                await store.get_table(table.id)
+        assert (await store.get_table(table.id)).id == table.id  # and then served again
