@@ -106,7 +106,14 @@ class Database:
     """A pool of connections to one PostgreSQL database (see the module)."""
 
     def __init__(
-        self, url: str, *, pool_min: int, pool_max: int, timeout_s: float, retry_s: float
+        self,
+        url: str,
+        *,
+        pool_min: int,
+        pool_max: int,
+        timeout_s: float,
+        retry_s: float,
+        warm: Callable[[asyncpg.Connection[Any]], Awaitable[None]] | None = None,
     ) -> None:
         if pool_min < 0 or pool_max < 1 or pool_min > pool_max:
             raise ValueError(
@@ -116,6 +123,7 @@ class Database:
         self.pool_min, self.pool_max = pool_min, pool_max
         self.timeout_s, self.retry_s = timeout_s, retry_s
         self._pool: asyncpg.Pool[asyncpg.Record] | None = None
+        self._warm = warm
         self._gate = asyncio.Semaphore(pool_max)
 
     def safe_url(self) -> str:
@@ -152,6 +160,7 @@ class Database:
             command_timeout=self.timeout_s,
             timeout=min(self.timeout_s, 10.0),
             reset=_keep_session,
+            init=self._init,
             server_settings={
                 "application_name": "flaming-pyramids",
                 # The store's statements look rows up by key: one plan serves every call, and
@@ -163,6 +172,14 @@ class Database:
         )
         assert pool is not None
         return pool
+
+    async def _init(self, conn: asyncpg.Connection[Any]) -> None:
+        """Each new connection runs ``warm`` (the store's own statements, changing nothing),
+        so that preparing them and looking up their types is not paid by the first moves.
+        Before the first migration there is nothing to warm."""
+        if self._warm is not None:
+            with contextlib.suppress(asyncpg.UndefinedTableError):
+                await self._warm(conn)
 
     async def retry_connect(self, connect: Callable[[], Awaitable[T]]) -> T:
         """``connect()``, retried while the server is unreachable, up to ``retry_s``."""

@@ -66,6 +66,14 @@ log = logging.getLogger(__name__)
 INITIAL_CACHE_SIZE = 1024
 
 
+async def _warm(conn: asyncpg.Connection[Any]) -> None:
+    """Run the statements every move and read uses once on a new connection, on a table that
+    cannot exist (ids start far above 0): nothing is read or written, but asyncpg has them
+    prepared and their types known before the first move needs them."""
+    await conn.fetchrow(MOVE, 0, 0, "{}", None, None, 0.0, None, None, None, None, "{}")
+    await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", 0)
+
+
 class PostgresStore:
     """The store on a PostgreSQL database (see the module). ``url`` is a libpq-style URL:
     ``postgresql://user:password@host:port/database`` (a unix socket:
@@ -83,7 +91,12 @@ class PostgresStore:
         validate_states: bool = True,
     ) -> None:
         self._db = Database(
-            url, pool_min=pool_min, pool_max=pool_max, timeout_s=timeout_s, retry_s=retry_s
+            url,
+            pool_min=pool_min,
+            pool_max=pool_max,
+            timeout_s=timeout_s,
+            retry_s=retry_s,
+            warm=_warm,
         )
         self.url = url
         self.pool_min, self.pool_max = pool_min, pool_max
