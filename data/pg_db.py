@@ -176,9 +176,10 @@ class Database:
     async def _init(self, conn: asyncpg.Connection[Any]) -> None:
         """Each new connection runs ``warm`` (the store's own statements, changing nothing),
         so that preparing them and looking up their types is not paid by the first moves.
-        Before the first migration there is nothing to warm."""
+        Best effort: before the first migration, or on a database that is not the bot's (which
+        ``open`` then refuses), there is nothing to warm."""
         if self._warm is not None:
-            with contextlib.suppress(asyncpg.UndefinedTableError):
+            with contextlib.suppress(asyncpg.PostgresError):
                 await self._warm(conn)
 
     async def retry_connect(self, connect: Callable[[], Awaitable[T]]) -> T:
