@@ -157,7 +157,9 @@ class Database:
             self.url,
             min_size=self.pool_min,
             max_size=self.pool_max,
-            command_timeout=self.timeout_s,
+            # The server cancels a statement past timeout_s (and undoes it); the client gives
+            # up a moment later, for a server that does not answer at all.
+            command_timeout=self.timeout_s + 1.0,
             timeout=min(self.timeout_s, 10.0),
             reset=_keep_session,
             init=self._init,
@@ -270,7 +272,17 @@ class Database:
                 return result
             except StoreError:
                 raise
+            except asyncpg.QueryCanceledError as e:  # the server's statement_timeout: undone
+                raise StoreError(
+                    f"the database did not answer within {self.timeout_s:g} s ({what}); "
+                    "nothing was changed"
+                ) from e
             except TimeoutError as e:
+                if committing:  # the server may still have done it
+                    raise CommitUnknown(
+                        f"the database did not answer within {self.timeout_s:g} s ({what}): "
+                        "the change may or may not be stored; read the table again"
+                    ) from e
                 raise StoreError(
                     f"the database did not answer within {self.timeout_s:g} s ({what})"
                 ) from e

@@ -15,7 +15,7 @@ from data import open_store, postgres_settings
 from data.pgmigrate import latest_version
 from data.pgserver import PgServer, PgServerUnavailable
 from data.postgres import PostgresStore
-from data.store import DatabaseDamaged, StoreError, TableOptions
+from data.store import DatabaseDamaged, StoreError, Table, TableOptions
 from tests.data.test_contract import NOW, SEATS, one_move, started
 
 
@@ -181,3 +181,42 @@ async def test_a_caller_waits_for_a_busy_pool_no_longer_than_its_limits(pg_url: 
             with pytest.raises(StoreError, match="no database connection came free"):
                 await store.get_table(table.id)
         assert (await store.get_table(table.id)).id == table.id  # and then served again
+
+
+async def test_a_move_held_up_by_a_lock_fails_clearly_after_the_timeout_and_writes_nothing(
+    pg_url: str,
+) -> None:
+    async with PostgresStore(pg_url, pool_min=1, pool_max=2, timeout_s=0.5) as store:
+        table, game = await started(store, 13)
+        assert game.pending is not None
+        seat = game.pending.player
+        action = game.legal_actions()[0]
+        game.apply(action, seat)
+
+        async def move() -> Table:
+            return await store.apply_action(
+                table.id,
+                table.version,
+                seat=seat,
+                user_id=None,
+                action=action.to_dict(),
+                state=game.to_dict(),
+                deadline=None,
+                reminder_at=None,
+                now=NOW,
+            )
+
+        admin = await asyncpg.connect(pg_url)
+        try:
+            locker = admin.transaction()
+            await locker.start()
+            await admin.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", table.id)
+            with pytest.raises(StoreError, match=r"did not answer within 0\.5 s.*nothing was"):
+                await move()
+            await locker.rollback()
+        finally:
+            await admin.close()
+        assert (await store.get_table(table.id)).version == table.version
+        assert await store.action_log(table.id) == []
+        assert (await move()).version == table.version + 1  # the lock gone, it goes through
+        assert await store.check() == []
