@@ -20,7 +20,7 @@ from typing import Any, Final
 import aiohttp
 import discord
 
-from bot import budget, names, pictures, views
+from bot import budget, names, pictures, screens, views
 from bot import emoji as em
 from bot.errors import NotShown, TableError
 from bot.service import (
@@ -28,7 +28,6 @@ from bot.service import (
     Hand,
     LeftGame,
     Reminder,
-    SpotChoice,
     Step,
     TableService,
     TimerOutcome,
@@ -92,6 +91,7 @@ class Presenter:
         self.budget = budget.Budget()
         self._hands: dict[tuple[int, int], Hand] = {}
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.screens = screens.Screens(self)
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """Held around "change the table, then show it" so one table's messages stay in order
@@ -171,6 +171,10 @@ class Presenter:
             self.owe(board, content, told=clicker)
         if message is not None:
             self.shown(board)
+            self.spawn(
+                self.service.remember_message(board.table_id, "board", message.id), board.table_id
+            )
+        self.screens.refresh(board.table_id, skip=clicker)
         for hand in step.hands:
             self.queue_hand(hand)
         if message is not None and step.before is not None and pictures.has_mayhem(step.events):
@@ -422,31 +426,6 @@ class Presenter:
                 allowed_mentions=views.ping([hand.user_id]),
             )
 
-    async def send_hand_ephemeral(
-        self, interaction: discord.Interaction[Any], hand: Hand, *, note: str | None = None
-    ) -> None:
-        """Answer a deferred interaction with the clicker's own hand, privately (after ``note``,
-        if given)."""
-        mode = "channel" if hand.dm else "dm"
-        kwargs = await self.hand_message(hand, mode_button=mode)
-        if note:
-            kwargs["content"] = views.clip(f"{note}\n{kwargs['content']}")
-        await interaction.followup.send(ephemeral=True, **kwargs)
-
-    async def send_spot_choice(
-        self, interaction: discord.Interaction[Any], choice: SpotChoice
-    ) -> None:
-        """Answer a deferred tile click with the labelled spots, privately."""
-        png = await pictures.table_png(
-            choice.view, drawn(choice.names), title="Choose a spot", renderer=self.renderer
-        )
-        await interaction.followup.send(
-            views.spot_content(choice),
-            file=discord.File(io.BytesIO(png), filename="spots.png", description="The spots"),
-            view=views.spot_view(choice),
-            ephemeral=True,
-        )
-
     # --- timers and computer players ----------------------------------------------------------
 
     async def show_timer(self, outcome: TimerOutcome) -> None:
@@ -542,7 +521,7 @@ def _link_button(board: Board, row: int | None = None) -> discord.ui.Button[Any]
     return discord.ui.Button(
         label="Go to the table",
         style=discord.ButtonStyle.link,
-        url=views.jump_url(board.guild_id, board.channel_id),
+        url=views.jump_url(board.guild_id, board.channel_id, board.table.messages.get("board")),
         row=row,
     )
 
