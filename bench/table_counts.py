@@ -53,6 +53,8 @@ class TableCounts:
     dm_edits: dict[str, int]
     own_turns: dict[str, int]
     clicks: int
+    in_thread: int = 0
+    """Of the posts, those in the game's thread."""
     posts_per_turn: float = 0.0
     edits_per_turn: float = 0.0
     pings_per_turn: float = 0.0
@@ -78,12 +80,7 @@ class TableCounts:
 def table_channels(driver: TableDriver) -> list[Channel]:
     """The table's channel and any thread started in it."""
     fake = driver.fake
-    threads = [
-        c
-        for c in fake.state.channels.values()
-        if getattr(c, "parent_id", None) == driver.channel.id
-    ]
-    return [driver.channel, *threads]
+    return [driver.channel, *fake.threads(driver.channel)]
 
 
 def public_bot_messages(driver: TableDriver) -> list[Message]:
@@ -160,6 +157,7 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
         dm_edits=dm_edits,
         own_turns=own_turns,
         clicks=clicks,
+        in_thread=sum(1 for m in game_msgs if m.channel.is_thread),
     )
     return counts.finish(per_turn_posts, per_turn_pings)
 
@@ -194,7 +192,7 @@ def report(c: TableCounts) -> str:
         [
             f"seed {c.seed}: {c.turns} turns, {c.falls} fall choices, {c.clicks} clicks",
             f"posts  {c.posts:4d}  {c.posts_per_turn:.2f} per turn"
-            f" (at most {c.max_posts_in_a_turn})",
+            f" (at most {c.max_posts_in_a_turn}); {c.in_thread} in the game's thread",
             f"edits  {c.edits:4d}  {c.edits_per_turn:.2f} per turn",
             f"pings  {c.pings:4d}  {c.pings_per_turn:.2f} per turn"
             f" (at most {c.max_pings_in_a_turn})",

@@ -135,12 +135,34 @@ class Presenter:
         )
         return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
 
+    async def step_files(self, step: Step) -> list[discord.File]:
+        """The one picture of a move's message: the animation of what happened, ending on the
+        board, or the board alone when nothing happened beyond the placement."""
+        board = step.board
+        if board.view is None or step.before is None or not pictures.has_mayhem(step.events):
+            return await self.board_files(board)
+        pic = await pictures.turn_picture(
+            step.before,
+            step.events,
+            board.view,
+            drawn(board.names),
+            title=views.picture_title(board),
+            renderer=self.renderer,
+        )
+        return [
+            discord.File(
+                io.BytesIO(pic.data),
+                filename=f"pyramid.{pic.extension}",
+                description="What happened, ending on the pyramid",
+            )
+        ]
+
     async def show_step(
         self, step: Step, *, schedule: bool = True, clicker: int | None = None
     ) -> discord.Message | None:
-        """One new channel message for a move (picture, account, next player) and the hands that
-        changed; then, if something happened beyond the placement, the animation is added to
-        the message. Schedules the computer players' decisions that follow (unless ``schedule``
+        """One new channel message for a move (one picture: the animation of what happened
+        ending on the board, or the board alone; the account; the next player) and the hands
+        that changed. Schedules the computer players' decisions that follow (unless ``schedule``
         is false: the caller goes on with them itself).
 
         If Discord refuses the message, the table owes it to the channel: it is posted again
@@ -150,7 +172,7 @@ class Presenter:
         raised."""
         board = step.board
         started = time.perf_counter()
-        files = await self.board_files(board)
+        files = await self.step_files(step)
         drawn = time.perf_counter()
         content = views.step_content(step)
         message: discord.Message | None = None
@@ -163,7 +185,7 @@ class Presenter:
                 content=content,
                 files=files,
                 view=views.board_view(board) or discord.utils.MISSING,
-                allowed_mentions=views.ping(views.mentioned_users(board)),
+                allowed_mentions=views.ping(views.step_pings(step)),
             )
         except POST_ERRORS as err:
             failure = err
@@ -177,8 +199,6 @@ class Presenter:
         self.screens.refresh(board.table_id, skip=clicker)
         for hand in step.hands:
             self.queue_hand(hand)
-        if message is not None and step.before is not None and pictures.has_mayhem(step.events):
-            self.spawn(self._animate(message, step), board.table_id)
         log.debug(
             "table %s: picture drawn in %.0f ms, posted in %.0f ms",
             board.table_id,
@@ -292,24 +312,6 @@ class Presenter:
             log.info("table %s: could not tell user %s by DM", board.table_id, user_id)
         except POST_ERRORS as err:
             log.warning("table %s: could not tell user %s by DM: %s", board.table_id, user_id, err)
-
-    async def _animate(self, message: discord.Message, step: Step) -> None:
-        """Add the mayhem animation to a move's message (drawn after the picture was posted, so
-        the picture is never kept waiting)."""
-        gif = await pictures.mayhem_gif(
-            step.before, list(step.events), drawn(step.board.names), renderer=self.renderer
-        )
-        if gif is None:
-            return
-        animation = discord.File(
-            io.BytesIO(gif), filename="mayhem.gif", description="What happened"
-        )
-        try:
-            await self.edit(
-                message, priority=budget.ANIMATION, attachments=[*message.attachments, animation]
-            )
-        except discord.HTTPException as err:
-            log.warning("table %s: could not add the animation: %s", step.board.table_id, err)
 
     def _post_failed(self, table_id: int, err: BaseException) -> None:
         if isinstance(err, discord.Forbidden):

@@ -45,6 +45,11 @@ def names_of(board: Board) -> list[str]:
     return [esc(n) for n in board.names]
 
 
+def thread_name(table_id: int) -> str:
+    """The name of a game's thread."""
+    return f"Flaming Pyramids · table {table_id}"
+
+
 def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
     """A link to a channel (or one of its messages)."""
     url = f"https://discord.com/channels/{guild_id}/{channel_id}"
@@ -298,6 +303,18 @@ def mentioned_users(board: Board) -> list[int]:
     """Who the message pings: the person who must decide now."""
     p = board.prompt
     return [p.user_id] if p.user_id is not None and p.kind in ("play", "fall") else []
+
+
+def step_pings(step: Step) -> list[int]:
+    """Who a move's message pings: the person who must decide now, unless it is the person
+    whose decision this message shows (they are at the table: a fall choice right after their
+    own placement asks them without a ping, so a turn pings one person, the next to act)."""
+    board = step.board
+    actor = step.actor
+    acted = (
+        board.table.seats[actor].user_id if actor is not None and actor < len(board.names) else None
+    )
+    return [u for u in mentioned_users(board) if u != acted or step.timed_out]
 
 
 # --- hands and spots ------------------------------------------------------------------------------

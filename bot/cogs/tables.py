@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import aiohttp
 import discord
@@ -56,6 +56,10 @@ MODE_CHOSEN = {
     "channel": "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
 }
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
+THREAD_ARCHIVE_MINUTES: Final = 10080
+"""A game's thread leaves the channel list after a week without messages, the longest of
+Discord's four choices (60, 1440, 4320, 10080 minutes), open to every server. The bot's next
+post in it reopens it."""
 LOBBY_ACTIONS = frozenset({"join", "leave", "ai", "rmai", "cancel"})
 
 
@@ -353,9 +357,9 @@ class Tables(commands.Cog):
         message_id = board.table.messages.get("lobby")
         if message_id is None:
             return
-        message = self.presenter.channel(board.channel_id, board.guild_id).get_partial_message(
-            message_id
-        )
+        message = self.presenter.channel(
+            board.lobby_channel_id, board.guild_id
+        ).get_partial_message(message_id)
         try:
             await self.presenter.edit(
                 message, embed=views.lobby_embed(board), view=views.lobby_view(board)
@@ -408,8 +412,35 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.start(bid.table_id, bid.version, interaction.user.id)
+            thread_id = await self._start_thread(interaction, step.board)
+            if thread_id is not None:
+                step = await self.service.move_to_thread(step, thread_id)
             await self.presenter.show_step(step, clicker=interaction.user.id)
         await interaction.edit_original_response(embed=views.lobby_embed(step.board), view=None)
+
+    async def _start_thread(
+        self, interaction: discord.Interaction[Any], board: Board
+    ) -> int | None:
+        """Start the game's thread from the lobby message, if the table wants one and the bot
+        may create threads and post in them here; the thread's id, or None (the channel)."""
+        lobby = interaction.message
+        perms = interaction.app_permissions
+        if (
+            not board.options.thread
+            or lobby is None
+            or not isinstance(interaction.channel, discord.TextChannel)
+            or not (perms.create_public_threads and perms.send_messages_in_threads)
+        ):
+            return None
+        try:
+            thread = await lobby.create_thread(
+                name=views.thread_name(board.table_id),
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: no thread for the game (%s)", board.table_id, err)
+            return None
+        return thread.id
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

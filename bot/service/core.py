@@ -253,7 +253,7 @@ class TableCore:
         return Hand(
             table_id=table.id,
             guild_id=table.guild_id,
-            channel_id=table.channel_id,
+            channel_id=table.place_id,
             user_id=s.user_id,
             seat=seat,
             view=view(game, seat),
@@ -286,13 +286,13 @@ class TableCore:
         self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int
     ) -> None:
         """Refuse (:class:`Stale`) a button of ``table_id`` used anywhere but in its table's
-        channel, or in a direct message (``guild_id`` None) by someone not seated there: a
+        channel or thread, or in a direct message (``guild_id`` None) by someone not seated there: a
         button's id can be forged, its place cannot."""
         table = await self._get(table_id)
         if guild_id is None:
             if self.seat_of(table, user_id) is not None:
                 return
-        elif table.guild_id == guild_id and table.channel_id == channel_id:
+        elif table.guild_id == guild_id and channel_id in (table.channel_id, table.thread_id):
             return
         log.info("table %s: a button used out of its place by user %s", table_id, user_id)
         raise Stale("This button does not belong here; nothing was changed.", table_id=table_id)

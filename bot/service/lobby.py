@@ -253,6 +253,15 @@ class Lobby(TableCore):
             hands=tuple(hands),
         )
 
+    async def move_to_thread(self, step: Step, thread_id: int) -> Step:
+        """The game that ``step`` started lives in the thread ``thread_id`` from now on (its
+        channel is free for another lobby): the same step, shown there."""
+        await self.store.set_thread(step.board.table_id, thread_id)
+        board = replace(step.board, table=replace(step.board.table, thread_id=thread_id))
+        hands = tuple(replace(h, channel_id=thread_id) for h in step.hands)
+        log.info("table %s: the game lives in thread %s", board.table_id, thread_id)
+        return replace(step, board=board, hands=hands)
+
     async def leave(self, channel_id: int, user_id: int) -> Board | LeftGame:
         """``/fp leave``: leave the lobby, or hand a running game's seat to a computer player
         (the table closes when nobody is left)."""

@@ -48,6 +48,12 @@ class Board:
 
     @property
     def channel_id(self) -> int:
+        """Where the game is shown: the table's thread once it has one, else its channel."""
+        return self.table.place_id
+
+    @property
+    def lobby_channel_id(self) -> int:
+        """The channel of the lobby message (the thread's parent)."""
         return self.table.channel_id
 
     @property

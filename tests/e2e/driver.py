@@ -19,8 +19,9 @@ TIMEOUT = 15.0
 
 
 def is_game_message(m: Message) -> bool:
-    """A message of the bot with the pyramid picture (one per move)."""
-    return any(a.filename == "pyramid.png" for a in m.attachments)
+    """A message of the bot with the pyramid picture (one per move: the board, or the
+    animation of what happened ending on it)."""
+    return any(a.filename in ("pyramid.png", "pyramid.gif") for a in m.attachments)
 
 
 def table_of(m: Message) -> int | None:
@@ -76,10 +77,25 @@ class TableDriver:
 
     # --- reading ------------------------------------------------------------------------------
 
+    def thread(self) -> Channel | None:
+        """The game's thread: the one started from this table's lobby message, if any."""
+        for m in self.fake.messages(self.channel):
+            if m.thread is not None and "Flaming Pyramids — table" in m.embed_text():
+                return m.thread
+        return None
+
+    def place(self) -> Channel:
+        """Where the game is shown: its thread, or the channel."""
+        return self.thread() or self.channel
+
     def bot_messages(self) -> list[Message]:
-        """Public bot messages in the channel, newest first."""
+        """Public bot messages in the channel and in the game's thread, newest first."""
         bot = self.fake.bot.id
-        return [m for m in self.fake.messages(self.channel) if m.author.id == bot]
+        thread = self.thread()
+        found = self.fake.messages(self.channel)
+        if thread is not None:
+            found = sorted([*found, *self.fake.messages(thread)], key=lambda m: -m.id)
+        return [m for m in found if m.author.id == bot]
 
     def game_messages(self) -> list[Message]:
         return [m for m in self.bot_messages() if is_game_message(m)]
@@ -138,7 +154,8 @@ class TableDriver:
         return ix
 
     async def slash(self, user: FakeUser, command: str, **options: object) -> Interaction:
-        ix = await user.slash(command, self.channel, **options)
+        """A command typed where the table is: its game's thread once it has one."""
+        ix = await user.slash(command, self.place(), **options)
         self.interactions.append(ix)
         await ix.wait_acknowledged()
         return ix

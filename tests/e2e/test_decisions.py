@@ -97,7 +97,8 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     falling = await table.play(world.alice, game)
     assert falling.labels()[:2] == ["Fall left", "Fall right"]
     assert TableDriver.decider(falling) == world.alice.id
-    assert pinged(world, falling) == {world.alice.id}
+    # Alice is asked by name, not pinged: she just played; the turn pings the next player only.
+    assert pinged(world, falling) == set() and falling.notified == []
     assert "too heavy" in falling.content
     # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
     for intruder, expected in ((world.bob, "Alice's decision"), (world.dave, "not playing")):
@@ -108,6 +109,7 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     assert "fell right" in after.content
     assert TableDriver.decider(after) == world.bob.id
     assert pinged(world, after) == {world.bob.id}  # the next player is notified
+    assert after.notified == [world.bob.id]
     await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
 
 
@@ -119,7 +121,7 @@ async def test_curse_gives_the_fall_choice_to_the_previous_player(
     falling = await table.play(world.alice, game)
     assert "curse" in falling.content.lower()
     assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
-    assert pinged(world, falling) == {world.carol.id}
+    assert pinged(world, falling) == {world.carol.id}  # someone else's decision: a ping
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Carol's decision" in await private_answer(ix)
     after = await table.fall(world.carol, falling, "left")
@@ -196,7 +198,7 @@ async def test_closed_dms_use_my_hand(
     assert hand.ephemeral and hand.images()
     assert "red 2" in table.tiles(hand)
     # Nobody else sees it.
-    assert hand not in world.alice.messages(world.games)
+    assert hand not in world.alice.messages(table.place())
     after = await table.play(world.dave, game)
     assert TableDriver.decider(after) == world.carol.id
     # The notice is said once per table only.
@@ -211,11 +213,13 @@ async def test_hand_buttons_belong_to_their_owner(
     game = await table.start(world.alice)
     bob: FakeUser = world.bob
     hand = await table.hand_for(bob, game)  # Bob's DM
-    # A picture, one button per tile, and a link back to the table's channel.
+    # A picture, one button per tile, and a link back to the game's thread.
     assert [a.filename for a in hand.images()] == ["hand.png"]
     assert table.tile_labels(hand) == ["red 2", "green 2"]
     links = [b.get("url") for b in hand.buttons() if b.get("url")]
-    assert links == [f"https://discord.com/channels/{world.guild.id}/{world.games.id}"]
+    thread = table.place()
+    assert thread.parent is world.games
+    assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}"]
     ix = await table.click(bob, hand, "red 2")  # not his turn
     assert "turn" in await private_answer(ix)
     assert table.latest_game().id == game.id
@@ -265,7 +269,7 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
         status=503,
         code=0,
         message="Service Unavailable",
-        channel_id=world.games.id,
+        channel_id=table.place().id,
     )
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Your move is recorded" in await private_answer(ix)
@@ -275,10 +279,6 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     assert TableDriver.decider(shown) == world.bob.id
     after = await table.step(shown)
     assert TableDriver.decider(after) == world.carol.id
-
-
-def animated(m: Message) -> bool:
-    return any(a.filename == "mayhem.gif" for a in m.attachments)
 
 
 async def test_the_fire_die_is_rolled_by_the_game_and_shown(
@@ -295,14 +295,16 @@ async def test_the_fire_die_is_rolled_by_the_game_and_shown(
     assert TableDriver.decider(after) == world.bob.id
 
 
-async def test_mayhem_is_animated_on_the_moves_message(
+async def test_mayhem_is_the_one_animated_picture_of_the_moves_message_from_the_start(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)  # yellow 40 collapses
-    await world.fake.wait_for(lambda: animated(falling) and falling.settled, TIMEOUT, "animation")
-    assert [a.filename for a in falling.attachments] == ["pyramid.png", "mayhem.gif"]
+    assert [a.filename for a in falling.attachments] == ["pyramid.gif"]
+    assert not falling.edited  # posted whole: no animation added later by an edit
+    gif = falling.picture()  # render_turn's GIF (its last frame, the board, is tested in render/)
+    assert gif.is_animated and gif.n_frames > 2
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
     # Bob's red 2 goes on the base and nothing happens: the picture only.
