@@ -345,19 +345,19 @@ class TableCore:
         """Apply ``action`` (checked by the engine), roll a pending fire die, write everything
         (version-checked) and describe the result. The caller holds the table's lock."""
         before = view(game, None)
-        turn_before = (game.round, game.turn)
         hands_before = [tuple(h) for h in game.hands]
         try:
             events = list(game.apply(action, seat))
         except EngineError as err:
             raise _engine_refusal(err) from None
-        same_turn = (game.round, game.turn) == turn_before
+        # A new turn begins with a "turn" event; until then, a fall is part of the same turn.
+        same_turn = not isinstance(action, NextRound) and all(e.kind != "turn" for e in events)
         table = await self._write(table, game, seat, user_id, action.to_dict(), same_turn)
         while game.pending is not None and game.pending.kind == "die":
             rolled = game.copy()
             roll = rolled.apply(Die(None))
             try:
-                same_turn = (rolled.round, rolled.turn) == turn_before
+                same_turn = same_turn and all(e.kind != "turn" for e in roll)
                 table = await self._write(table, rolled, None, None, {"die": "roll"}, same_turn)
             except Stale:
                 # Another process moved the table on after our move was written: the move

@@ -56,7 +56,7 @@ class Moves(TableCore):
             previews=shown,
             user_id=user_id,
             guild_id=table.guild_id,
-            channel_id=table.channel_id,
+            channel_id=table.place_id,
             deadline=table.deadline,
             board_message_id=table.messages.get("board"),
         )

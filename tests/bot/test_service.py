@@ -514,3 +514,20 @@ async def test_a_damaged_table_is_reported_once_and_the_timers_of_others_run(
     reports = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(reports) == 1, [r.getMessage() for r in reports]
     assert f"table {damaged}" in reports[0].getMessage()
+
+
+async def test_a_fall_choice_keeps_the_deadline_of_its_turn(
+    service: TableService, clock: ManualClock
+) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL, turn_limit_s=3600, reminder_s=600)
+    await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
+    turn_ends = (await service.board_of(t)).prompt.deadline
+    assert turn_ends == clock.now + 3600
+    clock.advance(1800)  # half the turn goes by before Alice plays; her tile collapses
+    hand = await service.hand(t, ALICE)
+    step = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert step.board.prompt.kind == "fall"
+    assert step.board.prompt.deadline == turn_ends  # the fall does not restart the clock
+    assert (await service.hand(t, ALICE)).deadline == turn_ends
+    step = await service.fall(t, step.board.version, ALICE, "left")
+    assert step.board.prompt.user_id == BOB and step.board.prompt.deadline == clock.now + 3600

@@ -220,3 +220,25 @@ def test_a_name_never_reads_as_a_mention(name: str) -> None:
     shown = views.esc(f"x {name} y")
     assert name not in shown
     assert shown.replace("\u200b", "") == f"x {name} y"
+
+
+def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> None:
+    said = narrate([Event("placed", 0, "G60", (1, 1))], ["lea", "Max"])
+    assert said == "lea played green 60."
+    said = narrate(
+        [
+            Event("placed", 0, "G60", (1, 1)),
+            Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)),), detail="overweight"),
+        ],
+        ["lea", "Max"],
+    )
+    assert said.startswith("lea's green 60")
+    assert narrate([Event("dealt", 0)], ["lea"]) == "The tiles are dealt."
+
+
+async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL)
+    step = await service.start_from_state(t, ALICE, state())
+    assert step.board.view is not None and step.board.view.turn == 0
+    assert "turn" not in views.picture_title(step.board)
+    assert "turn 0" not in views.step_content(step)
