@@ -38,7 +38,7 @@ from data.store import (
     TableOptions,
     VersionConflict,
 )
-from engine import Action, EngineError, Game, NextRound, View, view
+from engine import Action, EngineError, Game, NextRound, View, fitting_tiles, view
 from engine.model import Die
 
 log = logging.getLogger(__name__)
@@ -246,6 +246,10 @@ class TableCore:
         assert s.user_id is not None
         prefs = await self.store.get_prefs(s.user_id)
         p = game.pending
+        decision: Literal["play", "fall", "wait"] = "wait"
+        if p is not None and p.player == seat and p.kind in ("play", "fall"):
+            decision = "play" if p.kind == "play" else "fall"
+        fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
         return Hand(
             table_id=table.id,
             guild_id=table.guild_id,
@@ -260,6 +264,10 @@ class TableCore:
             dm=prefs.hand_mode == "dm",
             dm_failed_before=s.user_id in table.dm_failed,
             dm_on_turn=prefs.dm_on_turn,
+            decision=decision,
+            fitting=tuple(fitting),
+            deadline=table.deadline if decision != "wait" else None,
+            board_message_id=table.messages.get("board"),
         )
 
     async def hand(self, table_id: int, user_id: int) -> Hand:
@@ -303,8 +311,12 @@ class TableCore:
 
     # --- timers ----------------------------------------------------------------------------------
 
-    def _timers(self, table: Table, game: Game, now: float) -> tuple[float | None, float | None]:
-        """The deadline and reminder time of the decision ``game`` waits for."""
+    def _timers(
+        self, table: Table, game: Game, now: float, *, same_turn: bool = False
+    ) -> tuple[float | None, float | None]:
+        """The deadline and reminder time of the decision ``game`` waits for. A person's fall
+        choice in the turn that is still running (``same_turn``) keeps the turn's deadline: the
+        deadline covers the whole turn (unless it has passed: then the chooser gets a new one)."""
         p = game.pending
         if p is None:
             if game.match_over:
@@ -313,6 +325,9 @@ class TableCore:
         seat = table.seats[p.player]
         if p.kind == "die" or seat.ai is not None:
             return now + AI_GRACE_S, None
+        if same_turn and p.kind == "fall" and table.deadline is not None and table.deadline > now:
+            kept = table.reminder_at
+            return table.deadline, (kept if kept is not None and kept > now else None)
         limit = float(table.options.turn_limit_s)
         deadline = now + limit
         lead = min(float(table.options.reminder_s), limit / 2)
@@ -336,12 +351,15 @@ class TableCore:
             events = list(game.apply(action, seat))
         except EngineError as err:
             raise _engine_refusal(err) from None
-        table = await self._write(table, game, seat, user_id, action.to_dict())
+        # A new turn begins with a "turn" event; until then, a fall is part of the same turn.
+        same_turn = not isinstance(action, NextRound) and all(e.kind != "turn" for e in events)
+        table = await self._write(table, game, seat, user_id, action.to_dict(), same_turn)
         while game.pending is not None and game.pending.kind == "die":
             rolled = game.copy()
             roll = rolled.apply(Die(None))
             try:
-                table = await self._write(table, rolled, None, None, {"die": "roll"})
+                same_turn = same_turn and all(e.kind != "turn" for e in roll)
+                table = await self._write(table, rolled, None, None, {"die": "roll"}, same_turn)
             except Stale:
                 # Another process moved the table on after our move was written: the move
                 # stands; whoever holds the table now rolls the die (or the timer does).
@@ -397,9 +415,10 @@ class TableCore:
         seat: int | None,
         user_id: int | None,
         action: dict[str, Any],
+        same_turn: bool = False,
     ) -> Table:
         now = self.clock()
-        deadline, reminder = self._timers(table, game, now)
+        deadline, reminder = self._timers(table, game, now, same_turn=same_turn)
         try:
             left = bool(table.departed)
             return await self.store.apply_action(

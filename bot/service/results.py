@@ -9,7 +9,7 @@ from data.store import (
     Table,
     TableOptions,
 )
-from engine import Event, Pos, View
+from engine import Event, Pos, Preview, View
 
 PromptKind = Literal["lobby", "play", "fall", "die", "next_round", "over", "closed"]
 
@@ -97,11 +97,22 @@ class Hand:
     dm_on_turn: bool = True
     """Whether the player wants a new direct message when it becomes their turn (else their
     one hand message is only edited)."""
+    decision: Literal["play", "fall", "wait"] = "wait"
+    """What this player must decide now: a tile (``play``), where a tile falls (``fall``, the
+    tile and its place in ``view.pending``), or nothing (``wait``)."""
+    fitting: tuple[str, ...] = ()
+    """The tiles of the hand that simply fit somewhere now (only on the player's turn, and only
+    when the table shows previews)."""
+    deadline: float | None = None
+    """When the turn in progress ends (unix time), if it is this player's decision."""
+    board_message_id: int | None = None
+    """The table's newest board message (for a link to it), if known."""
 
 
 @dataclass(frozen=True)
 class SpotChoice:
-    """A tile was chosen and there are several spots: the player picks one (labelled A, B...)."""
+    """A tile was chosen: the player picks one of the spots (labelled A, B...), even when there
+    is only one, so that a play is never made by a single tap."""
 
     table_id: int
     version: int
@@ -111,6 +122,17 @@ class SpotChoice:
     view: View
     """The chooser's view, for the picture with the spots labelled."""
     names: tuple[str, ...]
+    previews: tuple[Preview, ...] | None = None
+    """What playing the tile on each spot would do, in the order of ``spots`` (None: the table
+    shows no previews)."""
+    user_id: int = 0
+    """Who is choosing."""
+    guild_id: int = 0
+    channel_id: int = 0
+    deadline: float | None = None
+    """When the turn ends (unix time)."""
+    board_message_id: int | None = None
+    """The table's newest board message (for a link to it), if known."""
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,10 @@ async def answer(ix: Interaction, timeout: float = TIMEOUT) -> Message:
     return msg
 
 
-STALE_HAND = "Your hand has changed since this message"
+STALE_HAND = "That hand is out of date: here it is now"
 """The bot's answer to a click on a hand that is no longer the player's latest."""
+SPOT_STEP = "Where do you play"
+"""The private screen's spot step."""
 
 
 def is_final(m: Message) -> bool:
@@ -192,6 +194,10 @@ class TableDriver:
             if ":play:" in (b.get("custom_id") or "") and not b.get("disabled")
         ]
 
+    def tiles(self, hand: Message) -> list[str]:
+        """The tiles on a hand's live buttons, without the "fits" mark."""
+        return [label.split(" · ")[0] for label in self.tile_labels(hand)]
+
     async def hand_for(self, user: FakeUser, game: Message) -> Message:
         """The user's hand: from DMs if they get them, else with the My hand button."""
         if user.dms_open:
@@ -202,6 +208,34 @@ class TableDriver:
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
 
+    async def screen_after(self, screen: Message, before: int, what: str) -> Message:
+        """Wait until the private screen ``screen`` was edited past revision ``before`` and
+        settled (a click on it turns it into its next step)."""
+        await self.fake.wait_for(
+            lambda: len(screen.revisions) > before and screen.settled and not screen.loading,
+            TIMEOUT,
+            what,
+        )
+        return screen
+
+    @staticmethod
+    def spot_button_label(screen: Message, spot: str) -> str:
+        """The label of the spot ``spot`` on a spot step ("A · fits"...)."""
+        for label in screen.labels():
+            if label.split(" · ")[0] == spot:
+                return label
+        raise AssertionError(f"no spot {spot} on {screen.content!r}: {screen.labels()}")
+
+    @staticmethod
+    def spot_button(screen: Message, spot: str) -> str:
+        """The custom id of the spot ``spot`` ("A", "B"...) on a spot step (its label is the
+        letter, then what the play would do)."""
+        for b in screen.buttons():
+            label = b.get("label") or ""
+            if ":spot:" in (b.get("custom_id") or "") and label.split(" · ")[0] == spot:
+                return str(b["custom_id"])
+        raise AssertionError(f"no spot {spot} on {screen.content!r}: {screen.labels()}")
+
     async def play(
         self,
         user: FakeUser,
@@ -209,58 +243,59 @@ class TableDriver:
         choose_tile: Callable[[list[str]], str] | None = None,
         spot: str = "A",
     ) -> Message:
-        """``user`` plays a tile (the first one unless ``choose_tile`` picks), and the spot
-        ``spot`` if asked. Returns the next game message that waits for a person."""
+        """``user`` plays a tile (the first one unless ``choose_tile`` picks) by two clicks on
+        one private screen: the tile, which turns the screen into the spot step, then the spot
+        ``spot``. Returns the next game message that waits for a person."""
         newest = game.id
         hand = await self.hand_for(user, game)
+        started = time.perf_counter()
         for _ in range(5):
             labels = self.tile_labels(hand)
             assert labels, f"{user.name} has no tile buttons: {hand!r}"
             label = choose_tile(labels) if choose_tile else labels[0]
             started = time.perf_counter()
+            before = len(hand.revisions)
             try:
-                ix = await self.click(user, hand, label)
+                await self.click(user, hand, label)
             except (MessageNotVisible, ComponentNotFound):
                 # The hand message was replaced under the click (a new one comes when the
                 # player's turn begins): as a person would, take the newest one.
                 hand = await self.hand_for(user, game)
                 continue
-
-            def progressed(ix: Interaction = ix) -> bool:
-                newer = [m for m in self.game_messages() if m.id > newest]
-                return bool(newer) or bool(ix.followups)
-
-            await self.fake.wait_for(progressed, TIMEOUT, f"{user.name}'s tile to be played")
-            if not ix.followups or [m for m in self.game_messages() if m.id > newest]:
+            # The screen answers the click with the spot step, or with the newest hand if this
+            # one was out of date (an edit that only brings the hand up to date is no answer).
+            await self.fake.wait_for(
+                lambda h=hand, b=before: (
+                    len(h.revisions) > b
+                    and h.settled
+                    and not h.loading
+                    and (SPOT_STEP in h.content or STALE_HAND in h.content)
+                ),
+                TIMEOUT,
+                f"{user.name}'s spot step",
+            )
+            if SPOT_STEP in hand.content:
+                await self.click_spot(user, hand, spot)
                 break
-            reply = ix.followups[-1]
-            if STALE_HAND not in reply.content:  # the spots to choose from
-                started = time.perf_counter()
-                await self.click(user, reply, spot)
-                break
-
-            # The new hand was still on its way (the bot sends hands after the picture, and
-            # paces them behind the pictures of moves); the bot answered with the hand as it is
-            # now: as a person would, play from the newest one.
-            def newer_hand(old: int = hand.id, seen: int = len(hand.revisions)) -> Message | None:
-                latest = self.hand_message(user)  # a new message, or the same one edited
-                if latest is None or not latest.settled:
-                    return None
-                if latest.id > old or len(latest.revisions) > seen:
-                    return latest
-                return None
-
-            hand = await self.fake.wait_for(newer_hand, TIMEOUT, f"{user.name}'s new hand")
+            # The hand was out of date: the screen now shows the newest one; play from it.
+            assert STALE_HAND in hand.content, hand.content
         else:
             raise AssertionError(f"{user.name}'s hand kept changing under the click")
-        first = await self.fake.wait_for(
+        await self.fake.wait_for(
             lambda: next((m for m in self.game_messages() if m.id > newest), None),
             TIMEOUT,
             "the picture of the move",
         )
         self.timing.samples.append(time.perf_counter() - started)
-        del first
         return await self.settled_game(newest)
+
+    async def click_spot(self, user: FakeUser, screen: Message, spot: str) -> Interaction:
+        before = len(screen.revisions)
+        ix = await user.click(screen, custom_id=self.spot_button(screen, spot))
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        await self.screen_after(screen, before, f"{user.name}'s screen after the spot")
+        return ix
 
     async def fall(self, user: FakeUser, game: Message, direction: str = "left") -> Message:
         started = time.perf_counter()

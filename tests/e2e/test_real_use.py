@@ -119,7 +119,10 @@ async def test_a_move_discord_refused_is_posted_again_until_it_is_shown(
     refusal = world.fake.faults.server_error(
         MOVES, status=503, times=3, channel_id=table.place().id
     )
-    ix = await table.click(world.alice, hand, "yellow 40")
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "the spot step")
+    ix = await table.click(world.alice, hand, table.spot_button_label(hand, "A"))
     # Alice is told once, privately, that her move stands and will be shown.
     assert "Your move is recorded" in await private_answer(ix)
     # Nobody types /fp status: the fall decision's message comes by itself once Discord takes it.
