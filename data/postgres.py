@@ -196,22 +196,7 @@ class PostgresStore:
                 raise ChannelBusy(int(busy) if busy is not None else 0) from None
 
         table_id = await self._db.write(op, "creating a table")
-        return Table(
-            id=table_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            status="lobby",
-            options=options,
-            seats=tuple(seats),
-            version=1,
-            state=None,
-            initial_state=None,
-            deadline=None,
-            reminder_at=None,
-            created_at=now,
-            updated_at=now,
-        )
+        return Table.new_lobby(table_id, guild_id, channel_id, host_id, options, seats, now)
 
     async def get_table(self, table_id: int) -> Table:
         """Any table, open or closed. Raises :class:`NotFound` or :class:`CorruptRecord`."""
