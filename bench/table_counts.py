@@ -53,6 +53,8 @@ class TableCounts:
     dm_edits: dict[str, int]
     own_turns: dict[str, int]
     clicks: int
+    dm_deleted: dict[str, int] = field(default_factory=dict)
+    """Of the DMs, those the bot deleted later (an older hand replaced by a newer one)."""
     in_thread: int = 0
     """Of the posts, those in the game's thread."""
     posts_per_turn: float = 0.0
@@ -70,8 +72,10 @@ class TableCounts:
         self.pings_per_turn = round(self.pings / t, 2)
         self.max_posts_in_a_turn = max(per_turn_posts, default=0)
         self.max_pings_in_a_turn = max(per_turn_pings, default=0)
+        # Besides the hand dealt at the start (one DM before anyone's turn).
         self.dms_per_player_per_own_turn = {
-            name: round(n / max(self.own_turns.get(name, 0), 1), 2) for name, n in self.dms.items()
+            name: round(max(n - 1, 0) / max(self.own_turns.get(name, 0), 1), 2)
+            for name, n in self.dms.items()
         }
         self.clicks_per_move = round(self.clicks / t, 2)
         return self
@@ -92,6 +96,20 @@ def public_bot_messages(driver: TableDriver) -> list[Message]:
         if m.author.id == bot and m.ephemeral_for is None
     ]
     return sorted(found, key=lambda m: m.id)
+
+
+def sent_dms(driver: TableDriver, user_id: int) -> list[Message]:
+    """Every direct message the bot sent the user on its own, deleted ones too (answers to the
+    user's clicks there are not counted: they are replies, not notifications)."""
+    state = driver.fake.state
+    channel = state.dm_channels.get(user_id)
+    if channel is None:
+        return []
+    return [
+        m
+        for m in state.channel_messages.get(channel.id, [])
+        if m.author.id == state.bot.id and m.webhook_id is None
+    ]
 
 
 async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
@@ -139,8 +157,10 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
     msgs = public_bot_messages(driver)
     game_msgs = [m for m in msgs if m.id > started_at]
     edits = sum(sum(1 for r in m.revisions[1:] if r.at >= started_time) for m in msgs)
-    dms = {u.name: len(u.dms()) for u in users}
-    dm_edits = {u.name: sum(len(m.revisions) - 1 for m in u.dms()) for u in users}
+    sent = {u.name: sent_dms(driver, u.id) for u in users}
+    dms = {name: len(msgs) for name, msgs in sent.items()}
+    dm_edits = {name: sum(len(m.revisions) - 1 for m in msgs) for name, msgs in sent.items()}
+    dm_deleted = {name: sum(m.deleted for m in msgs) for name, msgs in sent.items()}
     clicks = sum(
         1
         for ix in fake.interactions[clicks_before:]
@@ -157,6 +177,7 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
         dm_edits=dm_edits,
         own_turns=own_turns,
         clicks=clicks,
+        dm_deleted=dm_deleted,
         in_thread=sum(1 for m in game_msgs if m.channel.is_thread),
     )
     return counts.finish(per_turn_posts, per_turn_pings)
@@ -185,7 +206,8 @@ async def measure(seed: int = DEFAULT_SEED) -> TableCounts:
 
 def report(c: TableCounts) -> str:
     players = ", ".join(
-        f"{name} {c.dms[name]} ({c.dms_per_player_per_own_turn[name]} per own turn)"
+        f"{name} {c.dms[name]} ({c.dms_per_player_per_own_turn[name]} per own turn"
+        " besides the deal)"
         for name in c.dms
     )
     return "\n".join(
@@ -197,7 +219,8 @@ def report(c: TableCounts) -> str:
             f"pings  {c.pings:4d}  {c.pings_per_turn:.2f} per turn"
             f" (at most {c.max_pings_in_a_turn})",
             f"DMs sent: {players}",
-            f"DM edits: {', '.join(f'{k} {v}' for k, v in c.dm_edits.items())}",
+            f"DM edits: {', '.join(f'{k} {v}' for k, v in c.dm_edits.items())}; deleted"
+            f" later: {', '.join(f'{k} {v}' for k, v in c.dm_deleted.items())}",
             f"clicks per move {c.clicks_per_move:.2f}",
         ]
     )

@@ -23,6 +23,7 @@ import discord
 from bot import budget, names, pictures, screens, views
 from bot import emoji as em
 from bot.errors import NotShown, TableError
+from bot.narrate import narrate
 from bot.service import (
     Board,
     Hand,
@@ -92,6 +93,10 @@ class Presenter:
         self._hands: dict[tuple[int, int], Hand] = {}
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.screens = screens.Screens(self)
+        self._since: dict[tuple[int, int], list[str]] = {}
+        """Per (table, player): one line per move since that player's last "your turn" DM."""
+        self._newest: dict[int, int] = {}
+        """Per table: the id of its newest game message (the DM links lead there)."""
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """Held around "change the table, then show it" so one table's messages stay in order
@@ -196,7 +201,9 @@ class Presenter:
             self.spawn(
                 self.service.remember_message(board.table_id, "board", message.id), board.table_id
             )
+            self._newest[board.table_id] = message.id
         self.screens.refresh(board.table_id, skip=clicker)
+        self._note_move(step)
         for hand in step.hands:
             self.queue_hand(hand)
         log.debug(
@@ -368,17 +375,40 @@ class Presenter:
             self._dm_channels.popitem(last=False)
         return cid
 
-    async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
-        """The keyword arguments of a message showing a hand (picture and tile buttons)."""
+    async def hand_message(
+        self, hand: Hand, *, mode_button: str | None = None, summary: str = ""
+    ) -> dict[str, Any]:
+        """The keyword arguments of a message showing a hand (picture and tile buttons, and a
+        link to the table's newest message), after ``summary`` if given."""
         png = await pictures.hand_png(
             hand.view, names.clean(hand.names[hand.seat]), renderer=self.renderer
         )
         guild = self.bot.get_guild(hand.guild_id)
+        content = views.hand_content(hand, guild_name=guild.name if guild else None)
         return {
-            "content": views.hand_content(hand, guild_name=guild.name if guild else None),
+            "content": views.clip(f"{summary}\n{content}") if summary else content,
             "file": discord.File(io.BytesIO(png), filename="hand.png", description="Your hand"),
-            "view": views.hand_view(hand, with_mode=mode_button),
+            "view": views.hand_view(
+                hand, with_mode=mode_button, message_id=self._newest.get(hand.table_id)
+            ),
         }
+
+    def _note_move(self, step: Step) -> None:
+        """Remember what a move did for the "since your last move" line of the players who
+        did not make it."""
+        story = narrate(step.events, views.names_of(step.board)) if step.kind == "move" else ""
+        if not story:
+            return
+        table = step.board.table
+        actor = step.actor
+        for i, seat in enumerate(table.seats):
+            if seat.user_id is None or seat.ai is not None:
+                continue
+            key = (table.id, seat.user_id)
+            if i == actor:
+                self._since.pop(key, None)  # they saw their own move
+            else:
+                self._since.setdefault(key, []).append(story)
 
     def queue_hand(self, hand: Hand) -> None:
         """Deliver a hand in the background, without holding up the table; if a newer hand of
@@ -403,14 +433,36 @@ class Presenter:
             self._hand_tasks.pop(key, None)
 
     async def deliver_hand(self, hand: Hand) -> None:
-        """Send a changed hand to its owner by DM (unless they chose ephemeral hands). If their
-        DMs are closed, say so in the channel once, without revealing anything."""
+        """Show a changed hand to its owner by DM (unless they chose ephemeral hands): one hand
+        message per player per game, edited in place; a new one (the old one deleted) only when
+        it becomes their turn and they want a DM then, opening with what happened since their
+        last move. If their DMs are closed, say so in the channel once, without revealing
+        anything."""
         if not hand.dm:
             return
-        kwargs = await self.hand_message(hand)
+        key = (hand.table_id, hand.user_id)
+        old = (await self.service.store.get_messages(hand.table_id)).get(f"hand:{hand.user_id}")
+        new_dm = old is None or (hand.your_turn and hand.dm_on_turn)
+        summary = views.turn_summary(self._since.pop(key, [])) if hand.your_turn else ""
+        kwargs = await self.hand_message(hand, summary=summary)
         try:
             cid = await self.dm_channel_id(hand.user_id)
-            await self.send(cid, priority=budget.HAND, **kwargs)
+            if not new_dm and old is not None:
+                try:
+                    await self.edit(
+                        self.channel(cid).get_partial_message(old),
+                        priority=budget.HAND,
+                        content=kwargs["content"],
+                        attachments=[kwargs["file"]],
+                        view=kwargs["view"],
+                    )
+                    return
+                except discord.NotFound:
+                    log.info("table %s: hand message of user %s gone", *key)
+            sent = await self.send(cid, priority=budget.HAND, **kwargs)
+            await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
+            if old is not None and old != sent.id:
+                await self._delete_quietly(cid, old)
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
@@ -427,6 +479,14 @@ class Presenter:
                 "or `/fp hand`.",
                 allowed_mentions=views.ping([hand.user_id]),
             )
+
+    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
+        """Delete an older hand message (one hand message per player and game)."""
+        try:
+            await self.budget.acquire(budget.HAND)
+            await self.channel(channel_id).get_partial_message(message_id).delete()
+        except discord.HTTPException as err:
+            log.info("could not delete an old hand message: %s", err)
 
     # --- timers and computer players ----------------------------------------------------------
 

@@ -363,6 +363,14 @@ def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | 
     return "\n".join(lines)
 
 
+def turn_summary(since: Sequence[str]) -> str:
+    """The one line a "your turn" direct message opens with: what happened since the player's
+    last move (the newest moves if there were many)."""
+    if not since:
+        return ""
+    return clip(f"{em.FIRE} Since your last move: " + " · ".join(since[-3:]), 600)
+
+
 def tile_label(tile: str) -> str:
     return describe(tile)
 
@@ -380,7 +388,11 @@ def table_link(
 
 
 def hand_view(
-    hand: Hand, *, with_link: bool = True, with_mode: str | None = None
+    hand: Hand,
+    *,
+    with_link: bool = True,
+    with_mode: str | None = None,
+    message_id: int | None = None,
 ) -> discord.ui.View:
     """The private screen's buttons: on the player's turn one button per tile (the hand's
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
@@ -416,7 +428,8 @@ def hand_view(
                 )
             )
     if with_link:
-        view.add_item(table_link(hand.guild_id, hand.channel_id, hand.board_message_id, row=1))
+        link_to = message_id if message_id is not None else hand.board_message_id
+        view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
     if with_mode is not None:
         label = (
             "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"

@@ -1,15 +1,18 @@
-"""Persistence: the store interface the bot talks to, and its SQLite implementation.
+"""Persistence: the store interface the bot talks to, and its SQLite and PostgreSQL stores.
 
 ``open_store()`` picks the implementation from ``DATABASE_URL``; the bot then awaits
 ``store.open()`` (which creates and migrates the database) and ``store.close()`` at shutdown::
 
     store = open_store()          # DATABASE_URL, or sqlite:///flaming_pyramids.db
+                                  # (postgresql://... or postgres://...: PostgreSQL)
     await store.open()
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import unquote
 
 from data.store import (
@@ -77,8 +80,50 @@ def open_store(url: str | None = None) -> Store:
 
         return SqliteStore(sqlite_path(url))
     if scheme in ("postgres", "postgresql"):
-        raise ValueError("PostgreSQL is not supported yet: use a sqlite:/// URL")
-    raise ValueError(f"unknown database URL scheme {scheme!r}: use sqlite:///path")
+        from data.postgres import PostgresStore
+
+        return PostgresStore(url, **postgres_settings(os.environ))
+    raise ValueError(
+        f"unknown database URL scheme {scheme!r}: use sqlite:///path or postgresql://..."
+    )
+
+
+def postgres_settings(env: Mapping[str, str]) -> dict[str, Any]:
+    """The PostgreSQL store's pool and timeout settings from the environment:
+    ``DATABASE_POOL_MIN`` / ``DATABASE_POOL_MAX`` (connections per process), ``DATABASE_TIMEOUT``
+    (seconds a statement may take) and ``DATABASE_RETRY`` (seconds to wait for a database that
+    went away). Unset or empty: the defaults. Raises ValueError for a value that is not a
+    number, or pool sizes that do not fit.
+
+    >>> postgres_settings({"DATABASE_POOL_MAX": "20"})["pool_max"]
+    20
+    """
+    from data.postgres import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S
+
+    def number(name: str, default: float, kind: type[int] | type[float]) -> Any:
+        text = env.get(name, "").strip()
+        if not text:
+            return default
+        try:
+            value = kind(text)
+        except ValueError:
+            raise ValueError(f"{name} must be a number, not {text!r}") from None
+        if value < 0:
+            raise ValueError(f"{name} must not be negative, not {text!r}")
+        return value
+
+    pool_max = number("DATABASE_POOL_MAX", POOL_MAX, int)
+    if pool_max < 1:
+        raise ValueError("DATABASE_POOL_MAX must be at least 1")
+    pool_min = number("DATABASE_POOL_MIN", min(POOL_MIN, pool_max), int)
+    if pool_min > pool_max:
+        raise ValueError("DATABASE_POOL_MIN must not be above DATABASE_POOL_MAX")
+    return {
+        "pool_min": pool_min,
+        "pool_max": pool_max,
+        "timeout_s": number("DATABASE_TIMEOUT", TIMEOUT_S, float),
+        "retry_s": number("DATABASE_RETRY", RETRY_S, float),
+    }
 
 
 __all__ = [
@@ -102,5 +147,6 @@ __all__ = [
     "TableStatus",
     "VersionConflict",
     "open_store",
+    "postgres_settings",
     "sqlite_path",
 ]

@@ -1,10 +1,14 @@
-"""``python -m data bench``: how fast the SQLite store commits moves, and how fast it starts.
+"""``python -m data bench [--store sqlite|postgres]``: how fast a store commits moves, and how
+fast it starts.
 
-Measured on real database files in a temporary folder:
+Measured on real databases (SQLite files in a temporary folder; for PostgreSQL a throwaway
+server the bench starts from the system's binaries, or the empty database ``--url`` names):
 
 - committed moves per second and the p50/p99 commit latency (from calling ``apply_action`` to its
-  return, i.e. after ``COMMIT``) for one game played move after move, and for 200 games played at
-  once (one asyncio task per game, one store);
+  return, i.e. after ``COMMIT``) for one game played move after move, and for 200 games played
+  flat out at once (one asyncio task per game, one store);
+- the p50/p99 commit latency of 1,000 open games moving at random moments, 1,000 moves a second
+  in all;
 - database bytes per finished game (state, initial state, action log, results);
 - the time to open a database holding 10,000 open games and load them all (``open_tables()``).
 
@@ -16,19 +20,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
+import os
 import random
 import sqlite3
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
+from data import postgres_settings
+from data.pgserver import PgServer
+from data.postgres import PostgresStore
 from data.rows import dumps
 from data.sqlite import SqliteStore
-from data.store import Seat, Table, TableOptions
+from data.store import Seat, Store, Table, TableOptions
 from engine import Game
 
 NOW = 1_700_000_000.0
@@ -63,7 +75,7 @@ def seats_for(players: int, base: int) -> tuple[Seat, ...]:
     return tuple(Seat(base + i, f"player {i}") for i in range(players))
 
 
-async def start(store: SqliteStore, channel: int, script: Script) -> Table:
+async def start(store: Store, channel: int, script: Script) -> Table:
     table = await store.create_table(
         1, channel, 1, TableOptions(), seats_for(script.players, channel), NOW
     )
@@ -73,7 +85,7 @@ async def start(store: SqliteStore, channel: int, script: Script) -> Table:
 
 
 async def play_script(
-    store: SqliteStore,
+    store: Store,
     table: Table,
     script: Script,
     latencies: list[float],
@@ -109,9 +121,204 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def bench_one_game(path: Path, scripts: list[Script], sync: str) -> dict[str, float]:
+Row = tuple[Any, ...]
+
+
+@contextlib.asynccontextmanager
+async def opened(store: Store) -> AsyncIterator[Store]:
+    """The store, open; a PostgreSQL store with every connection of its pool already made (a
+    bot's pool is warm long before its thousandth move; the bench times commits, not
+    connecting)."""
+    await store.open()
+    if isinstance(store, PostgresStore):
+        await asyncio.gather(*(store.count_rows("tables") for _ in range(store.pool_max * 2)))
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+class Target:
+    """Where the bench's games go: a fresh database per figure, on one backend."""
+
+    name = ""
+
+    def store(self) -> Store:
+        """A store object on the current database (not opened)."""
+        raise NotImplementedError
+
+    async def fresh(self, label: str) -> None:
+        """Start the next figure on an empty database (with the schema)."""
+        raise NotImplementedError
+
+    async def used_bytes(self) -> int:
+        """Bytes the current database's games take."""
+        raise NotImplementedError
+
+    async def fill(self, games: int, scripts: list[Script]) -> None:
+        """Write ``games`` open games straight into the database, as the store would have."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Remove whatever the bench made."""
+
+
+def open_games(games: int, scripts: list[Script]) -> tuple[list[Row], list[Row], list[Row]]:
+    """Rows of ``games`` open games (tables, initial states, action log; JSON as text): a
+    dealt state, some moves in the log, the state after them."""
+    tables: list[Row] = []
+    initial: list[Row] = []
+    log: list[Row] = []
+    options = dumps(TableOptions().to_dict())
+    for i in range(games):
+        script = scripts[i % len(scripts)]
+        table_id = i + 1
+        seats = dumps([s.to_dict() for s in seats_for(script.players, 10_000 + i)])
+        state = script.moves[-1][2] if script.moves else script.initial
+        start_version = 2
+        version = start_version + len(script.moves)
+        tables.append(
+            (table_id, 1, 100_000 + i, 1, "playing", options, seats, version, dumps(state),
+             start_version, NOW + 86400 + i, NOW + 43200 + i, NOW, NOW)
+        )  # fmt: skip
+        initial.append((table_id, dumps(script.initial)))
+        log.extend(
+            (table_id, start_version + 1 + k, seat, None, dumps(action), NOW + k)
+            for k, (seat, action, _) in enumerate(script.moves)
+        )
+    return tables, initial, log
+
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, options, seats, version, state, start_version, "
+    "deadline, reminder_at, created_at, updated_at"
+)
+
+
+class SqliteTarget(Target):
+    """A new SQLite file per figure, in a temporary folder."""
+
+    name = "sqlite"
+
+    def __init__(self, folder: Path, synchronous: str) -> None:
+        self.folder = folder
+        self.synchronous = synchronous
+        self.path = folder / "none.db"
+
+    def store(self) -> Store:
+        return SqliteStore(self.path, synchronous=self.synchronous)
+
+    async def fresh(self, label: str) -> None:
+        self.path = self.folder / f"{label}.db"
+        async with SqliteStore(self.path):
+            pass
+
+    async def used_bytes(self) -> int:
+        """Bytes of the database's pages in use, after moving the WAL into the file."""
+        with sqlite3.connect(self.path) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+            size = conn.execute("PRAGMA page_size").fetchone()[0]
+        conn.close()
+        return int((pages - free) * size)
+
+    async def fill(self, games: int, scripts: list[Script]) -> None:
+        tables, initial, log = open_games(games, scripts)
+        with sqlite3.connect(self.path) as conn:
+            conn.executemany(
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({', '.join('?' * 14)})", tables
+            )
+            conn.executemany("INSERT INTO initial_states (table_id, state) VALUES (?, ?)", initial)
+            conn.executemany(
+                "INSERT INTO actions (table_id, version, seat, user_id, action, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                log,
+            )
+            conn.commit()
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+
+
+class PostgresTarget(Target):
+    """One PostgreSQL database, emptied before each figure: a throwaway server of the bench's
+    own (see :mod:`data.pgserver`), or the empty database ``--url`` names."""
+
+    name = "postgres"
+    _TABLES = (
+        "result_players, results, actions, initial_states, messages, departures, dm_failures, "
+        "player_prefs, guild_settings, tables"
+    )
+
+    def __init__(self, url: str | None) -> None:
+        self.server: PgServer | None = None
+        if url is None:
+            self.server = PgServer.start()
+            url = self.server.create_database("bench")
+        self.url = url
+        self.settings = postgres_settings(os.environ)
+
+    def store(self) -> Store:
+        return PostgresStore(self.url, **self.settings)
+
+    async def _sql(self, *statements: str) -> list[Any]:
+        conn = await asyncpg.connect(self.url)
+        try:
+            out: list[Any] = []
+            for sql in statements:
+                out = list(await conn.fetch(sql))
+            return out
+        finally:
+            await conn.close()
+
+    async def fresh(self, label: str) -> None:
+        async with PostgresStore(self.url, pool_min=1, pool_max=1) as store:
+            if label == "first" and await store.count_rows("tables"):
+                raise RuntimeError(
+                    "the bench needs an empty database: it empties it between its figures"
+                )
+        await self._sql(f"TRUNCATE {self._TABLES}", "VACUUM FULL", "ANALYZE")
+
+    async def used_bytes(self) -> int:
+        """Bytes of the tables, their indexes and their TOAST, compacted (``VACUUM FULL``: the
+        row versions moves left behind are space autovacuum gives back to later moves)."""
+        rows = await self._sql(
+            "VACUUM FULL",
+            "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+        )
+        return int(rows[0][0])
+
+    async def fill(self, games: int, scripts: list[Script]) -> None:
+        tables, initial, log = open_games(games, scripts)
+        conn = await asyncpg.connect(self.url)
+        try:
+            async with conn.transaction():
+                await conn.copy_records_to_table(
+                    "tables", records=tables, columns=_TABLE_COLUMNS.split(", ")
+                )
+                await conn.copy_records_to_table(
+                    "initial_states", records=initial, columns=["table_id", "state"]
+                )
+                await conn.copy_records_to_table(
+                    "actions",
+                    records=log,
+                    columns=["table_id", "version", "seat", "user_id", "action", "at"],
+                )
+            await conn.execute("VACUUM ANALYZE")
+        finally:
+            await conn.close()
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+
+async def bench_one_game(target: Target, scripts: list[Script]) -> dict[str, float]:
     latencies: list[float] = []
-    async with SqliteStore(path, synchronous=sync) as store:
+    await target.fresh("one")
+    async with opened(target.store()) as store:
         t0 = time.perf_counter()
         for i, script in enumerate(scripts):
             table = await start(store, 10 + i, script)
@@ -124,9 +331,10 @@ async def bench_one_game(path: Path, scripts: list[Script], sync: str) -> dict[s
     }
 
 
-async def bench_many_games(path: Path, scripts: list[Script], sync: str) -> dict[str, float]:
+async def bench_many_games(target: Target, scripts: list[Script]) -> dict[str, float]:
     latencies: list[float] = []
-    async with SqliteStore(path, synchronous=sync) as store:
+    await target.fresh("many")
+    async with opened(target.store()) as store:
         tables = [await start(store, 1000 + i, s) for i, s in enumerate(scripts)]
         t0 = time.perf_counter()
         await asyncio.gather(
@@ -143,14 +351,15 @@ async def bench_many_games(path: Path, scripts: list[Script], sync: str) -> dict
 
 
 async def bench_paced(
-    path: Path, scripts: list[Script], sync: str, moves_per_s: float
+    target: Target, scripts: list[Script], moves_per_s: float
 ) -> dict[str, float]:
-    """The same games, but each moving at random moments: ``moves_per_s`` for all of them
-    together, well below what the store can take, so the latency is the commit's own."""
+    """Open games each moving at random moments: ``moves_per_s`` for all of them together,
+    well below what the store can take, so the latency is the commit's own."""
     latencies: list[float] = []
     rnd = random.Random(5)
     mean = len(scripts) / moves_per_s
-    async with SqliteStore(path, synchronous=sync) as store:
+    await target.fresh("paced")
+    async with opened(target.store()) as store:
         tables = [await start(store, 1000 + i, s) for i, s in enumerate(scripts)]
         await asyncio.gather(
             *(
@@ -166,78 +375,26 @@ async def bench_paced(
     }
 
 
-def used_bytes(path: Path) -> int:
-    """Bytes of the database's pages in use, after moving the WAL into the file."""
-    with sqlite3.connect(path) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        pages = conn.execute("PRAGMA page_count").fetchone()[0]
-        free = conn.execute("PRAGMA freelist_count").fetchone()[0]
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-    conn.close()
-    return int((pages - free) * size)
-
-
-async def bench_size(folder: Path, scripts: list[Script]) -> dict[str, float]:
-    path = folder / "size.db"
-    async with SqliteStore(path):
-        pass
-    empty = used_bytes(path)
+async def bench_size(target: Target, scripts: list[Script]) -> dict[str, float]:
+    await target.fresh("size")
+    empty = await target.used_bytes()
     moves = 0
-    async with SqliteStore(path) as store:
+    async with opened(target.store()) as store:
         for i, script in enumerate(scripts):
             table = await play_script(store, await start(store, 50 + i, script), script, [])
             await store.end_table(table.id, table.version, "finished", NOW, {"bench": True})
             moves += len(script.moves)
     return {
-        "bytes_per_finished_game": (used_bytes(path) - empty) / len(scripts),
+        "bytes_per_finished_game": (await target.used_bytes() - empty) / len(scripts),
         "moves_per_finished_game": moves / len(scripts),
     }
 
 
-def fill(path: Path, games: int, scripts: list[Script]) -> None:
-    """Write ``games`` open games straight into the file (as the store would have): a dealt
-    state, some moves in the log, the state after them."""
-    rows: list[tuple[Any, ...]] = []
-    log: list[tuple[Any, ...]] = []
-    for i in range(games):
-        script = scripts[i % len(scripts)]
-        table_id = i + 1
-        seats = dumps([s.to_dict() for s in seats_for(script.players, 10_000 + i)])
-        state = script.moves[-1][2] if script.moves else script.initial
-        start_version = 2
-        version = start_version + len(script.moves)
-        rows.append(
-            (table_id, 1, 100_000 + i, 1, "playing", "{}", seats, version, dumps(state),
-             dumps(script.initial), start_version, NOW + 86400 + i, NOW + 43200 + i, NOW, NOW)
-        )  # fmt: skip
-        log.extend(
-            (table_id, start_version + 1 + k, seat, None, dumps(action), NOW + k)
-            for k, (seat, action, _) in enumerate(script.moves)
-        )
-    with sqlite3.connect(path) as conn:
-        conn.executemany(
-            "INSERT INTO tables (id, guild_id, channel_id, host_id, status, options, seats, "
-            "version, state, initial_state, start_version, deadline, reminder_at, created_at, "
-            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-        conn.executemany(
-            "INSERT INTO actions (table_id, version, seat, user_id, action, at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            log,
-        )
-        conn.commit()
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-
-
-async def bench_load(folder: Path, games: int, scripts: list[Script]) -> dict[str, float]:
-    path = folder / "load.db"
-    async with SqliteStore(path):
-        pass
-    fill(path, games, scripts)
+async def bench_load(target: Target, games: int, scripts: list[Script]) -> dict[str, float]:
+    await target.fresh("load")
+    await target.fill(games, scripts)
     t0 = time.perf_counter()
-    store = SqliteStore(path)
+    store = target.store()
     await store.open()
     tables = await store.open_tables()
     elapsed = time.perf_counter() - t0
@@ -250,32 +407,57 @@ async def bench_load(folder: Path, games: int, scripts: list[Script]) -> dict[st
 
 async def _bench(args: argparse.Namespace) -> dict[str, Any]:
     rnd = random.Random(args.seed)
-    seeds = [rnd.randrange(1 << 30) for _ in range(args.games)]
-    report: dict[str, Any] = {"synchronous": args.synchronous}
+    seeds = [rnd.randrange(1 << 30) for _ in range(max(args.games, args.paced_games))]
+    report: dict[str, Any] = {"store": args.store}
     with tempfile.TemporaryDirectory(prefix="fp-bench-", dir=args.dir) as tmp:
-        folder = Path(tmp)
-        whole = [make_script(s, None) for s in seeds[: max(args.finished_games, 4)]]
-        report |= await bench_one_game(folder / "one.db", whole[:4], args.synchronous)
-        many = [make_script(s, args.moves) for s in seeds]
-        # The scripts are the bench's own baggage (hundreds of thousands of objects): keep the
-        # garbage collector's full passes over them out of the commit latencies.
-        gc.collect()
-        gc.freeze()
-        report |= await bench_many_games(folder / "many.db", many, args.synchronous)
-        paced = [Script(s.players, s.initial, s.moves[:20], False) for s in many]
-        report |= await bench_paced(folder / "paced.db", paced, args.synchronous, args.paced)
-        del many
-        gc.unfreeze()
-        report |= await bench_size(folder, whole[: args.finished_games])
-        mid = [make_script(s, rnd.randint(5, 60)) for s in seeds[:50]]
-        report |= await bench_load(folder, args.load_games, mid)
+        target: Target
+        if args.store == "postgres":
+            target = PostgresTarget(args.url)
+            report["pool_max"] = target.settings["pool_max"]
+        else:
+            target = SqliteTarget(Path(tmp), args.synchronous)
+            report["synchronous"] = args.synchronous
+        try:
+            await target.fresh("first")
+            whole = [make_script(s, None) for s in seeds[: max(args.finished_games, 4)]]
+            report |= await bench_one_game(target, whole[:4])
+            many = [make_script(s, args.moves) for s in seeds[: args.games]]
+            paced = [make_script(s, args.paced_moves) for s in seeds[: args.paced_games]]
+            # The scripts are the bench's own baggage (hundreds of thousands of objects): keep
+            # the garbage collector's full passes over them out of the commit latencies.
+            gc.collect()
+            gc.freeze()
+            report |= await bench_many_games(target, many)
+            report |= await bench_paced(target, paced, args.paced)
+            del many, paced
+            gc.unfreeze()
+            report |= await bench_size(target, whole[: args.finished_games])
+            mid = [make_script(s, rnd.randint(5, 60)) for s in seeds[:50]]
+            report |= await bench_load(target, args.load_games, mid)
+        finally:
+            target.close()
     return report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--games", type=int, default=200, help="games played at once (200)")
-    parser.add_argument("--moves", type=int, default=60, help="moves per game at once (60)")
+    parser.add_argument(
+        "--store", default="sqlite", choices=["sqlite", "postgres"], help="backend (sqlite)"
+    )
+    parser.add_argument(
+        "--url",
+        default=None,
+        help="postgres: an EMPTY database to use (it is emptied between figures); default: a "
+        "throwaway server of the bench's own, from the system's PostgreSQL binaries",
+    )
+    parser.add_argument("--games", type=int, default=200, help="games played flat out (200)")
+    parser.add_argument("--moves", type=int, default=60, help="moves per game flat out (60)")
+    parser.add_argument(
+        "--paced-games", type=int, default=1000, help="open games in the paced run (1000)"
+    )
+    parser.add_argument(
+        "--paced-moves", type=int, default=20, help="moves per game in the paced run (20)"
+    )
     parser.add_argument(
         "--paced",
         type=float,
@@ -296,7 +478,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--synchronous", default="NORMAL", choices=["NORMAL", "FULL"], help="SQLite synchronous"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--dir", default=None, help="folder for the database files")
+    parser.add_argument("--dir", default=None, help="folder for the SQLite files")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -305,8 +487,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, sort_keys=True))
         return 0
-    n = args.games
-    print(f"SQLite store, synchronous={report['synchronous']}")
+    n, p = args.games, args.paced_games
+    if args.store == "sqlite":
+        print(f"SQLite store, synchronous={report['synchronous']}")
+    else:
+        print(f"PostgreSQL store, a pool of up to {report['pool_max']} connections")
     print(
         f"  1 game:    {report['actions_per_second_1_game']:8.0f} commits/s   "
         f"p50 {report['commit_p50_ms_1_game']:.2f} ms   p99 {report['commit_p99_ms_1_game']:.2f} ms"
@@ -318,9 +503,9 @@ def run(args: argparse.Namespace) -> int:
         f"max {report[f'commit_max_ms_{n}_games']:.2f} ms"
     )
     print(
-        f"  {n} games, {report[f'paced_moves_per_second_{n}_games']:.0f} moves/s in all: "
-        f"p50 {report[f'commit_p50_ms_{n}_games_paced']:.2f} ms   "
-        f"p99 {report[f'commit_p99_ms_{n}_games_paced']:.2f} ms"
+        f"  {p} games, {report[f'paced_moves_per_second_{p}_games']:.0f} moves/s in all: "
+        f"p50 {report[f'commit_p50_ms_{p}_games_paced']:.2f} ms   "
+        f"p99 {report[f'commit_p99_ms_{p}_games_paced']:.2f} ms"
     )
     print(
         f"  size:      {report['bytes_per_finished_game']:8.0f} bytes per finished game "

@@ -1,12 +1,16 @@
-"""``python -m data``: check a database against its action logs, migrate it, or benchmark the store.
+"""``python -m data``: check a database against its action logs, migrate it, move it from SQLite
+to PostgreSQL, or benchmark the store.
 
 ::
 
-    python -m data check [DB]      # one line per problem; exit 1 if any, 2 if DB cannot be read
-    python -m data migrate [DB]    # create the database / apply pending migrations
-    python -m data bench [--json]  # see data/bench.py
+    python -m data check [DB]                # one line per problem; exit 1 if any, 2 if DB
+                                             # cannot be read
+    python -m data migrate [DB]              # create the database / apply pending migrations
+    python -m data copy SQLITE_DB POSTGRES   # copy everything into an empty PostgreSQL database
+    python -m data bench [--store sqlite|postgres] [--json]   # see data/bench.py
 
-``DB`` is a file path or a ``sqlite:///`` URL; by default ``DATABASE_URL``.
+``DB`` is a file path, a ``sqlite:///`` URL or a ``postgresql://`` (``postgres://``) URL; by
+default ``DATABASE_URL``.
 """
 
 from __future__ import annotations
@@ -20,21 +24,49 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from data import DEFAULT_URL, sqlite_path
-from data.migrate import latest_version
+from data import DEFAULT_URL, pgmigrate, sqlite_path
+from data import migrate as sqlite_migrate
 from data.store import SchemaTooNew, StoreError
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
 
 
-def _path(db: str | None) -> Path:
-    return Path(sqlite_path(db or os.environ.get("DATABASE_URL") or DEFAULT_URL))
+def is_postgres(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database.
+
+    >>> is_postgres("postgres://bot@db/games"), is_postgres("games.db")
+    (True, False)
+    """
+    return url.strip().lower().startswith(("postgres://", "postgresql://"))
 
 
-async def _check(path: Path, out: list[str]) -> int:
+def _url(db: str | None) -> str:
+    return db or os.environ.get("DATABASE_URL") or DEFAULT_URL
+
+
+def _shown(url: str) -> str:
+    """The URL for messages, without a password."""
+    if not is_postgres(url):
+        return url
+    from data.postgres import PostgresStore
+
+    return PostgresStore(url).safe_url()
+
+
+async def _check(url: str, out: list[str]) -> int:
+    from data.postgres import PostgresStore
     from data.sqlite import SqliteStore
 
-    store = SqliteStore(path, migrate_schema=False)
+    store: SqliteStore | PostgresStore
+    if is_postgres(url):
+        store = PostgresStore(url, pool_min=1, pool_max=2, migrate_schema=False)
+        latest = pgmigrate.latest_version()
+    else:
+        path = Path(sqlite_path(url))
+        if not path.exists():
+            raise StoreError(f"no database at {path}")
+        store = SqliteStore(path, migrate_schema=False)
+        latest = sqlite_migrate.latest_version()
     await store.open()
     try:
         try:
@@ -43,11 +75,10 @@ async def _check(path: Path, out: list[str]) -> int:
             version = 0
         if version == 0:
             raise StoreError("not a Flaming Pyramids database (it has no schema version)")
-        if version < latest_version():
+        if version < latest:
             raise StoreError(
                 f"the database is at schema version {version}, this code reads version "
-                f"{latest_version()}: run python -m data migrate {path} first (check never "
-                "changes a database)"
+                f"{latest}: run python -m data migrate first (check never changes a database)"
             )
         problems = [f"database: {p}" for p in await store.integrity_check()]
         problems += [f"table {p.table_id}: {p.problem}" for p in await store.check()]
@@ -61,32 +92,48 @@ async def _check(path: Path, out: list[str]) -> int:
     return EXIT_OK
 
 
-async def _migrate(path: Path, out: list[str]) -> int:
+async def _migrate(url: str, out: list[str]) -> int:
+    from data.postgres import PostgresStore
     from data.sqlite import SqliteStore
 
-    async with SqliteStore(path) as store:
-        out.append(f"{path}: schema version {await store.schema_version()}")
+    if is_postgres(url):
+        async with PostgresStore(url, pool_min=1, pool_max=1) as pg:
+            out.append(f"{_shown(url)}: schema version {await pg.schema_version()}")
+    else:
+        path = Path(sqlite_path(url))
+        async with SqliteStore(path) as lite:
+            out.append(f"{path}: schema version {await lite.schema_version()}")
     return EXIT_OK
 
 
-def _run(command: str, path: Path) -> int:
+async def _copy(source: str, target: str, out: list[str]) -> int:
+    from data.copy import copy
+
+    if is_postgres(source) or not is_postgres(target):
+        raise StoreError("copy goes from a SQLite file to a postgresql:// database")
+    report, problems = await copy(Path(sqlite_path(source)), target)
+    out.extend(report)
+    return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def _run(command: str, urls: list[str]) -> int:
     out: list[str] = []
+    where = " -> ".join(_shown(u) for u in urls)
     try:
         if command == "check":
-            if not path.exists():
-                print(f"error: no database at {path}", file=sys.stderr)
-                return EXIT_ERROR
-            code = asyncio.run(_check(path, out))
+            code = asyncio.run(_check(urls[0], out))
+        elif command == "migrate":
+            code = asyncio.run(_migrate(urls[0], out))
         else:
-            code = asyncio.run(_migrate(path, out))
+            code = asyncio.run(_copy(urls[0], urls[1], out))
     except SchemaTooNew as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except (StoreError, sqlite3.Error, OSError, ValueError) as e:
-        print(f"error: {path}: {e}", file=sys.stderr)
+        print(f"error: {where}: {e}", file=sys.stderr)
         return EXIT_ERROR
     except Exception as e:  # never a traceback: say what happened, on one line
-        print(f"error: {path}: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"error: {where}: {type(e).__name__}: {e}", file=sys.stderr)
         return EXIT_ERROR
     for line in out:
         print(line)
@@ -97,10 +144,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m data", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    db_help = "database file, sqlite:/// URL or postgresql:// URL (default: DATABASE_URL)"
     check = sub.add_parser("check", help="replay every game and compare with its stored state")
-    check.add_argument("db", nargs="?", help="database file or sqlite:/// URL")
-    mig = sub.add_parser("migrate", help=f"bring the schema to version {latest_version()}")
-    mig.add_argument("db", nargs="?", help="database file or sqlite:/// URL")
+    check.add_argument("db", nargs="?", help=db_help)
+    mig = sub.add_parser("migrate", help="create the database or apply pending migrations")
+    mig.add_argument("db", nargs="?", help=db_help)
+    cp = sub.add_parser(
+        "copy", help="copy a SQLite database into an empty PostgreSQL database, then check it"
+    )
+    cp.add_argument("source", help="the SQLite file or sqlite:/// URL (only read)")
+    cp.add_argument("target", help="an empty PostgreSQL database's postgresql:// URL")
     bench = sub.add_parser("bench", help="measure commits, latency, size and start-up time")
     from data.bench import add_arguments
 
@@ -111,9 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from data.bench import run
 
         return run(args)
-    try:
-        path = _path(args.db)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_ERROR
-    return _run(args.command, path)
+    urls = [args.source, args.target] if args.command == "copy" else [_url(args.db)]
+    for url in urls:
+        if not is_postgres(url):
+            try:
+                sqlite_path(url)
+            except ValueError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return EXIT_ERROR
+    return _run(args.command, urls)

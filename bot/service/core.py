@@ -267,6 +267,7 @@ class TableCore:
             fitting=tuple(fitting),
             deadline=table.deadline if decision != "wait" else None,
             board_message_id=table.messages.get("board"),
+            dm_on_turn=prefs.dm_on_turn,
         )
 
     async def hand(self, table_id: int, user_id: int) -> Hand:
@@ -374,12 +375,23 @@ class TableCore:
             )
             log.info("table %s: match over, winners %s", table.id, results["winners"])
         hands: list[Hand] = []
-        if game.pending is not None:
+        p = game.pending
+        turn_began = (
+            p is not None
+            and p.kind == "play"
+            and not (
+                before.pending is not None
+                and before.pending.kind == "play"
+                and before.pending.player == p.player
+            )
+        )
+        if p is not None:
             for i, s in enumerate(table.seats):
+                changed = tuple(game.hands[i]) != hands_before[i]
                 if (
                     s.ai is None
                     and s.user_id is not None
-                    and tuple(game.hands[i]) != hands_before[i]
+                    and (changed or (turn_began and i == p.player))
                 ):
                     hands.append(await self._hand(table, game, i))
         kind: Literal["move", "next_round"] = (

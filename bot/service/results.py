@@ -104,6 +104,9 @@ class Hand:
     """When the turn in progress ends (unix time), if it is this player's decision."""
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
+    dm_on_turn: bool = True
+    """Whether the player wants a new direct message when it becomes their turn (else their
+    one hand message is only edited)."""
 
 
 @dataclass(frozen=True)

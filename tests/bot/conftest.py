@@ -3,16 +3,15 @@ the test moves by hand."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.service import SpotChoice, Step, TableService, first_legal
-from data.sqlite import SqliteStore
-from data.store import TableDefaults
+from data.store import Store, TableDefaults
 from engine import Game
+from tests.conftest import SQLITE_FILE
 
 GUILD = 1000
 CHANNEL = 2000
@@ -35,7 +34,8 @@ class ManualClock:
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "tables.db"
+    """The SQLite file the ``store`` fixture uses (asking for it makes the test SQLite-only)."""
+    return tmp_path / SQLITE_FILE
 
 
 @pytest.fixture
@@ -44,16 +44,14 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    s = SqliteStore(db_path)
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
+def store(backend_store: Store) -> Store:
+    """A real store on each backend in turn (see ``tests/conftest.py``): the table service
+    behaves the same on SQLite and PostgreSQL. A test that asks for ``db_path`` runs on SQLite
+    only."""
+    return backend_store
 
 
-def make_service(store: SqliteStore, clock: ManualClock, **kwargs: Any) -> TableService:
+def make_service(store: Store, clock: ManualClock, **kwargs: Any) -> TableService:
     """A service whose computer players play the first legal action (fast and deterministic)
     and whose matches are dealt from seed 7."""
     kwargs.setdefault("ai", lambda level, view, seed: first_legal(view))
@@ -62,7 +60,7 @@ def make_service(store: SqliteStore, clock: ManualClock, **kwargs: Any) -> Table
 
 
 @pytest.fixture
-def service(store: SqliteStore, clock: ManualClock) -> TableService:
+def service(store: Store, clock: ManualClock) -> TableService:
     return make_service(store, clock)
 
 

@@ -181,7 +181,8 @@ async def test_a_turn_with_several_spots(service: TableService) -> None:
     assert step.actor == 0
     assert [e.kind for e in step.events][:1] == ["placed"]
     assert step.board.prompt.kind == "play" and step.board.prompt.user_id == BOB
-    assert [h.user_id for h in step.hands] == [ALICE]  # only Alice's hand changed
+    # Alice's hand changed; Bob's did not, but his turn began: his hand is shown again.
+    assert [(h.user_id, h.your_turn) for h in step.hands] == [(ALICE, False), (BOB, True)]
     with pytest.raises(Stale):
         await service.choose_spot(t, choice.version, ALICE, "Y40", (0, 4))  # double click
 

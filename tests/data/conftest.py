@@ -1,28 +1,27 @@
-"""Fixtures for the store tests: real SQLite files in a temporary folder."""
+"""Fixtures for the store tests: real SQLite files in a temporary folder, and real PostgreSQL
+databases (see ``tests/conftest.py``). A test taking ``store`` runs against both backends, unless
+it also takes ``db_path`` (then it is about the SQLite file, and runs on SQLite only)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from data.sqlite import SqliteStore
+from data.store import Store
+from tests.conftest import SQLITE_FILE
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
+    """The SQLite file the ``store`` fixture uses (asking for it makes the test SQLite-only)."""
+    return tmp_path / SQLITE_FILE
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStore]:
-    s = SqliteStore(db_path)
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
+def store(backend_store: Store) -> Store:
+    """A real store on each backend in turn (see ``tests/conftest.py``)."""
+    return backend_store
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

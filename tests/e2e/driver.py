@@ -12,7 +12,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tests.fakediscord import Channel, FakeDiscord, FakeUser, Interaction, Message
+from tests.fakediscord import (
+    Channel,
+    ComponentNotFound,
+    FakeDiscord,
+    FakeUser,
+    Interaction,
+    Message,
+    MessageNotVisible,
+)
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMEOUT = 15.0
@@ -200,15 +208,33 @@ class TableDriver:
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
 
-    async def screen_after(self, screen: Message, before: int, what: str) -> Message:
+    async def screen_after(
+        self,
+        screen: Message,
+        before: int,
+        what: str,
+        ix: Interaction | None = None,
+        showing: tuple[str, ...] = (),
+    ) -> Message:
         """Wait until the private screen ``screen`` was edited past revision ``before`` and
-        settled (a click on it turns it into its next step)."""
-        await self.fake.wait_for(
-            lambda: len(screen.revisions) > before and screen.settled and not screen.loading,
-            TIMEOUT,
-            what,
-        )
-        return screen
+        settled (a click on it turns it into its next step). If the message was deleted under
+        the click (a newer hand message replaced it), the answer is the click's new private
+        message. With ``showing``, only a screen saying one of those texts is the answer (the
+        bot may also edit a DM hand for moves of its own)."""
+
+        def shows(m: Message) -> bool:
+            return not showing or any(s in m.content for s in showing)
+
+        def ready() -> Message | None:
+            if screen.deleted and ix is not None:
+                return next(
+                    (m for m in ix.followups if m.settled and not m.loading and shows(m)), None
+                )
+            changed = len(screen.revisions) > before and screen.settled and not screen.loading
+            return screen if changed and shows(screen) else None
+
+        found: Message = await self.fake.wait_for(ready, TIMEOUT, what)
+        return found
 
     @staticmethod
     def spot_button_label(screen: Message, spot: str) -> str:
@@ -247,8 +273,16 @@ class TableDriver:
             label = choose_tile(labels) if choose_tile else labels[0]
             started = time.perf_counter()
             before = len(hand.revisions)
-            await self.click(user, hand, label)
-            await self.screen_after(hand, before, f"{user.name}'s spot step")
+            try:
+                ix = await self.click(user, hand, label)
+            except (MessageNotVisible, ComponentNotFound):
+                # The hand message was replaced under the click (a new one comes when the
+                # player's turn begins): as a person would, take the newest one.
+                hand = await self.hand_for(user, game)
+                continue
+            hand = await self.screen_after(
+                hand, before, f"{user.name}'s spot step", ix, (SPOT_STEP, STALE_HAND)
+            )
             if SPOT_STEP in hand.content:
                 await self.click_spot(user, hand, spot)
                 break

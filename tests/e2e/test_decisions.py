@@ -213,13 +213,14 @@ async def test_hand_buttons_belong_to_their_owner(
     game = await table.start(world.alice)
     bob: FakeUser = world.bob
     hand = await table.hand_for(bob, game)  # Bob's DM
-    # A picture, one button per tile, and a link back to the game's thread.
+    # A picture, one button per tile, and a link to the game's newest message in its thread.
     assert [a.filename for a in hand.images()] == ["hand.png"]
     assert table.tile_labels(hand) == ["red 2", "green 2"]
     links = [b.get("url") for b in hand.buttons() if b.get("url")]
     thread = table.place()
     assert thread.parent is world.games
-    assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}"]
+    newest = table.latest_game().id  # the link leads to the table's newest message
+    assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}/{newest}"]
     ix = await table.click(bob, hand, "red 2")  # not his turn
     assert "turn" in await private_answer(ix)
     assert table.latest_game().id == game.id

@@ -32,6 +32,5 @@ def test_at_most_one_ping_per_turn(counts: TableCounts) -> None:
     assert counts.max_pings_in_a_turn <= 1
 
 
-@pytest.mark.xfail(strict=True, reason="each own move still brings a new hand by DM")
 def test_at_most_one_dm_per_player_per_own_turn(counts: TableCounts) -> None:
     assert all(n <= 1 for n in counts.dms_per_player_per_own_turn.values())
