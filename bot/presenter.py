@@ -92,11 +92,11 @@ class Presenter:
         self.budget = budget.Budget()
         self._hands: dict[tuple[int, int], Hand] = {}
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.screens = screens.Screens(self)
         self._since: dict[tuple[int, int], list[str]] = {}
         """Per (table, player): one line per move since that player's last "your turn" DM."""
         self._newest: dict[int, int] = {}
         """Per table: the id of its newest game message (the DM links lead there)."""
-        self.screens = screens.Screens(self)
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """Held around "change the table, then show it" so one table's messages stay in order

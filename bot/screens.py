@@ -87,6 +87,22 @@ class Screens:
         screen = self._open.get((table_id, user_id))
         return screen is not None and screen.message_id == message_id and self._live(screen)
 
+    async def _on_clicked(
+        self, interaction: discord.Interaction[Any], **kwargs: Any
+    ) -> tuple[int, Edit]:
+        """Show ``kwargs`` on the clicked message; if that message is gone (a newer hand message
+        replaced it meanwhile), on a new private message. Returns the message's id and how to
+        edit it later."""
+        try:
+            await interaction.edit_original_response(**kwargs)
+            return _clicked(interaction), interaction.edit_original_response
+        except discord.NotFound:
+            log.info("the clicked message is gone; answering with a new one")
+        if "attachments" in kwargs:
+            kwargs["files"] = kwargs.pop("attachments")
+        message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+        return message.id, message.edit
+
     def _live(self, screen: Screen) -> bool:
         return self._now() - screen.opened < TOKEN_LIFETIME_S
 
@@ -118,10 +134,8 @@ class Screens:
         in_dm = interaction.guild_id is None
         kwargs = await self._hand_kwargs(hand, note, in_dm=in_dm)
         file = kwargs.pop("file")
-        await interaction.edit_original_response(attachments=[file], **kwargs)
-        screen = Screen(
-            _clicked(interaction), interaction.edit_original_response, self._now(), in_dm
-        )
+        message_id, edit = await self._on_clicked(interaction, attachments=[file], **kwargs)
+        screen = Screen(message_id, edit, self._now(), in_dm)
         screen.shown = (hand.version, hand.decision, hand.digest)
         await self._take((hand.table_id, hand.user_id), screen)
 
@@ -140,14 +154,10 @@ class Screens:
             await self._show_hand(interaction, hand, note)
 
     async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        await interaction.edit_original_response(content=await self._over_text(table_id), view=None)
-        screen = Screen(
-            _clicked(interaction),
-            interaction.edit_original_response,
-            self._now(),
-            interaction.guild_id is None,
-            "over",
+        message_id, edit = await self._on_clicked(
+            interaction, content=await self._over_text(table_id), view=None
         )
+        screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
         await self._take((table_id, interaction.user.id), screen)
 
     async def _over_text(self, table_id: int) -> str:
@@ -170,19 +180,14 @@ class Screens:
                 renderer=self.presenter.renderer,
             )
             file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
-            await interaction.edit_original_response(
+            message_id, edit = await self._on_clicked(
+                interaction,
                 content=views.spot_content(choice),
                 attachments=[file],
                 view=views.spot_view(choice),
             )
             in_dm = interaction.guild_id is None
-            screen = Screen(
-                _clicked(interaction),
-                interaction.edit_original_response,
-                self._now(),
-                in_dm,
-                "spots",
-            )
+            screen = Screen(message_id, edit, self._now(), in_dm, "spots")
             screen.shown = (choice.version, "play", "")
             await self._take(key, screen)
 

@@ -430,8 +430,8 @@ def hand_view(
                 )
             )
     if with_link:
-        newest = message_id if message_id is not None else hand.board_message_id
-        view.add_item(table_link(hand.guild_id, hand.channel_id, newest, row=1))
+        link_to = message_id if message_id is not None else hand.board_message_id
+        view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
     if with_mode is not None:
         label = (
             "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"

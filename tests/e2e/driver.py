@@ -208,15 +208,33 @@ class TableDriver:
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
 
-    async def screen_after(self, screen: Message, before: int, what: str) -> Message:
+    async def screen_after(
+        self,
+        screen: Message,
+        before: int,
+        what: str,
+        ix: Interaction | None = None,
+        showing: tuple[str, ...] = (),
+    ) -> Message:
         """Wait until the private screen ``screen`` was edited past revision ``before`` and
-        settled (a click on it turns it into its next step)."""
-        await self.fake.wait_for(
-            lambda: len(screen.revisions) > before and screen.settled and not screen.loading,
-            TIMEOUT,
-            what,
-        )
-        return screen
+        settled (a click on it turns it into its next step). If the message was deleted under
+        the click (a newer hand message replaced it), the answer is the click's new private
+        message. With ``showing``, only a screen saying one of those texts is the answer (the
+        bot may also edit a DM hand for moves of its own)."""
+
+        def shows(m: Message) -> bool:
+            return not showing or any(s in m.content for s in showing)
+
+        def ready() -> Message | None:
+            if screen.deleted and ix is not None:
+                return next(
+                    (m for m in ix.followups if m.settled and not m.loading and shows(m)), None
+                )
+            changed = len(screen.revisions) > before and screen.settled and not screen.loading
+            return screen if changed and shows(screen) else None
+
+        found: Message = await self.fake.wait_for(ready, TIMEOUT, what)
+        return found
 
     @staticmethod
     def spot_button_label(screen: Message, spot: str) -> str:
@@ -256,23 +274,14 @@ class TableDriver:
             started = time.perf_counter()
             before = len(hand.revisions)
             try:
-                await self.click(user, hand, label)
+                ix = await self.click(user, hand, label)
             except (MessageNotVisible, ComponentNotFound):
                 # The hand message was replaced under the click (a new one comes when the
                 # player's turn begins): as a person would, take the newest one.
                 hand = await self.hand_for(user, game)
                 continue
-            # The screen answers the click with the spot step, or with the newest hand if this
-            # one was out of date (an edit that only brings the hand up to date is no answer).
-            await self.fake.wait_for(
-                lambda h=hand, b=before: (
-                    len(h.revisions) > b
-                    and h.settled
-                    and not h.loading
-                    and (SPOT_STEP in h.content or STALE_HAND in h.content)
-                ),
-                TIMEOUT,
-                f"{user.name}'s spot step",
+            hand = await self.screen_after(
+                hand, before, f"{user.name}'s spot step", ix, (SPOT_STEP, STALE_HAND)
             )
             if SPOT_STEP in hand.content:
                 await self.click_spot(user, hand, spot)
