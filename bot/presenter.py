@@ -539,7 +539,7 @@ class Presenter:
             allowed_mentions=views.ping([rem.user_id]),
         )
         prefs = await self.service.store.get_prefs(rem.user_id)
-        if prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
+        if not prefs.reminders or prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
             return
         try:
             cid = await self.dm_channel_id(rem.user_id)

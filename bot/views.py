@@ -18,7 +18,7 @@ from bot.components import ButtonId, FpButton
 from bot.errors import NotYourDecision
 from bot.narrate import describe_preview, narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
-from data.store import TableOptions
+from data.store import PlayerPrefs, TableOptions
 from engine.ai import LEVELS
 from engine.tiles import describe
 
@@ -361,6 +361,16 @@ def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | 
     else:
         lines.append("Not your turn yet: these buttons work once it is.")
     return "\n".join(lines)
+
+
+def notify_choices(prefs: PlayerPrefs) -> str:
+    """What ``/fp notify`` answers: the player's choices as they now stand."""
+    turn = "yes" if prefs.dm_on_turn else "no"
+    reminders = "yes" if prefs.reminders else "no"
+    return (
+        f"Direct message when your turn begins: **{turn}**. Reminders: **{reminders}**.\n"
+        "Change them with `/fp notify turn:` and `/fp notify reminders:`."
+    )
 
 
 def turn_notice(hand: Hand, since: Sequence[str]) -> str:
