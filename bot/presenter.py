@@ -204,6 +204,8 @@ class Presenter:
             )
         self._note_move(step)
         self.screens.refresh(board.table_id, skip=clicker)
+        if step.results is not None:
+            self.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
         for hand in step.hands:
             self.queue_hand(hand)
         log.debug(
@@ -220,6 +222,17 @@ class Presenter:
                 raise NotShown(NOT_SHOWN_FORBIDDEN.format(what=what), table_id=board.table_id)
             raise NotShown(NOT_SHOWN, table_id=board.table_id)
         return message
+
+    async def _show_result_on_lobby(self, board: Board, results: dict[str, Any]) -> None:
+        """The lobby card tells how the match ended: the winner and the final standings."""
+        message_id = board.table.messages.get("lobby")
+        if message_id is None:
+            return
+        lobby = self.channel(board.lobby_channel_id, board.guild_id).get_partial_message(message_id)
+        try:
+            await self.edit(lobby, embed=views.lobby_embed(board, results), view=None)
+        except discord.HTTPException as err:
+            log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
 
     # --- what a table still owes the channel ------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -93,8 +94,9 @@ def options_line(options: TableOptions) -> str:
     return " · ".join(parts)
 
 
-def lobby_embed(board: Board) -> discord.Embed:
-    """The lobby message: host, options, seats (or how the lobby ended)."""
+def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.Embed:
+    """The lobby message: host, options, seats (or how the lobby ended; once the match is over,
+    its ``results``: the winner and the final standings)."""
     t = board.table
     status = {
         "lobby": "Waiting for players",
@@ -103,9 +105,13 @@ def lobby_embed(board: Board) -> discord.Embed:
         "aborted": "Aborted",
         "finished": "Finished",
     }[t.status]
+    if t.status == "finished" and results is not None:
+        status = f"Finished. {match_result(names_of(board), results)}"
     embed = discord.Embed(
         title=f"Flaming Pyramids — table {t.id}",
-        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**",
+        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**"
+        if t.status != "finished" or results is None
+        else f"Host: <@{t.host_id}>\n{options_line(t.options)}\n{status}",
         colour=EMBED_COLOUR,
     )
     seats = [
@@ -215,22 +221,36 @@ def step_content(step: Step) -> str:
         lines.append(story)
     v = board.view
     won = [e for e in step.events if e.kind == "won"]
-    if won and v is not None:
+    if won and v is not None and v.rounds > 1:
         w = won[-1]
         round_scores = scores_line(names, w.scores)
         lines.append(
             f"{em.ROUND_WON} **{names[w.player]}** wins round {v.round}! "
             f"This round: {round_scores}."
         )
-        if v.rounds > 1:
-            lines.append(f"Match totals: {scores_line(names, v.scores)}.")
+        lines.append(f"Match totals: {scores_line(names, v.scores)}.")
     if step.results is not None:
-        winners = [names[i] for i in step.results.get("winners", [])]
-        lines.append(f"{em.MATCH_OVER} **The match is over.** Winner: {' and '.join(winners)}.")
+        lines.append(f"{em.MATCH_OVER} **The match is over.** {match_result(names, step.results)}")
     line = prompt_line(board)
     if line:
         lines.append(line)
     return clip("\n".join(lines))
+
+
+def match_result(names: Sequence[str], results: dict[str, Any]) -> str:
+    """Who won a finished match and the final standings, explained: each player's tiles left
+    in hand and pile when someone went out (over every round of the match), lowest wins."""
+    winners = [names[i] for i in results.get("winners", []) if 0 <= i < len(names)]
+    scores = [int(s) for s in results.get("scores", [])]
+    rounds = int(results.get("rounds", 1) or 1)
+    over = f", over {rounds} rounds" if rounds > 1 else ""
+    text = f"Winner: **{' and '.join(winners) or '—'}**."
+    if len(scores) == len(names):
+        text += (
+            f" Final standings, tiles left in hand and pile{over} (lower wins): "
+            f"{scores_line(names, scores)}."
+        )
+    return text
 
 
 def board_content(board: Board) -> str:
