@@ -198,12 +198,14 @@ class Presenter:
             self.owe(board, content, told=clicker)
         if message is not None:
             self.shown(board)
+            self._newest[board.table_id] = message.id
             self.spawn(
                 self.service.remember_message(board.table_id, "board", message.id), board.table_id
             )
-            self._newest[board.table_id] = message.id
-        self.screens.refresh(board.table_id, skip=clicker)
         self._note_move(step)
+        self.screens.refresh(board.table_id, skip=clicker)
+        if step.results is not None:
+            self.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
         for hand in step.hands:
             self.queue_hand(hand)
         log.debug(
@@ -220,6 +222,17 @@ class Presenter:
                 raise NotShown(NOT_SHOWN_FORBIDDEN.format(what=what), table_id=board.table_id)
             raise NotShown(NOT_SHOWN, table_id=board.table_id)
         return message
+
+    async def _show_result_on_lobby(self, board: Board, results: dict[str, Any]) -> None:
+        """The lobby card tells how the match ended: the winner and the final standings."""
+        message_id = board.table.messages.get("lobby")
+        if message_id is None:
+            return
+        lobby = self.channel(board.lobby_channel_id, board.guild_id).get_partial_message(message_id)
+        try:
+            await self.edit(lobby, embed=views.lobby_embed(board, results), view=None)
+        except discord.HTTPException as err:
+            log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
 
     # --- what a table still owes the channel ------------------------------------------------
 
@@ -375,18 +388,16 @@ class Presenter:
             self._dm_channels.popitem(last=False)
         return cid
 
-    async def hand_message(
-        self, hand: Hand, *, mode_button: str | None = None, summary: str = ""
-    ) -> dict[str, Any]:
+    async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
         """The keyword arguments of a message showing a hand (picture and tile buttons, and a
-        link to the table's newest message), after ``summary`` if given."""
+        link to the table's newest message)."""
         png = await pictures.hand_png(
             hand.view, names.clean(hand.names[hand.seat]), renderer=self.renderer
         )
         guild = self.bot.get_guild(hand.guild_id)
         content = views.hand_content(hand, guild_name=guild.name if guild else None)
         return {
-            "content": views.clip(f"{summary}\n{content}") if summary else content,
+            "content": content,
             "file": discord.File(io.BytesIO(png), filename="hand.png", description="Your hand"),
             "view": views.hand_view(
                 hand, with_mode=mode_button, message_id=self._newest.get(hand.table_id)
@@ -434,20 +445,22 @@ class Presenter:
 
     async def deliver_hand(self, hand: Hand) -> None:
         """Show a changed hand to its owner by DM (unless they chose ephemeral hands): one hand
-        message per player per game, edited in place; a new one (the old one deleted) only when
-        it becomes their turn and they want a DM then, opening with what happened since their
-        last move. If their DMs are closed, say so in the channel once, without revealing
+        message per player per game, edited in place after each move. When it becomes their
+        turn (and they want a DM then), a short new DM says so, with what happened since their
+        last move and links to the table's newest message and to the hand; the previous such
+        DM is removed. If their DMs are closed, say so in the channel once, without revealing
         anything."""
         if not hand.dm:
             return
         key = (hand.table_id, hand.user_id)
-        old = (await self.service.store.get_messages(hand.table_id)).get(f"hand:{hand.user_id}")
-        new_dm = old is None or (hand.your_turn and hand.dm_on_turn)
-        summary = views.turn_summary(self._since.pop(key, [])) if hand.your_turn else ""
-        kwargs = await self.hand_message(hand, summary=summary)
+        kept = await self.service.store.get_messages(hand.table_id)
+        old = kept.get(f"hand:{hand.user_id}")
+        kwargs = await self.hand_message(hand)
+        since = self._since.pop(key, []) if hand.your_turn else []
         try:
             cid = await self.dm_channel_id(hand.user_id)
-            if not new_dm and old is not None:
+            hand_id = old
+            if old is not None and not self.screens.showing(hand.table_id, hand.user_id, old):
                 try:
                     await self.edit(
                         self.channel(cid).get_partial_message(old),
@@ -456,13 +469,15 @@ class Presenter:
                         attachments=[kwargs["file"]],
                         view=kwargs["view"],
                     )
-                    return
                 except discord.NotFound:
                     log.info("table %s: hand message of user %s gone", *key)
-            sent = await self.send(cid, priority=budget.HAND, **kwargs)
-            await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
-            if old is not None and old != sent.id:
-                await self._delete_quietly(cid, old)
+                    hand_id = None
+            if hand_id is None:
+                sent = await self.send(cid, priority=budget.HAND, **kwargs)
+                hand_id = sent.id
+                await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
+            if old is not None and hand.your_turn and hand.dm_on_turn:
+                await self._tell_turn(hand, cid, hand_id, since, kept.get(f"turn:{hand.user_id}"))
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
@@ -480,8 +495,33 @@ class Presenter:
                 allowed_mentions=views.ping([hand.user_id]),
             )
 
+    async def _tell_turn(
+        self, hand: Hand, dm_id: int, hand_id: int, since: list[str], previous: int | None
+    ) -> None:
+        """The one new DM of a player's turn: what happened since their last move, and links
+        to the table's newest message and to their hand; the previous one is removed."""
+        view = discord.ui.View(timeout=None)
+        newest = self._newest.get(hand.table_id, hand.board_message_id)
+        view.add_item(views.table_link(hand.guild_id, hand.channel_id, newest))
+        view.add_item(
+            discord.ui.Button(
+                label="My hand",
+                style=discord.ButtonStyle.link,
+                url=f"https://discord.com/channels/@me/{dm_id}/{hand_id}",
+            )
+        )
+        sent = await self.send(
+            dm_id,
+            priority=budget.HAND,
+            content=views.turn_notice(hand, since),
+            view=view,
+        )
+        await self.service.remember_message(hand.table_id, f"turn:{hand.user_id}", sent.id)
+        if previous is not None:
+            await self._delete_quietly(dm_id, previous)
+
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
-        """Delete an older hand message (one hand message per player and game)."""
+        """Delete an older "your turn" DM (only the newest one is worth keeping)."""
         try:
             await self.budget.acquire(budget.HAND)
             await self.channel(channel_id).get_partial_message(message_id).delete()
@@ -512,7 +552,7 @@ class Presenter:
             allowed_mentions=views.ping([rem.user_id]),
         )
         prefs = await self.service.store.get_prefs(rem.user_id)
-        if prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
+        if not prefs.reminders or prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
             return
         try:
             cid = await self.dm_channel_id(rem.user_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -18,7 +19,7 @@ from bot.components import ButtonId, FpButton
 from bot.errors import NotYourDecision
 from bot.narrate import describe_preview, narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
-from data.store import TableOptions
+from data.store import PlayerPrefs, TableOptions
 from engine.ai import LEVELS
 from engine.tiles import describe
 
@@ -93,8 +94,9 @@ def options_line(options: TableOptions) -> str:
     return " · ".join(parts)
 
 
-def lobby_embed(board: Board) -> discord.Embed:
-    """The lobby message: host, options, seats (or how the lobby ended)."""
+def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.Embed:
+    """The lobby message: host, options, seats (or how the lobby ended; once the match is over,
+    its ``results``: the winner and the final standings)."""
     t = board.table
     status = {
         "lobby": "Waiting for players",
@@ -103,9 +105,13 @@ def lobby_embed(board: Board) -> discord.Embed:
         "aborted": "Aborted",
         "finished": "Finished",
     }[t.status]
+    if t.status == "finished" and results is not None:
+        status = f"Finished. {match_result(names_of(board), results)}"
     embed = discord.Embed(
         title=f"Flaming Pyramids — table {t.id}",
-        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**",
+        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**"
+        if t.status != "finished" or results is None
+        else f"Host: <@{t.host_id}>\n{options_line(t.options)}\n{status}",
         colour=EMBED_COLOUR,
     )
     seats = [
@@ -215,22 +221,36 @@ def step_content(step: Step) -> str:
         lines.append(story)
     v = board.view
     won = [e for e in step.events if e.kind == "won"]
-    if won and v is not None:
+    if won and v is not None and v.rounds > 1:
         w = won[-1]
         round_scores = scores_line(names, w.scores)
         lines.append(
             f"{em.ROUND_WON} **{names[w.player]}** wins round {v.round}! "
             f"This round: {round_scores}."
         )
-        if v.rounds > 1:
-            lines.append(f"Match totals: {scores_line(names, v.scores)}.")
+        lines.append(f"Match totals: {scores_line(names, v.scores)}.")
     if step.results is not None:
-        winners = [names[i] for i in step.results.get("winners", [])]
-        lines.append(f"{em.MATCH_OVER} **The match is over.** Winner: {' and '.join(winners)}.")
+        lines.append(f"{em.MATCH_OVER} **The match is over.** {match_result(names, step.results)}")
     line = prompt_line(board)
     if line:
         lines.append(line)
     return clip("\n".join(lines))
+
+
+def match_result(names: Sequence[str], results: dict[str, Any]) -> str:
+    """Who won a finished match and the final standings, explained: each player's tiles left
+    in hand and pile when someone went out (over every round of the match), lowest wins."""
+    winners = [names[i] for i in results.get("winners", []) if 0 <= i < len(names)]
+    scores = [int(s) for s in results.get("scores", [])]
+    rounds = int(results.get("rounds", 1) or 1)
+    over = f", over {rounds} rounds" if rounds > 1 else ""
+    text = f"Winner: **{' and '.join(winners) or '—'}**."
+    if len(scores) == len(names):
+        text += (
+            f" Final standings, tiles left in hand and pile{over} (lower wins): "
+            f"{scores_line(names, scores)}."
+        )
+    return text
 
 
 def board_content(board: Board) -> str:
@@ -363,12 +383,24 @@ def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | 
     return "\n".join(lines)
 
 
-def turn_summary(since: Sequence[str]) -> str:
-    """The one line a "your turn" direct message opens with: what happened since the player's
-    last move (the newest moves if there were many)."""
-    if not since:
-        return ""
-    return clip(f"{em.FIRE} Since your last move: " + " · ".join(since[-3:]), 600)
+def notify_choices(prefs: PlayerPrefs) -> str:
+    """What ``/fp notify`` answers: the player's choices as they now stand."""
+    turn = "yes" if prefs.dm_on_turn else "no"
+    reminders = "yes" if prefs.reminders else "no"
+    return (
+        f"Direct message when your turn begins: **{turn}**. Reminders: **{reminders}**.\n"
+        "Change them with `/fp notify turn:` and `/fp notify reminders:`."
+    )
+
+
+def turn_notice(hand: Hand, since: Sequence[str]) -> str:
+    """The "your turn" direct message: whose table, and what happened since the player's last
+    move (the newest moves if there were many)."""
+    lines = [f"{em.FIRE} Your turn at table {hand.table_id} in <#{hand.channel_id}>."]
+    if since:
+        lines.append("Since your last move: " + " · ".join(since[-3:]))
+    lines.append("Pick a tile in your hand (the **My hand** link leads to it).")
+    return clip("\n".join(lines), 900)
 
 
 def tile_label(tile: str) -> str:
@@ -396,8 +428,8 @@ def hand_view(
 ) -> discord.ui.View:
     """The private screen's buttons: on the player's turn one button per tile (the hand's
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
-    buttons, else the tiles in grey; a link back to the table, and optionally the button that
-    switches how hands are delivered."""
+    buttons, else the tiles in grey; a link to the table's newest message (``message_id``, or
+    the one the hand knows), and optionally the button that switches how hands are delivered."""
     view = discord.ui.View(timeout=None)
     if hand.decision == "fall":
         for direction, emoji in (("left", em.FALL_LEFT), ("right", em.FALL_RIGHT)):

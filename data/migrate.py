@@ -62,10 +62,11 @@ def _strip_comments(sql: str) -> str:
     return "\n".join(lines).strip()
 
 
-def migrations() -> list[Migration]:
-    """Every migration shipped with this code, in order (numbers must be 1, 2, 3...)."""
+def migrations(package: str = "data.migrations") -> list[Migration]:
+    """Every migration shipped with this code in ``package`` (the SQLite files by default, or
+    ``data.migrations.postgres``), in order (numbers must be 1, 2, 3...)."""
     found: list[Migration] = []
-    for entry in resources.files("data.migrations").iterdir():
+    for entry in resources.files(package).iterdir():
         m = _NAME.match(entry.name)
         if m:
             found.append(Migration(int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))

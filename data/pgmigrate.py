@@ -10,15 +10,13 @@ version is above the newest file refuses to open (:class:`~data.store.SchemaTooN
 from __future__ import annotations
 
 import logging
-import re
 import time
-from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING
 
 import asyncpg
 
-from data.migrate import too_new_message
+from data import migrate as numbered
+from data.migrate import Migration, too_new_message
 from data.store import DatabaseDamaged, SchemaTooNew
 
 if TYPE_CHECKING:
@@ -31,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+POSTGRES_MIGRATIONS = "data.migrations.postgres"
 #: The advisory lock key the migrations take (any fixed 64-bit number; "FP" "migr").
 LOCK_KEY = 0x4650_6D69_6772
 
@@ -44,27 +42,9 @@ CREATE TABLE IF NOT EXISTS schema_version (
 """
 
 
-@dataclass(frozen=True)
-class Migration:
-    """One numbered migration file."""
-
-    version: int
-    name: str
-    sql: str
-
-
 def migrations() -> list[Migration]:
     """Every PostgreSQL migration shipped with this code, in order (numbered 1, 2, 3...)."""
-    found: list[Migration] = []
-    for entry in resources.files("data.migrations.postgres").iterdir():
-        m = _NAME.match(entry.name)
-        if m:
-            found.append(Migration(int(m.group(1)), m.group(2), entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda mig: mig.version)
-    for expected, mig in enumerate(found, start=1):
-        if mig.version != expected:
-            raise RuntimeError(f"migrations must be numbered 1, 2, 3...: not {mig.version}")
-    return found
+    return numbered.migrations(POSTGRES_MIGRATIONS)
 
 
 def latest_version() -> int:

@@ -160,22 +160,7 @@ class SqliteStore(SqliteReads):
             return cursor.lastrowid
 
         table_id = await self._db.write(op)
-        return Table(
-            id=table_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            status="lobby",
-            options=options,
-            seats=tuple(seats),
-            version=1,
-            state=None,
-            initial_state=None,
-            deadline=None,
-            reminder_at=None,
-            created_at=now,
-            updated_at=now,
-        )
+        return Table.new_lobby(table_id, guild_id, channel_id, host_id, options, seats, now)
 
     async def update_lobby(
         self,

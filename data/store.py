@@ -238,6 +238,35 @@ class Table:
         """Where the table's game is shown: its thread, or else its channel."""
         return self.thread_id if self.thread_id is not None else self.channel_id
 
+    @classmethod
+    def new_lobby(
+        cls,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: TableOptions,
+        seats: tuple[Seat, ...],
+        now: float,
+    ) -> Table:
+        """The record of a lobby just created (version 1), as every store returns it."""
+        return cls(
+            id=table_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            options=options,
+            seats=tuple(seats),
+            version=1,
+            state=None,
+            initial_state=None,
+            deadline=None,
+            reminder_at=None,
+            created_at=now,
+            updated_at=now,
+        )
+
 
 @dataclass(frozen=True)
 class LoggedAction:

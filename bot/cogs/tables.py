@@ -193,6 +193,25 @@ class Tables(commands.Cog):
 
     # --- /fp hand, status, leave, abort, rules, settings -------------------------------------
 
+    @fp.command(name="notify", description="Choose which direct messages you get")
+    @app_commands.describe(
+        turn="A direct message when your turn begins", reminders="Reminders before your time ends"
+    )
+    async def notify(
+        self,
+        interaction: discord.Interaction[Any],
+        turn: bool | None = None,
+        reminders: bool | None = None,
+    ) -> None:
+        """``/fp notify``: DM on my turn (yes/no), reminders (yes/no); without options, says
+        what the choices are now."""
+        async with guarded(interaction, None, "/fp notify"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            prefs = await self.service.set_notify(
+                interaction.user.id, on_turn=turn, reminders=reminders
+            )
+            await interaction.followup.send(views.notify_choices(prefs), ephemeral=True)
+
     @fp.command(name="hand", description="See your hand at this channel's table (privately)")
     @app_commands.describe(mode="How you get your hands from now on")
     @app_commands.choices(mode=HAND_MODES)

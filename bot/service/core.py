@@ -31,6 +31,7 @@ from data.store import (
     CorruptRecord,
     GuildSettings,
     NotFound,
+    PlayerPrefs,
     Seat,
     Store,
     Table,
@@ -263,11 +264,11 @@ class TableCore:
             your_turn=p is not None and p.kind == "play" and p.player == seat,
             dm=prefs.hand_mode == "dm",
             dm_failed_before=s.user_id in table.dm_failed,
+            dm_on_turn=prefs.dm_on_turn,
             decision=decision,
             fitting=tuple(fitting),
             deadline=table.deadline if decision != "wait" else None,
             board_message_id=table.messages.get("board"),
-            dm_on_turn=prefs.dm_on_turn,
         )
 
     async def hand(self, table_id: int, user_id: int) -> Hand:
@@ -451,9 +452,21 @@ class TableCore:
 
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
         """Choose for good how a player gets their hands: direct messages, or ephemeral replies."""
-        from data.store import PlayerPrefs
+        prefs = await self.store.get_prefs(user_id)
+        await self.store.set_prefs(replace(prefs, hand_mode=mode))
 
-        await self.store.set_prefs(PlayerPrefs(user_id, mode))
+    async def set_notify(
+        self, user_id: int, *, on_turn: bool | None = None, reminders: bool | None = None
+    ) -> PlayerPrefs:
+        """``/fp notify``: whether a player gets a direct message when their turn begins, and
+        reminders before its end (None: unchanged). Returns the choices as they now stand."""
+        prefs = await self.store.get_prefs(user_id)
+        if on_turn is not None:
+            prefs = replace(prefs, dm_on_turn=on_turn)
+        if reminders is not None:
+            prefs = replace(prefs, reminders=reminders)
+        await self.store.set_prefs(prefs)
+        return prefs
 
     async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
         """Remember that a direct message to ``user_id`` failed at this table; True the first time

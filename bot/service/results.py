@@ -94,6 +94,9 @@ class Hand:
     """Whether the player wants their hand by direct message (else: ephemeral replies only)."""
     dm_failed_before: bool = False
     """Whether a direct message to this player already failed at this table."""
+    dm_on_turn: bool = True
+    """Whether the player wants a new direct message when it becomes their turn (else their
+    one hand message is only edited)."""
     decision: Literal["play", "fall", "wait"] = "wait"
     """What this player must decide now: a tile (``play``), where a tile falls (``fall``, the
     tile and its place in ``view.pending``), or nothing (``wait``)."""
@@ -104,9 +107,6 @@ class Hand:
     """When the turn in progress ends (unix time), if it is this player's decision."""
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
-    dm_on_turn: bool = True
-    """Whether the player wants a new direct message when it becomes their turn (else their
-    one hand message is only edited)."""
 
 
 @dataclass(frozen=True)

@@ -211,7 +211,9 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     assert "wins round 2!" in text
     assert f"Match totals: {scores_line(views.names_of(step.board), totals)}." in text
     winners = " and ".join(f"user{users[i]}" for i in step.results["winners"])
-    assert f"🏁 **The match is over.** Winner: {winners}." in text
+    assert f"🏁 **The match is over.** Winner: **{winners}**." in text
+    standings = scores_line(views.names_of(step.board), step.results["scores"])
+    assert f"tiles left in hand and pile, over 2 rounds (lower wins): {standings}." in text
     assert views.board_view(step.board) is None  # no buttons once the match is over
 
 

@@ -72,28 +72,6 @@ async def test_one_open_table_per_channel(store: SqliteStore) -> None:
     assert again.id not in (t.id, other.id)
 
 
-async def test_a_game_in_its_thread_frees_the_channel_for_the_next_lobby(
-    store: SqliteStore,
-) -> None:
-    first, _ = await start_table(store, 6, players=3, seed=4)
-    assert first.thread_id is None and first.place_id == 6
-    await store.set_thread(first.id, 600)
-    moved = await store.get_table(first.id)
-    assert moved.thread_id == 600 and moved.place_id == 600
-    assert moved.version == first.version  # where it lives is not a move
-    assert await store.open_table_in_channel(600) == moved  # commands typed in the thread
-    assert await store.open_table_in_channel(6) is None
-    second = await store.create_table(5, 6, 8, TableOptions(), (), NOW)
-    assert await store.open_table_in_channel(6) == second
-    with pytest.raises(ChannelBusy) as err:
-        await store.set_thread(second.id, 600)  # a thread hosts one table
-    assert err.value.table_id == first.id
-    await store.end_table(moved.id, moved.version, "aborted", NOW)
-    with pytest.raises(NotFound):
-        await store.set_thread(moved.id, 601)
-    assert await store.open_table_in_channel(600) is None
-
-
 async def test_game_round_trip(store: SqliteStore) -> None:
     table, game = await start_table(store, 10, players=3, seed=4, curse=True, fire_die=True)
     assert table.status == "playing"
@@ -243,12 +221,7 @@ async def test_prefs_and_settings(store: SqliteStore) -> None:
     assert await store.get_prefs(1) == PlayerPrefs(1, "channel")
     await store.set_prefs(PlayerPrefs(1, "dm"))
     assert await store.get_prefs(1) == PlayerPrefs(1, "dm")
-    assert PlayerPrefs(1).dm_on_turn and PlayerPrefs(1).reminders
-    quiet = PlayerPrefs(1, "dm", dm_on_turn=False, reminders=False)
-    await store.set_prefs(quiet)
-    assert await store.get_prefs(1) == quiet
-    await store.set_prefs(PlayerPrefs(1, "channel", dm_on_turn=True, reminders=False))
-    assert await store.get_prefs(1) == PlayerPrefs(1, "channel", True, False)
+
     assert await store.get_guild_settings(9) == GuildSettings(9)
     settings = GuildSettings(9, 3600, 600, TableDefaults(curse=True, rounds=3))
     await store.set_guild_settings(settings)

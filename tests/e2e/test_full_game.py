@@ -28,8 +28,15 @@ async def test_full_three_player_game(world: World, run_bot: MakeBot, table: Tab
     assert lobby.buttons() == []  # the lobby's buttons are gone once the game runs
     final = await table.play_to_the_end(game)
     assert is_final(final)
-    assert "wins round 1" in final.content
+    assert "wins round" not in final.content  # a one-round match has no rounds to tell
+    assert "Final standings, tiles left in hand and pile (lower wins): " in final.content
     assert final.buttons() == []
+    # The lobby card in the channel tells the result, not "The game has started".
+    await world.fake.wait_for(
+        lambda: "Finished. Winner:" in lobby.embed_text() and lobby.settled, 10, "lobby result"
+    )
+    assert "The game has started" not in lobby.embed_text()
+    assert "lower wins" in lobby.embed_text()
     # Every move posted one new picture; every hand went only to its owner.
     for user in (world.alice, world.bob, world.carol):
         for dm in user.dms():

@@ -78,3 +78,51 @@ async def test_a_game_that_waits_a_week_is_reached_again_through_its_archived_th
     assert "Fall left" in falling.labels()
     status = await answer(await table.slash(world.bob, "fp status"))  # in the reopened thread
     assert status.channel is thread and table_of(status) == table_of(game)
+
+
+async def test_a_players_turn_brings_one_short_dm_and_the_hand_is_one_message_edited(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)  # Alice's own fall next: no turn for Bob yet
+    bob_hand = table.hand_message(world.bob)
+    assert bob_hand is not None
+    after = await table.fall(world.alice, falling)
+    assert TableDriver.decider(after) == world.bob.id
+    notice = await world.bob.wait_for_dm(lambda m: "Your turn at table" in m.content)
+    assert "Since your last move:" in notice.content and "Alice" in notice.content
+    links = {b.get("label"): b.get("url") for b in notice.buttons()}
+    thread = table.place()
+    assert links["Go to the table"].endswith(f"/{thread.id}/{after.id}")
+    assert links["My hand"].endswith(f"/{bob_hand.channel.id}/{bob_hand.id}")
+    # Still one hand message, brought up to date in place: now it is his turn.
+    await world.fake.wait_for(
+        lambda: "It is your turn" in bob_hand.content and bob_hand.settled, 10, "Bob's hand"
+    )
+    hands = [m for m in world.bob.dms() if m.images()]
+    assert hands == [bob_hand]
+
+
+async def test_notify_turns_the_turn_dm_off_and_says_the_choices(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    ix = await world.bob.slash("fp notify", world.games, turn=False)
+    reply = await answer(ix)
+    assert reply.ephemeral
+    assert (
+        "when your turn begins: **no**" in reply.content and "Reminders: **yes**" in reply.content
+    )
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    after = await table.fall(world.alice, falling)
+    assert TableDriver.decider(after) == world.bob.id
+    bob_hand = table.hand_message(world.bob)
+    assert bob_hand is not None
+    await world.fake.wait_for(
+        lambda: "It is your turn" in bob_hand.content and bob_hand.settled, 10, "Bob's hand"
+    )
+    assert not [m for m in world.bob.dms() if "Your turn at table" in m.content]
+    ix = await world.bob.slash("fp notify", world.games)  # no option: the choices as they are
+    assert "when your turn begins: **no**" in (await answer(ix)).content
