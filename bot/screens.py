@@ -2,11 +2,13 @@
 spot step when they press a tile (and back), asks their fall choices, and is brought up to date
 when a move makes what it shows obsolete.
 
-A private screen is an ephemeral message (or a direct message) the player clicked or opened;
-the bot may edit it only through the token of the interaction that showed it, for 15 minutes
-(Discord's rule). So each screen is remembered with the interaction that last touched it and
-when: within that time, every move of the table refreshes it (new buttons, or none once the
-match is over); after it, a press on one of its old buttons is answered with the newest hand.
+A private screen is an ephemeral message (or the player's hand message in their direct
+messages, which the presenter edits in place after each move) that the player clicked or opened.
+The bot may edit an ephemeral message only through the token of the interaction that showed it,
+for 15 minutes (Discord's rule). So each ephemeral screen is remembered with the interaction
+that last touched it and when: within that time, every move of the table refreshes it (new
+buttons, or none once the match is over); after it, a press on one of its old buttons is
+answered with the newest hand.
 Edits of one player's screen at one table go one at a time, each showing the newest state.
 """
 
@@ -72,7 +74,10 @@ class Screens:
 
     async def _take(self, key: tuple[int, int], screen: Screen) -> None:
         """Make ``screen`` the player's screen; an older one on another message loses its
-        buttons (if its token still works)."""
+        buttons (if its token still works). A screen in a direct message is the player's one
+        hand message there, which the presenter keeps up to date itself: it is not tracked."""
+        if screen.in_dm:
+            return
         old = self._open.get(key)
         self._open[key] = screen
         if old is not None and old.message_id != screen.message_id and self._live(old):
@@ -88,16 +93,29 @@ class Screens:
         return screen is not None and screen.message_id == message_id and self._live(screen)
 
     async def _on_clicked(
-        self, interaction: discord.Interaction[Any], **kwargs: Any
+        self, interaction: discord.Interaction[Any], table_id: int, **kwargs: Any
     ) -> tuple[int, Edit]:
-        """Show ``kwargs`` on the clicked message; if that message is gone (a newer hand message
-        replaced it meanwhile), on a new private message. Returns the message's id and how to
-        edit it later."""
+        """Show ``kwargs`` on the clicked message. If that message is gone (the player's turn
+        began meanwhile and a new hand message replaced it), on the player's newest hand
+        message in their direct messages, or else on a new private message. Returns the
+        message's id and how to edit it later."""
         try:
             await interaction.edit_original_response(**kwargs)
             return _clicked(interaction), interaction.edit_original_response
         except discord.NotFound:
-            log.info("the clicked message is gone; answering with a new one")
+            log.info(
+                "table %s: the clicked message is gone; showing the answer elsewhere", table_id
+            )
+        if interaction.guild_id is None and interaction.channel_id is not None:
+            messages = await self.presenter.service.store.get_messages(table_id)
+            newest = messages.get(f"hand:{interaction.user.id}")
+            if newest is not None:
+                partial = self.presenter.channel(interaction.channel_id).get_partial_message(newest)
+                try:
+                    await partial.edit(**kwargs)
+                    return newest, partial.edit
+                except discord.NotFound:
+                    log.info("table %s: the newest hand message is gone too", table_id)
         if "attachments" in kwargs:
             kwargs["files"] = kwargs.pop("attachments")
         message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
@@ -134,7 +152,9 @@ class Screens:
         in_dm = interaction.guild_id is None
         kwargs = await self._hand_kwargs(hand, note, in_dm=in_dm)
         file = kwargs.pop("file")
-        message_id, edit = await self._on_clicked(interaction, attachments=[file], **kwargs)
+        message_id, edit = await self._on_clicked(
+            interaction, hand.table_id, attachments=[file], **kwargs
+        )
         screen = Screen(message_id, edit, self._now(), in_dm)
         screen.shown = (hand.version, hand.decision, hand.digest)
         await self._take((hand.table_id, hand.user_id), screen)
@@ -155,7 +175,7 @@ class Screens:
 
     async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         message_id, edit = await self._on_clicked(
-            interaction, content=await self._over_text(table_id), view=None
+            interaction, table_id, content=await self._over_text(table_id), view=None
         )
         screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
         await self._take((table_id, interaction.user.id), screen)
@@ -182,6 +202,7 @@ class Screens:
             file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
             message_id, edit = await self._on_clicked(
                 interaction,
+                choice.table_id,
                 content=views.spot_content(choice),
                 attachments=[file],
                 view=views.spot_view(choice),

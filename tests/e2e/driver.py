@@ -82,6 +82,8 @@ class TableDriver:
     users: dict[int, FakeUser]
     timing: Timing = field(default_factory=Timing)
     interactions: list[Interaction] = field(default_factory=list)
+    private_only: set[int] = field(default_factory=set)
+    """Players who chose to get their hands only privately in the channel (My hand)."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -198,12 +200,18 @@ class TableDriver:
         """The tiles on a hand's live buttons, without the "fits" mark."""
         return [label.split(" · ")[0] for label in self.tile_labels(hand)]
 
-    async def hand_for(self, user: FakeUser, game: Message) -> Message:
-        """The user's hand: from DMs if they get them, else with the My hand button."""
-        if user.dms_open:
-            hand: Message = await self.fake.wait_for(
-                lambda: self.hand_message(user), TIMEOUT, f"{user.name}'s hand by DM"
-            )
+    async def hand_for(self, user: FakeUser, game: Message, *, turn: bool = False) -> Message:
+        """The user's hand: from DMs if they get them, else with the My hand button. With
+        ``turn``, the DM hand that says it is their turn (as a person waits for it)."""
+        if user.dms_open and user.id not in self.private_only:
+
+            def ready() -> Message | None:
+                m = self.hand_message(user)
+                if m is None or (turn and ("It is your turn" not in m.content or not m.settled)):
+                    return None
+                return m
+
+            hand: Message = await self.fake.wait_for(ready, TIMEOUT, f"{user.name}'s hand by DM")
             return hand
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
@@ -227,8 +235,10 @@ class TableDriver:
 
         def ready() -> Message | None:
             if screen.deleted and ix is not None:
+                # Answered on the newest hand message in the DMs, or on a new message.
+                elsewhere = [*ix.followups, *self.users[ix.user.id].dms()]
                 return next(
-                    (m for m in ix.followups if m.settled and not m.loading and shows(m)), None
+                    (m for m in elsewhere if m.settled and not m.loading and shows(m)), None
                 )
             changed = len(screen.revisions) > before and screen.settled and not screen.loading
             return screen if changed and shows(screen) else None
@@ -265,7 +275,7 @@ class TableDriver:
         one private screen: the tile, which turns the screen into the spot step, then the spot
         ``spot``. Returns the next game message that waits for a person."""
         newest = game.id
-        hand = await self.hand_for(user, game)
+        hand = await self.hand_for(user, game, turn=True)
         started = time.perf_counter()
         for _ in range(5):
             labels = self.tile_labels(hand)

@@ -86,6 +86,7 @@ async def test_status_rules_hand_mode(
         return len([m for m in world.bob.dms() if "Your hand" in m.content])
 
     dms_before = hands_by_dm()
+    table.private_only.add(world.bob.id)
     after = await table.play(world.alice, game)  # Alice's fall choice comes next
     after = await table.step(after)
     assert TableDriver.decider(after) == world.bob.id
