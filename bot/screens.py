@@ -19,16 +19,31 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import discord
 
 from bot import names, pictures, views
 from bot.errors import TableError
-from bot.service import Hand, SpotChoice
+from bot.service import Hand, SpotChoice, TableService
 
-if TYPE_CHECKING:
-    from bot.presenter import Presenter
+
+class Host(Protocol):
+    """What the screens need of the presenter that holds them."""
+
+    service: TableService
+    renderer: pictures.Renderer
+
+    def channel(
+        self, channel_id: int, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
+
+    async def hand_message(
+        self, hand: Hand, *, mode_button: str | None = None
+    ) -> dict[str, Any]: ...
+
+    def spawn(self, coro: Any, table_id: int) -> asyncio.Task[Any]: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +73,7 @@ class Screen:
 class Screens:
     """The private screens of every table, and their edits."""
 
-    def __init__(self, presenter: Presenter) -> None:
+    def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
         self._open: dict[tuple[int, int], Screen] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
