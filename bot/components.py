@@ -31,6 +31,7 @@ action        arg                                    meaning
 ``fall``      ``left`` / ``right``                   the pending fall choice
 ``next``      -                                      start the next round
 ``mode``      ``dm`` / ``channel``                   how I get my hands from now on
+``rematch``   -                                      a player: a new lobby, same seats/options
 ============  =====================================  ==========================================
 """
 
@@ -88,7 +89,7 @@ def _spot(where: str) -> bool:
 ARGS: Final[dict[str, Callable[[str], bool]]] = {
     **{
         a: (lambda arg: arg == "")
-        for a in ("join", "leave", "rmai", "start", "cancel", "hand", "next", "back")
+        for a in ("join", "leave", "rmai", "start", "cancel", "hand", "next", "back", "rematch")
     },
     "ai": lambda arg: arg in LEVELS,
     "mode": lambda arg: arg in ("dm", "channel"),

@@ -230,7 +230,9 @@ class Presenter:
             return
         lobby = self.channel(board.lobby_channel_id, board.guild_id).get_partial_message(message_id)
         try:
-            await self.edit(lobby, embed=views.lobby_embed(board, results), view=None)
+            await self.edit(
+                lobby, embed=views.lobby_embed(board, results), view=views.rematch_view(board)
+            )
         except discord.HTTPException as err:
             log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
 

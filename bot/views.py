@@ -128,8 +128,25 @@ def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.
     return embed
 
 
+def rematch_view(board: Board) -> discord.ui.View:
+    """The Rematch button of a finished match."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        FpButton(
+            ButtonId(board.table_id, board.version, "rematch"),
+            label="Rematch",
+            emoji=em.FIRE,
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return view
+
+
 def lobby_view(board: Board) -> discord.ui.View | None:
-    """Join / Leave / Start / Cancel, and computer players by level; None once closed."""
+    """Join / Leave / Start / Cancel, and computer players by level; Rematch once the match is
+    over; None otherwise."""
+    if board.table.status == "finished":
+        return rematch_view(board)
     if board.table.status != "lobby":
         return None
     t, v = board.table_id, board.version

@@ -461,6 +461,26 @@ class Tables(commands.Cog):
             return None
         return thread.id
 
+    async def _button_rematch(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """A new lobby with the same seats and options, in the finished match's channel."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # A table already open in the channel is answered by the one place for errors.
+        board = await self.service.rematch(
+            bid.table_id, interaction.user.id, display_name(interaction.user)
+        )
+        message = await self.presenter.send(
+            board.lobby_channel_id,
+            board.guild_id,
+            embed=views.lobby_embed(board),
+            view=views.lobby_view(board) or discord.utils.MISSING,
+        )
+        await self.service.remember_message(board.table_id, "lobby", message.id)
+        await interaction.followup.send(
+            f"{em.FIRE} Rematch: a new table is open, the others join it there: "
+            + message.jump_url,
+            ephemeral=True,
+        )
+
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         hand = await self.service.hand(bid.table_id, interaction.user.id)

@@ -253,6 +253,27 @@ class Lobby(TableCore):
             hands=tuple(hands),
         )
 
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Board:
+        """A player of a finished match opens a new lobby in its channel with the same options:
+        they take the first seat and host it, the computer players keep theirs, the other
+        players confirm by joining. Raises :class:`TableExists` if the channel has a table."""
+        old = await self._get(table_id)
+        if old.status != "finished":
+            raise NotAllowed("The match is not over yet.", table_id=table_id)
+        if self.seat_of(old, user_id) is None:
+            raise NotAllowed("Only the match's players can ask for a rematch.", table_id=table_id)
+        seats = (Seat(user_id, _clean_name(name)), *(s for s in old.seats if s.ai is not None))
+        try:
+            table = await self.store.create_table(
+                old.guild_id, old.channel_id, user_id, old.options, seats, self.clock()
+            )
+        except ChannelBusy as busy:
+            raise TableExists(
+                "This channel already has a Flaming Pyramids table.", table_id=busy.table_id
+            ) from None
+        log.info("table %s: rematch of table %s opened by %s", table.id, table_id, user_id)
+        return self.board(table)
+
     async def move_to_thread(self, step: Step, thread_id: int) -> Step:
         """The game that ``step`` started lives in the thread ``thread_id`` from now on (its
         channel is free for another lobby): the same step, shown there."""

@@ -71,6 +71,22 @@ async def test_game_with_a_computer_player(
     assert is_final(final)
     computer_moves = [m for m in table.game_messages() if "Computer 1 (normal) played" in m.content]
     assert computer_moves, "the computer player never moved"
+    # Rematch, on the lobby card that now tells the result: a new lobby with the same options,
+    # the computer keeping its seat, the clicker hosting; a stranger may not ask for it.
+    await world.fake.wait_for(
+        lambda: "Rematch" in lobby.labels() and lobby.settled, TIMEOUT, "the Rematch button"
+    )
+    assert "Finished. Winner:" in lobby.embed_text()
+    ix = await table.click(world.bob, lobby, "Rematch")
+    assert "Only the match's players" in await private_answer(ix)
+    ix = await table.click(world.alice, lobby, "Rematch")
+    assert "Rematch: a new table is open" in await private_answer(ix)
+    again = table.lobby()
+    assert again is not lobby and again.channel is world.games
+    assert "Waiting for players" in again.embed_text()
+    assert "1. Alice" in again.embed_text() and "2. Computer 1" in again.embed_text()
+    assert lobby.embed_text().split("\n")[1] == again.embed_text().split("\n")[1]  # options
+    assert "Join" in again.labels()
 
 
 def last_tile_of_round_one(tmp_path: Path) -> str:
