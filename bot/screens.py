@@ -190,12 +190,13 @@ class Screens:
 
     async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         message_id, edit = await self._on_clicked(
-            interaction, table_id, content=await self._over_text(table_id), view=None
+            interaction, table_id, content=await self.over_text(table_id), view=None
         )
         screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
         await self._take((table_id, interaction.user.id), screen)
 
-    async def _over_text(self, table_id: int) -> str:
+    async def over_text(self, table_id: int) -> str:
+        """What a private screen says once its table is over or closed."""
         try:
             board = await self.presenter.service.board_of(table_id)
         except TableError:
@@ -256,7 +257,7 @@ class Screens:
                 hand = await self.presenter.service.hand(table_id, user_id)
             except TableError:
                 try:
-                    await screen.edit(content=await self._over_text(table_id), view=None)
+                    await screen.edit(content=await self.over_text(table_id), view=None)
                 except discord.HTTPException as err:
                     log.debug("table %s: could not close a screen: %s", table_id, err)
                 screen.kind = "over"
