@@ -19,16 +19,31 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal, Protocol
 
 import discord
 
 from bot import names, pictures, views
 from bot.errors import TableError
-from bot.service import Hand, SpotChoice
+from bot.service import Hand, SpotChoice, TableService
 
-if TYPE_CHECKING:
-    from bot.presenter import Presenter
+
+class Host(Protocol):
+    """What the screens need of the presenter that holds them."""
+
+    service: TableService
+    renderer: pictures.Renderer
+
+    def channel(
+        self, channel_id: int, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
+
+    async def hand_message(
+        self, hand: Hand, *, mode_button: str | None = None
+    ) -> dict[str, Any]: ...
+
+    def spawn(self, coro: Any, table_id: int) -> asyncio.Task[Any]: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +73,7 @@ class Screen:
 class Screens:
     """The private screens of every table, and their edits."""
 
-    def __init__(self, presenter: Presenter) -> None:
+    def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
         self._open: dict[tuple[int, int], Screen] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
@@ -175,12 +190,13 @@ class Screens:
 
     async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         message_id, edit = await self._on_clicked(
-            interaction, table_id, content=await self._over_text(table_id), view=None
+            interaction, table_id, content=await self.over_text(table_id), view=None
         )
         screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
         await self._take((table_id, interaction.user.id), screen)
 
-    async def _over_text(self, table_id: int) -> str:
+    async def over_text(self, table_id: int) -> str:
+        """What a private screen says once its table is over or closed."""
         try:
             board = await self.presenter.service.board_of(table_id)
         except TableError:
@@ -241,7 +257,7 @@ class Screens:
                 hand = await self.presenter.service.hand(table_id, user_id)
             except TableError:
                 try:
-                    await screen.edit(content=await self._over_text(table_id), view=None)
+                    await screen.edit(content=await self.over_text(table_id), view=None)
                 except discord.HTTPException as err:
                     log.debug("table %s: could not close a screen: %s", table_id, err)
                 screen.kind = "over"

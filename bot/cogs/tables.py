@@ -483,7 +483,13 @@ class Tables(commands.Cog):
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hand = await self.service.hand(bid.table_id, interaction.user.id)
+        try:
+            hand = await self.service.hand(bid.table_id, interaction.user.id)
+        except Stale:
+            # The game is over (or closed): say which, with no buttons.
+            text = await self.presenter.screens.over_text(bid.table_id)
+            await interaction.followup.send(text, ephemeral=True)
+            return
         await self.presenter.screens.open_hand(interaction, hand)
 
     async def _stale_screen(

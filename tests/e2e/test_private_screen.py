@@ -124,6 +124,9 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
     assert "The match is over" in bob_dm.content and not bob_dm.buttons()
     alice = table.hand_message(world.alice)
     assert alice is None or not [b for b in alice.buttons() if not b.get("url")]
+    # My hand on an old game message says the same, privately.
+    ix = await table.click(world.carol, game, "My hand")
+    assert await private_answer(ix) == "🏁 The match is over."
 
 
 async def test_a_move_links_the_table_to_its_newest_board_message(
