@@ -119,9 +119,11 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
         lambda: bob.settled and not bob.buttons(), TIMEOUT, "Bob's screen to close"
     )
     assert "The match is over" in bob.content
-    # A press on a hand the bot could not close (his DM) says so, and leaves no live button.
-    await press(table, world.bob, bob_dm, table.tile_labels(bob_dm)[0])
-    assert "The match is over" in bob_dm.content and not bob_dm.buttons()
+    # His hand by DM is closed too, and tells the result.
+    await world.fake.wait_for(
+        lambda: bob_dm.settled and not bob_dm.buttons(), TIMEOUT, "Bob's DM hand to close"
+    )
+    assert "is over" in bob_dm.content and "Winner:" in bob_dm.content
     alice = table.hand_message(world.alice)
     assert alice is None or not [b for b in alice.buttons() if not b.get("url")]
     # My hand on an old game message says the same, privately.
