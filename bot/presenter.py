@@ -206,6 +206,7 @@ class Presenter:
         self.screens.refresh(board.table_id, skip=clicker)
         if step.results is not None:
             self.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
+            self.spawn(self._close_hands(board, step.results), board.table_id)
         for hand in step.hands:
             self.queue_hand(hand)
         log.debug(
@@ -235,6 +236,27 @@ class Presenter:
             )
         except discord.HTTPException as err:
             log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
+
+    async def _close_hands(self, board: Board, results: dict[str, Any]) -> None:
+        """At the end of a match every DM hand of it loses its buttons and tells the result."""
+        text = f"{em.MATCH_OVER} The match at table {board.table_id} is over. " + (
+            views.match_result(views.names_of(board), results)
+        )
+        for seat in board.table.seats:
+            uid = seat.user_id
+            message_id = board.table.messages.get(f"hand:{uid}") if uid is not None else None
+            if uid is None or message_id is None:
+                continue
+            try:
+                cid = await self.dm_channel_id(uid)
+                await self.edit(
+                    self.channel(cid).get_partial_message(message_id),
+                    priority=budget.HAND,
+                    content=views.clip(text),
+                    view=None,
+                )
+            except discord.HTTPException as err:
+                log.info("table %s: could not close a hand message: %s", board.table_id, err)
 
     # --- what a table still owes the channel ------------------------------------------------
 
