@@ -58,6 +58,8 @@ async def answer(ix: Interaction, timeout: float = TIMEOUT) -> Message:
 
 STALE_HAND = "That hand is out of date: here it is now"
 """The bot's answer to a click on a hand that is no longer the player's latest."""
+DM_PATIENCE = 5.0
+"""How long a player waits for the DM saying it is their turn before pressing My hand."""
 SPOT_STEP = "Where do you play"
 """The private screen's spot step."""
 
@@ -211,8 +213,18 @@ class TableDriver:
                     return None
                 return m
 
-            hand: Message = await self.fake.wait_for(ready, TIMEOUT, f"{user.name}'s hand by DM")
-            return hand
+            if not turn:
+                hand: Message = await self.fake.wait_for(
+                    ready, TIMEOUT, f"{user.name}'s hand by DM"
+                )
+                return hand
+            try:
+                found: Message = await self.fake.wait_for(
+                    ready, DM_PATIENCE, f"{user.name}'s turn by DM"
+                )
+                return found
+            except TimeoutError:
+                pass  # no DM says it is their turn (after a restart, say): ask for the hand
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
 

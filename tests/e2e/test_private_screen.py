@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
-from .conftest import MakeBot
+from .conftest import MakeBot, MovableClock
 from .driver import TIMEOUT, TableDriver, answer
 from .test_decisions import COLLAPSE, CURSE, begin, private_answer, write_state
 
@@ -104,28 +104,31 @@ async def test_a_stranger_is_told_they_are_not_playing_here(
 
 
 async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_button(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
 ) -> None:
     await begin(world, run_bot, table, tmp_path, LAST_TILE)
     game = await table.start(world.alice)
+    # Carol opens her hand privately, then 16 minutes pass: too late for the bot to edit it.
+    carol = await answer(await table.click(world.carol, game, "My hand"))
+    clock.advance(16 * 60)
+    world.fake.advance_time(16 * 60)
     bob = await answer(await table.click(world.bob, game, "My hand"))
     bob_dm = await world.fake.wait_for(
         lambda: table.hand_message(world.bob), TIMEOUT, "Bob's hand by DM"
     )
     final = await table.play(world.alice, game, spot="B")
     assert "The match is over" in final.content
-    # Bob's open screen is closed by the bot itself.
-    await world.fake.wait_for(
-        lambda: bob.settled and not bob.buttons(), TIMEOUT, "Bob's screen to close"
-    )
+    # Bob's open screen and his DM hand are closed by the bot itself.
+    for screen in (bob, bob_dm):
+        await world.fake.wait_for(
+            lambda s=screen: s.settled and not [b for b in s.buttons() if not b.get("url")],
+            TIMEOUT,
+            "Bob's screens to close",
+        )
     assert "The match is over" in bob.content
-    # His hand by DM is closed too, and tells the result.
-    await world.fake.wait_for(
-        lambda: bob_dm.settled and not bob_dm.buttons(), TIMEOUT, "Bob's DM hand to close"
-    )
-    assert "is over" in bob_dm.content and "Winner:" in bob_dm.content
-    alice = table.hand_message(world.alice)
-    assert alice is None or not [b for b in alice.buttons() if not b.get("url")]
+    # A press on the screen the bot could no longer close says so, and leaves no live button.
+    await press(table, world.carol, carol, table.tile_labels(carol)[0])
+    assert "The match is over" in carol.content and not carol.buttons()
     # My hand on an old game message says the same, privately.
     ix = await table.click(world.carol, game, "My hand")
     assert await private_answer(ix) == "🏁 The match is over."
