@@ -64,6 +64,9 @@ log = logging.getLogger(__name__)
 
 #: How many tables' parsed initial states this process keeps (to answer moves without them).
 INITIAL_CACHE_SIZE = 1024
+#: The first key of the advisory locks behind :meth:`PostgresStore.identify_slot` (the second is
+#: the bucket), kept apart from any lock another program may take on the same database.
+IDENTIFY_LOCKS = 0x46500001
 
 
 async def _warm(conn: asyncpg.Connection[Any]) -> None:
@@ -132,6 +135,20 @@ class PostgresStore:
 
     async def close(self) -> None:
         await self._db.close()
+
+    @contextlib.asynccontextmanager
+    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
+        """One holder at a time per bucket across every process on this database: a session
+        advisory lock on a connection of its own (not the pool's: it is held for seconds), so
+        a process that dies releases it with its connection."""
+        conn: asyncpg.Connection[Any] = await self._db.retry_connect(
+            lambda: asyncpg.connect(self.url)
+        )
+        try:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", IDENTIFY_LOCKS, bucket)
+            yield
+        finally:
+            await conn.close()  # ends the session, and with it the lock
 
     async def _fetch(self, conn: Conn, table_id: int) -> asyncpg.Record | None:
         return await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", table_id)

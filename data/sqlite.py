@@ -9,10 +9,12 @@ The SQL lives in :mod:`data.sqlite_sql`, the decoding and checking of rows in :m
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,7 @@ class SqliteStore(SqliteReads):
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
         self._reported: set[tuple[int, int | None, str]] = set()
+        self._identify_locks: dict[int, asyncio.Lock] = {}
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -94,6 +97,13 @@ class SqliteStore(SqliteReads):
         if self._db.is_open:
             await self._db.close()
             log.info("closed %s", self.path)
+
+    @contextlib.asynccontextmanager
+    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
+        """One holder at a time per bucket in this process (SQLite serves one process only, so
+        no other process identifies with this bot's token)."""
+        async with self._identify_locks.setdefault(bucket, asyncio.Lock()):
+            yield
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()
