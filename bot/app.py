@@ -9,8 +9,10 @@ together open their sessions one bucket-slot at a time, as Discord requires."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from bot.config import Config, offset_clock
 from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
 from bot.service import Dealer, TableService, default_ai
 from data import open_store
-from data.store import Store, TableOptions
+from data.store import Store, StoreError, TableOptions
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -86,7 +88,7 @@ class Bot(commands.AutoShardedBot):
         seed = config.seed
         self.service = TableService(
             self.store,
-            clock=clock or __import__("time").time,
+            clock=clock or time.time,
             ai=default_ai(time_budget_s=config.ai_time_budget_s, node_limit=config.ai_node_limit),
             seed_source=(lambda: seed) if seed is not None else None,
             deal=state_file_dealer(config.test_state_file)
@@ -113,17 +115,45 @@ class Bot(commands.AutoShardedBot):
 
     async def sync_commands(self) -> None:
         """Register the slash commands: instantly in the development server if one is set,
-        else globally (Discord may take a while to show new global commands)."""
+        else globally (Discord may take a while to show new global commands).
+
+        Only when they changed since the last registration, and by one process only: the hash
+        of what would be sent is claimed in the store (compare-and-set), since Discord limits
+        how often commands may be created. A failed registration gives the claim back."""
+        guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = f"guild:{guild.id}" if guild is not None else "global"
+        digest = await self.commands_digest(guild)
+        claimed: str | None = digest
         try:
-            if self.config.dev_guild_id:
-                guild = discord.Object(self.config.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-            else:
-                synced = await self.tree.sync()
-            log.info("synced %d commands", len(synced))
+            if not await self.store.claim_command_sync(scope, digest, time.time()):
+                log.info("slash commands unchanged since they were last registered (%s)", scope)
+                return
+        except StoreError:
+            log.exception("could not claim the command registration; registering anyway")
+            claimed = None
+        try:
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands (%s)", len(synced), scope)
         except discord.HTTPException:
             log.exception("could not sync the slash commands")
+            if claimed is not None:
+                try:
+                    await self.store.forget_command_sync(scope, claimed)
+                except StoreError:
+                    log.exception("could not give the command registration claim back")
+
+    async def commands_digest(self, guild: discord.abc.Snowflake | None) -> str:
+        """A hash of the commands payload ``tree.sync(guild=guild)`` would send."""
+        commands = self.tree.get_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is not None:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands]
+        else:
+            payload = [c.to_dict(self.tree) for c in commands]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this shard's identify slot; the IDENTIFY follows at once, and the slot is

@@ -684,6 +684,31 @@ class PostgresStore:
 
     # --- preferences and settings ---------------------------------------------------------------
 
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        async def op(conn: Conn) -> bool:
+            row = await conn.fetchrow(
+                "INSERT INTO command_sync (scope, hash, synced_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (scope) DO UPDATE SET hash = excluded.hash, "
+                "synced_at = excluded.synced_at WHERE command_sync.hash <> excluded.hash "
+                "RETURNING scope",
+                scope,
+                digest,
+                now,
+            )
+            return row is not None
+
+        return await self._db.run(
+            op, transaction=False, what="claiming the command sync", repeatable=False
+        )
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        async def op(conn: Conn) -> None:
+            await conn.execute(
+                "DELETE FROM command_sync WHERE scope = $1 AND hash = $2", scope, digest
+            )
+
+        await self._db.run(op, transaction=False, what="forgetting the command sync")
+
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
         rows = await self._db.read("SELECT hand_mode FROM player_prefs WHERE user_id = $1", user_id)
         if not rows or rows[0][0] not in ("dm", "channel"):

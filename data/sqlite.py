@@ -105,6 +105,25 @@ class SqliteStore(SqliteReads):
         async with self._identify_locks.setdefault(bucket, asyncio.Lock()):
             yield
 
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        def op(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "INSERT INTO command_sync (scope, hash, synced_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (scope) DO UPDATE SET hash = excluded.hash, "
+                "synced_at = excluded.synced_at WHERE command_sync.hash <> excluded.hash "
+                "RETURNING scope",
+                (scope, digest, now),
+            ).fetchone()
+            return row is not None
+
+        return await self._db.write(op)
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM command_sync WHERE scope = ? AND hash = ?", (scope, digest))
+
+        await self._db.write(op)
+
     async def __aenter__(self) -> SqliteStore:
         await self.open()
         return self

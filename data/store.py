@@ -291,6 +291,15 @@ class Store(Protocol):
         this process (SQLite, which serves one process only). The holder keeps it while it
         identifies and for Discord's 5 seconds after."""
 
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        """Whether this caller should register the slash commands of ``scope`` (``"global"``
+        or ``"guild:<id>"``) whose payload hashes to ``digest``: true, and ``digest`` stored,
+        only if the stored hash differs; of several callers at once, exactly one gets true."""
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        """Undo a claim whose registration failed (if ``digest`` is still the stored hash), so
+        that the next start registers the commands again."""
+
     # --- tables ---------------------------------------------------------------------------------
 
     async def create_table(
