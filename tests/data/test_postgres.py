@@ -108,11 +108,12 @@ async def test_a_connection_cut_between_moves_is_replaced_and_the_move_goes_thro
             try:
                 cut = await admin.fetchval(
                     "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE application_name = 'flaming-pyramids'"
+                    "WHERE application_name = 'flaming-pyramids' AND datname = current_database()"
                 )
             finally:
                 await admin.close()
-            assert cut == 2
+            # every connection the pool has is cut (it may not have reopened its second yet)
+            assert cut >= 1
             table = await one_move(store, table, game, rnd)
         assert len(await store.action_log(table.id)) == 3
         assert await store.check() == []
