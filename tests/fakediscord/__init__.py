@@ -18,6 +18,7 @@ from .errors import (
     FakeUserError,
     MessageNotVisible,
 )
+from .gateway import Sharding, shard_of
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     Account,
@@ -75,7 +76,9 @@ __all__ = [
     "RateLimitConfig",
     "Revision",
     "Role",
+    "Sharding",
     "configure_for_tests",
     "point_discord_py_at",
     "point_discord_py_from_env",
+    "shard_of",
 ]
