@@ -1,11 +1,18 @@
-"""The bot: a thin ``commands.Bot`` that opens the store, builds the table service and loads the
-features (extensions) in ``setup_hook``."""
+"""The bot: a thin ``commands.AutoShardedBot`` that opens the store, builds the table service and
+loads the features (extensions) in ``setup_hook``.
+
+It runs the shards ``SHARD_COUNT`` / ``SHARD_IDS`` name (else the count Discord recommends), and
+opens each gateway session only while holding the store's identify slot of its rate-limit bucket
+(``shard_id % max_concurrency``), kept for Discord's 5 seconds after: several processes starting
+together open their sessions one bucket-slot at a time, as Discord requires."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,12 +25,15 @@ from bot.config import Config, offset_clock
 from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
 from bot.service import Dealer, TableService, default_ai
 from data import open_store
-from data.store import Store, TableOptions
+from data.store import Store, StoreError, TableOptions
 from engine import Game
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers")
+#: Seconds a bucket's identify slot is held after its IDENTIFY: Discord allows one per bucket
+#: every 5 seconds; the half second covers the IDENTIFY's own way to Discord.
+IDENTIFY_SPACING_S = 5.5
 
 
 def intents() -> discord.Intents:
@@ -46,7 +56,7 @@ def state_file_dealer(path: str) -> Dealer:
     return deal
 
 
-class Bot(commands.Bot):
+class Bot(commands.AutoShardedBot):
     """Flaming Pyramids on Discord."""
 
     def __init__(
@@ -57,20 +67,28 @@ class Bot(commands.Bot):
         clock: Callable[[], float] | None = None,
         ai_pause_s: float | None = None,
     ) -> None:
+        shards: dict[str, Any] = {}
+        if config.shard_count is not None:
+            shards["shard_count"] = config.shard_count
+        if config.shard_ids is not None:
+            shards["shard_ids"] = list(config.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **shards,
         )
         self.config = config
+        self._max_concurrency: int | None = None
+        self._identify_holds: set[asyncio.Task[None]] = set()
         self.store: Store = store if store is not None else open_store(config.database_url)
         if clock is None and config.test_mode and config.clock_file:
             clock = offset_clock(config.clock_file)
         seed = config.seed
         self.service = TableService(
             self.store,
-            clock=clock or __import__("time").time,
+            clock=clock or time.time,
             ai=default_ai(time_budget_s=config.ai_time_budget_s, node_limit=config.ai_node_limit),
             seed_source=(lambda: seed) if seed is not None else None,
             deal=state_file_dealer(config.test_state_file)
@@ -97,17 +115,70 @@ class Bot(commands.Bot):
 
     async def sync_commands(self) -> None:
         """Register the slash commands: instantly in the development server if one is set,
-        else globally (Discord may take a while to show new global commands)."""
+        else globally (Discord may take a while to show new global commands).
+
+        Only when they changed since the last registration, and by one process only: the hash
+        of what would be sent is claimed in the store (compare-and-set), since Discord limits
+        how often commands may be created. A failed registration gives the claim back."""
+        guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        scope = f"guild:{guild.id}" if guild is not None else "global"
+        digest = await self.commands_digest(guild)
+        claimed: str | None = digest
         try:
-            if self.config.dev_guild_id:
-                guild = discord.Object(self.config.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-            else:
-                synced = await self.tree.sync()
-            log.info("synced %d commands", len(synced))
+            if not await self.store.claim_command_sync(scope, digest, time.time()):
+                log.info("slash commands unchanged since they were last registered (%s)", scope)
+                return
+        except StoreError:
+            log.exception("could not claim the command registration; registering anyway")
+            claimed = None
+        try:
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands (%s)", len(synced), scope)
         except discord.HTTPException:
             log.exception("could not sync the slash commands")
+            if claimed is not None:
+                try:
+                    await self.store.forget_command_sync(scope, claimed)
+                except StoreError:
+                    log.exception("could not give the command registration claim back")
+
+    async def commands_digest(self, guild: discord.abc.Snowflake | None) -> str:
+        """A hash of the commands payload ``tree.sync(guild=guild)`` would send."""
+        commands = self.tree.get_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is not None:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands]
+        else:
+            payload = [c.to_dict(self.tree) for c in commands]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this shard's identify slot; the IDENTIFY follows at once, and the slot is
+        kept :data:`IDENTIFY_SPACING_S` seconds in the background."""
+        if self._max_concurrency is None:
+            limits = await self.fetch_session_start_limits()
+            self._max_concurrency = max(1, limits.max_concurrency)
+        bucket = (shard_id or 0) % self._max_concurrency
+        holding = asyncio.Event()
+        hold = asyncio.create_task(self._hold_identify_slot(bucket, holding))
+        self._identify_holds.add(hold)
+        hold.add_done_callback(self._identify_holds.discard)
+        waiting = asyncio.create_task(holding.wait())
+        await asyncio.wait({hold, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if holding.is_set():
+            return
+        waiting.cancel()
+        if not hold.cancelled() and hold.exception() is not None:
+            log.error("no identify slot for shard %s: %s", shard_id, hold.exception())
+        await asyncio.sleep(IDENTIFY_SPACING_S)  # discord.py's own spacing, without the store
+
+    async def _hold_identify_slot(self, bucket: int, holding: asyncio.Event) -> None:
+        async with self.store.identify_slot(bucket):
+            holding.set()
+            await asyncio.sleep(IDENTIFY_SPACING_S)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
@@ -119,7 +190,13 @@ class Bot(commands.Bot):
         await reply_private(interaction, SAFE)
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        log.info(
+            "connected as %s to %d servers on shards %s of %s",
+            self.user,
+            len(self.guilds),
+            ",".join(str(i) for i in sorted(self.shards)),
+            self.shard_count,
+        )
 
     async def close(self) -> None:
         """Stop the background work, the connection and the store, once: a second call (the
@@ -129,6 +206,8 @@ class Bot(commands.Bot):
         await asyncio.shield(self._shutdown)
 
     async def _close_all(self) -> None:
+        for hold in list(self._identify_holds):
+            hold.cancel()
         await self.presenter.close()
         await super().close()
         try:

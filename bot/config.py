@@ -6,6 +6,10 @@ The variables a server owner sets are listed in ``.env.example``:
 - ``DATABASE_URL``: where games are stored (``sqlite:///flaming_pyramids.db`` by default).
 - ``DEV_GUILD_ID``: a server where slash commands are synced instantly while developing.
 - ``LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
+- ``SHARD_COUNT`` / ``SHARD_IDS``: how many shards the bot has in all, and which of them this
+  process runs (``0-3``, ``4,5``, ``0-1,6``); unset, one process runs the count Discord
+  recommends. A process running only some of the shards needs PostgreSQL (other processes run
+  the rest over the same database).
 - ``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``: another REST base URL and gateway (a REST
   proxy, or the local fake Discord of the tests); empty means Discord's own.
 
@@ -55,13 +59,27 @@ class Config:
     seed: int | None = None
     ai_node_limit: int | None = None
     ai_time_budget_s: float | None = 2.0
+    #: Shards in all (``None``: the count Discord recommends).
+    shard_count: int | None = None
+    #: The shards this process runs (``None``: all of them).
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """Whether this process runs the whole bot (no other process shares its database)."""
+        return (
+            self.shard_ids is None
+            or self.shard_count is None
+            or set(self.shard_ids) == set(range(self.shard_count))
+        )
 
     def __repr__(self) -> str:  # never print the token
         return (
             f"Config(token=<{len(self.token)} chars>, database_url={self.database_url!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"api_base_url={self.api_base_url!r}, gateway_url={self.gateway_url!r}, "
-            f"test_mode={self.test_mode!r})"
+            f"test_mode={self.test_mode!r}, shard_count={self.shard_count!r}, "
+            f"shard_ids={self.shard_ids!r})"
         )
 
 
@@ -85,6 +103,73 @@ def _float(env: Mapping[str, str], name: str) -> float | None:
         raise ConfigError(f"{name} must be a number, not {raw!r}") from None
 
 
+MAX_SHARDS = 100_000  # far above any bot's needs; a typo such as 1e9 is refused
+
+
+def parse_shard_ids(text: str, shard_count: int) -> tuple[int, ...]:
+    """The shard ids of ``SHARD_IDS``: numbers and ranges separated by commas, each below
+    ``shard_count``, none twice. Raises :class:`ConfigError`.
+
+    >>> parse_shard_ids("0-2,5", 8)
+    (0, 1, 2, 5)
+    """
+    ids: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        try:
+            first = int(low)
+            last = int(high) if dash else first
+        except ValueError:
+            raise ConfigError(
+                f"SHARD_IDS must be shard numbers and ranges such as 0-3 or 4,5, not {text!r}"
+            ) from None
+        if first < 0 or last < first:
+            raise ConfigError(f"SHARD_IDS: {part!r} is not a range from a low to a high number")
+        if last >= shard_count:
+            raise ConfigError(
+                f"SHARD_IDS: shard {last} does not exist with SHARD_COUNT={shard_count} "
+                f"(shards are numbered 0 to {shard_count - 1})"
+            )
+        ids.extend(range(first, last + 1))
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ConfigError(f"SHARD_IDS names shard {twice[0]} twice")
+    return tuple(sorted(ids))
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    count = _int(env, "SHARD_COUNT")
+    ids_text = (env.get("SHARD_IDS") or "").strip()
+    if count is None:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has in all)")
+        return None, None
+    if not 1 <= count <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be at least 1 (and at most {MAX_SHARDS}), not {count}")
+    return count, parse_shard_ids(ids_text, count) if ids_text else None
+
+
+def ids_text(ids: tuple[int, ...] | None) -> str:
+    """``SHARD_IDS`` written back, ranges joined: ``(0, 1, 2, 5)`` -> ``0-2,5``."""
+    if not ids:
+        return ""
+    parts: list[str] = []
+    start = prev = ids[0]
+    for i in (*ids[1:], None):
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    return ",".join(parts)
+
+
+def _is_sqlite(url: str) -> bool:
+    return "://" not in url or url.split("://", 1)[0].lower() in ("sqlite", "sqlite3")
+
+
 def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
     """Read the configuration from ``env`` (default: the process environment, after loading a
     ``.env`` file from the working directory if there is one). Raises :class:`ConfigError`."""
@@ -104,15 +189,26 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     test_mode = (env.get("FP_TEST_MODE") or "").strip() in ("1", "true", "yes")
+    shard_count, shard_ids = _shards(env)
+    database_url = (env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL
     config = Config(
         token=token,
-        database_url=(env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL,
+        database_url=database_url,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
         dev_guild_id=_int(env, "DEV_GUILD_ID"),
         log_level=level,
         api_base_url=(env.get("DISCORD_API_BASE_URL") or "").strip() or None,
         gateway_url=(env.get("DISCORD_GATEWAY_URL") or "").strip() or None,
         test_mode=test_mode,
     )
+    if not config.runs_every_shard and _is_sqlite(database_url):
+        raise ConfigError(
+            f"SHARD_IDS={ids_text(shard_ids)} runs only some of the {shard_count} shards, so other "
+            "processes run the rest over the same database, and SQLite serves one process only: "
+            "set DATABASE_URL to a PostgreSQL database (postgresql://...), or leave SHARD_IDS "
+            "unset to run every shard in this process"
+        )
     if not test_mode:
         return config
     interval = _float(env, "FP_TIMER_INTERVAL")

@@ -64,6 +64,9 @@ log = logging.getLogger(__name__)
 
 #: How many tables' parsed initial states this process keeps (to answer moves without them).
 INITIAL_CACHE_SIZE = 1024
+#: The first key of the advisory locks behind :meth:`PostgresStore.identify_slot` (the second is
+#: the bucket), kept apart from any lock another program may take on the same database.
+IDENTIFY_LOCKS = 0x46500001
 
 
 async def _warm(conn: asyncpg.Connection[Any]) -> None:
@@ -132,6 +135,20 @@ class PostgresStore:
 
     async def close(self) -> None:
         await self._db.close()
+
+    @contextlib.asynccontextmanager
+    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
+        """One holder at a time per bucket across every process on this database: a session
+        advisory lock on a connection of its own (not the pool's: it is held for seconds), so
+        a process that dies releases it with its connection."""
+        conn: asyncpg.Connection[Any] = await self._db.retry_connect(
+            lambda: asyncpg.connect(self.url)
+        )
+        try:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", IDENTIFY_LOCKS, bucket)
+            yield
+        finally:
+            await conn.close()  # ends the session, and with it the lock
 
     async def _fetch(self, conn: Conn, table_id: int) -> asyncpg.Record | None:
         return await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", table_id)
@@ -679,6 +696,31 @@ class PostgresStore:
         return {str(k): int(v) for k, v in rows}
 
     # --- preferences and settings ---------------------------------------------------------------
+
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        async def op(conn: Conn) -> bool:
+            row = await conn.fetchrow(
+                "INSERT INTO command_sync (scope, hash, synced_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (scope) DO UPDATE SET hash = excluded.hash, "
+                "synced_at = excluded.synced_at WHERE command_sync.hash <> excluded.hash "
+                "RETURNING scope",
+                scope,
+                digest,
+                now,
+            )
+            return row is not None
+
+        return await self._db.run(
+            op, transaction=False, what="claiming the command sync", repeatable=False
+        )
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        async def op(conn: Conn) -> None:
+            await conn.execute(
+                "DELETE FROM command_sync WHERE scope = $1 AND hash = $2", scope, digest
+            )
+
+        await self._db.run(op, transaction=False, what="forgetting the command sync")
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
         rows = await self._db.read(

@@ -9,10 +9,12 @@ The SQL lives in :mod:`data.sqlite_sql`, the decoding and checking of rows in :m
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,7 @@ class SqliteStore(SqliteReads):
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
         self._reported: set[tuple[int, int | None, str]] = set()
+        self._identify_locks: dict[int, asyncio.Lock] = {}
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -94,6 +97,32 @@ class SqliteStore(SqliteReads):
         if self._db.is_open:
             await self._db.close()
             log.info("closed %s", self.path)
+
+    @contextlib.asynccontextmanager
+    async def identify_slot(self, bucket: int) -> AsyncIterator[None]:
+        """One holder at a time per bucket in this process (SQLite serves one process only, so
+        no other process identifies with this bot's token)."""
+        async with self._identify_locks.setdefault(bucket, asyncio.Lock()):
+            yield
+
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        def op(conn: sqlite3.Connection) -> bool:
+            row = conn.execute(
+                "INSERT INTO command_sync (scope, hash, synced_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (scope) DO UPDATE SET hash = excluded.hash, "
+                "synced_at = excluded.synced_at WHERE command_sync.hash <> excluded.hash "
+                "RETURNING scope",
+                (scope, digest, now),
+            ).fetchone()
+            return row is not None
+
+        return await self._db.write(op)
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM command_sync WHERE scope = ? AND hash = ?", (scope, digest))
+
+        await self._db.write(op)
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()

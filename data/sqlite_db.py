@@ -112,6 +112,21 @@ def check_file(path: Path) -> None:
 
 
 async def connect(path: Path, synchronous: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+    """An aiosqlite connection with the store's settings. A caller cancelled meanwhile (the
+    store closed while its checkpoint connection was opening) leaves nothing behind: the opening
+    runs to its end and the connection is closed, before its event loop may end; else its
+    thread would finish on a closed loop ("Event loop is closed") and keep the file open."""
+    opening = asyncio.ensure_future(_connect(path, synchronous, busy_timeout_ms))
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            conn = await opening
+            await conn.close()
+        raise
+
+
+async def _connect(path: Path, synchronous: str, busy_timeout_ms: int) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")

@@ -18,6 +18,7 @@ the same transaction, so the state can always be rebuilt from the starting state
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol
 
@@ -323,6 +324,22 @@ class Store(Protocol):
         have issued, and a stale button never reaches another table. Ids stay below ``2**53``."""
 
     async def close(self) -> None: ...
+
+    def identify_slot(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """Hold the right to open a gateway session (IDENTIFY) in Discord's rate-limit bucket
+        ``bucket`` (``shard_id % max_concurrency``): one holder at a time, across every process
+        on this database (PostgreSQL: an advisory lock, released if the process dies) or within
+        this process (SQLite, which serves one process only). The holder keeps it while it
+        identifies and for Discord's 5 seconds after."""
+
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        """Whether this caller should register the slash commands of ``scope`` (``"global"``
+        or ``"guild:<id>"``) whose payload hashes to ``digest``: true, and ``digest`` stored,
+        only if the stored hash differs; of several callers at once, exactly one gets true."""
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        """Undo a claim whose registration failed (if ``digest`` is still the stored hash), so
+        that the next start registers the commands again."""
 
     # --- tables ---------------------------------------------------------------------------------
 

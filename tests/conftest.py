@@ -1,7 +1,9 @@
 """Fixtures every test folder may use: a real PostgreSQL server, and the store backends.
 
 The server is started once per test session from the system's binaries (``data.pgserver``) and
-each test that asks for one gets a database of its own, cloned from a migrated template. Without
+each test that asks for one gets a database of its own, cloned from a migrated template. Run in
+parallel (pytest-xdist), each worker is a session of its own, with its own server (a temporary
+directory and a unix socket: nothing to collide on) and its own temporary files. Without
 PostgreSQL on the machine those tests skip, saying how to install it; with ``CI=true`` they fail
 instead, so that CI never passes without having run them.
 
@@ -54,8 +56,10 @@ _missing: list[str] = []  # why the PostgreSQL tests were skipped, once per sess
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _missing:
-        terminalreporter.write_line(f"PostgreSQL tests skipped: {_missing[0]}", yellow=True)
+    # With pytest-xdist the skips happen in the workers; their reports reach this process.
+    skipped = terminalreporter.stats.get("skipped", [])
+    if _missing or any(INSTALL_HINT in str(getattr(r, "longrepr", "")) for r in skipped):
+        terminalreporter.write_line(f"PostgreSQL tests skipped: {INSTALL_HINT}", yellow=True)
 
 
 def in_ci() -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -163,3 +164,83 @@ def test_python_m_bot_refuses_a_damaged_database_with_one_line(
     assert "damaged" in ours[0] and str(db) in ours[0]
     assert "Traceback" not in done.stderr
     assert db.read_bytes() == content
+
+
+PG = "postgresql://bot@db/fp"
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [("0-3", (0, 1, 2, 3)), ("4,5", (4, 5)), (" 0-1 , 6 ", (0, 1, 6)), ("7", (7,))],
+)
+def test_shard_ids_are_numbers_and_ranges(ids: str, expected: tuple[int, ...]) -> None:
+    env = {"DISCORD_TOKEN": "t", "SHARD_COUNT": "8", "SHARD_IDS": ids, "DATABASE_URL": PG}
+    config = load_config(env)
+    assert (config.shard_count, config.shard_ids) == (8, expected)
+    assert not config.runs_every_shard
+
+
+def test_without_shard_settings_one_process_runs_what_discord_recommends() -> None:
+    config = load_config({"DISCORD_TOKEN": "t"})
+    assert (config.shard_count, config.shard_ids) == (None, None)
+    assert config.runs_every_shard
+
+
+def test_a_shard_count_alone_runs_every_shard_here_even_on_sqlite() -> None:
+    config = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "3"})
+    assert (config.shard_count, config.shard_ids) == (3, None)
+    assert config.runs_every_shard
+    every = load_config({"DISCORD_TOKEN": "t", "SHARD_COUNT": "3", "SHARD_IDS": "0-2"})
+    assert every.runs_every_shard
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "words"),
+    [
+        ("", "0-1", "SHARD_IDS needs SHARD_COUNT"),
+        ("two", "", "SHARD_COUNT must be a whole number"),
+        ("0", "", "SHARD_COUNT must be at least 1"),
+        ("4", "3-5", "shard 5 does not exist with SHARD_COUNT=4"),
+        ("4", "a", "SHARD_IDS must be shard numbers and ranges"),
+        ("4", "2-1", "'2-1' is not a range"),
+        ("4", "-1", "SHARD_IDS must be shard numbers"),
+        ("4", "1,0-2", "names shard 1 twice"),
+        ("4", "1,,2", "SHARD_IDS must be shard numbers"),
+    ],
+)
+def test_bad_shard_settings_say_what_is_wrong(count: str, ids: str, words: str) -> None:
+    env = {"DISCORD_TOKEN": "t", "SHARD_COUNT": count, "SHARD_IDS": ids, "DATABASE_URL": PG}
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        load_config(env)
+
+
+def test_sqlite_with_only_some_of_the_shards_is_refused() -> None:
+    env = {"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-1"}
+    with pytest.raises(ConfigError, match="SQLite serves one process only") as refused:
+        load_config(env)
+    assert "postgresql://" in str(refused.value) and "SHARD_IDS=0-1" in str(refused.value)
+    with pytest.raises(ConfigError, match="SQLite"):
+        load_config({**env, "DATABASE_URL": "sqlite:///games.db"})
+
+
+def test_python_m_bot_on_sqlite_with_some_shards_exits_2(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env.update(
+        PYTHONPATH=str(REPO),
+        DISCORD_TOKEN="abc",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'games.db'}",
+        SHARD_COUNT="4",
+        SHARD_IDS="2,3",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "SQLite serves one process only" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "games.db").exists()

@@ -112,7 +112,8 @@ async def test_a_connection_cut_between_moves_is_replaced_and_the_move_goes_thro
                 )
             finally:
                 await admin.close()
-            assert cut >= 1  # the pool reopens its connections as it needs them
+            # every connection the pool has is cut (it may not have reopened its second yet)
+            assert cut >= 1
             table = await one_move(store, table, game, rnd)
         assert len(await store.action_log(table.id)) == 3
         assert await store.check() == []

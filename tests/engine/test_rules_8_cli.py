@@ -1,15 +1,17 @@
-"""The command line of RULES 8, run as a real program: ``python -m engine run FILE|-`` and
-``python -m engine new``.
+"""The command line of RULES 8: ``python -m engine run FILE|-`` and ``python -m engine new``.
 
-Every call is a subprocess of this interpreter, started in the repository's root with a clean
-environment (only ``PYTHONPATH`` set to the root), so the tests do not rely on the package being
-installed. Bad input of every kind must exit with status 2, print exactly one line on standard
-error naming the problem (``action N`` for an action), nothing on standard output, and never a
-traceback.
+Most tests call the command line's ``main`` with its arguments in this process, with standard
+input, output and error replaced by strings (fast, and safe to run in parallel); a few smoke tests
+run it as a real program (a subprocess of this interpreter, started in the repository's root with
+only ``PYTHONPATH`` set) to show that the module runs as a command and behaves the same. Bad input
+of every kind must exit with status 2, print exactly one line on standard error naming the problem
+(``action N`` for an action), nothing on standard output, and never a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import subprocess
@@ -20,6 +22,7 @@ from typing import Any
 import pytest
 
 from engine import parse_pos
+from engine.cli import main
 from engine.tiles import ALL_TILES, INCENDIARY
 from tests.engine.conftest import ref_spots
 
@@ -29,7 +32,26 @@ OUTPUT_KEYS = {*STATE_KEYS, "pending", "winner", "events"}
 
 
 def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``python -m engine ARGS`` from the repository root, in a clean environment."""
+    """``python -m engine ARGS``, run in this process: its exit status, output and errors."""
+    out, err = io.StringIO(), io.StringIO()
+    saved_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin if stdin is not None else "")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(list(args))
+            except SystemExit as stop:  # argparse stops at what it checks itself
+                status = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        sys.stdin = saved_stdin
+    return subprocess.CompletedProcess(
+        ["python", "-m", "engine", *args], status, out.getvalue(), err.getvalue()
+    )
+
+
+def engine_process(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m engine ARGS`` as a real program from the repository root, in a clean
+    environment (the smoke tests: the module runs as a command)."""
     return subprocess.run(
         [sys.executable, "-m", "engine", *args],
         cwd=ROOT,
@@ -562,3 +584,22 @@ def test_deeply_nested_json() -> None:
 
 def test_integer_too_long_for_python() -> None:
     run_fails('{"players": ' + "1" * 5000 + "}", "digits")
+
+
+# --- the module as a real program (smoke tests) ---------------------------------------------------
+
+
+def test_the_module_runs_new_then_run_as_programs() -> None:
+    dealt = engine_process("new", "--players", "3", "--seed", "5", "--curse")
+    assert dealt.returncode == 0, dealt.stderr
+    assert dealt.stdout == engine("new", "--players", "3", "--seed", "5", "--curse").stdout
+    played = engine_process("run", "-", stdin=dealt.stdout)
+    assert played.returncode == 0, played.stderr
+    assert played.stderr == ""
+    check_output_shape(json.loads(played.stdout))
+
+
+def test_the_program_refuses_bad_input_with_one_line_and_status_2() -> None:
+    line = fails(engine_process("run", "-", stdin="{"), "JSON")
+    assert line == fails(engine("run", "-", stdin="{"), "JSON")
+    fails(engine_process("new", "--players", "9"), "9")

@@ -19,6 +19,7 @@ from .errors import (
     MessageNotVisible,
     ThreadArchived,
 )
+from .gateway import Sharding, shard_of
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     Account,
@@ -76,8 +77,10 @@ __all__ = [
     "RateLimitConfig",
     "Revision",
     "Role",
+    "Sharding",
     "ThreadArchived",
     "configure_for_tests",
     "point_discord_py_at",
     "point_discord_py_from_env",
+    "shard_of",
 ]

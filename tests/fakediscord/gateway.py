@@ -4,6 +4,14 @@ Supports HELLO, IDENTIFY (READY then one GUILD_CREATE per guild), heartbeats and
 RESUME (RESUMED after replaying the dispatches the client missed), REQUEST_GUILD_MEMBERS, and
 faults on demand: op 7 RECONNECT, op 9 INVALID_SESSION, close codes, abrupt socket loss and a
 silent "zombie" connection.
+
+Sharding as Discord does it (gateway.mdx, "Sharding"): IDENTIFY may carry ``[shard_id,
+shard_count]`` (none means ``[0, 1]``); a guild's events go to the sessions of the shard
+``(guild_id >> 22) % shard_count``, events without a guild (direct messages and their clicks) to
+shard 0 only; an invalid shard is closed with 4010, a shard that would hold more than
+``max_guilds_per_shard`` guilds with 4011; with ``identify_limit`` on, a second IDENTIFY within 5
+seconds in one rate-limit key (``shard_id % max_concurrency``) is answered with op 9
+INVALID_SESSION, as gateway.mdx "Rate Limiting" says.
 """
 
 from __future__ import annotations
@@ -38,6 +46,40 @@ OP_HEARTBEAT_ACK = 11
 
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)
 
+#: Events that name their guild by ``id`` rather than ``guild_id``.
+GUILD_OBJECT_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (gateway.mdx, "Sharding Formula")."""
+    return (guild_id >> 22) % shard_count
+
+
+def event_guild(event: str, data: JSON) -> int | None:
+    """The guild a dispatch belongs to, or ``None`` (a direct message: shard 0's)."""
+    raw = data.get("id") if event in GUILD_OBJECT_EVENTS else data.get("guild_id")
+    return int(raw) if raw is not None else None
+
+
+@dataclass
+class Sharding:
+    """What ``GET /gateway/bot`` announces and the gateway enforces about shards and starts."""
+
+    #: The shard count ``GET /gateway/bot`` recommends.
+    recommended_shards: int = 1
+    #: Shards that may IDENTIFY at once: one per rate-limit key ``shard_id % max_concurrency``.
+    max_concurrency: int = 1
+    #: Session starts allowed per day (``session_start_limit.total``).
+    session_start_total: int = 1000
+    #: Milliseconds until the day's session starts reset (``session_start_limit.reset_after``).
+    session_reset_after_ms: int = 14_400_000
+    #: Guilds one shard may hold; more closes the connection with 4011 (Discord: 2500).
+    max_guilds_per_shard: int = 2500
+    #: Enforce one IDENTIFY per rate-limit key per ``identify_window_s`` (off by default: most
+    #: tests re-identify at once to stay fast).
+    identify_limit: bool = False
+    identify_window_s: float = 5.0
+
 
 @dataclass(eq=False)
 class GatewaySession:
@@ -46,6 +88,8 @@ class GatewaySession:
     id: str
     intents: int
     shard: list[int] | None
+    #: ``(shard_id, shard_count)``; ``(0, 1)`` when IDENTIFY carried no shard.
+    shard_key: tuple[int, int] = (0, 1)
     seq: int = 0
     buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=5000))
     conn: GatewayConnection | None = None
@@ -151,6 +195,12 @@ class Gateway:
         self.failed_resumes = 0
         self.connections_opened = 0
         self.heartbeats = 0
+        self.sharding = Sharding()
+        #: IDENTIFYs refused for breaking the identify rate (answered with op 9).
+        self.identify_rate_refusals = 0
+        #: Shards identified, in order (``(shard_id, shard_count)`` per successful IDENTIFY).
+        self.identified_shards: list[tuple[int, int]] = []
+        self._last_identify: dict[int, float] = {}
         self.urls: list[str] = []
         self.log: list[GatewayEvent] = []
 
@@ -168,6 +218,21 @@ class Gateway:
     def is_connected(self) -> bool:
         return bool(self.connected_sessions)
 
+    def sessions_of_shard(self, shard_id: int, shard_count: int) -> list[GatewaySession]:
+        """Connected sessions identified as ``[shard_id, shard_count]``."""
+        return [s for s in self.connected_sessions if s.shard_key == (shard_id, shard_count)]
+
+    @staticmethod
+    def receives(session: GatewaySession, guild_id: int | None) -> bool:
+        """Whether ``session`` gets the events of ``guild_id`` (``None``: shard 0's events)."""
+        shard_id, count = session.shard_key
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
+
+    def session_starts_remaining(self) -> int:
+        return max(0, self.sharding.session_start_total - self.identifies)
+
     async def wait_connected(self, timeout: float = 10.0) -> GatewaySession:
         """Wait until some bot session is connected and ready; return it."""
         result: GatewaySession = await self.notifier.wait_for(
@@ -181,9 +246,11 @@ class Gateway:
     def dispatch(
         self, event: str, data: JSON, *, intent: int | None = None, content_intent: bool = False
     ) -> None:
-        """Send a DISPATCH to every live session (buffered for replay while disconnected)."""
+        """Send a DISPATCH to every live session of the shard that owns the event's guild
+        (buffered for replay while disconnected)."""
+        guild_id = event_guild(event, data)
         for session in list(self.sessions.values()):
-            if not session.alive:
+            if not session.alive or not self.receives(session, guild_id):
                 continue
             if intent is not None and not session.intents & intent:
                 continue
@@ -284,15 +351,39 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.allowed_intents:
             await conn.close(4014, "Disallowed intent(s).")
             return
-        session = GatewaySession(id=secrets.token_hex(16), intents=intents, shard=data.get("shard"))
+        shard_key = self._shard_key(data.get("shard"))
+        if shard_key is None:
+            self._event("identify-rejected", f"invalid shard {data.get('shard')!r}")
+            await conn.close(4010, "Invalid shard.")
+            return
+        if not self._identify_allowed(shard_key[0]):
+            self.identify_rate_refusals += 1
+            self._event("identify-rejected", f"identify rate, shard {shard_key}")
+            conn.send({"op": OP_INVALID_SESSION, "d": False})
+            return
+        state = self.state
+        guilds = [
+            g
+            for g in state.guilds.values()
+            if state.bot.id in g.members and shard_of(g.id, shard_key[1]) == shard_key[0]
+        ]
+        if len(guilds) > self.sharding.max_guilds_per_shard:
+            self._event("identify-rejected", f"sharding required, shard {shard_key}")
+            await conn.close(4011, "Sharding required.")
+            return
+        session = GatewaySession(
+            id=secrets.token_hex(16),
+            intents=intents,
+            shard=data.get("shard"),
+            shard_key=shard_key,
+        )
         self.sessions[session.id] = session
         conn.session = session
         session.conn = conn
         self.identifies += 1
-        state = self.state
+        self.identified_shards.append(shard_key)
         me = state.bot.payload()
         me.update({"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"})
-        guilds = [g for g in state.guilds.values() if state.bot.id in g.members]
         ready: JSON = {
             "v": 10,
             "user": me,
@@ -316,6 +407,34 @@ class Gateway:
             self._dispatch_to(session, "GUILD_CREATE", g.payload(full=True))
         conn.ready = True
         self._event("identify", session.id)
+
+    @staticmethod
+    def _shard_key(raw: object) -> tuple[int, int] | None:
+        """``(shard_id, shard_count)`` of IDENTIFY's ``shard`` field, or ``None`` if invalid."""
+        if raw is None:
+            return (0, 1)
+        if not isinstance(raw, list) or len(raw) != 2:
+            return None
+        shard_id, count = raw
+        if type(shard_id) is not int or type(count) is not int:
+            return None
+        if count < 1 or not 0 <= shard_id < count:
+            return None
+        return (shard_id, count)
+
+    def _identify_allowed(self, shard_id: int) -> bool:
+        """One IDENTIFY per rate-limit key per window, when the limit is on (gateway.mdx,
+        "Max Concurrency" and "Rate Limiting"); counts this one if allowed."""
+        rules = self.sharding
+        if not rules.identify_limit:
+            return True
+        key = shard_id % rules.max_concurrency
+        now = time.monotonic()
+        last = self._last_identify.get(key)
+        if last is not None and now - last < rules.identify_window_s:
+            return False
+        self._last_identify[key] = now
+        return True
 
     async def _resume(self, conn: GatewayConnection, data: JSON) -> None:
         session = self.sessions.get(str(data.get("session_id")))

@@ -170,6 +170,15 @@ class Snowflakes:
             self._last_ms = ms
             return (ms << 22) | (self._worker << 17) | (self._process << 12) | self._increment
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new unique id whose guild events go to ``shard_id`` of ``shard_count`` (its
+        timestamp is the first millisecond from now on with ``ms % shard_count == shard_id``)."""
+        with self._lock:
+            ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._last_ms + 1)
+            ms += (shard_id - ms) % shard_count
+            self._last_ms, self._increment = ms, 0
+            return (ms << 22) | (self._worker << 17) | (self._process << 12)
+
 
 class Notifier:
     """Lets coroutines wait for a condition on the fake's state without polling sleeps.

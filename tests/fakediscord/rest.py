@@ -349,15 +349,17 @@ class RestApi:
         return json_response({"url": self.server.gateway_root})
 
     async def get_gateway_bot(self, request: web.Request) -> web.StreamResponse:
+        gateway = self.server.gateway
+        rules = gateway.sharding
         return json_response(
             {
                 "url": self.server.gateway_root,
-                "shards": 1,
+                "shards": rules.recommended_shards,
                 "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 1000 - self.server.gateway.identifies,
-                    "reset_after": 14400000,
-                    "max_concurrency": 1,
+                    "total": rules.session_start_total,
+                    "remaining": gateway.session_starts_remaining(),
+                    "reset_after": rules.session_reset_after_ms,
+                    "max_concurrency": rules.max_concurrency,
                 },
             }
         )

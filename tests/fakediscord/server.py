@@ -25,7 +25,7 @@ from aiohttp import web
 
 from .errors import FakeUserError, Refusal
 from .faults import Faults
-from .gateway import PRIVILEGED_INTENTS, Gateway
+from .gateway import PRIVILEGED_INTENTS, Gateway, Sharding
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
     Account,
@@ -63,6 +63,8 @@ class FakeDiscord:
     :param max_attachment_size: upload limit per request in bytes (larger: 413, code 40005).
     :param rate_limits: ``True`` (or a :class:`RateLimitConfig`) to emulate Discord's limits.
     :param allowed_intents: privileged intents the application may request (else close 4014).
+    :param sharding: what ``GET /gateway/bot`` announces (recommended shards, session start
+        limit) and the gateway enforces (shards, guilds per shard, the identify rate).
     """
 
     def __init__(
@@ -76,6 +78,7 @@ class FakeDiscord:
         max_attachment_size: int = 10 * MiB,
         rate_limits: bool | RateLimitConfig = False,
         allowed_intents: int = PRIVILEGED_INTENTS,
+        sharding: Sharding | None = None,
         host: str = "127.0.0.1",
     ) -> None:
         self.token = token
@@ -102,6 +105,8 @@ class FakeDiscord:
             heartbeat_interval=heartbeat_interval,
             allowed_intents=allowed_intents,
         )
+        if sharding is not None:
+            self.gateway.sharding = sharding
         self.state.dispatch = self.gateway.dispatch
         self.faults = Faults()
         self.limiter: RateLimiter | None = None
@@ -194,11 +199,19 @@ class FakeDiscord:
     def application_id(self) -> int:
         return self.state.application_id
 
-    def create_guild(self, name: str, *, bot_permissions: int = DEFAULT_BOT_PERMISSIONS) -> Guild:
-        """Create a guild the bot is in (via a managed role with ``bot_permissions``)."""
-        guild = self.state.create_guild(name, bot_permissions=bot_permissions)
+    def create_guild(
+        self,
+        name: str,
+        *,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """Create a guild the bot is in (via a managed role with ``bot_permissions``);
+        ``shard=(shard_id, shard_count)`` gives it an id whose events go to that shard."""
+        guild = self.state.create_guild(name, bot_permissions=bot_permissions, shard=shard)
         for session in self.gateway.sessions.values():
-            self.gateway._dispatch_to(session, "GUILD_CREATE", guild.payload(full=True))
+            if self.gateway.receives(session, guild.id):
+                self.gateway._dispatch_to(session, "GUILD_CREATE", guild.payload(full=True))
         return guild
 
     def create_text_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:

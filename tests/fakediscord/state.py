@@ -169,9 +169,10 @@ class State:
         *,
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         owner: Account | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
         owner = owner or self.owner
-        gid = self.ids.next()
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         guild = Guild(id=gid, name=name, owner_id=owner.id)
         guild.roles[gid] = Role(
             id=gid, guild_id=gid, name="@everyone", permissions=DEFAULT_EVERYONE_PERMISSIONS
