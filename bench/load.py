@@ -143,7 +143,7 @@ def is_picture(m: Message, bot_id: int) -> bool:
     return (
         m.author.id == bot_id
         and m.ephemeral_for is None
-        and any(a.filename == "pyramid.png" for a in m.attachments)
+        and any(a.filename in ("pyramid.png", "pyramid.gif") for a in m.attachments)
     )
 
 

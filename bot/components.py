@@ -27,9 +27,11 @@ action        arg                                    meaning
 ``play``      ``<tile>.<hand digest>``               play this tile from this hand
 ``spot``      ``<tile>@<row>,<x>``                   play the chosen tile on this spot
 ``more``      ``<tile>.<page>``                      another page of spots (more than 20)
+``back``      -                                      from the spots back to the tiles
 ``fall``      ``left`` / ``right``                   the pending fall choice
 ``next``      -                                      start the next round
 ``mode``      ``dm`` / ``channel``                   how I get my hands from now on
+``rematch``   -                                      a player: a new lobby, same seats/options
 ============  =====================================  ==========================================
 """
 
@@ -87,7 +89,7 @@ def _spot(where: str) -> bool:
 ARGS: Final[dict[str, Callable[[str], bool]]] = {
     **{
         a: (lambda arg: arg == "")
-        for a in ("join", "leave", "rmai", "start", "cancel", "hand", "next")
+        for a in ("join", "leave", "rmai", "start", "cancel", "hand", "next", "back", "rematch")
     },
     "ai": lambda arg: arg in LEVELS,
     "mode": lambda arg: arg in ("dm", "channel"),

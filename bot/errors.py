@@ -71,9 +71,19 @@ class NotAllowed(TableError):
 
 
 class NotYourDecision(TableError):
-    """Somebody else must decide now."""
+    """Somebody else must decide now: ``decision`` (``"play"``, ``"fall"``, or None when
+    nobody does) and ``owner``, the name of who must (as written). The adapter words it."""
 
     code = "not_your_decision"
+
+    def __init__(
+        self, decision: str | None, owner: str | None, *, table_id: int | None = None
+    ) -> None:
+        super().__init__(
+            f"not your decision: {decision or 'nothing'} is pending", table_id=table_id
+        )
+        self.decision = decision
+        self.owner = owner
 
 
 class Stale(TableError):

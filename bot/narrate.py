@@ -125,6 +125,8 @@ def narrate(events: Iterable[Event], names: Sequence[str]) -> str:
     if not parts:
         return ""
     text = "; ".join(parts)
+    if any(name and text.startswith(name) for name in names):
+        return text + "."  # a name is written as its owner wrote it, even first
     return text[0].upper() + text[1:] + "."
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import Event, View
-from render import render_hand, render_mayhem, render_table
+from render import TurnPicture, render_hand, render_table, render_turn
 
 log = logging.getLogger(__name__)
 
@@ -135,24 +135,34 @@ async def hand_png(v: View, name: str, *, renderer: Renderer | None = None) -> b
     return _checked(data, "hand")
 
 
-async def mayhem_gif(
-    before: View | None,
+def _turn(
+    before: View, events: list[Event], after: View, names: list[str], title: str | None
+) -> TurnPicture:
+    return render_turn(before, events, after, names, title=title)
+
+
+async def turn_picture(
+    before: View,
     events: Sequence[Event],
+    after: View,
     names: Sequence[str],
     *,
+    title: str | None = None,
     renderer: Renderer | None = None,
-) -> bytes | None:
-    """The chain reaction of one move as an animation, or None when nothing happened beyond the
-    placement (or it would be too large)."""
-    if before is None or not has_mayhem(events):
-        return None
+) -> TurnPicture:
+    """The one picture of a move's message: the chain reaction as an animation ending on the
+    board, or the board alone when nothing happened beyond the placement (or when the
+    animation would be too large, or could not be drawn)."""
     run = renderer.run if renderer is not None else _in_thread
-    try:
-        data = await run(ANIMATION, render_mayhem, before, list(events), list(names))
-    except Exception:
-        log.exception("could not draw the mayhem animation")
-        return None
-    if data is not None and len(data) > MAX_ATTACHMENT_BYTES:
-        log.warning("mayhem animation too large (%d bytes); sending the picture only", len(data))
-        return None
-    return data
+    if has_mayhem(events):
+        try:
+            pic: TurnPicture = await run(
+                URGENT, _turn, before, list(events), after, list(names), title
+            )
+        except Exception:
+            log.exception("could not draw the turn's animation")
+        else:
+            if len(pic.data) <= MAX_ATTACHMENT_BYTES:
+                return pic
+            log.warning("turn animation too large (%d bytes); the board only", len(pic.data))
+    return TurnPicture(await table_png(after, names, title=title, renderer=renderer), False)

@@ -15,27 +15,24 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import aiohttp
 import discord
 
-from bot import budget, names, pictures, views
+from bot import budget, names, pictures, screens, views
 from bot import emoji as em
 from bot.errors import NotShown, TableError
+from bot.narrate import narrate
 from bot.service import (
     Board,
     Hand,
     LeftGame,
     Reminder,
-    SpotChoice,
     Step,
     TableService,
     TimerOutcome,
 )
-
-if TYPE_CHECKING:
-    from bot.app import Bot
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +68,7 @@ class Presenter:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: discord.Client,
         service: TableService,
         *,
         ai_pause_s: float = 1.0,
@@ -88,7 +85,6 @@ class Presenter:
         self._told: dict[int, set[int]] = {}
         """Per table: who was told that its latest message is not in the channel yet."""
         self._retries: dict[int, asyncio.Task[None]] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
@@ -96,18 +92,16 @@ class Presenter:
         self.budget = budget.Budget()
         self._hands: dict[tuple[int, int], Hand] = {}
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self.screens = screens.Screens(self)
+        self._since: dict[tuple[int, int], list[str]] = {}
+        """Per (table, player): one line per move since that player's last "your turn" DM."""
+        self._newest: dict[int, int] = {}
+        """Per table: the id of its newest game message (the DM links lead there)."""
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
-        """Held around "change the table, then show it" so one table's messages stay in order."""
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        return lock
-
-    def forget(self, table_id: int) -> None:
-        lock = self._locks.get(table_id)
-        if lock is not None and not lock.locked():
-            del self._locks[table_id]
+        """Held around "change the table, then show it" so one table's messages stay in order
+        (the table's ``show`` lock from the service's one registry of per-table locks)."""
+        return self.service.locks.show(table_id)
 
     def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -146,12 +140,34 @@ class Presenter:
         )
         return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
 
+    async def step_files(self, step: Step) -> list[discord.File]:
+        """The one picture of a move's message: the animation of what happened, ending on the
+        board, or the board alone when nothing happened beyond the placement."""
+        board = step.board
+        if board.view is None or step.before is None or not pictures.has_mayhem(step.events):
+            return await self.board_files(board)
+        pic = await pictures.turn_picture(
+            step.before,
+            step.events,
+            board.view,
+            drawn(board.names),
+            title=views.picture_title(board),
+            renderer=self.renderer,
+        )
+        return [
+            discord.File(
+                io.BytesIO(pic.data),
+                filename=f"pyramid.{pic.extension}",
+                description="What happened, ending on the pyramid",
+            )
+        ]
+
     async def show_step(
         self, step: Step, *, schedule: bool = True, clicker: int | None = None
     ) -> discord.Message | None:
-        """One new channel message for a move (picture, account, next player) and the hands that
-        changed; then, if something happened beyond the placement, the animation is added to
-        the message. Schedules the computer players' decisions that follow (unless ``schedule``
+        """One new channel message for a move (one picture: the animation of what happened
+        ending on the board, or the board alone; the account; the next player) and the hands
+        that changed. Schedules the computer players' decisions that follow (unless ``schedule``
         is false: the caller goes on with them itself).
 
         If Discord refuses the message, the table owes it to the channel: it is posted again
@@ -161,7 +177,7 @@ class Presenter:
         raised."""
         board = step.board
         started = time.perf_counter()
-        files = await self.board_files(board)
+        files = await self.step_files(step)
         drawn = time.perf_counter()
         content = views.step_content(step)
         message: discord.Message | None = None
@@ -174,7 +190,7 @@ class Presenter:
                 content=content,
                 files=files,
                 view=views.board_view(board) or discord.utils.MISSING,
-                allowed_mentions=views.ping(views.mentioned_users(board)),
+                allowed_mentions=views.ping(views.step_pings(step)),
             )
         except POST_ERRORS as err:
             failure = err
@@ -182,19 +198,24 @@ class Presenter:
             self.owe(board, content, told=clicker)
         if message is not None:
             self.shown(board)
+            self._newest[board.table_id] = message.id
+            self.spawn(
+                self.service.remember_message(board.table_id, "board", message.id), board.table_id
+            )
+        self._note_move(step)
+        self.screens.refresh(board.table_id, skip=clicker)
+        if step.results is not None:
+            self.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
+            self.spawn(self._close_hands(board, step.results), board.table_id)
         for hand in step.hands:
             self.queue_hand(hand)
-        if message is not None and step.before is not None and pictures.has_mayhem(step.events):
-            self.spawn(self._animate(message, step), board.table_id)
         log.debug(
             "table %s: picture drawn in %.0f ms, posted in %.0f ms",
             board.table_id,
             (drawn - started) * 1000,
             (time.perf_counter() - drawn) * 1000,
         )
-        if board.prompt.kind in ("over", "closed"):
-            self.forget(board.table_id)
-        elif schedule and board.prompt.kind in ("play", "fall", "die") and not board.prompt.user_id:
+        if schedule and board.prompt.kind in ("play", "fall", "die") and not board.prompt.user_id:
             self.schedule_advance(board.table_id)
         if failure is not None and clicker is not None:
             if isinstance(failure, discord.Forbidden):
@@ -202,6 +223,40 @@ class Presenter:
                 raise NotShown(NOT_SHOWN_FORBIDDEN.format(what=what), table_id=board.table_id)
             raise NotShown(NOT_SHOWN, table_id=board.table_id)
         return message
+
+    async def _show_result_on_lobby(self, board: Board, results: dict[str, Any]) -> None:
+        """The lobby card tells how the match ended: the winner and the final standings."""
+        message_id = board.table.messages.get("lobby")
+        if message_id is None:
+            return
+        lobby = self.channel(board.lobby_channel_id, board.guild_id).get_partial_message(message_id)
+        try:
+            await self.edit(
+                lobby, embed=views.lobby_embed(board, results), view=views.rematch_view(board)
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
+
+    async def _close_hands(self, board: Board, results: dict[str, Any]) -> None:
+        """At the end of a match every DM hand of it loses its buttons and tells the result."""
+        text = f"{em.MATCH_OVER} The match at table {board.table_id} is over. " + (
+            views.match_result(views.names_of(board), results)
+        )
+        for seat in board.table.seats:
+            uid = seat.user_id
+            message_id = board.table.messages.get(f"hand:{uid}") if uid is not None else None
+            if uid is None or message_id is None:
+                continue
+            try:
+                cid = await self.dm_channel_id(uid)
+                await self.edit(
+                    self.channel(cid).get_partial_message(message_id),
+                    priority=budget.HAND,
+                    content=views.clip(text),
+                    view=None,
+                )
+            except discord.HTTPException as err:
+                log.info("table %s: could not close a hand message: %s", board.table_id, err)
 
     # --- what a table still owes the channel ------------------------------------------------
 
@@ -302,24 +357,6 @@ class Presenter:
         except POST_ERRORS as err:
             log.warning("table %s: could not tell user %s by DM: %s", board.table_id, user_id, err)
 
-    async def _animate(self, message: discord.Message, step: Step) -> None:
-        """Add the mayhem animation to a move's message (drawn after the picture was posted, so
-        the picture is never kept waiting)."""
-        gif = await pictures.mayhem_gif(
-            step.before, list(step.events), drawn(step.board.names), renderer=self.renderer
-        )
-        if gif is None:
-            return
-        animation = discord.File(
-            io.BytesIO(gif), filename="mayhem.gif", description="What happened"
-        )
-        try:
-            await self.edit(
-                message, priority=budget.ANIMATION, attachments=[*message.attachments, animation]
-            )
-        except discord.HTTPException as err:
-            log.warning("table %s: could not add the animation: %s", step.board.table_id, err)
-
     def _post_failed(self, table_id: int, err: BaseException) -> None:
         if isinstance(err, discord.Forbidden):
             log.warning("table %s: missing permission to post in its channel: %s", table_id, err)
@@ -376,16 +413,37 @@ class Presenter:
         return cid
 
     async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
-        """The keyword arguments of a message showing a hand (picture and tile buttons)."""
+        """The keyword arguments of a message showing a hand (picture and tile buttons, and a
+        link to the table's newest message)."""
         png = await pictures.hand_png(
             hand.view, names.clean(hand.names[hand.seat]), renderer=self.renderer
         )
         guild = self.bot.get_guild(hand.guild_id)
+        content = views.hand_content(hand, guild_name=guild.name if guild else None)
         return {
-            "content": views.hand_content(hand, guild_name=guild.name if guild else None),
+            "content": content,
             "file": discord.File(io.BytesIO(png), filename="hand.png", description="Your hand"),
-            "view": views.hand_view(hand, with_mode=mode_button),
+            "view": views.hand_view(
+                hand, with_mode=mode_button, message_id=self._newest.get(hand.table_id)
+            ),
         }
+
+    def _note_move(self, step: Step) -> None:
+        """Remember what a move did for the "since your last move" line of the players who
+        did not make it."""
+        story = narrate(step.events, views.names_of(step.board)) if step.kind == "move" else ""
+        if not story:
+            return
+        table = step.board.table
+        actor = step.actor
+        for i, seat in enumerate(table.seats):
+            if seat.user_id is None or seat.ai is not None:
+                continue
+            key = (table.id, seat.user_id)
+            if i == actor:
+                self._since.pop(key, None)  # they saw their own move
+            else:
+                self._since.setdefault(key, []).append(story)
 
     def queue_hand(self, hand: Hand) -> None:
         """Deliver a hand in the background, without holding up the table; if a newer hand of
@@ -410,14 +468,40 @@ class Presenter:
             self._hand_tasks.pop(key, None)
 
     async def deliver_hand(self, hand: Hand) -> None:
-        """Send a changed hand to its owner by DM (unless they chose ephemeral hands). If their
-        DMs are closed, say so in the channel once, without revealing anything."""
+        """Show a changed hand to its owner by DM (unless they chose ephemeral hands): one hand
+        message per player per game, edited in place after each move. When it becomes their
+        turn (and they want a DM then), a short new DM says so, with what happened since their
+        last move and links to the table's newest message and to the hand; the previous such
+        DM is removed. If their DMs are closed, say so in the channel once, without revealing
+        anything."""
         if not hand.dm:
             return
+        key = (hand.table_id, hand.user_id)
+        kept = await self.service.store.get_messages(hand.table_id)
+        old = kept.get(f"hand:{hand.user_id}")
         kwargs = await self.hand_message(hand)
+        since = self._since.pop(key, []) if hand.your_turn else []
         try:
             cid = await self.dm_channel_id(hand.user_id)
-            await self.send(cid, priority=budget.HAND, **kwargs)
+            hand_id = old
+            if old is not None and not self.screens.showing(hand.table_id, hand.user_id, old):
+                try:
+                    await self.edit(
+                        self.channel(cid).get_partial_message(old),
+                        priority=budget.HAND,
+                        content=kwargs["content"],
+                        attachments=[kwargs["file"]],
+                        view=kwargs["view"],
+                    )
+                except discord.NotFound:
+                    log.info("table %s: hand message of user %s gone", *key)
+                    hand_id = None
+            if hand_id is None:
+                sent = await self.send(cid, priority=budget.HAND, **kwargs)
+                hand_id = sent.id
+                await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
+            if old is not None and hand.your_turn and hand.dm_on_turn:
+                await self._tell_turn(hand, cid, hand_id, since, kept.get(f"turn:{hand.user_id}"))
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
@@ -435,30 +519,38 @@ class Presenter:
                 allowed_mentions=views.ping([hand.user_id]),
             )
 
-    async def send_hand_ephemeral(
-        self, interaction: discord.Interaction[Any], hand: Hand, *, note: str | None = None
+    async def _tell_turn(
+        self, hand: Hand, dm_id: int, hand_id: int, since: list[str], previous: int | None
     ) -> None:
-        """Answer a deferred interaction with the clicker's own hand, privately (after ``note``,
-        if given)."""
-        mode = "channel" if hand.dm else "dm"
-        kwargs = await self.hand_message(hand, mode_button=mode)
-        if note:
-            kwargs["content"] = views.clip(f"{note}\n{kwargs['content']}")
-        await interaction.followup.send(ephemeral=True, **kwargs)
+        """The one new DM of a player's turn: what happened since their last move, and links
+        to the table's newest message and to their hand; the previous one is removed."""
+        view = discord.ui.View(timeout=None)
+        newest = self._newest.get(hand.table_id, hand.board_message_id)
+        view.add_item(views.table_link(hand.guild_id, hand.channel_id, newest))
+        view.add_item(
+            discord.ui.Button(
+                label="My hand",
+                style=discord.ButtonStyle.link,
+                url=f"https://discord.com/channels/@me/{dm_id}/{hand_id}",
+            )
+        )
+        sent = await self.send(
+            dm_id,
+            priority=budget.HAND,
+            content=views.turn_notice(hand, since),
+            view=view,
+        )
+        await self.service.remember_message(hand.table_id, f"turn:{hand.user_id}", sent.id)
+        if previous is not None:
+            await self._delete_quietly(dm_id, previous)
 
-    async def send_spot_choice(
-        self, interaction: discord.Interaction[Any], choice: SpotChoice
-    ) -> None:
-        """Answer a deferred tile click with the labelled spots, privately."""
-        png = await pictures.table_png(
-            choice.view, drawn(choice.names), title="Choose a spot", renderer=self.renderer
-        )
-        await interaction.followup.send(
-            views.spot_content(choice),
-            file=discord.File(io.BytesIO(png), filename="spots.png", description="The spots"),
-            view=views.spot_view(choice),
-            ephemeral=True,
-        )
+    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
+        """Delete an older "your turn" DM (only the newest one is worth keeping)."""
+        try:
+            await self.budget.acquire(budget.HAND)
+            await self.channel(channel_id).get_partial_message(message_id).delete()
+        except discord.HTTPException as err:
+            log.info("could not delete an old hand message: %s", err)
 
     # --- timers and computer players ----------------------------------------------------------
 
@@ -484,7 +576,7 @@ class Presenter:
             allowed_mentions=views.ping([rem.user_id]),
         )
         prefs = await self.service.store.get_prefs(rem.user_id)
-        if prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
+        if not prefs.reminders or prefs.hand_mode != "dm" or rem.user_id in board.table.dm_failed:
             return
         try:
             cid = await self.dm_channel_id(rem.user_id)
@@ -555,7 +647,7 @@ def _link_button(board: Board, row: int | None = None) -> discord.ui.Button[Any]
     return discord.ui.Button(
         label="Go to the table",
         style=discord.ButtonStyle.link,
-        url=views.jump_url(board.guild_id, board.channel_id),
+        url=views.jump_url(board.guild_id, board.channel_id, board.table.messages.get("board")),
         row=row,
     )
 

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot import views
-from bot.errors import TableError
+from bot.errors import NotYourDecision, TableError
 from data.store import DatabaseDamaged, StoreError
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,10 @@ async def guarded(
             type(err).__name__,
             err.message,
         )
-        await reply_private(interaction, err.worded(views.esc))
+        if isinstance(err, NotYourDecision):
+            await reply_private(interaction, views.not_yours(err))
+        else:
+            await reply_private(interaction, err.worded(views.esc))
     except discord.Forbidden as err:
         if table_id is None:
             table_id = await _which_table(find_table)

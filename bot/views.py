@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
 from bot import emoji as em
 from bot import names
 from bot.components import ButtonId, FpButton
-from bot.narrate import narrate, scores_line
+from bot.errors import NotYourDecision
+from bot.narrate import describe_preview, narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
-from data.store import TableOptions
+from data.store import PlayerPrefs, TableOptions
 from engine.ai import LEVELS
 from engine.tiles import describe
 
@@ -44,6 +46,11 @@ def names_of(board: Board) -> list[str]:
     return [esc(n) for n in board.names]
 
 
+def thread_name(table_id: int) -> str:
+    """The name of a game's thread."""
+    return f"Flaming Pyramids · table {table_id}"
+
+
 def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
     """A link to a channel (or one of its messages)."""
     url = f"https://discord.com/channels/{guild_id}/{channel_id}"
@@ -62,6 +69,11 @@ def duration(seconds: float) -> str:
     return f"{m} minute" + ("s" if m != 1 else "")
 
 
+def relative(when: float) -> str:
+    """A moment as Discord shows it relative to now, in each reader's language ("in 23 hours")."""
+    return f"<t:{int(when)}:R>"
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -77,11 +89,14 @@ def options_line(options: TableOptions) -> str:
         f"{duration(options.turn_limit_s)} per turn",
         f"up to {options.max_seats} players",
     ]
+    if not options.preview:
+        parts.append("no previews")
     return " · ".join(parts)
 
 
-def lobby_embed(board: Board) -> discord.Embed:
-    """The lobby message: host, options, seats (or how the lobby ended)."""
+def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.Embed:
+    """The lobby message: host, options, seats (or how the lobby ended; once the match is over,
+    its ``results``: the winner and the final standings)."""
     t = board.table
     status = {
         "lobby": "Waiting for players",
@@ -90,9 +105,13 @@ def lobby_embed(board: Board) -> discord.Embed:
         "aborted": "Aborted",
         "finished": "Finished",
     }[t.status]
+    if t.status == "finished" and results is not None:
+        status = f"Finished. {match_result(names_of(board), results)}"
     embed = discord.Embed(
         title=f"Flaming Pyramids — table {t.id}",
-        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**",
+        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**"
+        if t.status != "finished" or results is None
+        else f"Host: <@{t.host_id}>\n{options_line(t.options)}\n{status}",
         colour=EMBED_COLOUR,
     )
     seats = [
@@ -109,8 +128,25 @@ def lobby_embed(board: Board) -> discord.Embed:
     return embed
 
 
+def rematch_view(board: Board) -> discord.ui.View:
+    """The Rematch button of a finished match."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        FpButton(
+            ButtonId(board.table_id, board.version, "rematch"),
+            label="Rematch",
+            emoji=em.FIRE,
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return view
+
+
 def lobby_view(board: Board) -> discord.ui.View | None:
-    """Join / Leave / Start / Cancel, and computer players by level; None once closed."""
+    """Join / Leave / Start / Cancel, and computer players by level; Rematch once the match is
+    over; None otherwise."""
+    if board.table.status == "finished":
+        return rematch_view(board)
     if board.table.status != "lobby":
         return None
     t, v = board.table_id, board.version
@@ -148,7 +184,8 @@ def picture_title(board: Board) -> str:
     if v is None:
         return f"Table {t.id}"
     rounds = f" · round {v.round}/{v.rounds}" if v.rounds > 1 else ""
-    return f"Flaming Pyramids · table {t.id}{rounds} · turn {v.turn}"
+    turn = f" · turn {v.turn}" if v.turn > 0 else ""
+    return f"Flaming Pyramids · table {t.id}{rounds}{turn}"
 
 
 def mention(user_id: int | None, name: str) -> str:
@@ -159,7 +196,7 @@ def prompt_line(board: Board) -> str:
     """Who decides what now, with a deadline."""
     p: Prompt = board.prompt
     names = names_of(board)
-    until = f" (until <t:{int(p.deadline)}:f>)" if p.deadline and p.user_id else ""
+    until = f" (time ends {relative(p.deadline)})" if p.deadline and p.user_id else ""
     if p.kind == "play" and p.seat is not None:
         who = mention(p.user_id, names[p.seat])
         if p.user_id is None:
@@ -187,10 +224,7 @@ def step_content(step: Step) -> str:
     names = names_of(board)
     lines: list[str] = []
     if step.kind == "start":
-        lines.append(
-            f"{em.FIRE} **Flaming Pyramids** — table {board.table_id} begins! "
-            f"{options_line(board.options)}."
-        )
+        lines.append(f"{em.FIRE} **Flaming Pyramids** — table {board.table_id} begins!")
         lines.append("Your hand comes by direct message (or use **My hand**).")
     elif step.kind == "next_round" and board.view is not None:
         lines.append(f"{em.FIRE} Round {board.view.round} of {board.view.rounds} is dealt.")
@@ -204,22 +238,36 @@ def step_content(step: Step) -> str:
         lines.append(story)
     v = board.view
     won = [e for e in step.events if e.kind == "won"]
-    if won and v is not None:
+    if won and v is not None and v.rounds > 1:
         w = won[-1]
         round_scores = scores_line(names, w.scores)
         lines.append(
             f"{em.ROUND_WON} **{names[w.player]}** wins round {v.round}! "
             f"This round: {round_scores}."
         )
-        if v.rounds > 1:
-            lines.append(f"Match totals: {scores_line(names, v.scores)}.")
+        lines.append(f"Match totals: {scores_line(names, v.scores)}.")
     if step.results is not None:
-        winners = [names[i] for i in step.results.get("winners", [])]
-        lines.append(f"{em.MATCH_OVER} **The match is over.** Winner: {' and '.join(winners)}.")
+        lines.append(f"{em.MATCH_OVER} **The match is over.** {match_result(names, step.results)}")
     line = prompt_line(board)
     if line:
         lines.append(line)
     return clip("\n".join(lines))
+
+
+def match_result(names: Sequence[str], results: dict[str, Any]) -> str:
+    """Who won a finished match and the final standings, explained: each player's tiles left
+    in hand and pile when someone went out (over every round of the match), lowest wins."""
+    winners = [names[i] for i in results.get("winners", []) if 0 <= i < len(names)]
+    scores = [int(s) for s in results.get("scores", [])]
+    rounds = int(results.get("rounds", 1) or 1)
+    over = f", over {rounds} rounds" if rounds > 1 else ""
+    text = f"Winner: **{' and '.join(winners) or '—'}**."
+    if len(scores) == len(names):
+        text += (
+            f" Final standings, tiles left in hand and pile{over} (lower wins): "
+            f"{scores_line(names, scores)}."
+        )
+    return text
 
 
 def board_content(board: Board) -> str:
@@ -294,10 +342,41 @@ def mentioned_users(board: Board) -> list[int]:
     return [p.user_id] if p.user_id is not None and p.kind in ("play", "fall") else []
 
 
+def step_pings(step: Step) -> list[int]:
+    """Who a move's message pings: the person who must decide now, unless it is the person
+    whose decision this message shows (they are at the table: a fall choice right after their
+    own placement asks them without a ping, so a turn pings one person, the next to act)."""
+    board = step.board
+    actor = step.actor
+    acted = (
+        board.table.seats[actor].user_id if actor is not None and actor < len(board.names) else None
+    )
+    return [u for u in mentioned_users(board) if u != acted or step.timed_out]
+
+
 # --- hands and spots ------------------------------------------------------------------------------
 
 
+def not_yours(err: NotYourDecision) -> str:
+    """A private answer to someone who pressed a button of a decision that is not theirs."""
+    if err.owner is None:
+        return "Nobody has to decide anything right now."
+    name = esc(err.owner)
+    if err.decision == "fall":
+        return f"It is {name}'s decision where the tile falls, not yours."
+    return f"It is {name}'s turn, not yours. I will mention you when it is your turn."
+
+
+NOT_PLAYING = (
+    "You are not playing at this table, so this is not yours to decide. "
+    "You can watch, and join the next game!"
+)
+OUT_OF_DATE_HAND = "That hand is out of date: here it is now."
+MATCH_OVER = f"{em.MATCH_OVER} The match is over."
+
+
 def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | None = None) -> str:
+    """The private screen's text for a hand: where, and what to decide now."""
     where = f"<#{hand.channel_id}>"
     if guild_name:
         where += f" on {esc(guild_name)}"
@@ -306,44 +385,100 @@ def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | 
         f"{em.HAND} Your hand at table {hand.table_id} in {where}"
         + (f" (round {v.round}/{v.rounds})" if v.rounds > 1 else "")
     ]
-    if hand.your_turn:
-        lines.append("**It is your turn:** pick a tile.")
+    ends = f" Your turn ends {relative(hand.deadline)}." if hand.deadline else ""
+    if hand.decision == "play":
+        lines.append(f"**It is your turn:** pick a tile, then its spot.{ends}")
+        if hand.fitting:
+            lines.append("Tiles marked *fits* go somewhere without mayhem.")
+    elif hand.decision == "fall" and v.pending is not None and v.pending.tile:
+        lines.append(
+            f"**Where does {describe(v.pending.tile)} fall?** "
+            f"Choose **Fall left** or **Fall right**.{ends}"
+        )
     else:
         lines.append("Not your turn yet: these buttons work once it is.")
     return "\n".join(lines)
+
+
+def notify_choices(prefs: PlayerPrefs) -> str:
+    """What ``/fp notify`` answers: the player's choices as they now stand."""
+    turn = "yes" if prefs.dm_on_turn else "no"
+    reminders = "yes" if prefs.reminders else "no"
+    return (
+        f"Direct message when your turn begins: **{turn}**. Reminders: **{reminders}**.\n"
+        "Change them with `/fp notify turn:` and `/fp notify reminders:`."
+    )
+
+
+def turn_notice(hand: Hand, since: Sequence[str]) -> str:
+    """The "your turn" direct message: whose table, and what happened since the player's last
+    move (the newest moves if there were many)."""
+    lines = [f"{em.FIRE} Your turn at table {hand.table_id} in <#{hand.channel_id}>."]
+    if since:
+        lines.append("Since your last move: " + " · ".join(since[-3:]))
+    lines.append("Pick a tile in your hand (the **My hand** link leads to it).")
+    return clip("\n".join(lines), 900)
 
 
 def tile_label(tile: str) -> str:
     return describe(tile)
 
 
+def table_link(
+    guild_id: int, channel_id: int, message_id: int | None, row: int | None = None
+) -> discord.ui.Button[discord.ui.View]:
+    """ "Go to the table": to the table's newest board message when known."""
+    return discord.ui.Button(
+        label="Go to the table",
+        style=discord.ButtonStyle.link,
+        url=jump_url(guild_id, channel_id, message_id),
+        row=row,
+    )
+
+
 def hand_view(
-    hand: Hand, *, with_link: bool = True, with_mode: str | None = None
+    hand: Hand,
+    *,
+    with_link: bool = True,
+    with_mode: str | None = None,
+    message_id: int | None = None,
 ) -> discord.ui.View:
-    """One button per tile (the hand's fingerprint in each id), a link back to the table, and
-    optionally the button that switches how hands are delivered."""
+    """The private screen's buttons: on the player's turn one button per tile (the hand's
+    fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
+    buttons, else the tiles in grey; a link to the table's newest message (``message_id``, or
+    the one the hand knows), and optionally the button that switches how hands are delivered."""
     view = discord.ui.View(timeout=None)
-    for tile in (hand.view.hand or ())[:5]:
-        view.add_item(
-            FpButton(
-                ButtonId(hand.table_id, hand.view.turn, "play", f"{tile}.{hand.digest}"),
-                label=tile_label(tile),
-                emoji=COLOUR_EMOJI.get(tile[0]),
-                style=discord.ButtonStyle.primary
-                if hand.your_turn
-                else discord.ButtonStyle.secondary,
-                row=0,
+    if hand.decision == "fall":
+        for direction, emoji in (("left", em.FALL_LEFT), ("right", em.FALL_RIGHT)):
+            view.add_item(
+                FpButton(
+                    ButtonId(hand.table_id, hand.version, "fall", direction),
+                    label=f"Fall {direction}",
+                    emoji=emoji,
+                    style=discord.ButtonStyle.primary,
+                    row=0,
+                )
             )
-        )
+    else:
+        playing = hand.decision == "play"
+        for tile in (hand.view.hand or ())[:5]:
+            fits = playing and tile in hand.fitting
+            view.add_item(
+                FpButton(
+                    ButtonId(hand.table_id, hand.version, "play", f"{tile}.{hand.digest}"),
+                    label=tile_label(tile) + (" · fits" if fits else ""),
+                    emoji=COLOUR_EMOJI.get(tile[0]),
+                    style=discord.ButtonStyle.success
+                    if fits
+                    else discord.ButtonStyle.primary
+                    if playing
+                    else discord.ButtonStyle.secondary,
+                    row=0,
+                )
+            )
     if with_link:
-        view.add_item(
-            discord.ui.Button(
-                label="Go to the table",
-                style=discord.ButtonStyle.link,
-                url=jump_url(hand.guild_id, hand.channel_id),
-                row=1,
-            )
-        )
+        link_to = message_id if message_id is not None else hand.board_message_id
+        view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
     if with_mode is not None:
         label = (
             "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"
@@ -352,34 +487,59 @@ def hand_view(
     return view
 
 
+def spot_previews(choice: SpotChoice) -> list[str]:
+    """Per spot, what playing there would do ("fits", "collapse: 2 tiles to your pile"...);
+    empty when the table shows no previews."""
+    if choice.previews is None:
+        return []
+    names = [esc(n) for n in choice.names]
+    return [describe_preview(p, names) for p in choice.previews]
+
+
 def spot_content(choice: SpotChoice) -> str:
-    return (
-        f"Where do you play **{describe(choice.tile)}**? "
-        "The picture shows the spots labelled "
-        + ", ".join(label for label, _ in choice.spots)
-        + "."
-    )
+    """The spot step: which tile, the spots (with what each would do), the turn's end."""
+    lines = [f"Where do you play **{describe(choice.tile)}**? The picture shows the spots."]
+    said = spot_previews(choice)
+    if said:
+        lines.extend(
+            f"**{label}** · {text}" for (label, _), text in zip(choice.spots, said, strict=True)
+        )
+    else:
+        lines.append("Spots: " + ", ".join(label for label, _ in choice.spots) + ".")
+    ends = f" Your turn ends {relative(choice.deadline)}." if choice.deadline else ""
+    lines.append(f"Press a spot to play there, or **Back** to pick another tile.{ends}")
+    return clip("\n".join(lines))
 
 
 SPOTS_PER_PAGE = 20
-"""Spot buttons on one message (4 rows of 5); the fifth row holds "More spots" if needed."""
+"""Spot buttons on one message (4 rows of 5); the fifth row holds Back and "More spots"."""
 
 
 def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
-    """One button per spot, labelled like the picture; pages of 20 when there are more."""
+    """One button per spot, labelled like the picture (with what the play would do, in short,
+    when the table shows previews); pages of 20 when there are more; Back to the tiles."""
     view = discord.ui.View(timeout=None)
     pages = max(1, -(-len(choice.spots) // SPOTS_PER_PAGE))
     page = page % pages
-    shown = choice.spots[page * SPOTS_PER_PAGE : (page + 1) * SPOTS_PER_PAGE]
+    first = page * SPOTS_PER_PAGE
+    shown = choice.spots[first : first + SPOTS_PER_PAGE]
+    said = spot_previews(choice)
     for i, (label, (r, x)) in enumerate(shown):
+        text = said[first + i] if said else ""
+        fits = choice.previews is not None and choice.previews[first + i].fits
         view.add_item(
             FpButton(
                 ButtonId(choice.table_id, choice.version, "spot", f"{choice.tile}@{r},{x}"),
-                label=label,
-                style=discord.ButtonStyle.primary,
+                label=f"{label} · {text}" if text else label,
+                style=discord.ButtonStyle.success
+                if fits
+                else discord.ButtonStyle.danger
+                if said
+                else discord.ButtonStyle.primary,
                 row=i // 5,
             )
         )
+    view.add_item(FpButton(ButtonId(choice.table_id, choice.version, "back"), label="Back", row=4))
     if pages > 1:
         view.add_item(
             FpButton(

@@ -63,6 +63,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
             "state:json",
             "start_version",
             "shown_version",
+            "thread_id",
             "deadline",
             "reminder_at",
             "created_at",
@@ -74,7 +75,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     ("messages", _cols("table_id", "key", "message_id")),
     ("departures", _cols("table_id", "seat", "user_id", "at")),
     ("dm_failures", _cols("table_id", "user_id")),
-    ("player_prefs", _cols("user_id", "hand_mode")),
+    ("player_prefs", _cols("user_id", "hand_mode", "dm_on_turn:bool", "reminders:bool")),
     ("guild_settings", _cols("guild_id", "turn_limit_s", "reminder_s", "defaults:json")),
     (
         "results",

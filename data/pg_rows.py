@@ -26,7 +26,8 @@ COLUMNS = (
     "ARRAY(SELECT m.message_id FROM messages m WHERE m.table_id = t.id ORDER BY m.key), "
     "ARRAY(SELECT d.seat FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT d.user_id FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
-    "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id)"
+    "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id), "
+    "t.thread_id"
 )
 _INITIAL = "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id)"
 _LOG = "l.n, l.lo, l.hi"
@@ -36,6 +37,8 @@ _LOG_JOIN = (
 )
 SELECT_TABLE = f"SELECT {COLUMNS}, {_INITIAL}, {_LOG} FROM tables t {_LOG_JOIN}"
 OPEN = "t.status IN ('lobby', 'playing')"
+#: Where a table lives: its thread once it has one, else the channel of its lobby.
+PLACE = "COALESCE(t.thread_id, t.channel_id)"
 
 # One move: the version check, the new state and the log row in one statement (so one round
 # trip, committed by itself). A row whose options or seats are not JSON of the right shape is
@@ -81,7 +84,8 @@ def table_from_record(
     (tid, gid, cid, hid, status, options, seats, version, state_text, start_version) = rec[:10]
     shown, deadline, reminder_at, created_at, updated_at = rec[10:15]
     msg_keys, msg_ids, dep_seats, dep_users, dm_users = rec[15:20]
-    initial_text, n, lo, hi = rec[20:24]
+    thread_id = rec[20]
+    initial_text, n, lo, hi = rec[21:25]
     problems: list[str] = []
 
     def attempt(fn: Callable[[], Any], default: Any) -> Any:
@@ -150,7 +154,8 @@ def table_from_record(
         departed=dict(zip(dep_seats, dep_users, strict=True)),
         dm_failed=frozenset(dm_users),
         shown_version=shown,
+        thread_id=thread_id,
     )
 
 
-__all__ = ["COLUMNS", "MOVE", "OPEN", "SELECT_TABLE", "json_object", "table_from_record"]
+__all__ = ["COLUMNS", "MOVE", "OPEN", "PLACE", "SELECT_TABLE", "json_object", "table_from_record"]

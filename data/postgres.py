@@ -36,7 +36,7 @@ import asyncpg
 
 from data import rows as R
 from data.pg_db import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, CommitUnknown, Database
-from data.pg_rows import MOVE, OPEN, SELECT_TABLE, json_object, table_from_record
+from data.pg_rows import MOVE, OPEN, PLACE, SELECT_TABLE, json_object, table_from_record
 from data.pgmigrate import check_known, current_version, migrate
 from data.store import (
     OPEN_STATUSES,
@@ -208,7 +208,7 @@ class PostgresStore:
                     )
             except asyncpg.UniqueViolationError:
                 busy = await conn.fetchval(
-                    f"SELECT t.id FROM tables t WHERE t.channel_id = $1 AND {OPEN}", channel_id
+                    f"SELECT t.id FROM tables t WHERE {PLACE} = $1 AND {OPEN}", channel_id
                 )
                 raise ChannelBusy(int(busy) if busy is not None else 0) from None
 
@@ -223,8 +223,9 @@ class PostgresStore:
         return table_from_record(rows[0], validate=self.validate_states)
 
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
-        """The channel's open table, or None; :class:`CorruptRecord` if it is unreadable."""
-        rows = await self._db.read(f"{SELECT_TABLE} WHERE t.channel_id = $1 AND {OPEN}", channel_id)
+        """The open table living in ``channel_id`` (a channel, or a game's thread), or None;
+        :class:`CorruptRecord` if it is unreadable."""
+        rows = await self._db.read(f"{SELECT_TABLE} WHERE {PLACE} = $1 AND {OPEN}", channel_id)
         return table_from_record(rows[0], validate=self.validate_states) if rows else None
 
     async def update_lobby(
@@ -642,6 +643,33 @@ class PostgresStore:
 
     # --- messages -------------------------------------------------------------------------------
 
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """Remember the thread an open table's game lives in. Raises :class:`ChannelBusy` if
+        another open table lives there (the unique index decides between processes),
+        :class:`NotFound` if the table is not open."""
+
+        async def op(conn: Conn) -> str:
+            try:
+                async with conn.transaction():
+                    return str(
+                        await conn.execute(
+                            f"UPDATE tables AS t SET thread_id = $2 WHERE t.id = $1 AND {OPEN}",
+                            table_id,
+                            thread_id,
+                        )
+                    )
+            except asyncpg.UniqueViolationError:
+                busy = await conn.fetchval(
+                    f"SELECT t.id FROM tables t WHERE {PLACE} = $1 AND {OPEN} AND t.id <> $2",
+                    thread_id,
+                    table_id,
+                )
+                raise ChannelBusy(int(busy) if busy is not None else 0) from None
+
+        status = await self._db.write(op, f"the thread of table {table_id}")
+        if status == "UPDATE 0":
+            raise NotFound(f"no open table {table_id}")
+
     async def set_message(self, table_id: int, key: str, message_id: int) -> None:
         """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
         await self._insert(
@@ -695,18 +723,27 @@ class PostgresStore:
         await self._db.run(op, transaction=False, what="forgetting the command sync")
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
-        rows = await self._db.read("SELECT hand_mode FROM player_prefs WHERE user_id = $1", user_id)
-        if not rows or rows[0][0] not in ("dm", "channel"):
+        rows = await self._db.read(
+            "SELECT hand_mode, dm_on_turn, reminders FROM player_prefs WHERE user_id = $1", user_id
+        )
+        if not rows:
             return PlayerPrefs(user_id)
-        return PlayerPrefs(user_id, rows[0][0])
+        hand_mode, dm_on_turn, reminders = rows[0]
+        if hand_mode not in ("dm", "channel"):
+            hand_mode = "dm"
+        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders))
 
     async def set_prefs(self, prefs: PlayerPrefs) -> None:
         async def op(conn: Conn) -> None:
             await conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode) VALUES ($1, $2) "
-                "ON CONFLICT (user_id) DO UPDATE SET hand_mode = excluded.hand_mode",
+                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET "
+                "hand_mode = excluded.hand_mode, dm_on_turn = excluded.dm_on_turn, "
+                "reminders = excluded.reminders",
                 prefs.user_id,
                 prefs.hand_mode,
+                prefs.dm_on_turn,
+                prefs.reminders,
             )
 
         await self._db.run(op, transaction=False, what="preferences")

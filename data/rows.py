@@ -109,6 +109,7 @@ class TableRow:
     departed: str | None = None  # JSON object seat -> user id
     dm_failed: str | None = None  # JSON list of user ids
     shown_version: int | None = None
+    thread_id: int | None = None
     log_count: int | None = None
     log_min: int | None = None
     log_max: int | None = None
@@ -280,6 +281,7 @@ def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True)
         departed=departed,
         dm_failed=dm_failed,
         shown_version=row.shown_version,
+        thread_id=row.thread_id,
     )
 
 

@@ -175,7 +175,7 @@ class SqliteStore(SqliteReads):
         def op(conn: sqlite3.Connection) -> int:
             busy = list(
                 conn.execute(
-                    f"SELECT t.id FROM tables t WHERE t.channel_id = ? AND {Q.OPEN}", (channel_id,)
+                    f"SELECT t.id FROM tables t WHERE {Q.PLACE} = ? AND {Q.OPEN}", (channel_id,)
                 )
             )
             if busy:
@@ -374,6 +374,7 @@ class SqliteStore(SqliteReads):
                 departed=R.parse_departed(row[Q.DEPARTED]),
                 dm_failed=R.parse_dm_failed(row[Q.DM_FAILED]),
                 shown_version=row[Q.SHOWN],
+                thread_id=row[Q.THREAD],
             )
         except (ValueError, TypeError) as e:
             raise CorruptRecord(table_id, str(e), version - 1) from None
@@ -518,6 +519,28 @@ class SqliteStore(SqliteReads):
 
         await self._db.write(op)
 
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """Remember the thread an open table's game lives in. Raises :class:`ChannelBusy` if
+        another open table lives there, :class:`NotFound` if the table is not open."""
+
+        def op(conn: sqlite3.Connection) -> None:
+            busy = list(
+                conn.execute(
+                    f"SELECT t.id FROM tables t WHERE {Q.PLACE} = ? AND {Q.OPEN} AND t.id != ?",
+                    (thread_id, table_id),
+                )
+            )
+            if busy:
+                raise ChannelBusy(int(busy[0][0]))
+            cursor = conn.execute(
+                f"UPDATE tables AS t SET thread_id = ? WHERE t.id = ? AND {Q.OPEN}",
+                (thread_id, table_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"no open table {table_id}")
+
+        await self._db.write(op)
+
     async def set_message(self, table_id: int, key: str, message_id: int) -> None:
         """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
         await self._insert_owned(
@@ -541,9 +564,11 @@ class SqliteStore(SqliteReads):
     async def set_prefs(self, prefs: PlayerPrefs) -> None:
         def op(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET hand_mode = excluded.hand_mode",
-                (prefs.user_id, prefs.hand_mode),
+                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "hand_mode = excluded.hand_mode, dm_on_turn = excluded.dm_on_turn, "
+                "reminders = excluded.reminders",
+                (prefs.user_id, prefs.hand_mode, int(prefs.dm_on_turn), int(prefs.reminders)),
             )
 
         await self._db.write(op)

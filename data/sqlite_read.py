@@ -45,10 +45,11 @@ class SqliteReads:
         return R.table_from_row(Q.table_row(rows[0]), validate=self.validate_states)
 
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
-        """The channel's open table, or None. Raises :class:`CorruptRecord` if it is unreadable
-        (its ``version`` lets the caller abort it)."""
+        """The open table living in ``channel_id`` (a channel, or a game's thread), or None.
+        Raises :class:`CorruptRecord` if it is unreadable (its ``version`` lets the caller abort
+        it)."""
         rows = await self._db.read(
-            f"{Q.SELECT_TABLE} WHERE t.channel_id = ? AND {Q.OPEN}", (channel_id,)
+            f"{Q.SELECT_TABLE} WHERE {Q.PLACE} = ? AND {Q.OPEN}", (channel_id,)
         )
         if not rows:
             return None
@@ -107,11 +108,15 @@ class SqliteReads:
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
         """The user's preferences (the defaults if they never set any)."""
         rows = await self._db.read(
-            "SELECT hand_mode FROM player_prefs WHERE user_id = ?", (user_id,)
+            "SELECT hand_mode, dm_on_turn, reminders FROM player_prefs WHERE user_id = ?",
+            (user_id,),
         )
-        if not rows or rows[0][0] not in ("dm", "channel"):
+        if not rows:
             return PlayerPrefs(user_id)
-        return PlayerPrefs(user_id, rows[0][0])
+        hand_mode, dm_on_turn, reminders = rows[0]
+        if hand_mode not in ("dm", "channel"):
+            hand_mode = "dm"
+        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders))
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults if never set; also if the stored defaults are

@@ -30,7 +30,7 @@ def _owned(alias: str) -> str:
         f"WHERE d.table_id = {alias}.id), "
         "(SELECT json_group_array(f.user_id) FROM dm_failures f "
         f"WHERE f.table_id = {alias}.id), "
-        f"{alias}.shown_version"
+        f"{alias}.shown_version, {alias}.thread_id"
     )
 
 
@@ -44,6 +44,8 @@ SELECT_ROW = f"SELECT {COLUMNS}, {_owned('t')} FROM tables t"
 #: A whole table and its log statistics, in one statement (one snapshot).
 SELECT_TABLE = f"SELECT {COLUMNS}, {_owned('t')}, {LOG_STATS} FROM tables t"
 OPEN = "t.status IN ('lobby', 'playing')"
+#: Where a table lives: its thread once it has one, else the channel of its lobby.
+PLACE = "coalesce(t.thread_id, t.channel_id)"
 
 #: Due timers: the partial indexes on the open tables' timers make this a short range scan
 #: however many tables are open (without statistics SQLite would pick the status index).
@@ -64,7 +66,7 @@ _MOVE_RETURNING = (
 )
 #: The columns of a move's RETURNING, by position.
 GUILD, CHANNEL, HOST, OPTIONS, SEATS, START_VERSION, CREATED = range(7)
-MESSAGES, DEPARTED, DM_FAILED, SHOWN = range(7, 11)
+MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD = range(7, 12)
 UPDATE_MOVED = (
     "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
     "updated_at = ? WHERE id = ? AND version = ? AND status = 'playing' " + _MOVE_RETURNING

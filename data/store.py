@@ -6,7 +6,8 @@ several bot processes must share lives only in one process's memory: it is all h
 
 Vocabulary: a **table** is what sits in one channel, from ``/fp new`` to the end of the match. It
 starts as a lobby (``status="lobby"``), becomes a game (``"playing"``) and ends ``"finished"``,
-``"cancelled"`` or ``"aborted"``. At most one table per channel is open (lobby or playing).
+``"cancelled"`` or ``"aborted"``. At most one open table (lobby or playing) lives in a channel or
+its game's thread (see :meth:`Store.set_thread`).
 
 Every change to an open table is an optimistic, versioned write: the caller passes the version it
 read, the store checks it, writes, and bumps it, in one transaction; a stale version raises
@@ -230,6 +231,13 @@ class Table:
     """User ids whose direct message from this table failed (told once, then not retried)."""
     shown_version: int | None = None
     """The latest table version whose pictures the channel was shown (None: none yet)."""
+    thread_id: int | None = None
+    """The thread the game lives in, started from the lobby message (None: the channel)."""
+
+    @property
+    def place_id(self) -> int:
+        """Where the table's game is shown: its thread, or else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
 
     @classmethod
     def new_lobby(
@@ -289,6 +297,10 @@ class PlayerPrefs:
 
     user_id: int
     hand_mode: Literal["dm", "channel"] = "dm"  # "channel": ephemeral replies only, never DMs
+    dm_on_turn: bool = True
+    """A direct message when it becomes this player's turn (or a decision of theirs is due)."""
+    reminders: bool = True
+    """A reminder before the deadline of this player's turn."""
 
 
 @dataclass(frozen=True)
@@ -345,7 +357,14 @@ class Store(Protocol):
     async def get_table(self, table_id: int) -> Table:
         """Raises :class:`NotFound` or :class:`CorruptRecord`."""
 
-    async def open_table_in_channel(self, channel_id: int) -> Table | None: ...
+    async def open_table_in_channel(self, channel_id: int) -> Table | None:
+        """The open table living in ``channel_id``: a lobby or a game in that channel, or a
+        game whose thread it is (a game with a thread no longer occupies its parent channel)."""
+
+    async def set_thread(self, table_id: int, thread_id: int) -> None:
+        """Remember the thread an open table's game lives in (:attr:`Table.thread_id`); its
+        parent channel is then free for another lobby. No version bump. Raises
+        :class:`ChannelBusy` or :class:`NotFound` (the table is not open)."""
 
     async def update_lobby(
         self,

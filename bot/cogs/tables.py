@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import aiohttp
 import discord
@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot import emoji as em
 from bot import rules, views
 from bot.components import ButtonId
-from bot.errors import BadRequest, HandChanged, Stale, TableError, TableExists
+from bot.errors import BadRequest, NotShown, Stale, TableError, TableExists
 from bot.replies import guarded
 from bot.service import Board, LeftGame, SpotChoice, Step
 from data.store import TableDefaults
@@ -55,8 +55,11 @@ MODE_CHOSEN = {
     "dm": "From now on your hands come by direct message.",
     "channel": "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
 }
-HAND_CHANGED = "Your hand has changed since this message; here it is now:"
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
+THREAD_ARCHIVE_MINUTES: Final = 10080
+"""A game's thread leaves the channel list after a week without messages, the longest of
+Discord's four choices (60, 1440, 4320, 10080 minutes), open to every server. The bot's next
+post in it reopens it."""
 LOBBY_ACTIONS = frozenset({"join", "leave", "ai", "rmai", "cancel"})
 
 
@@ -103,6 +106,7 @@ class Tables(commands.Cog):
         rounds="How many rounds the match has (lowest total wins)",
         time_limit="How long each player has for a decision (default: the server's)",
         max_seats="At most this many players (2 to 6)",
+        preview="Before a play, show what each spot would do (on unless you turn it off)",
     )
     @app_commands.choices(time_limit=TIME_LIMITS)
     async def new(
@@ -113,6 +117,7 @@ class Tables(commands.Cog):
         rounds: app_commands.Range[int, 1, 10] | None = None,
         time_limit: app_commands.Choice[int] | None = None,
         max_seats: app_commands.Range[int, 2, 6] | None = None,
+        preview: bool | None = None,
     ) -> None:
         """``/fp new``: a lobby message with Join / Leave / Start / Cancel."""
         async with guarded(interaction, None, "/fp new"):
@@ -133,6 +138,7 @@ class Tables(commands.Cog):
                 rounds=rounds,
                 turn_limit_s=time_limit.value if time_limit else None,
                 max_seats=max_seats,
+                preview=preview,
             )
             try:
                 board = await self.service.new_table(
@@ -187,6 +193,25 @@ class Tables(commands.Cog):
 
     # --- /fp hand, status, leave, abort, rules, settings -------------------------------------
 
+    @fp.command(name="notify", description="Choose which direct messages you get")
+    @app_commands.describe(
+        turn="A direct message when your turn begins", reminders="Reminders before your time ends"
+    )
+    async def notify(
+        self,
+        interaction: discord.Interaction[Any],
+        turn: bool | None = None,
+        reminders: bool | None = None,
+    ) -> None:
+        """``/fp notify``: DM on my turn (yes/no), reminders (yes/no); without options, says
+        what the choices are now."""
+        async with guarded(interaction, None, "/fp notify"):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            prefs = await self.service.set_notify(
+                interaction.user.id, on_turn=turn, reminders=reminders
+            )
+            await interaction.followup.send(views.notify_choices(prefs), ephemeral=True)
+
     @fp.command(name="hand", description="See your hand at this channel's table (privately)")
     @app_commands.describe(mode="How you get your hands from now on")
     @app_commands.choices(mode=HAND_MODES)
@@ -203,7 +228,7 @@ class Tables(commands.Cog):
                 hand = await self.service.hand_in_channel(
                     interaction.channel_id, interaction.user.id
                 )
-                await self.presenter.send_hand_ephemeral(interaction, hand)
+                await self.presenter.screens.open_hand(interaction, hand)
                 return
             chosen: Literal["dm", "channel"] = "dm" if mode.value == "dm" else "channel"
             await self.service.set_hand_mode(interaction.user.id, chosen)
@@ -217,7 +242,7 @@ class Tables(commands.Cog):
                     f"{MODE_CHOSEN[chosen]}\n{err.message}", ephemeral=True
                 )
                 return
-            await self.presenter.send_hand_ephemeral(interaction, hand)
+            await self.presenter.screens.open_hand(interaction, hand)
 
     @fp.command(name="status", description="Post the table's current picture again")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
@@ -290,7 +315,6 @@ class Tables(commands.Cog):
                     content=f"{em.ABORTED} Table {board.table_id} was aborted by "
                     f"{views.esc(display_name(interaction.user))}.",
                 )
-            self.presenter.forget(board.table_id)
             await interaction.followup.send("The table is closed.", ephemeral=True)
 
     @fp.command(name="rules", description="The rules of Flaming Pyramids in short, with pictures")
@@ -352,9 +376,9 @@ class Tables(commands.Cog):
         message_id = board.table.messages.get("lobby")
         if message_id is None:
             return
-        message = self.presenter.channel(board.channel_id, board.guild_id).get_partial_message(
-            message_id
-        )
+        message = self.presenter.channel(
+            board.lobby_channel_id, board.guild_id
+        ).get_partial_message(message_id)
         try:
             await self.presenter.edit(
                 message, embed=views.lobby_embed(board), view=views.lobby_view(board)
@@ -400,8 +424,6 @@ class Tables(commands.Cog):
             await interaction.edit_original_response(
                 embed=views.lobby_embed(board), view=views.lobby_view(board)
             )
-        if board.table.status != "lobby":
-            self.presenter.forget(t)
 
     _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
 
@@ -409,33 +431,94 @@ class Tables(commands.Cog):
         await interaction.response.defer()
         async with self.presenter.table_lock(bid.table_id):
             step = await self.service.start(bid.table_id, bid.version, interaction.user.id)
+            thread_id = await self._start_thread(interaction, step.board)
+            if thread_id is not None:
+                step = await self.service.move_to_thread(step, thread_id)
             await self.presenter.show_step(step, clicker=interaction.user.id)
         await interaction.edit_original_response(embed=views.lobby_embed(step.board), view=None)
 
+    async def _start_thread(
+        self, interaction: discord.Interaction[Any], board: Board
+    ) -> int | None:
+        """Start the game's thread from the lobby message, if the table wants one and the bot
+        may create threads and post in them here; the thread's id, or None (the channel)."""
+        lobby = interaction.message
+        perms = interaction.app_permissions
+        if (
+            not board.options.thread
+            or lobby is None
+            or not isinstance(interaction.channel, discord.TextChannel)
+            or not (perms.create_public_threads and perms.send_messages_in_threads)
+        ):
+            return None
+        try:
+            thread = await lobby.create_thread(
+                name=views.thread_name(board.table_id),
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: no thread for the game (%s)", board.table_id, err)
+            return None
+        return thread.id
+
+    async def _button_rematch(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """A new lobby with the same seats and options, in the finished match's channel."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # A table already open in the channel is answered by the one place for errors.
+        board = await self.service.rematch(
+            bid.table_id, interaction.user.id, display_name(interaction.user)
+        )
+        message = await self.presenter.send(
+            board.lobby_channel_id,
+            board.guild_id,
+            embed=views.lobby_embed(board),
+            view=views.lobby_view(board) or discord.utils.MISSING,
+        )
+        await self.service.remember_message(board.table_id, "lobby", message.id)
+        await interaction.followup.send(
+            f"{em.FIRE} Rematch: a new table is open, the others join it there: "
+            + message.jump_url,
+            ephemeral=True,
+        )
+
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        hand = await self.service.hand(bid.table_id, interaction.user.id)
-        await self.presenter.send_hand_ephemeral(interaction, hand)
+        try:
+            hand = await self.service.hand(bid.table_id, interaction.user.id)
+        except Stale:
+            # The game is over (or closed): say which, with no buttons.
+            text = await self.presenter.screens.over_text(bid.table_id)
+            await interaction.followup.send(text, ephemeral=True)
+            return
+        await self.presenter.screens.open_hand(interaction, hand)
+
+    async def _stale_screen(
+        self, interaction: discord.Interaction[Any], table_id: int, err: Stale
+    ) -> None:
+        """A press on a private screen whose moment has passed: the screen shows the newest
+        hand (or the end of the match), saying why."""
+        log.debug("table %s: stale press on a private screen (%s)", table_id, err.code)
+        await self.presenter.screens.show_newest(interaction, table_id, note=views.OUT_OF_DATE_HAND)
 
     async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """A tile: the same private message turns into the spot step (or, if this player must
+        decide a fall first, the fall choice)."""
         tile, _, digest = bid.arg.partition(".")
         await interaction.response.defer()
         try:
-            async with self.presenter.table_lock(bid.table_id):
-                result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
-                if isinstance(result, Step):
-                    await self.presenter.show_step(result, clicker=interaction.user.id)
-        except HandChanged:
-            # A newer hand is on its way (or was missed): show it here rather than send the
-            # player looking for it.
-            hand = await self.service.hand(bid.table_id, interaction.user.id)
-            await self._retire(interaction, None)
-            await self.presenter.send_hand_ephemeral(interaction, hand, note=HAND_CHANGED)
+            result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
+        except Stale as err:
+            await self._stale_screen(interaction, bid.table_id, err)
             return
         if isinstance(result, SpotChoice):
-            await self.presenter.send_spot_choice(interaction, result)
+            await self.presenter.screens.show_spots(interaction, result)
         else:
-            await self._retire(interaction, f"{em.PLAYED} You played {views.tile_label(tile)}.")
+            await self.presenter.screens.show_hand(interaction, result)
+
+    async def _button_back(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """From the spot step back to the tiles."""
+        await interaction.response.defer()
+        await self.presenter.screens.show_newest(interaction, bid.table_id)
 
     async def _button_spot(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, where = bid.arg.partition("@")
@@ -444,30 +527,60 @@ class Tables(commands.Cog):
         except ValueError:
             raise BadRequest("That spot does not exist.") from None
         await interaction.response.defer()
-        async with self.presenter.table_lock(bid.table_id):
-            step = await self.service.choose_spot(
-                bid.table_id, bid.version, interaction.user.id, tile, (r, x)
-            )
-            await self.presenter.show_step(step, clicker=interaction.user.id)
+        try:
+            async with self.presenter.table_lock(bid.table_id):
+                result = await self.service.choose_spot(
+                    bid.table_id, bid.version, interaction.user.id, tile, (r, x)
+                )
+                if isinstance(result, Step):
+                    await self.presenter.show_step(result, clicker=interaction.user.id)
+        except Stale as err:
+            await self._stale_screen(interaction, bid.table_id, err)
+            return
+        except NotShown:
+            # The move stands: the screen moves on, and the raised notice says why the
+            # channel does not show it yet.
+            await self.presenter.screens.show_newest(interaction, bid.table_id)
+            raise
+        if not isinstance(result, Step):
+            await self.presenter.screens.show_hand(interaction, result)
+            return
         played = f"{em.PLAYED} You played {views.tile_label(tile)}."
-        await self._retire(interaction, played, keep=False)
+        await self.presenter.screens.show_newest(interaction, bid.table_id, note=played)
 
     async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, page = bid.arg.partition(".")
         await interaction.response.defer()
-        choice = await self.service.spot_choice(
-            bid.table_id, bid.version, interaction.user.id, tile
-        )
+        try:
+            choice = await self.service.spot_choice(
+                bid.table_id, bid.version, interaction.user.id, tile
+            )
+        except Stale as err:
+            await self._stale_screen(interaction, bid.table_id, err)
+            return
         await interaction.edit_original_response(
             view=views.spot_view(choice, int(page) if page.isdigit() else 0)
         )
 
     async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
-        async with self.presenter.table_lock(bid.table_id):
-            step = await self.service.fall(bid.table_id, bid.version, interaction.user.id, bid.arg)
-            await self.presenter.show_step(step, clicker=interaction.user.id)
-        await self._retire(interaction, None)
+        private = _is_private(interaction)
+        try:
+            async with self.presenter.table_lock(bid.table_id):
+                step = await self.service.fall(
+                    bid.table_id, bid.version, interaction.user.id, bid.arg
+                )
+                await self.presenter.show_step(step, clicker=interaction.user.id)
+        except Stale as err:
+            if not private:
+                raise
+            await self._stale_screen(interaction, bid.table_id, err)
+            return
+        if private:
+            fell = f"{em.PLAYED} The tile falls {bid.arg}."
+            await self.presenter.screens.show_newest(interaction, bid.table_id, note=fell)
+        else:
+            await self._retire(interaction, None)
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
@@ -501,6 +614,13 @@ class Tables(commands.Cog):
                 )
         except discord.HTTPException:
             log.debug("could not retire the buttons of interaction %s", interaction.id)
+
+
+def _is_private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked message is a private screen (ephemeral, or in a direct message)."""
+    message = interaction.message
+    ephemeral = message is not None and message.flags.ephemeral
+    return interaction.guild_id is None or ephemeral
 
 
 async def setup(bot: Bot) -> None:

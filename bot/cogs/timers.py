@@ -84,6 +84,15 @@ class Timers(commands.Cog):
                 )
             except Exception:
                 log.exception("table %s: could not show its latest move", board.table_id)
+                continue
+            # The move the last run never showed may have begun someone's turn: bring their
+            # hand up to date (and tell them, if they want a DM on their turn).
+            decider = board.prompt.user_id
+            if decider is not None:
+                try:
+                    self.presenter.queue_hand(await self.service.hand(board.table_id, decider))
+                except Exception:
+                    log.exception("table %s: could not show the decider's hand", board.table_id)
 
 
 async def setup(bot: Bot) -> None:

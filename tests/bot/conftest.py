@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import TableService, first_legal
+from bot.service import SpotChoice, Step, TableService, first_legal
 from data.store import Store, TableDefaults
 from engine import Game
 from tests.conftest import SQLITE_FILE
@@ -93,3 +93,12 @@ def with_rounds(s: dict[str, Any], rounds: int) -> dict[str, Any]:
     game = Game.from_dict(s)
     game.rounds = rounds
     return game.to_dict()
+
+
+async def play_tile(
+    service: TableService, table_id: int, user_id: int, tile: str, digest: str, spot: int = 0
+) -> Step:
+    """A tile press then a spot press (the spot step always comes, even with one spot)."""
+    choice = await service.play(table_id, user_id, tile, digest)
+    assert isinstance(choice, SpotChoice), choice
+    return await service.choose_spot(table_id, choice.version, user_id, tile, choice.spots[spot][1])

@@ -124,8 +124,8 @@ async def test_a_refusal_naming_a_player_quotes_the_name_for_the_reply(
     hand = await service.hand(board.table_id, BOB)
     with pytest.raises(NotYourDecision) as refused:
         await service.play(board.table_id, BOB, "R2", hand.digest)
-    assert refused.value.message.startswith("It is **bold**evil's turn")  # as the player wrote it
-    assert refused.value.worded(views.esc).startswith("It is \\*\\*bold\\*\\*evil's turn")
+    assert (refused.value.decision, refused.value.owner) == ("play", "**bold**evil")  # as written
+    assert views.not_yours(refused.value).startswith("It is \\*\\*bold\\*\\*evil's turn")
 
 
 async def test_a_seated_name_keeps_its_words_apart_and_loses_its_controls(

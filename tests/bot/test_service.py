@@ -34,6 +34,7 @@ from .conftest import (
     ManualClock,
     lobby,
     make_service,
+    play_tile,
     state,
     with_rounds,
 )
@@ -180,16 +181,21 @@ async def test_a_turn_with_several_spots(service: TableService) -> None:
     assert step.actor == 0
     assert [e.kind for e in step.events][:1] == ["placed"]
     assert step.board.prompt.kind == "play" and step.board.prompt.user_id == BOB
-    assert [h.user_id for h in step.hands] == [ALICE]  # only Alice's hand changed
+    # Alice's hand changed; Bob's did not, but his turn began: his hand is shown again.
+    assert [(h.user_id, h.your_turn) for h in step.hands] == [(ALICE, False), (BOB, True)]
     with pytest.raises(Stale):
         await service.choose_spot(t, choice.version, ALICE, "Y40", (0, 4))  # double click
 
 
-async def test_one_spot_plays_at_once(service: TableService) -> None:
+async def test_one_spot_is_still_chosen_and_nothing_is_played_by_the_tile_alone(
+    service: TableService,
+) -> None:
     t = await started(service, state(), ALICE, BOB, CAROL)
     hand = await service.hand(t, ALICE)
-    step = await service.play(t, ALICE, "Y40", hand.digest)
-    assert isinstance(step, Step)
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice) and [label for label, _ in choice.spots] == ["A"]
+    assert (await service.board_of(t)).version == choice.version  # nothing played yet
+    step = await service.choose_spot(t, choice.version, ALICE, "Y40", choice.spots[0][1])
     assert step.board.view is not None and step.board.view.pyramid[(1, 1)] == "Y40"
 
 
@@ -197,8 +203,9 @@ async def test_wrong_player_and_outsider_change_nothing(service: TableService) -
     t = await started(service, state(), ALICE, BOB, CAROL)
     before = await service.board_of(t)
     bob = await service.hand(t, BOB)
-    with pytest.raises(NotYourDecision, match="user11's turn"):
+    with pytest.raises(NotYourDecision) as refused:
         await service.play(t, BOB, "R2", bob.digest)
+    assert (refused.value.decision, refused.value.owner) == ("play", "user11")
     with pytest.raises(NotSeated):
         await service.hand(t, DAVE)
     with pytest.raises(NotSeated):
@@ -211,7 +218,7 @@ async def test_old_hand_buttons_are_refused(service: TableService) -> None:
     s = state(hands=[["Y40", "B2"], ["R2", "G2"], ["B4", "Y4"]])
     t = await started(service, s, ALICE, BOB, CAROL)
     old = await service.hand(t, ALICE)
-    await service.play(t, ALICE, "Y40", old.digest)
+    await play_tile(service, t, ALICE, "Y40", old.digest)
     # Alice's hand changed: the old message's other tile is refused even later.
     with pytest.raises(HandChanged, match="hand has changed"):
         await service.play(t, ALICE, "B2", old.digest)
@@ -223,7 +230,7 @@ async def test_collapse_fall_choice_right_and_wrong_player(service: TableService
     s = state(pyramid={"0,0": "Y2", "0,2": "R4"})
     t = await started(service, s, ALICE, BOB, CAROL)
     hand = await service.hand(t, ALICE)
-    step = await service.play(t, ALICE, "Y40", hand.digest)
+    step = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(step, Step)
     p = step.board.prompt
     assert (p.kind, p.seat, p.user_id, p.tile, p.at) == ("fall", 0, ALICE, "Y40", (1, 1))
@@ -250,7 +257,7 @@ async def test_curse_hands_the_fall_choice_to_the_previous_player(service: Table
     )
     t = await started(service, s, ALICE, BOB, CAROL)
     hand = await service.hand(t, ALICE)
-    step = await service.play(t, ALICE, "G10", hand.digest)
+    step = await play_tile(service, t, ALICE, "G10", hand.digest)
     assert isinstance(step, Step)
     assert [e.kind for e in step.events] == ["placed", "cursed", "collapsed"]
     p = step.board.prompt
@@ -282,7 +289,7 @@ async def test_a_won_match_is_finished_and_recorded(service: TableService) -> No
     s = state(hands=[["Y40"], ["R2", "G2"], ["B4", "Y4"]], piles=[[], ["G20"], ["B10"]])
     t = await started(service, s, ALICE, BOB, CAROL)
     hand = await service.hand(t, ALICE)
-    step = await service.play(t, ALICE, "Y40", hand.digest)
+    step = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(step, Step)
     assert step.board.prompt.kind == "over"
     assert step.results is not None and step.results["winners"] == [0]
@@ -298,7 +305,7 @@ async def test_multi_round_next_round_button_and_pause(
     s = with_rounds(state(hands=[["Y40"], ["R2", "G2"], ["B4", "Y4"]], piles=[[], [], []]), 2)
     t = await started(service, s, ALICE, BOB, CAROL)
     hand = await service.hand(t, ALICE)
-    step = await service.play(t, ALICE, "Y40", hand.digest)
+    step = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(step, Step) and step.board.prompt.kind == "next_round"
     with pytest.raises(NotSeated):
         await service.next_round(t, step.board.version, DAVE)
@@ -428,7 +435,7 @@ async def test_a_new_service_on_the_same_file_continues(db_path: Path, clock: Ma
     s = state(pyramid={"0,0": "Y2", "0,2": "R4"})
     t = await started(first, s, ALICE, BOB, CAROL)
     hand = await first.hand(t, ALICE)
-    step = await first.play(t, ALICE, "Y40", hand.digest)
+    step = await play_tile(first, t, ALICE, "Y40", hand.digest)
     assert isinstance(step, Step)
     version = step.board.version
     await store.close()
@@ -442,7 +449,7 @@ async def test_a_new_service_on_the_same_file_continues(db_path: Path, clock: Ma
         step = await second.fall(t, version, ALICE, "right")  # the same button still works
         assert step.board.prompt.user_id == BOB
         bob = await second.hand(t, BOB)
-        assert isinstance(await second.play(t, BOB, "R2", bob.digest), Step | SpotChoice)
+        assert isinstance(await second.play(t, BOB, "R2", bob.digest), SpotChoice)
         assert await store2.check() == []
     finally:
         await store2.close()
@@ -451,7 +458,7 @@ async def test_a_new_service_on_the_same_file_continues(db_path: Path, clock: Ma
 async def test_replay_of_the_log_matches(service: TableService) -> None:
     t = await started(service, state(), ALICE, BOB, CAROL)
     hand = await service.hand(t, ALICE)
-    await service.play(t, ALICE, "Y40", hand.digest)
+    await play_tile(service, t, ALICE, "Y40", hand.digest)
     table = await service.store.get_table(t)
     log = await service.store.action_log(t)
     from engine import replay
@@ -508,3 +515,20 @@ async def test_a_damaged_table_is_reported_once_and_the_timers_of_others_run(
     reports = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(reports) == 1, [r.getMessage() for r in reports]
     assert f"table {damaged}" in reports[0].getMessage()
+
+
+async def test_a_fall_choice_keeps_the_deadline_of_its_turn(
+    service: TableService, clock: ManualClock
+) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL, turn_limit_s=3600, reminder_s=600)
+    await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
+    turn_ends = (await service.board_of(t)).prompt.deadline
+    assert turn_ends == clock.now + 3600
+    clock.advance(1800)  # half the turn goes by before Alice plays; her tile collapses
+    hand = await service.hand(t, ALICE)
+    step = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert step.board.prompt.kind == "fall"
+    assert step.board.prompt.deadline == turn_ends  # the fall does not restart the clock
+    assert (await service.hand(t, ALICE)).deadline == turn_ends
+    step = await service.fall(t, step.board.version, ALICE, "left")
+    assert step.board.prompt.user_id == BOB and step.board.prompt.deadline == clock.now + 3600

@@ -15,7 +15,7 @@ from bot.service import SpotChoice, Step, TableService, spot_labels
 from engine import Event, Game, view
 from render.scene import table_scene
 
-from .conftest import ALICE, BOB, CAROL, lobby, state, with_rounds
+from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state, with_rounds
 
 
 def payload(v: discord.ui.View | None) -> list[dict[str, Any]]:
@@ -57,7 +57,7 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     # A player at several tables sees which game each hand belongs to.
     text = views.hand_content(hand, guild_name="Pyramid Club")
     assert f"table {t}" in text and f"<#{hand.channel_id}>" in text and "Pyramid Club" in text
-    after = await service.play(t, ALICE, "Y40", hand.digest)
+    after = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert not isinstance(after, SpotChoice)
     rows = payload(views.board_view(after.board))
     assert [b.get("label") for b in rows[0]["components"]] == ["Fall left", "Fall right", "My hand"]
@@ -79,11 +79,48 @@ async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableServi
     assert isinstance(choice, SpotChoice) and len(choice.spots) > 2
     on_picture = render.spot_labels(choice.view)
     buttons = [
-        (b["label"], b["custom_id"].rsplit("@", 1)[1])
+        (b["label"].split(" · ")[0], b["custom_id"].rsplit("@", 1)[1])
         for r in payload(views.spot_view(choice))
         for b in r["components"]
+        if ":spot:" in b["custom_id"]
     ]
     assert buttons == [(label, f"{r},{x}") for label, (r, x) in on_picture.items()]
+
+
+async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableService) -> None:
+    # Y40 on Y2 and R4 at 1,1 is too heavy; at 0,4 (beside R4) it simply fits.
+    s = state(pyramid={"0,0": "Y2", "0,2": "R4", "0,6": "B20"})
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, s)
+    hand = await service.hand(t, ALICE)
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice) and choice.previews is not None
+    labels = {
+        b["label"]: b["style"]
+        for r in payload(views.spot_view(choice))
+        for b in r["components"]
+        if ":spot:" in b["custom_id"]
+    }
+    said = dict(zip([label for label, _ in choice.spots], views.spot_previews(choice), strict=True))
+    assert said == {"A": "collapse: 2 tiles to your pile", "B": "fits"}
+    assert labels[f"A · {said['A']}"] == discord.ButtonStyle.danger.value
+    assert labels["B · fits"] == discord.ButtonStyle.success.value
+    text = views.spot_content(choice)
+    assert f"**A** · {said['A']}" in text and "**B** · fits" in text
+
+
+async def test_without_previews_spots_are_bare_letters(service: TableService) -> None:
+    s = state(pyramid={"0,0": "Y30", "0,2": "R10", "0,6": "B20", "0,10": "G30"})
+    t = await lobby(service, ALICE, BOB, CAROL, preview=False)
+    await service.start_from_state(t, ALICE, s)
+    hand = await service.hand(t, ALICE)
+    assert hand.fitting == ()
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice) and choice.previews is None
+    labels = [b["label"] for r in payload(views.spot_view(choice)) for b in r["components"]]
+    assert (
+        labels[:2] == ["A", "B"] and "Back" in labels and "fits" not in views.spot_content(choice)
+    )
 
 
 def test_many_spots_are_paged() -> None:
@@ -145,7 +182,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     await service.start_from_state(t, ALICE, s)
     users = {0: ALICE, 1: BOB, 2: CAROL}
     hand = await service.hand(t, ALICE)
-    won = await service.play(t, ALICE, "Y40", hand.digest)
+    won = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(won, Step) and won.results is None
     text = views.step_content(won)
     assert "**user11** wins round 1!" in text and "Match totals: user11 0, user12 2" in text
@@ -174,7 +211,9 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     assert "wins round 2!" in text
     assert f"Match totals: {scores_line(views.names_of(step.board), totals)}." in text
     winners = " and ".join(f"user{users[i]}" for i in step.results["winners"])
-    assert f"🏁 **The match is over.** Winner: {winners}." in text
+    assert f"🏁 **The match is over.** Winner: **{winners}**." in text
+    standings = scores_line(views.names_of(step.board), step.results["scores"])
+    assert f"tiles left in hand and pile, over 2 rounds (lower wins): {standings}." in text
     assert views.board_view(step.board) is None  # no buttons once the match is over
 
 
@@ -183,3 +222,25 @@ def test_a_name_never_reads_as_a_mention(name: str) -> None:
     shown = views.esc(f"x {name} y")
     assert name not in shown
     assert shown.replace("\u200b", "") == f"x {name} y"
+
+
+def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> None:
+    said = narrate([Event("placed", 0, "G60", (1, 1))], ["lea", "Max"])
+    assert said == "lea played green 60."
+    said = narrate(
+        [
+            Event("placed", 0, "G60", (1, 1)),
+            Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)),), detail="overweight"),
+        ],
+        ["lea", "Max"],
+    )
+    assert said.startswith("lea's green 60")
+    assert narrate([Event("dealt", 0)], ["lea"]) == "The tiles are dealt."
+
+
+async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL)
+    step = await service.start_from_state(t, ALICE, state())
+    assert step.board.view is not None and step.board.view.turn == 0
+    assert "turn" not in views.picture_title(step.board)
+    assert "turn 0" not in views.step_content(step)

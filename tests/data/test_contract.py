@@ -20,6 +20,7 @@ from data.store import (
     ChannelBusy,
     CorruptRecord,
     NotFound,
+    PlayerPrefs,
     SchemaTooNew,
     Seat,
     Store,
@@ -313,3 +314,36 @@ async def test_writes_about_a_table_that_does_not_exist_say_not_found(store: Sto
     for call in missing:
         with pytest.raises(NotFound):
             await call
+
+
+async def test_a_game_in_its_thread_frees_the_channel_for_the_next_lobby(store: Store) -> None:
+    first, _ = await started(store, 6)
+    assert first.thread_id is None and first.place_id == 6
+    await store.set_thread(first.id, 600)
+    moved = await store.get_table(first.id)
+    assert moved.thread_id == 600 and moved.place_id == 600
+    assert moved.version == first.version  # where it lives is not a move
+    assert await store.open_table_in_channel(600) == moved  # commands typed in the thread
+    assert await store.open_table_in_channel(6) is None
+    second = await store.create_table(77, 6, 12, TableOptions(), (), NOW)
+    assert await store.open_table_in_channel(6) == second
+    with pytest.raises(ChannelBusy) as err:
+        await store.set_thread(second.id, 600)  # a thread hosts one table
+    assert err.value.table_id == first.id
+    with pytest.raises(ChannelBusy):
+        await store.create_table(77, 600, 12, TableOptions(), (), NOW)
+    await store.end_table(moved.id, moved.version, "aborted", NOW)
+    with pytest.raises(NotFound):
+        await store.set_thread(moved.id, 601)
+    assert await store.open_table_in_channel(600) is None
+
+
+async def test_direct_message_choices_are_kept_per_player(store: Store) -> None:
+    assert await store.get_prefs(1) == PlayerPrefs(1)
+    assert PlayerPrefs(1).dm_on_turn and PlayerPrefs(1).reminders
+    quiet = PlayerPrefs(1, "dm", dm_on_turn=False, reminders=False)
+    await store.set_prefs(quiet)
+    assert await store.get_prefs(1) == quiet
+    await store.set_prefs(PlayerPrefs(1, "channel", dm_on_turn=True, reminders=False))
+    assert await store.get_prefs(1) == PlayerPrefs(1, "channel", True, False)
+    assert await store.get_prefs(2) == PlayerPrefs(2)

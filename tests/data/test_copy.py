@@ -37,6 +37,7 @@ async def a_season_of_games(path: Path) -> dict[str, list[int]]:
             await store.record_departure(table.id, 1, 1002, NOW + 5)
             await store.note_dm_failed(table.id, 1001)
             await store.mark_shown(table.id, table.version)
+            await store.set_thread(table.id, 800_000_000_000_000_000 + ch)
             made["running"].append(table.id)
         lobby = await store.create_table(77, 20, 1001, TableOptions(rounds=3), seats(2), NOW)
         await store.set_message(lobby.id, "lobby", 42)
@@ -44,7 +45,7 @@ async def a_season_of_games(path: Path) -> dict[str, list[int]]:
         gone = await store.create_table(77, 21, 1001, TableOptions(), seats(2), NOW)
         await store.update_lobby(gone.id, gone.version, status="cancelled", now=NOW + 1)
         made["cancelled"].append(gone.id)
-        await store.set_prefs(PlayerPrefs(1001, "channel"))
+        await store.set_prefs(PlayerPrefs(1001, "channel", dm_on_turn=False))
         await store.set_guild_settings(
             GuildSettings(77, 3600, 600, TableDefaults(curse=True, rounds=2))
         )
@@ -74,7 +75,8 @@ async def same_in_both(source: Path, pg_url: str, made: dict[str, list[int]]) ->
                 assert await pg.get_table(table_id) == await lite.get_table(table_id)
                 assert await pg.action_log(table_id) == await lite.action_log(table_id)
         assert await pg.results() == await lite.results()
-        assert await pg.get_prefs(1001) == PlayerPrefs(1001, "channel")
+        assert await pg.get_prefs(1001) == PlayerPrefs(1001, "channel", dm_on_turn=False)
+        assert (await pg.get_table(made["running"][0])).thread_id is not None
         assert await pg.get_guild_settings(77) == await lite.get_guild_settings(77)
 
         # The running games play on, and a new table never takes an old table's id.

@@ -83,7 +83,7 @@ async def test_damage_found_in_use_is_reported_as_damage(db_path: Path) -> None:
     async with SqliteStore(db_path) as store:
         # A write elsewhere, then everything into the file: the store reads afresh from it.
         conn = sqlite3.connect(db_path, isolation_level=None)
-        conn.execute("INSERT INTO player_prefs VALUES (1, 'dm')")
+        conn.execute("INSERT INTO player_prefs (user_id, hand_mode) VALUES (1, 'dm')")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()
         overwrite(db_path, 2, pages(db_path) - 1)

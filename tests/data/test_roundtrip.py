@@ -221,6 +221,7 @@ async def test_prefs_and_settings(store: SqliteStore) -> None:
     assert await store.get_prefs(1) == PlayerPrefs(1, "channel")
     await store.set_prefs(PlayerPrefs(1, "dm"))
     assert await store.get_prefs(1) == PlayerPrefs(1, "dm")
+
     assert await store.get_guild_settings(9) == GuildSettings(9)
     settings = GuildSettings(9, 3600, 600, TableDefaults(curse=True, rounds=3))
     await store.set_guild_settings(settings)

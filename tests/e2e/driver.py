@@ -12,15 +12,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tests.fakediscord import Channel, FakeDiscord, FakeUser, Interaction, Message
+from tests.fakediscord import (
+    Channel,
+    ComponentNotFound,
+    FakeDiscord,
+    FakeUser,
+    Interaction,
+    Message,
+    MessageNotVisible,
+)
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMEOUT = 15.0
 
 
 def is_game_message(m: Message) -> bool:
-    """A message of the bot with the pyramid picture (one per move)."""
-    return any(a.filename == "pyramid.png" for a in m.attachments)
+    """A message of the bot with the pyramid picture (one per move: the board, or the
+    animation of what happened ending on it)."""
+    return any(a.filename in ("pyramid.png", "pyramid.gif") for a in m.attachments)
 
 
 def table_of(m: Message) -> int | None:
@@ -47,8 +56,12 @@ async def answer(ix: Interaction, timeout: float = TIMEOUT) -> Message:
     return msg
 
 
-STALE_HAND = "Your hand has changed since this message"
+STALE_HAND = "That hand is out of date: here it is now"
 """The bot's answer to a click on a hand that is no longer the player's latest."""
+DM_PATIENCE = 5.0
+"""How long a player waits for the DM saying it is their turn before pressing My hand."""
+SPOT_STEP = "Where do you play"
+"""The private screen's spot step."""
 
 
 def is_final(m: Message) -> bool:
@@ -71,13 +84,30 @@ class TableDriver:
     users: dict[int, FakeUser]
     timing: Timing = field(default_factory=Timing)
     interactions: list[Interaction] = field(default_factory=list)
+    private_only: set[int] = field(default_factory=set)
+    """Players who chose to get their hands only privately in the channel (My hand)."""
 
     # --- reading ------------------------------------------------------------------------------
 
+    def thread(self) -> Channel | None:
+        """The game's thread: the one started from this table's lobby message, if any."""
+        for m in self.fake.messages(self.channel):
+            if m.thread is not None and "Flaming Pyramids — table" in m.embed_text():
+                return m.thread
+        return None
+
+    def place(self) -> Channel:
+        """Where the game is shown: its thread, or the channel."""
+        return self.thread() or self.channel
+
     def bot_messages(self) -> list[Message]:
-        """Public bot messages in the channel, newest first."""
+        """Public bot messages in the channel and in the game's thread, newest first."""
         bot = self.fake.bot.id
-        return [m for m in self.fake.messages(self.channel) if m.author.id == bot]
+        thread = self.thread()
+        found = self.fake.messages(self.channel)
+        if thread is not None:
+            found = sorted([*found, *self.fake.messages(thread)], key=lambda m: -m.id)
+        return [m for m in found if m.author.id == bot]
 
     def game_messages(self) -> list[Message]:
         return [m for m in self.bot_messages() if is_game_message(m)]
@@ -136,7 +166,8 @@ class TableDriver:
         return ix
 
     async def slash(self, user: FakeUser, command: str, **options: object) -> Interaction:
-        ix = await user.slash(command, self.channel, **options)
+        """A command typed where the table is: its game's thread once it has one."""
+        ix = await user.slash(command, self.place(), **options)
         self.interactions.append(ix)
         await ix.wait_acknowledged()
         return ix
@@ -167,15 +198,83 @@ class TableDriver:
             if ":play:" in (b.get("custom_id") or "") and not b.get("disabled")
         ]
 
-    async def hand_for(self, user: FakeUser, game: Message) -> Message:
-        """The user's hand: from DMs if they get them, else with the My hand button."""
-        if user.dms_open:
-            hand: Message = await self.fake.wait_for(
-                lambda: self.hand_message(user), TIMEOUT, f"{user.name}'s hand by DM"
-            )
-            return hand
+    def tiles(self, hand: Message) -> list[str]:
+        """The tiles on a hand's live buttons, without the "fits" mark."""
+        return [label.split(" · ")[0] for label in self.tile_labels(hand)]
+
+    async def hand_for(self, user: FakeUser, game: Message, *, turn: bool = False) -> Message:
+        """The user's hand: from DMs if they get them, else with the My hand button. With
+        ``turn``, the DM hand that says it is their turn (as a person waits for it)."""
+        if user.dms_open and user.id not in self.private_only:
+
+            def ready() -> Message | None:
+                m = self.hand_message(user)
+                if m is None or (turn and ("It is your turn" not in m.content or not m.settled)):
+                    return None
+                return m
+
+            if not turn:
+                hand: Message = await self.fake.wait_for(
+                    ready, TIMEOUT, f"{user.name}'s hand by DM"
+                )
+                return hand
+            try:
+                found: Message = await self.fake.wait_for(
+                    ready, DM_PATIENCE, f"{user.name}'s turn by DM"
+                )
+                return found
+            except TimeoutError:
+                pass  # no DM says it is their turn (after a restart, say): ask for the hand
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
+
+    async def screen_after(
+        self,
+        screen: Message,
+        before: int,
+        what: str,
+        ix: Interaction | None = None,
+        showing: tuple[str, ...] = (),
+    ) -> Message:
+        """Wait until the private screen ``screen`` was edited past revision ``before`` and
+        settled (a click on it turns it into its next step). If the message was deleted under
+        the click (a newer hand message replaced it), the answer is the click's new private
+        message. With ``showing``, only a screen saying one of those texts is the answer (the
+        bot may also edit a DM hand for moves of its own)."""
+
+        def shows(m: Message) -> bool:
+            return not showing or any(s in m.content for s in showing)
+
+        def ready() -> Message | None:
+            if screen.deleted and ix is not None:
+                # Answered on the newest hand message in the DMs, or on a new message.
+                elsewhere = [*ix.followups, *self.users[ix.user.id].dms()]
+                return next(
+                    (m for m in elsewhere if m.settled and not m.loading and shows(m)), None
+                )
+            changed = len(screen.revisions) > before and screen.settled and not screen.loading
+            return screen if changed and shows(screen) else None
+
+        found: Message = await self.fake.wait_for(ready, TIMEOUT, what)
+        return found
+
+    @staticmethod
+    def spot_button_label(screen: Message, spot: str) -> str:
+        """The label of the spot ``spot`` on a spot step ("A · fits"...)."""
+        for label in screen.labels():
+            if label.split(" · ")[0] == spot:
+                return label
+        raise AssertionError(f"no spot {spot} on {screen.content!r}: {screen.labels()}")
+
+    @staticmethod
+    def spot_button(screen: Message, spot: str) -> str:
+        """The custom id of the spot ``spot`` ("A", "B"...) on a spot step (its label is the
+        letter, then what the play would do)."""
+        for b in screen.buttons():
+            label = b.get("label") or ""
+            if ":spot:" in (b.get("custom_id") or "") and label.split(" · ")[0] == spot:
+                return str(b["custom_id"])
+        raise AssertionError(f"no spot {spot} on {screen.content!r}: {screen.labels()}")
 
     async def play(
         self,
@@ -184,48 +283,50 @@ class TableDriver:
         choose_tile: Callable[[list[str]], str] | None = None,
         spot: str = "A",
     ) -> Message:
-        """``user`` plays a tile (the first one unless ``choose_tile`` picks), and the spot
-        ``spot`` if asked. Returns the next game message that waits for a person."""
+        """``user`` plays a tile (the first one unless ``choose_tile`` picks) by two clicks on
+        one private screen: the tile, which turns the screen into the spot step, then the spot
+        ``spot``. Returns the next game message that waits for a person."""
         newest = game.id
-        hand = await self.hand_for(user, game)
+        hand = await self.hand_for(user, game, turn=True)
+        started = time.perf_counter()
         for _ in range(5):
             labels = self.tile_labels(hand)
             assert labels, f"{user.name} has no tile buttons: {hand!r}"
             label = choose_tile(labels) if choose_tile else labels[0]
             started = time.perf_counter()
-            ix = await self.click(user, hand, label)
-
-            def progressed(ix: Interaction = ix) -> bool:
-                newer = [m for m in self.game_messages() if m.id > newest]
-                return bool(newer) or bool(ix.followups)
-
-            await self.fake.wait_for(progressed, TIMEOUT, f"{user.name}'s tile to be played")
-            if not ix.followups or [m for m in self.game_messages() if m.id > newest]:
+            before = len(hand.revisions)
+            try:
+                ix = await self.click(user, hand, label)
+            except (MessageNotVisible, ComponentNotFound):
+                # The hand message was replaced under the click (a new one comes when the
+                # player's turn begins): as a person would, take the newest one.
+                hand = await self.hand_for(user, game)
+                continue
+            hand = await self.screen_after(
+                hand, before, f"{user.name}'s spot step", ix, (SPOT_STEP, STALE_HAND)
+            )
+            if SPOT_STEP in hand.content:
+                await self.click_spot(user, hand, spot)
                 break
-            reply = ix.followups[-1]
-            if STALE_HAND not in reply.content:  # the spots to choose from
-                started = time.perf_counter()
-                await self.click(user, reply, spot)
-                break
-
-            # The new hand was still on its way (the bot sends hands after the picture, and
-            # paces them behind the pictures of moves); the bot answered with the hand as it is
-            # now: as a person would, play from the newest one.
-            def newer_hand(old: int = hand.id) -> Message | None:
-                latest = self.hand_message(user)
-                return latest if latest is not None and latest.id > old else None
-
-            hand = await self.fake.wait_for(newer_hand, TIMEOUT, f"{user.name}'s new hand")
+            # The hand was out of date: the screen now shows the newest one; play from it.
+            assert STALE_HAND in hand.content, hand.content
         else:
             raise AssertionError(f"{user.name}'s hand kept changing under the click")
-        first = await self.fake.wait_for(
+        await self.fake.wait_for(
             lambda: next((m for m in self.game_messages() if m.id > newest), None),
             TIMEOUT,
             "the picture of the move",
         )
         self.timing.samples.append(time.perf_counter() - started)
-        del first
         return await self.settled_game(newest)
+
+    async def click_spot(self, user: FakeUser, screen: Message, spot: str) -> Interaction:
+        before = len(screen.revisions)
+        ix = await user.click(screen, custom_id=self.spot_button(screen, spot))
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        await self.screen_after(screen, before, f"{user.name}'s screen after the spot")
+        return ix
 
     async def fall(self, user: FakeUser, game: Message, direction: str = "left") -> Message:
         started = time.perf_counter()

@@ -86,6 +86,7 @@ async def test_status_rules_hand_mode(
         return len([m for m in world.bob.dms() if "Your hand" in m.content])
 
     dms_before = hands_by_dm()
+    table.private_only.add(world.bob.id)
     after = await table.play(world.alice, game)  # Alice's fall choice comes next
     after = await table.step(after)
     assert TableDriver.decider(after) == world.bob.id
@@ -147,7 +148,7 @@ async def test_new_table_options(world: World, run_bot: MakeBot, table: TableDri
     ix = await table.click(world.carol, lobby, "Join")
     assert "full" in await private_answer(ix)
     game = await table.start(world.alice)
-    assert "curse on · fire die on · 3 rounds" in game.content
+    assert "curse on" not in game.content  # the options are said once, on the lobby card
     hand = await table.hand_for(world.alice, game)
     assert "round 1/3" in hand.content
 
@@ -175,18 +176,21 @@ async def test_hands_in_the_channel_for_good_with_the_button(
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     hand = await answer(await table.click(world.alice, game, "My hand"))
-    assert hand.ephemeral and "yellow 40" in hand.labels()
+    assert hand.ephemeral and "yellow 40" in table.tiles(hand)
     ix = await table.click(world.alice, hand, "Always show my hand here (no DMs)")
     assert "not DM your hands" in await private_answer(ix)
     dms_before = len(world.alice.dms())
     # Alice plays from the private hand; her new hand is not sent by DM, only on request.
-    ix = await table.click(world.alice, hand, "yellow 40")
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "the spot step")
+    await table.click_spot(world.alice, hand, "A")
     falling = await table.settled_game(game.id)
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
     assert len(world.alice.dms()) == dms_before
     hand = await answer(await table.click(world.alice, after, "My hand"))
-    assert hand.ephemeral and "blue 2" in hand.labels()
+    assert hand.ephemeral and "blue 2" in table.tiles(hand)
     assert "Send my hands by DM" in hand.labels()
 
 

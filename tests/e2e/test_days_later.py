@@ -38,13 +38,23 @@ async def test_a_hand_shown_privately_plays_after_its_token_expired(
     hand = await answer(await table.click(world.alice, game, "My hand"))
     assert hand.ephemeral
     later(world, clock)
-    await table.click(world.alice, hand, "yellow 40")
+    # Edited through the token of each click, not of the hand's: tile, then spot.
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "the spot step")
+    await table.click_spot(world.alice, hand, "A")
     falling = await table.settled_game(game.id)
     assert falling.labels()[:2] == ["Fall left", "Fall right"]
-    await retired(world, hand)  # edited through the token of the click, not of the hand's
+    await world.fake.wait_for(
+        lambda: "Fall left" in hand.labels() and hand.settled, TIMEOUT, "the fall on the screen"
+    )
     later(world, clock, 2 * 3600)  # the fall is decided hours later, from the same message
-    after = await table.fall(world.alice, falling)
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, "Fall left")
+    await table.screen_after(hand, before, "the screen after the fall")
+    after = await table.settled_game(falling.id)
     assert TableDriver.decider(after) == world.bob.id
+    assert "Not your turn yet" in hand.content and "Fall left" not in hand.labels()
 
 
 async def test_a_spot_prompt_answered_after_its_token_expired(
@@ -53,13 +63,15 @@ async def test_a_spot_prompt_answered_after_its_token_expired(
     await begin(world, run_bot, table, tmp_path, TWO_SPOTS)
     game = await table.start(world.alice)
     hand = await table.hand_for(world.alice, game)
-    prompt = await answer(await table.click(world.alice, hand, "yellow 40"))
-    assert prompt.ephemeral and prompt.labels() == ["A", "B"]
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "the spot step")
+    assert [label.split(" · ")[0] for label in hand.labels()] == ["A", "B", "Back"]
     later(world, clock)
-    await table.click(world.alice, prompt, "A")
+    await table.click_spot(world.alice, hand, "A")
     moved = await table.settled_game(game.id)
     assert "Alice played yellow 40" in moved.content
-    await retired(world, prompt)
+    assert not any(":spot:" in (b.get("custom_id") or "") for b in hand.buttons())
 
 
 async def test_a_lobby_and_a_status_copy_work_after_their_tokens_expired(

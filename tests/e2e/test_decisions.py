@@ -15,7 +15,7 @@ from engine.tiles import describe
 from tests.fakediscord import FakeUser, Interaction, Message
 from tests.fakediscord.fixtures import World
 
-from .conftest import MakeBot
+from .conftest import MakeBot, MovableClock
 from .driver import TIMEOUT, TableDriver, answer
 
 COLLAPSE = {
@@ -97,7 +97,8 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     falling = await table.play(world.alice, game)
     assert falling.labels()[:2] == ["Fall left", "Fall right"]
     assert TableDriver.decider(falling) == world.alice.id
-    assert pinged(world, falling) == {world.alice.id}
+    # Alice is asked by name, not pinged: she just played; the turn pings the next player only.
+    assert pinged(world, falling) == set() and falling.notified == []
     assert "too heavy" in falling.content
     # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
     for intruder, expected in ((world.bob, "Alice's decision"), (world.dave, "not playing")):
@@ -108,6 +109,7 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     assert "fell right" in after.content
     assert TableDriver.decider(after) == world.bob.id
     assert pinged(world, after) == {world.bob.id}  # the next player is notified
+    assert after.notified == [world.bob.id]
     await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
 
 
@@ -119,7 +121,7 @@ async def test_curse_gives_the_fall_choice_to_the_previous_player(
     falling = await table.play(world.alice, game)
     assert "curse" in falling.content.lower()
     assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
-    assert pinged(world, falling) == {world.carol.id}
+    assert pinged(world, falling) == {world.carol.id}  # someone else's decision: a ping
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Carol's decision" in await private_answer(ix)
     after = await table.fall(world.carol, falling, "left")
@@ -135,31 +137,41 @@ async def test_double_click_and_stale_buttons(
     # The lobby's buttons are gone once the game runs.
     await world.fake.wait_for(lambda: not lobby.buttons() and lobby.settled, TIMEOUT, "lobby")
     hand = await table.hand_for(world.alice, game)
-    # Alice picks yellow 40, is shown spots A and B, changes her mind and picks red 6 instead.
-    first = await table.click(world.alice, hand, "yellow 40")
-    first_choice = await answer(first)
-    assert first_choice.labels() == ["A", "B"]
-    assert first_choice.ephemeral and [a.filename for a in first_choice.images()] == ["spots.png"]
-    second = await table.click(world.alice, hand, "red 6")
-    second_choice = await answer(second)
+    # Alice picks yellow 40: the same message shows spots A and B; she goes back and picks
+    # red 6 instead, on the same message again.
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "the spot step")
+    assert [label.split(" · ")[0] for label in hand.labels()] == ["A", "B", "Back"]
+    assert [a.filename for a in hand.images()] == ["spots.png"]
+    first_spots = hand.buttons()
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, "Back")
+    await table.screen_after(hand, before, "the tiles again")
+    assert table.tiles(hand) == ["yellow 40", "red 6"]
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, next(x for x in table.tile_labels(hand) if "red 6" in x))
+    await table.screen_after(hand, before, "the spot step for red 6")
+    assert "red 6" in hand.content
+    b = table.spot_button(hand, "B")
     # Double click on B: both clicks are sent before the bot handles either.
     clicks = await asyncio.gather(
-        world.alice.click(second_choice, "B"), world.alice.click(second_choice, "B")
+        world.alice.click(hand, custom_id=b), world.alice.click(hand, custom_id=b)
     )
     for ix in clicks:
         table.interactions.append(ix)
         await ix.wait_acknowledged()
     moved = await table.settled_game(game.id)
     assert TableDriver.decider(moved) == world.bob.id
-    refused = await world.fake.wait_for(
-        lambda: [ix for ix in clicks if ix.followups], TIMEOUT, "the refusal"
-    )
-    assert len(refused) == 1 and "moment" in refused[0].followups[0].content
     assert len([m for m in table.game_messages() if m.id > game.id]) == 1  # one move only
-    # The first spot choice is stale now: refused, nothing changes.
-    stale = await table.click(world.alice, first_choice, "A")
-    assert "moment" in await private_answer(stale)
-    assert table.latest_game().id == moved.id
+    await world.fake.wait_for(
+        lambda: hand.settled and ":spot:" not in str(hand.buttons()),
+        TIMEOUT,
+        "the screen after the move",
+    )
+    assert "yellow 40" in table.tiles(hand)  # her hand as it is now, red 6 played
+    assert "red 6" not in table.tiles(hand)
+    del first_spots
 
 
 async def test_closed_dms_use_my_hand(
@@ -184,9 +196,9 @@ async def test_closed_dms_use_my_hand(
     ix = await table.click(world.dave, game, "My hand")
     hand = await answer(ix)
     assert hand.ephemeral and hand.images()
-    assert "red 2" in hand.labels()
+    assert "red 2" in table.tiles(hand)
     # Nobody else sees it.
-    assert hand not in world.alice.messages(world.games)
+    assert hand not in world.alice.messages(table.place())
     after = await table.play(world.dave, game)
     assert TableDriver.decider(after) == world.carol.id
     # The notice is said once per table only.
@@ -201,26 +213,32 @@ async def test_hand_buttons_belong_to_their_owner(
     game = await table.start(world.alice)
     bob: FakeUser = world.bob
     hand = await table.hand_for(bob, game)  # Bob's DM
-    # A picture, one button per tile, and a link back to the table's channel.
+    # A picture, one button per tile, and a link to the game's newest message in its thread.
     assert [a.filename for a in hand.images()] == ["hand.png"]
     assert table.tile_labels(hand) == ["red 2", "green 2"]
     links = [b.get("url") for b in hand.buttons() if b.get("url")]
-    assert links == [f"https://discord.com/channels/{world.guild.id}/{world.games.id}"]
+    thread = table.place()
+    assert thread.parent is world.games
+    newest = table.latest_game().id  # the link leads to the table's newest message
+    assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}/{newest}"]
     ix = await table.click(bob, hand, "red 2")  # not his turn
     assert "turn" in await private_answer(ix)
     assert table.latest_game().id == game.id
 
 
 async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
-    # Alice keeps a copy of her hand from the My hand button, then plays yellow 40 from her DM:
-    # it is too heavy, she lets it fall left and takes tiles back.
+    # Alice keeps a copy of her hand from the My hand button; 16 minutes later (too late for
+    # the bot to edit it: Discord lets an interaction's message be edited for 15 minutes) she
+    # plays yellow 40 from her DM: it is too heavy, she lets it fall left and takes tiles back.
     ix = await table.click(world.alice, game, "My hand")
     copy = await answer(ix)
-    assert table.tile_labels(copy) == ["yellow 40", "blue 2"]
+    assert table.tiles(copy) == ["yellow 40", "blue 2"]
+    clock.advance(16 * 60)
+    world.fake.advance_time(16 * 60)
     falling = await table.play(world.alice, game)
     after = await table.fall(world.alice, falling, "left")
     assert TableDriver.decider(after) == world.bob.id
@@ -229,14 +247,15 @@ async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
     now.apply(Fall("left"), 0)
     expected = [describe(t) for t in now.hands[0]]
     assert expected != ["yellow 40", "blue 2"]
-    # The copy's blue 2 is from the hand she had before: the answer is her hand now, privately.
-    stale = await table.click(world.alice, copy, "blue 2")
-    current = await answer(stale)
-    assert current.ephemeral and [a.filename for a in current.images()] == ["hand.png"]
-    assert current.content.startswith("Your hand has changed since this message")
-    assert sorted(table.tile_labels(current)) == sorted(expected)
-    assert "Not your turn yet" in current.content
-    await world.fake.wait_for(lambda: not copy.buttons() and copy.settled, TIMEOUT, "retire")
+    # The copy's blue 2 is from the hand she had before: the copy itself turns into her hand
+    # as it is now, saying why.
+    before = len(copy.revisions)
+    await table.click(world.alice, copy, table.tile_labels(copy)[1])
+    await table.screen_after(copy, before, "the copy brought up to date")
+    assert copy.ephemeral and [a.filename for a in copy.images()] == ["hand.png"]
+    assert copy.content.startswith("That hand is out of date: here it is now")
+    assert sorted(table.tiles(copy)) == sorted(expected)
+    assert "Not your turn yet" in copy.content
     assert table.latest_game().id == after.id  # nothing was played
 
 
@@ -251,7 +270,7 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
         status=503,
         code=0,
         message="Service Unavailable",
-        channel_id=world.games.id,
+        channel_id=table.place().id,
     )
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Your move is recorded" in await private_answer(ix)
@@ -261,10 +280,6 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     assert TableDriver.decider(shown) == world.bob.id
     after = await table.step(shown)
     assert TableDriver.decider(after) == world.carol.id
-
-
-def animated(m: Message) -> bool:
-    return any(a.filename == "mayhem.gif" for a in m.attachments)
 
 
 async def test_the_fire_die_is_rolled_by_the_game_and_shown(
@@ -281,14 +296,16 @@ async def test_the_fire_die_is_rolled_by_the_game_and_shown(
     assert TableDriver.decider(after) == world.bob.id
 
 
-async def test_mayhem_is_animated_on_the_moves_message(
+async def test_mayhem_is_the_one_animated_picture_of_the_moves_message_from_the_start(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)  # yellow 40 collapses
-    await world.fake.wait_for(lambda: animated(falling) and falling.settled, TIMEOUT, "animation")
-    assert [a.filename for a in falling.attachments] == ["pyramid.png", "mayhem.gif"]
+    assert [a.filename for a in falling.attachments] == ["pyramid.gif"]
+    assert not falling.edited  # posted whole: no animation added later by an edit
+    gif = falling.picture()  # render_turn's GIF (its last frame, the board, is tested in render/)
+    assert gif.is_animated and gif.n_frames > 2
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
     # Bob's red 2 goes on the base and nothing happens: the picture only.

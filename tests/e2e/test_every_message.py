@@ -49,6 +49,8 @@ def public_messages(world: World) -> list[Message]:
     """What the bot posted in the channel and in DMs (private replies are left out: their
     wording comes from the table service, which names players as they are)."""
     msgs = list(world.fake.messages(world.games))
+    for thread in world.fake.threads(world.games):
+        msgs += world.fake.messages(thread)
     for u in world.fake.state.accounts.values():
         msgs += world.fake.dm_messages(u)
     return msgs
@@ -98,7 +100,7 @@ async def test_a_six_seat_match_with_every_option_posts_every_picture(
     final = await table.play_to_the_end(game, max_steps=600)
     assert is_final(final) and "wins round 2" in final.content
     assert len(table.game_messages()) > 10
-    assert people[2].ephemerals(world.games)  # the hands of the player with closed DMs
+    assert people[2].ephemerals(table.place())  # the hands of the player with closed DMs
     assert_all_accepted(world, table)
 
 
@@ -147,7 +149,7 @@ async def test_reminders_and_timeouts(
     assert TableDriver.decider(game) == people[1].id
     clock.advance(3 * 3600 + 1)
     reminder = await world.fake.wait_for_message(
-        world.games, lambda m: "is waiting" in m.content, newer_than=game, timeout=TIMEOUT
+        table.place(), lambda m: "is waiting" in m.content, newer_than=game, timeout=TIMEOUT
     )
     assert f"<@{people[1].id}>" in reminder.content
     await people[1].wait_for_dm(lambda m: "Your turn at table" in m.content)
@@ -216,7 +218,7 @@ async def test_a_player_who_left_every_server_is_told_in_the_channel(
     world.fake.remove_member(world.guild, world.carol)  # no server in common with the bot now
     game = await table.start(world.alice)
     notice = await world.fake.wait_for_message(
-        world.games,
+        table.place(),
         lambda m: m.content.startswith(f"<@{world.carol.id}>, I cannot send you direct messages"),
         timeout=TIMEOUT,
     )

@@ -28,8 +28,23 @@ async def test_full_three_player_game(world: World, run_bot: MakeBot, table: Tab
     assert lobby.buttons() == []  # the lobby's buttons are gone once the game runs
     final = await table.play_to_the_end(game)
     assert is_final(final)
-    assert "wins round 1" in final.content
+    assert "wins round" not in final.content  # a one-round match has no rounds to tell
+    assert "Final standings, tiles left in hand and pile (lower wins): " in final.content
     assert final.buttons() == []
+    # The lobby card in the channel tells the result, not "The game has started".
+    await world.fake.wait_for(
+        lambda: "Finished. Winner:" in lobby.embed_text() and lobby.settled, 10, "lobby result"
+    )
+    assert "The game has started" not in lobby.embed_text()
+    assert "lower wins" in lobby.embed_text()
+    # Every hand message loses its buttons and tells the result.
+    for user in (world.alice, world.bob, world.carol):
+        hand = [m for m in user.dms() if m.images()]
+        assert len(hand) == 1  # one hand message per player for the whole game
+        await world.fake.wait_for(
+            lambda h=hand[0]: "is over" in h.content and h.settled, TIMEOUT, "hands closed"
+        )
+        assert hand[0].buttons() == []
     # Every move posted one new picture; every hand went only to its owner.
     for user in (world.alice, world.bob, world.carol):
         for dm in user.dms():
@@ -64,6 +79,22 @@ async def test_game_with_a_computer_player(
     assert is_final(final)
     computer_moves = [m for m in table.game_messages() if "Computer 1 (normal) played" in m.content]
     assert computer_moves, "the computer player never moved"
+    # Rematch, on the lobby card that now tells the result: a new lobby with the same options,
+    # the computer keeping its seat, the clicker hosting; a stranger may not ask for it.
+    await world.fake.wait_for(
+        lambda: "Rematch" in lobby.labels() and lobby.settled, TIMEOUT, "the Rematch button"
+    )
+    assert "Finished. Winner:" in lobby.embed_text()
+    ix = await table.click(world.bob, lobby, "Rematch")
+    assert "Only the match's players" in await private_answer(ix)
+    ix = await table.click(world.alice, lobby, "Rematch")
+    assert "Rematch: a new table is open" in await private_answer(ix)
+    again = table.lobby()
+    assert again is not lobby and again.channel is world.games
+    assert "Waiting for players" in again.embed_text()
+    assert "1. Alice" in again.embed_text() and "2. Computer 1" in again.embed_text()
+    assert lobby.embed_text().split("\n")[1] == again.embed_text().split("\n")[1]  # options
+    assert "Join" in again.labels()
 
 
 def last_tile_of_round_one(tmp_path: Path) -> str:

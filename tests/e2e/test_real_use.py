@@ -116,8 +116,13 @@ async def test_a_move_discord_refused_is_posted_again_until_it_is_shown(
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     hand = await table.hand_for(world.alice, game)
-    refusal = world.fake.faults.server_error(MOVES, status=503, times=3, channel_id=world.games.id)
-    ix = await table.click(world.alice, hand, "yellow 40")
+    refusal = world.fake.faults.server_error(
+        MOVES, status=503, times=3, channel_id=table.place().id
+    )
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "the spot step")
+    ix = await table.click(world.alice, hand, table.spot_button_label(hand, "A"))
     # Alice is told once, privately, that her move stands and will be shown.
     assert "Your move is recorded" in await private_answer(ix)
     # Nobody types /fp status: the fall decision's message comes by itself once Discord takes it.
@@ -143,7 +148,7 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
         code=50013,
         message="Missing Permissions",
         times=4,
-        channel_id=world.games.id,
+        channel_id=table.place().id,
     )
     ix = await table.click(world.alice, falling, "Fall left")
     reply = await private_answer(ix)
@@ -177,8 +182,10 @@ async def test_a_timed_out_move_discord_refused_is_shown_later_and_the_next_play
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     clock.advance(13 * 3600)  # the reminder comes and goes
-    await world.fake.wait_for_message(world.games, lambda m: "is waiting" in m.content)
-    refusal = world.fake.faults.server_error(MOVES, status=503, times=2, channel_id=world.games.id)
+    await world.fake.wait_for_message(table.place(), lambda m: "is waiting" in m.content)
+    refusal = world.fake.faults.server_error(
+        MOVES, status=503, times=2, channel_id=table.place().id
+    )
     clock.advance(12 * 3600)  # Alice's time runs out: a computer player moves for her
     notice = await world.bob.wait_for_dm(lambda m: NOTICE in m.content)
     assert "My hand" in notice.labels()

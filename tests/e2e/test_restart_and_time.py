@@ -140,7 +140,7 @@ async def test_a_move_committed_but_never_shown_is_shown_after_a_restart(
     await store.open()
     try:
         service = TableService(store)
-        table_id = (await service.board_in_channel(world.games.id)).table_id
+        table_id = (await service.board_in_channel(table.place().id)).table_id
         version = (await service.board_of(table_id)).version
         await service.fall(table_id, version, world.alice.id, "left")
     finally:

@@ -45,7 +45,7 @@ async def test_hands_never_reach_the_channel_or_the_logs(
     assert TableDriver.decider(after) == world.carol.id
     # Carol does see her own hand.
     hand = await table.hand_for(world.carol, after)
-    assert {"blue 4", "yellow 4"} <= set(table.tile_labels(hand))
+    assert {"blue 4", "yellow 4"} <= set(table.tiles(hand))
 
     secret = re.compile(
         r"\b(" + "|".join([*SECRET_TILES, *SECRET_TILES.values()]) + r")\b", re.IGNORECASE
@@ -88,7 +88,7 @@ async def test_an_unexpected_failure_is_logged_with_its_table_and_answered(
     assert failures[0].startswith(f"table {table_id}:"), failures
     # Nothing was lost: Bob asks again and gets his hand.
     hand = await answer(await table.slash(world.bob, "fp hand"))
-    assert hand.ephemeral and "red 2" in hand.labels()
+    assert hand.ephemeral and "red 2" in table.tiles(hand)
 
 
 async def test_a_lobby_discord_refused_does_not_block_the_channel(

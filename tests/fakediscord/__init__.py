@@ -17,6 +17,7 @@ from .errors import (
     DiscordError,
     FakeUserError,
     MessageNotVisible,
+    ThreadArchived,
 )
 from .gateway import Sharding, shard_of
 from .models import (
@@ -77,6 +78,7 @@ __all__ = [
     "Revision",
     "Role",
     "Sharding",
+    "ThreadArchived",
     "configure_for_tests",
     "point_discord_py_at",
     "point_discord_py_from_env",

@@ -60,6 +60,10 @@ INVALID_FORM_BODY = 50035
 INVALID_JSON = 50109
 INVALID_WEBHOOK_TOKEN = 50027
 NO_MUTUAL_GUILDS = 50278
+WRONG_CHANNEL_TYPE = 50024
+THREAD_ARCHIVED = 50083
+THREAD_ALREADY_CREATED = 160004
+THREAD_LOCKED = 160005
 ALREADY_ACKNOWLEDGED = 40060
 ENTITY_TOO_LARGE = 40005
 
@@ -157,3 +161,8 @@ class MessageNotVisible(FakeUserError):
 
 class BotNotConnected(FakeUserError):
     """No bot session is connected to the gateway, so nobody would receive the interaction."""
+
+
+class ThreadArchived(FakeUserError):
+    """A person typed a command in an archived thread: Discord does not deliver it
+    (``topics/threads.mdx``: users cannot use application commands in archived threads)."""

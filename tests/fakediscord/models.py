@@ -110,6 +110,11 @@ class MessageFlag(enum.IntFlag):
 class ChannelType(enum.IntEnum):
     GUILD_TEXT = 0
     DM = 1
+    PUBLIC_THREAD = 11
+
+
+#: The inactivity periods (minutes) a thread may archive after (``resources/channel.mdx``).
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 
 class InteractionType(enum.IntEnum):
@@ -361,10 +366,29 @@ class Channel:
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     recipient: Account | None = None
     last_message_id: int | None = None
+    #: Threads: the channel it was started in, who started it, and its archive state.
+    parent: Channel | None = None
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
+    #: Threads: the fake's clock (``FakeDiscord.now``) at the last activity (creation, a
+    #: message, unarchiving); the thread archives ``auto_archive_duration`` minutes later.
+    last_activity: float = 0.0
+    archive_timestamp: str = field(default_factory=lambda: iso())
+    message_count: int = 0
 
     @property
     def is_dm(self) -> bool:
         return self.type == ChannelType.DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type == ChannelType.PUBLIC_THREAD
+
+    @property
+    def parent_id(self) -> int | None:
+        return self.parent.id if self.parent is not None else None
 
     @property
     def mention(self) -> str:
@@ -381,6 +405,28 @@ class Channel:
                 "recipients": [self.recipient.payload()],
             }
         assert self.guild is not None
+        if self.is_thread:
+            assert self.parent is not None
+            return {
+                "id": str(self.id),
+                "type": int(self.type),
+                "guild_id": str(self.guild.id),
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": str(self.last_message_id) if self.last_message_id else None,
+                "message_count": self.message_count,
+                "member_count": 1,
+                "total_message_sent": self.message_count,
+                "rate_limit_per_user": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": self.archive_timestamp,
+                    "locked": self.locked,
+                },
+            }
         return {
             "id": str(self.id),
             "type": int(self.type),
@@ -409,6 +455,7 @@ class Guild:
     owner_id: int
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
+    threads: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     created_at: str = field(default_factory=iso)
     bot_role_id: int | None = None
@@ -446,7 +493,10 @@ class Guild:
         return perms
 
     def permissions_in(self, member: Member, channel: Channel) -> int:
-        """Channel permissions of a member, computed the way Discord documents it."""
+        """Channel permissions of a member, computed the way Discord documents it (a thread
+        has those of the channel it was started in)."""
+        if channel.parent is not None:
+            channel = channel.parent
         perms = self.base_permissions(member)
         if perms == ALL_PERMISSIONS:
             return perms
@@ -516,7 +566,11 @@ class Guild:
                     "voice_states": [],
                     "members": [m.payload() for m in self.members.values()],
                     "channels": [c.payload() for c in self.channels.values()],
-                    "threads": [],
+                    "threads": [
+                        t.payload()
+                        for t in self.threads.values()
+                        if not t.archived  # archived threads are not synced up front
+                    ],
                     "presences": [],
                     "stage_instances": [],
                     "guild_scheduled_events": [],
@@ -632,6 +686,12 @@ class Message:
     pending_requests: int = 0
     #: Loop time when the last request that created or edited this message returned.
     settled_at: float | None = None
+    #: Users this message notified when it was created (a ping): mentioned in the content,
+    #: allowed by ``allowed_mentions``, not ephemeral, without SUPPRESS_NOTIFICATIONS. Edits
+    #: never notify.
+    notified: list[int] = field(default_factory=list)
+    #: The thread started from this message (its id is the message's id).
+    thread: Channel | None = None
 
     # ---- newest content
     @property
@@ -761,6 +821,8 @@ class Message:
             "flags": rev.flags,
             "components": rev.components,
         }
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
         if self.nonce is not None:
             data["nonce"] = self.nonce
         if self.webhook_id is not None:

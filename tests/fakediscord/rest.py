@@ -21,19 +21,25 @@ from .errors import (
     ENTITY_TOO_LARGE,
     INVALID_JSON,
     INVALID_WEBHOOK_TOKEN,
+    MISSING_PERMISSIONS,
+    THREAD_ALREADY_CREATED,
+    THREAD_ARCHIVED,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
+    WRONG_CHANNEL_TYPE,
     DiscordError,
     Refusal,
     invalid_form,
 )
 from .faults import VIA
 from .models import (
+    AUTO_ARCHIVE_DURATIONS,
     JSON,
     CallbackRecord,
     CallbackType,
     Channel,
+    ChannelType,
     Interaction,
     InteractionType,
     Message,
@@ -152,6 +158,11 @@ class RestApi:
             ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self.start_thread_from_message,
+            ),
             ("POST", "/channels/{channel_id}/typing", self.typing),
             (
                 "PUT",
@@ -537,9 +548,43 @@ class RestApi:
             if not only_flags:
                 raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         self.state.validate_body(body, files, creating=False, existing=msg)
+        if msg.channel.is_thread and self.state.thread_archived(msg.channel):
+            raise DiscordError(400, THREAD_ARCHIVED, "Thread is archived")
         self.touch(request, msg)
         self.state.edit_message(msg, body, files)
         return json_response(msg.payload())
+
+    async def start_thread_from_message(self, request: web.Request) -> web.StreamResponse:
+        """Start Thread from Message (``resources/channel.mdx``): a public thread whose id is
+        the message's, once per message, named 1-100 characters, archiving after 60, 1440,
+        4320 or 10080 minutes of inactivity; needs CREATE_PUBLIC_THREADS."""
+        channel = self._viewable_channel(request)
+        body, _ = await self.read_body(request)
+        if channel.type != ChannelType.GUILD_TEXT:
+            raise DiscordError(
+                400, WRONG_CHANNEL_TYPE, "Cannot execute action on this channel type"
+            )
+        if not self.state.bot_permissions(channel) & Perm.CREATE_PUBLIC_THREADS:
+            raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        msg = self._channel_message(request)
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise invalid_form(
+                "name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+            )
+        duration = body.get("auto_archive_duration", 1440)
+        if duration not in AUTO_ARCHIVE_DURATIONS:
+            raise invalid_form(
+                "auto_archive_duration",
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.",
+            )
+        if msg.thread is not None:
+            raise DiscordError(
+                400, THREAD_ALREADY_CREATED, "A thread has already been created for this message"
+            )
+        thread = self.state.start_thread(msg, name, int(duration))
+        return json_response(thread.payload(), 201)
 
     async def delete_message(self, request: web.Request) -> web.StreamResponse:
         msg = self._channel_message(request)

@@ -97,6 +97,7 @@ class FakeDiscord:
         self.state = State(
             notifier=self.notifier, bot_name=bot_name, max_attachment_size=max_attachment_size
         )
+        self.state.now = self.now
         self.gateway = Gateway(
             self.state,
             self.notifier,
@@ -288,6 +289,17 @@ class FakeDiscord:
 
     def disable_rate_limits(self) -> None:
         self.limiter = None
+
+    # ------------------------------------------------------------------ threads
+    def threads(self, channel: Channel) -> list[Channel]:
+        """The threads started in ``channel``, newest first."""
+        assert channel.guild is not None
+        found = [t for t in channel.guild.threads.values() if t.parent is channel]
+        return sorted(found, key=lambda t: t.id, reverse=True)
+
+    def thread_archived(self, thread: Channel) -> bool:
+        """Whether ``thread`` is archived now (on the fake's clock)."""
+        return self.state.thread_archived(thread)
 
     # ------------------------------------------------------------------ clock
     def now(self) -> float:

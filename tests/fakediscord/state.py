@@ -23,6 +23,7 @@ from .errors import (
     MISSING_ACCESS,
     MISSING_PERMISSIONS,
     NO_MUTUAL_GUILDS,
+    THREAD_LOCKED,
     DiscordError,
     FakeUserError,
     invalid_form,
@@ -81,6 +82,22 @@ def _snowflake(value: Any) -> int | None:
         return None
 
 
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def notified_users(content: str, allowed_mentions: Any) -> list[int]:
+    """The users a new message's content pings, as Discord decides from ``allowed_mentions``
+    (absent: every mention in the content; ``parse`` with ``users``: every user mention; else
+    only the ids in ``users``)."""
+    mentioned = list(dict.fromkeys(int(m) for m in USER_MENTION.findall(content)))
+    if not isinstance(allowed_mentions, dict):
+        return mentioned
+    if "users" in (allowed_mentions.get("parse") or []):
+        return mentioned
+    allowed = {int(u) for u in allowed_mentions.get("users") or []}
+    return [u for u in mentioned if u in allowed]
+
+
 def _image_size(data: bytes) -> tuple[int, int] | None:
     try:
         from PIL import Image
@@ -109,6 +126,8 @@ class State:
         self.max_attachment_size = max_attachment_size
         self.cdn_base = "http://127.0.0.1"
         self.dispatch: Dispatch = lambda *a, **k: None
+        #: The fake's clock (``FakeDiscord.now``): thread inactivity is measured on it.
+        self.now: Callable[[], float] = _loop_time
 
         self.accounts: dict[int, Account] = {}
         self.guilds: dict[int, Guild] = {}
@@ -311,8 +330,61 @@ class State:
         perms = self.bot_permissions(channel)
         if not perms & Perm.VIEW_CHANNEL:
             raise DiscordError(403, MISSING_ACCESS, "Missing Access")
-        if not perms & Perm.SEND_MESSAGES or (with_files and not perms & Perm.ATTACH_FILES):
+        # In a thread, SEND_MESSAGES is not inherited: SEND_MESSAGES_IN_THREADS is needed.
+        send = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
+        if not perms & send or (with_files and not perms & Perm.ATTACH_FILES):
             raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+        if channel.is_thread and self.thread_archived(channel) and channel.locked:
+            raise DiscordError(403, THREAD_LOCKED, "Thread is locked")
+
+    # ------------------------------------------------------------------ threads
+    def thread_archived(self, thread: Channel) -> bool:
+        """Whether ``thread`` is archived now: it archives by itself ``auto_archive_duration``
+        minutes after its last activity on the fake's clock (dispatching THREAD_UPDATE)."""
+        if not thread.archived and (
+            self.now() - thread.last_activity >= thread.auto_archive_duration * 60
+        ):
+            thread.archived = True
+            thread.archive_timestamp = iso()
+            self.dispatch("THREAD_UPDATE", thread.payload(), intent=INTENT_GUILDS)
+            self.notifier.changed()
+        return thread.archived
+
+    def touch_thread(self, thread: Channel) -> None:
+        """A message in ``thread``: activity, and an archived thread is unarchived."""
+        was_archived = self.thread_archived(thread)
+        thread.last_activity = self.now()
+        thread.message_count += 1
+        if was_archived:
+            thread.archived = False
+            thread.archive_timestamp = iso()
+            self.dispatch("THREAD_UPDATE", thread.payload(), intent=INTENT_GUILDS)
+
+    def start_thread(self, message: Message, name: str, auto_archive_duration: int) -> Channel:
+        """Start a public thread from ``message`` (the thread's id is the message's id);
+        dispatch THREAD_CREATE and MESSAGE_UPDATE. Checks are the caller's."""
+        parent = message.channel
+        assert parent.guild is not None
+        thread = Channel(
+            id=message.id,
+            name=name,
+            type=ChannelType.PUBLIC_THREAD,
+            guild=parent.guild,
+            parent=parent,
+            owner_id=self.bot.id,
+            auto_archive_duration=auto_archive_duration,
+            last_activity=self.now(),
+        )
+        parent.guild.threads[thread.id] = thread
+        self.channels[thread.id] = thread
+        self.channel_messages[thread.id] = []
+        message.thread = thread
+        data = thread.payload()
+        data["newly_created"] = True
+        self.dispatch("THREAD_CREATE", data, intent=INTENT_GUILDS)
+        self._dispatch_message("MESSAGE_UPDATE", message)
+        self.notifier.changed()
+        return thread
 
     def shares_a_guild_with_bot(self, account: Account) -> bool:
         return any(
@@ -517,8 +589,12 @@ class State:
             tts=bool(body.get("tts")),
             nonce=body.get("nonce"),
         )
+        if ephemeral_for is None and not flags & MessageFlag.SUPPRESS_NOTIFICATIONS:
+            msg.notified = notified_users(msg.content, body.get("allowed_mentions"))
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg)
+        if channel.is_thread and ephemeral_for is None:
+            self.touch_thread(channel)
         if ephemeral_for is None:
             channel.last_message_id = msg.id
             self._dispatch_message("MESSAGE_CREATE", msg)
@@ -565,6 +641,10 @@ class State:
                 edited_timestamp=iso(),
             )
         )
+        quiet = flags & MessageFlag.SUPPRESS_NOTIFICATIONS
+        if clear_loading and msg.ephemeral_for is None and not quiet:
+            # A deferred reply filled in is the message being sent: its mentions ping then.
+            msg.notified = notified_users(content, body.get("allowed_mentions"))
         if msg.ephemeral_for is None:
             self._dispatch_message("MESSAGE_UPDATE", msg)
         self.notifier.changed()

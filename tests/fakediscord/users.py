@@ -20,6 +20,7 @@ from .errors import (
     ComponentNotFound,
     FakeUserError,
     MessageNotVisible,
+    ThreadArchived,
 )
 from .models import (
     JSON,
@@ -139,6 +140,11 @@ class FakeUser:
         values.update(kwargs)
         await self._wait_connected(wait_connected)
         ch = self._channel(channel)
+        if ch.is_thread and self.server.state.thread_archived(ch):
+            raise ThreadArchived(
+                f"{self.name} typed /{command} in the archived thread {ch.name!r}: Discord does"
+                " not deliver commands from archived threads"
+            )
         cmd, path, leaf = self._resolve_command(command, ch)
         built, resolved = self._build_options(cmd, path, leaf, values, ch, focused=None)
         data: JSON = {"id": str(cmd.id), "name": cmd.name, "type": 1, "options": built}

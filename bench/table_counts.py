@@ -1,0 +1,239 @@
+"""What a table costs its players: one whole seeded 3-player game played by clicks against the
+local fake Discord, counted as the players meet it.
+
+Per turn (a turn is one tile placed, with every fall it causes): the bot's posts and edits in
+the table's channel and in its thread, the pings (mentions that notified someone when the message
+was sent), the direct messages per player, and the clicks per move.
+
+    python bench/table_counts.py            # a table of figures
+    python bench/table_counts.py --json     # one JSON object
+
+The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests), and the
+players play as the end-to-end driver does (first tile, spot A, fall left), so the same seed gives
+the same game and the same counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bot.app import Bot  # noqa: E402
+from bot.config import Config  # noqa: E402
+from tests.e2e.driver import TableDriver, is_final  # noqa: E402
+from tests.fakediscord import DEFAULT_TOKEN, Message  # noqa: E402
+from tests.fakediscord.fixtures import running_world  # noqa: E402
+from tests.fakediscord.models import Channel, InteractionType  # noqa: E402
+from tests.fakediscord.runner import InProcessBot  # noqa: E402
+
+DEFAULT_SEED = 877
+"""The short deal of the end-to-end full game (about 60 decisions)."""
+
+
+@dataclass
+class TableCounts:
+    """What one whole game cost, and the same figures per turn."""
+
+    seed: int
+    turns: int
+    falls: int
+    posts: int
+    edits: int
+    pings: int
+    dms: dict[str, int]
+    dm_edits: dict[str, int]
+    own_turns: dict[str, int]
+    clicks: int
+    dm_deleted: dict[str, int] = field(default_factory=dict)
+    """Of the DMs, those the bot deleted later (an older hand replaced by a newer one)."""
+    in_thread: int = 0
+    """Of the posts, those in the game's thread."""
+    posts_per_turn: float = 0.0
+    edits_per_turn: float = 0.0
+    pings_per_turn: float = 0.0
+    max_posts_in_a_turn: int = 0
+    max_pings_in_a_turn: int = 0
+    dms_per_player_per_own_turn: dict[str, float] = field(default_factory=dict)
+    clicks_per_move: float = 0.0
+
+    def finish(self, per_turn_posts: list[int], per_turn_pings: list[int]) -> TableCounts:
+        t = max(self.turns, 1)
+        self.posts_per_turn = round(self.posts / t, 2)
+        self.edits_per_turn = round(self.edits / t, 2)
+        self.pings_per_turn = round(self.pings / t, 2)
+        self.max_posts_in_a_turn = max(per_turn_posts, default=0)
+        self.max_pings_in_a_turn = max(per_turn_pings, default=0)
+        # Besides the hand dealt at the start (one DM before anyone's turn).
+        self.dms_per_player_per_own_turn = {
+            name: round(max(n - 1, 0) / max(self.own_turns.get(name, 0), 1), 2)
+            for name, n in self.dms.items()
+        }
+        self.clicks_per_move = round(self.clicks / t, 2)
+        return self
+
+
+def table_channels(driver: TableDriver) -> list[Channel]:
+    """The table's channel and any thread started in it."""
+    fake = driver.fake
+    return [driver.channel, *fake.threads(driver.channel)]
+
+
+def public_bot_messages(driver: TableDriver) -> list[Message]:
+    bot = driver.fake.bot.id
+    found = [
+        m
+        for ch in table_channels(driver)
+        for m in driver.fake.messages(ch)
+        if m.author.id == bot and m.ephemeral_for is None
+    ]
+    return sorted(found, key=lambda m: m.id)
+
+
+def sent_dms(driver: TableDriver, user_id: int) -> list[Message]:
+    """Every direct message the bot sent the user on its own, deleted ones too (answers to the
+    user's clicks there are not counted: they are replies, not notifications)."""
+    state = driver.fake.state
+    channel = state.dm_channels.get(user_id)
+    if channel is None:
+        return []
+    return [
+        m
+        for m in state.channel_messages.get(channel.id, [])
+        if m.author.id == state.bot.id and m.webhook_id is None
+    ]
+
+
+async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
+    """Open, start and play one game with alice, bob and carol; count as it goes."""
+    fake = driver.fake
+    users = list(driver.users.values())[:3]
+    host = users[0]
+    await driver.open(host, *users[1:])
+    game = await driver.start(host)
+    started_at = max(m.id for m in public_bot_messages(driver))
+    started_time = asyncio.get_running_loop().time()
+    clicks_before = len(fake.interactions)
+
+    def posts_and_pings() -> tuple[int, int]:
+        msgs = public_bot_messages(driver)
+        return len(msgs), sum(len(m.notified) for m in msgs)
+
+    per_turn_posts: list[int] = []
+    per_turn_pings: list[int] = []
+    own_turns = {u.name: 0 for u in users}
+    turns = falls = 0
+    for _ in range(400):
+        if is_final(game):
+            break
+        posts0, pings0 = posts_and_pings()
+        uid = driver.decider(game)
+        if "Next round" in game.labels():
+            pass
+        elif "Fall left" in game.labels():
+            falls += 1
+        else:  # a tile placed starts a turn; its falls belong to it
+            turns += 1
+            per_turn_posts.append(0)
+            per_turn_pings.append(0)
+            if uid is not None:
+                own_turns[driver.users[uid].name] += 1
+        game = await driver.step(game)
+        posts1, pings1 = posts_and_pings()
+        if per_turn_posts:
+            per_turn_posts[-1] += posts1 - posts0
+            per_turn_pings[-1] += pings1 - pings0
+    assert is_final(game), "the match did not end"
+    await asyncio.sleep(0.5)  # the last hands and edits land
+
+    msgs = public_bot_messages(driver)
+    game_msgs = [m for m in msgs if m.id > started_at]
+    edits = sum(sum(1 for r in m.revisions[1:] if r.at >= started_time) for m in msgs)
+    sent = {u.name: sent_dms(driver, u.id) for u in users}
+    dms = {name: len(msgs) for name, msgs in sent.items()}
+    dm_edits = {name: sum(len(m.revisions) - 1 for m in msgs) for name, msgs in sent.items()}
+    dm_deleted = {name: sum(m.deleted for m in msgs) for name, msgs in sent.items()}
+    clicks = sum(
+        1
+        for ix in fake.interactions[clicks_before:]
+        if ix.type == InteractionType.MESSAGE_COMPONENT and ix.user.id in driver.users
+    )
+    counts = TableCounts(
+        seed=seed,
+        turns=turns,
+        falls=falls,
+        posts=len(game_msgs),
+        edits=edits,
+        pings=sum(len(m.notified) for m in game_msgs),
+        dms=dms,
+        dm_edits=dm_edits,
+        own_turns=own_turns,
+        clicks=clicks,
+        dm_deleted=dm_deleted,
+        in_thread=sum(1 for m in game_msgs if m.channel.is_thread),
+    )
+    return counts.finish(per_turn_posts, per_turn_pings)
+
+
+async def measure(seed: int = DEFAULT_SEED) -> TableCounts:
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(
+            token=DEFAULT_TOKEN,
+            database_url=f"sqlite:///{Path(tmp) / 'counts.db'}",
+            test_mode=True,
+            timer_interval_s=0.05,
+            ai_time_budget_s=0.05,
+            ai_node_limit=2000,
+            seed=seed,
+        )
+        async with running_world() as world:
+            runner = InProcessBot(world.fake, Bot(config))
+            await runner.start()
+            try:
+                driver = TableDriver(world.fake, world.games, {u.id: u for u in world.users})
+                return await play_counted(driver, seed)
+            finally:
+                await runner.stop()
+
+
+def report(c: TableCounts) -> str:
+    players = ", ".join(
+        f"{name} {c.dms[name]} ({c.dms_per_player_per_own_turn[name]} per own turn"
+        " besides the deal)"
+        for name in c.dms
+    )
+    return "\n".join(
+        [
+            f"seed {c.seed}: {c.turns} turns, {c.falls} fall choices, {c.clicks} clicks",
+            f"posts  {c.posts:4d}  {c.posts_per_turn:.2f} per turn"
+            f" (at most {c.max_posts_in_a_turn}); {c.in_thread} in the game's thread",
+            f"edits  {c.edits:4d}  {c.edits_per_turn:.2f} per turn",
+            f"pings  {c.pings:4d}  {c.pings_per_turn:.2f} per turn"
+            f" (at most {c.max_pings_in_a_turn})",
+            f"DMs sent: {players}",
+            f"DM edits: {', '.join(f'{k} {v}' for k, v in c.dm_edits.items())}; deleted"
+            f" later: {', '.join(f'{k} {v}' for k, v in c.dm_deleted.items())}",
+            f"clicks per move {c.clicks_per_move:.2f}",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    counts = asyncio.run(measure(args.seed))
+    print(json.dumps(asdict(counts)) if args.json else report(counts))
+
+
+if __name__ == "__main__":
+    main()

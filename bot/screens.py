@@ -1,0 +1,292 @@
+"""Each player's private screen at a table: one message that shows their hand, turns into the
+spot step when they press a tile (and back), asks their fall choices, and is brought up to date
+when a move makes what it shows obsolete.
+
+A private screen is an ephemeral message (or the player's hand message in their direct
+messages, which the presenter edits in place after each move) that the player clicked or opened.
+The bot may edit an ephemeral message only through the token of the interaction that showed it,
+for 15 minutes (Discord's rule). So each ephemeral screen is remembered with the interaction
+that last touched it and when: within that time, every move of the table refreshes it (new
+buttons, or none once the match is over); after it, a press on one of its old buttons is
+answered with the newest hand.
+Edits of one player's screen at one table go one at a time, each showing the newest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Protocol
+
+import discord
+
+from bot import names, pictures, views
+from bot.errors import TableError
+from bot.service import Hand, SpotChoice, TableService
+
+
+class Host(Protocol):
+    """What the screens need of the presenter that holds them."""
+
+    service: TableService
+    renderer: pictures.Renderer
+
+    def channel(
+        self, channel_id: int, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
+
+    async def hand_message(
+        self, hand: Hand, *, mode_button: str | None = None
+    ) -> dict[str, Any]: ...
+
+    def spawn(self, coro: Any, table_id: int) -> asyncio.Task[Any]: ...
+
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME_S: Final = 14 * 60.0
+"""How long the bot edits a screen through its interaction's token (Discord's limit is 15
+minutes; a minute is kept in hand)."""
+
+Edit = Callable[..., Awaitable[Any]]
+ScreenKind = Literal["hand", "spots", "over"]
+
+
+@dataclass
+class Screen:
+    """One player's private screen at one table."""
+
+    message_id: int
+    edit: Edit
+    """Edits the message (through the interaction's token)."""
+    opened: float
+    """When that token was issued (the service's clock)."""
+    in_dm: bool
+    kind: ScreenKind = "hand"
+    shown: tuple[int, str, str] | None = None
+    """``(version, decision, hand digest)`` of the hand it shows."""
+
+
+class Screens:
+    """The private screens of every table, and their edits."""
+
+    def __init__(self, presenter: Host) -> None:
+        self.presenter = presenter
+        self._open: dict[tuple[int, int], Screen] = {}
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    def _now(self) -> float:
+        return self.presenter.service.clock()
+
+    async def _take(self, key: tuple[int, int], screen: Screen) -> None:
+        """Make ``screen`` the player's screen; an older one on another message loses its
+        buttons (if its token still works). A screen in a direct message is the player's one
+        hand message there, which the presenter keeps up to date itself: it is not tracked."""
+        if screen.in_dm:
+            return
+        old = self._open.get(key)
+        self._open[key] = screen
+        if old is not None and old.message_id != screen.message_id and self._live(old):
+            try:
+                await old.edit(view=None)
+            except discord.HTTPException as err:
+                log.debug("table %s: could not retire an older screen: %s", key[0], err)
+
+    def showing(self, table_id: int, user_id: int, message_id: int) -> bool:
+        """Whether the player's live screen at the table is the message ``message_id`` (then
+        its edits are this module's: a move refreshes it, a click turns it into a step)."""
+        screen = self._open.get((table_id, user_id))
+        return screen is not None and screen.message_id == message_id and self._live(screen)
+
+    async def _on_clicked(
+        self, interaction: discord.Interaction[Any], table_id: int, **kwargs: Any
+    ) -> tuple[int, Edit]:
+        """Show ``kwargs`` on the clicked message. If that message is gone (the player's turn
+        began meanwhile and a new hand message replaced it), on the player's newest hand
+        message in their direct messages, or else on a new private message. Returns the
+        message's id and how to edit it later."""
+        try:
+            await interaction.edit_original_response(**kwargs)
+            return _clicked(interaction), interaction.edit_original_response
+        except discord.NotFound:
+            log.info(
+                "table %s: the clicked message is gone; showing the answer elsewhere", table_id
+            )
+        if interaction.guild_id is None and interaction.channel_id is not None:
+            messages = await self.presenter.service.store.get_messages(table_id)
+            newest = messages.get(f"hand:{interaction.user.id}")
+            if newest is not None:
+                partial = self.presenter.channel(interaction.channel_id).get_partial_message(newest)
+                try:
+                    await partial.edit(**kwargs)
+                    return newest, partial.edit
+                except discord.NotFound:
+                    log.info("table %s: the newest hand message is gone too", table_id)
+        if "attachments" in kwargs:
+            kwargs["files"] = kwargs.pop("attachments")
+        message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+        return message.id, message.edit
+
+    def _live(self, screen: Screen) -> bool:
+        return self._now() - screen.opened < TOKEN_LIFETIME_S
+
+    # --- showing on the clicked (or a new) message ---------------------------------------------
+
+    async def open_hand(
+        self, interaction: discord.Interaction[Any], hand: Hand, *, note: str | None = None
+    ) -> None:
+        """Answer a deferred interaction with a new private message showing the hand."""
+        key = (hand.table_id, hand.user_id)
+        async with self._lock(key):
+            kwargs = await self._hand_kwargs(hand, note, in_dm=interaction.guild_id is None)
+            message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+            screen = Screen(message.id, message.edit, self._now(), interaction.guild_id is None)
+            screen.shown = (hand.version, hand.decision, hand.digest)
+            await self._take(key, screen)
+
+    async def show_hand(
+        self, interaction: discord.Interaction[Any], hand: Hand, *, note: str | None = None
+    ) -> None:
+        """Turn the clicked private message into the hand (tiles, or the fall choice)."""
+        key = (hand.table_id, hand.user_id)
+        async with self._lock(key):
+            await self._show_hand(interaction, hand, note)
+
+    async def _show_hand(
+        self, interaction: discord.Interaction[Any], hand: Hand, note: str | None
+    ) -> None:
+        in_dm = interaction.guild_id is None
+        kwargs = await self._hand_kwargs(hand, note, in_dm=in_dm)
+        file = kwargs.pop("file")
+        message_id, edit = await self._on_clicked(
+            interaction, hand.table_id, attachments=[file], **kwargs
+        )
+        screen = Screen(message_id, edit, self._now(), in_dm)
+        screen.shown = (hand.version, hand.decision, hand.digest)
+        await self._take((hand.table_id, hand.user_id), screen)
+
+    async def show_newest(
+        self, interaction: discord.Interaction[Any], table_id: int, *, note: str | None = None
+    ) -> None:
+        """Turn the clicked private message into the clicker's newest hand, or into the end of
+        the match (no buttons) when the table is over."""
+        user_id = interaction.user.id
+        async with self._lock((table_id, user_id)):
+            try:
+                hand = await self.presenter.service.hand(table_id, user_id)
+            except TableError:
+                await self._show_over(interaction, table_id)
+                return
+            await self._show_hand(interaction, hand, note)
+
+    async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        message_id, edit = await self._on_clicked(
+            interaction, table_id, content=await self.over_text(table_id), view=None
+        )
+        screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
+        await self._take((table_id, interaction.user.id), screen)
+
+    async def over_text(self, table_id: int) -> str:
+        """What a private screen says once its table is over or closed."""
+        try:
+            board = await self.presenter.service.board_of(table_id)
+        except TableError:
+            return views.MATCH_OVER
+        if board.prompt.kind == "over":
+            return views.MATCH_OVER
+        return "This table is closed."
+
+    async def show_spots(self, interaction: discord.Interaction[Any], choice: SpotChoice) -> None:
+        """Turn the clicked private message into the spot step for the chosen tile."""
+        key = (choice.table_id, choice.user_id)
+        async with self._lock(key):
+            png = await pictures.table_png(
+                choice.view,
+                [names.clean(n) for n in choice.names],
+                title="Choose a spot",
+                renderer=self.presenter.renderer,
+            )
+            file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
+            message_id, edit = await self._on_clicked(
+                interaction,
+                choice.table_id,
+                content=views.spot_content(choice),
+                attachments=[file],
+                view=views.spot_view(choice),
+            )
+            in_dm = interaction.guild_id is None
+            screen = Screen(message_id, edit, self._now(), in_dm, "spots")
+            screen.shown = (choice.version, "play", "")
+            await self._take(key, screen)
+
+    async def _hand_kwargs(self, hand: Hand, note: str | None, *, in_dm: bool) -> dict[str, Any]:
+        mode = None if in_dm else ("channel" if hand.dm else "dm")
+        kwargs = await self.presenter.hand_message(hand, mode_button=mode)
+        if note:
+            kwargs["content"] = views.clip(f"{note}\n{kwargs['content']}")
+        return kwargs
+
+    # --- keeping screens up to date -------------------------------------------------------------
+
+    def refresh(self, table_id: int, *, skip: int | None = None) -> None:
+        """After a move: bring every live screen of the table up to date, in the background
+        (``skip``: the clicker, whose screen their own click updates)."""
+        users = [u for (t, u) in self._open if t == table_id and u != skip]
+        for user_id in users:
+            self.presenter.spawn(self._refresh_one(table_id, user_id), table_id)
+
+    async def _refresh_one(self, table_id: int, user_id: int) -> None:
+        key = (table_id, user_id)
+        async with self._lock(key):
+            screen = self._open.get(key)
+            if screen is None or screen.kind == "over":
+                return
+            if not self._live(screen):
+                del self._open[key]
+                return
+            try:
+                hand = await self.presenter.service.hand(table_id, user_id)
+            except TableError:
+                try:
+                    await screen.edit(content=await self.over_text(table_id), view=None)
+                except discord.HTTPException as err:
+                    log.debug("table %s: could not close a screen: %s", table_id, err)
+                screen.kind = "over"
+                return
+            same = (hand.decision, hand.digest) == (screen.shown or (0, "", ""))[1:]
+            if screen.kind == "hand" and same:
+                return
+            unchanged = screen.shown is not None and screen.shown[0] == hand.version
+            if screen.kind == "spots" and hand.decision == "play" and unchanged:
+                return
+            kwargs = await self._hand_kwargs(hand, None, in_dm=screen.in_dm)
+            file = kwargs.pop("file")
+            try:
+                await screen.edit(attachments=[file], **kwargs)
+            except discord.HTTPException as err:
+                log.debug("table %s: could not refresh a screen: %s", table_id, err)
+                del self._open[key]
+                return
+            screen.kind = "hand"
+            screen.shown = (hand.version, hand.decision, hand.digest)
+
+    def forget(self, table_id: int) -> None:
+        """Drop the screens of a table that is over and shown as over."""
+        for key in [k for k in self._open if k[0] == table_id]:
+            if self._open[key].kind == "over":
+                del self._open[key]
+                self._locks.pop(key, None)
+
+
+def _clicked(interaction: discord.Interaction[Any]) -> int:
+    """The id of the message whose button was pressed."""
+    return interaction.message.id if interaction.message is not None else 0

@@ -1,0 +1,526 @@
+"""The table service's common ground: reading tables, what a table shows, hands, timers, and
+writing a decision (the engine checks it, the store keeps it, version-checked)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+from bot import names
+from bot.errors import (
+    BadRequest,
+    NoTable,
+    NotAllowed,
+    NotSeated,
+    Stale,
+    TableError,
+)
+from bot.service.locks import TableLocks
+from bot.service.results import (
+    Board,
+    Hand,
+    Prompt,
+    PromptKind,
+    Step,
+)
+from data.store import (
+    CorruptRecord,
+    GuildSettings,
+    NotFound,
+    PlayerPrefs,
+    Seat,
+    Store,
+    Table,
+    TableDefaults,
+    TableOptions,
+    VersionConflict,
+)
+from engine import Action, EngineError, Game, NextRound, View, fitting_tiles, view
+from engine.model import Die
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+AiPlayer = Callable[[str, View, int], Action]
+"""A computer player: ``(level, view, seed) -> action`` for the decision ``view.player`` owns."""
+Dealer = Callable[[int, int, TableOptions], Game]
+"""Deals a new match: ``(players, seed, options) -> Game``."""
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+MAX_ROUNDS = 10
+MIN_TURN_LIMIT_S = 60
+MAX_TURN_LIMIT_S = 14 * 24 * 3600
+DEFAULT_TURN_LIMIT_S = 24 * 3600
+DEFAULT_REMINDER_S = 12 * 3600
+TIMEOUT_LEVEL = "normal"
+"""The level of the computer player that plays one turn for an absent player."""
+AI_GRACE_S = 30.0
+"""A decision owned by a computer (or the fire die) is made at once; its deadline is only a
+safety net that makes the timer loop finish it after a crash."""
+NEXT_ROUND_PAUSE_S = 120.0
+"""After a won round of a multi-round match, the next round starts by itself after this pause
+(or at once with the "Next round" button)."""
+MAX_NAME = 32
+
+
+def hand_digest(table_id: int, game_round: int, hand: Sequence[str]) -> str:
+    """A short fingerprint of one hand at one table (goes into tile buttons' custom ids)."""
+    raw = f"{table_id}:{game_round}:{','.join(hand)}".encode()
+    return hashlib.blake2s(raw, digest_size=4).hexdigest()
+
+
+def _deal(players: int, seed: int, options: TableOptions) -> Game:
+    return Game.new(
+        players, seed, curse=options.curse, fire_die=options.fire_die, rounds=options.rounds
+    )
+
+
+def _clean_name(name: str) -> str:
+    """A name to keep: line breaks and tabs become spaces, control and direction characters go
+    (:func:`bot.names.clean`), runs of spaces become one, at most ``MAX_NAME`` characters."""
+    name = " ".join(names.clean(" ".join(name.split())).split()) or "player"
+    return name[:MAX_NAME]
+
+
+def _engine_refusal(err: EngineError) -> TableError:
+    """An engine refusal in words a player understands (no "player N")."""
+    if err.code in ("round_over", "match_over"):
+        return Stale("This round is already over.")
+    if err.code in ("not_your_decision", "wrong_decision"):
+        return Stale("That moment has passed: the game has moved on.")
+    return NotAllowed("That move is not possible now.")
+
+
+class TableCore:
+    """The state and the common steps shared by the lobby, the moves and the computer players
+    (:class:`bot.service.TableService` puts them together)."""
+
+    store: Store
+    clock: Clock
+    ai: AiPlayer
+    seed_source: Callable[[], int]
+    deal: Dealer
+    next_round_pause_s: float
+    locks: TableLocks
+    _reported: set[tuple[int, int | None]]
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        """The lock that serialises changes to one table in this process."""
+        return self.locks.change(table_id)
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    async def _get(self, table_id: int) -> Table:
+        try:
+            return self._effective(await self.store.get_table(table_id))
+        except NotFound:
+            raise NoTable("This table is closed.", table_id=table_id) from None
+        except CorruptRecord as err:
+            self._report_unreadable(err)
+            raise TableError(
+                "This table's record cannot be read; an admin has been told in the logs.",
+                table_id=table_id,
+            ) from None
+
+    def _report_unreadable(self, err: CorruptRecord) -> None:
+        """Log a damaged table record once (per record version): its timers and every click
+        read it again, and the log must not fill up with the same problem."""
+        key = (err.table_id, err.version)
+        if key in self._reported:
+            log.debug("table %s: unreadable record (%s)", err.table_id, err.problem)
+            return
+        self._reported.add(key)
+        log.error("table %s: unreadable record (%s)", err.table_id, err.problem)
+
+    async def _get_open(self, table_id: int) -> Table:
+        table = await self._get(table_id)
+        if table.status not in ("lobby", "playing"):
+            raise Stale("This table is closed.", table_id=table_id)
+        return table
+
+    @staticmethod
+    def _effective(table: Table) -> Table:
+        """The table with the seats of players who left (``/fp leave``) already played by a
+        computer. The change is written into the seats with the table's next move."""
+        if table.status != "playing" or not table.departed:
+            return table
+        seats = list(table.seats)
+        changed = False
+        for i, user_id in table.departed.items():
+            if 0 <= i < len(seats) and seats[i].ai is None and seats[i].user_id == user_id:
+                seats[i] = Seat(None, f"{seats[i].name} (computer)", TIMEOUT_LEVEL)
+                changed = True
+        return replace(table, seats=tuple(seats)) if changed else table
+
+    @staticmethod
+    def _game(table: Table) -> Game:
+        if table.state is None:
+            raise TableError("This table has no game yet.", table_id=table.id)
+        return Game.from_dict(table.state)
+
+    async def _get_game(self, table_id: int) -> tuple[Table, Game]:
+        table = await self._get_open(table_id)
+        if table.status != "playing":
+            raise Stale("This game has not started yet.", table_id=table_id)
+        return table, self._game(table)
+
+    async def table_in_channel(self, channel_id: int) -> Table:
+        """The open table in a channel; :class:`NoTable` if there is none."""
+        try:
+            table = await self.store.open_table_in_channel(channel_id)
+        except CorruptRecord as err:
+            self._report_unreadable(err)
+            raise TableError(
+                "This channel's table cannot be read any more. Someone who can manage the "
+                "channel can close it with /fp abort.",
+                table_id=err.table_id,
+            ) from None
+        if table is None:
+            raise NoTable("There is no Flaming Pyramids table in this channel. Start one: /fp new")
+        return table
+
+    @staticmethod
+    def seat_of(table: Table, user_id: int) -> int | None:
+        """The seat of a user at a table, or None."""
+        for i, s in enumerate(table.seats):
+            if s.user_id == user_id and s.ai is None:
+                return i
+        return None
+
+    def _require_seat(self, table: Table, user_id: int) -> int:
+        seat = self.seat_of(table, user_id)
+        if seat is None:
+            raise NotSeated(
+                "You are not playing at this table, so this is not yours to decide. "
+                "You can watch, and join the next game!",
+                table_id=table.id,
+            )
+        return seat
+
+    def board(self, table: Table, game: Game | None = None) -> Board:
+        """What the channel shows for a table now."""
+        if table.status == "lobby":
+            return Board(table, None, Prompt("lobby"))
+        if game is None and table.state is not None:
+            game = self._game(table)
+        if game is None:
+            return Board(table, None, Prompt("closed"))
+        pub = view(game, None)
+        if table.status in ("cancelled", "aborted"):
+            return Board(table, pub, Prompt("closed"))
+        p = game.pending
+        if p is None:
+            kind: PromptKind = "over" if game.match_over else "next_round"
+            return Board(table, pub, Prompt(kind, deadline=table.deadline))
+        seat = table.seats[p.player]
+        if p.kind == "die":
+            return Board(table, pub, Prompt("die", p.player))
+        kind = "fall" if p.kind == "fall" else "play"
+        return Board(
+            table,
+            pub,
+            Prompt(
+                kind,
+                p.player,
+                seat.user_id if seat.ai is None else None,
+                p.tile,
+                p.at,
+                table.deadline if seat.ai is None else None,
+            ),
+        )
+
+    async def board_of(self, table_id: int) -> Board:
+        """The board of a table by id."""
+        return self.board(await self._get(table_id))
+
+    async def board_in_channel(self, channel_id: int) -> Board:
+        """The board of the open table in a channel (for ``/fp status``)."""
+        return self.board(await self.table_in_channel(channel_id))
+
+    async def _hand(self, table: Table, game: Game, seat: int) -> Hand:
+        s = table.seats[seat]
+        assert s.user_id is not None
+        prefs = await self.store.get_prefs(s.user_id)
+        p = game.pending
+        decision: Literal["play", "fall", "wait"] = "wait"
+        if p is not None and p.player == seat and p.kind in ("play", "fall"):
+            decision = "play" if p.kind == "play" else "fall"
+        fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
+        return Hand(
+            table_id=table.id,
+            guild_id=table.guild_id,
+            channel_id=table.place_id,
+            user_id=s.user_id,
+            seat=seat,
+            view=view(game, seat),
+            names=tuple(x.name for x in table.seats),
+            digest=hand_digest(table.id, game.round, game.hands[seat]),
+            version=table.version,
+            your_turn=p is not None and p.kind == "play" and p.player == seat,
+            dm=prefs.hand_mode == "dm",
+            dm_failed_before=s.user_id in table.dm_failed,
+            dm_on_turn=prefs.dm_on_turn,
+            decision=decision,
+            fitting=tuple(fitting),
+            deadline=table.deadline if decision != "wait" else None,
+            board_message_id=table.messages.get("board"),
+        )
+
+    async def hand(self, table_id: int, user_id: int) -> Hand:
+        """A player's hand (for the "My hand" button); only its owner ever gets it."""
+        table, game = await self._get_game(table_id)
+        seat = self._require_seat(table, user_id)
+        return await self._hand(table, game, seat)
+
+    async def hand_in_channel(self, channel_id: int, user_id: int) -> Hand:
+        """A player's hand at the table of a channel (``/fp hand``)."""
+        table = await self.table_in_channel(channel_id)
+        if table.status != "playing":
+            raise Stale("The game has not started yet.", table_id=table.id)
+        return await self.hand(table.id, user_id)
+
+    async def check_place(
+        self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int
+    ) -> None:
+        """Refuse (:class:`Stale`) a button of ``table_id`` used anywhere but in its table's
+        channel or thread, or in a direct message (``guild_id`` None) by someone not seated there: a
+        button's id can be forged, its place cannot."""
+        table = await self._get(table_id)
+        if guild_id is None:
+            if self.seat_of(table, user_id) is not None:
+                return
+        elif table.guild_id == guild_id and channel_id in (table.channel_id, table.thread_id):
+            return
+        log.info("table %s: a button used out of its place by user %s", table_id, user_id)
+        raise Stale("This button does not belong here; nothing was changed.", table_id=table_id)
+
+    def _check_version(self, table: Table, version: int) -> None:
+        if table.version != version:
+            raise Stale(
+                "That button belongs to a moment that has passed; nothing was changed.",
+                table_id=table.id,
+            )
+
+    def _require_host(self, table: Table, user_id: int, what: str) -> None:
+        if table.host_id != user_id:
+            raise NotAllowed(f"Only the host can {what}.", table_id=table.id)
+
+    # --- timers ----------------------------------------------------------------------------------
+
+    def _timers(
+        self, table: Table, game: Game, now: float, *, same_turn: bool = False
+    ) -> tuple[float | None, float | None]:
+        """The deadline and reminder time of the decision ``game`` waits for. A person's fall
+        choice in the turn that is still running (``same_turn``) keeps the turn's deadline: the
+        deadline covers the whole turn (unless it has passed: then the chooser gets a new one)."""
+        p = game.pending
+        if p is None:
+            if game.match_over:
+                return None, None
+            return now + self.next_round_pause_s, None
+        seat = table.seats[p.player]
+        if p.kind == "die" or seat.ai is not None:
+            return now + AI_GRACE_S, None
+        if same_turn and p.kind == "fall" and table.deadline is not None and table.deadline > now:
+            kept = table.reminder_at
+            return table.deadline, (kept if kept is not None and kept > now else None)
+        limit = float(table.options.turn_limit_s)
+        deadline = now + limit
+        lead = min(float(table.options.reminder_s), limit / 2)
+        return deadline, (deadline - lead if lead > 0 else None)
+
+    async def _commit(
+        self,
+        table: Table,
+        game: Game,
+        seat: int | None,
+        user_id: int | None,
+        action: Action,
+        *,
+        timed_out: bool = False,
+    ) -> Step:
+        """Apply ``action`` (checked by the engine), roll a pending fire die, write everything
+        (version-checked) and describe the result. The caller holds the table's lock."""
+        before = view(game, None)
+        hands_before = [tuple(h) for h in game.hands]
+        try:
+            events = list(game.apply(action, seat))
+        except EngineError as err:
+            raise _engine_refusal(err) from None
+        # A new turn begins with a "turn" event; until then, a fall is part of the same turn.
+        same_turn = not isinstance(action, NextRound) and all(e.kind != "turn" for e in events)
+        table = await self._write(table, game, seat, user_id, action.to_dict(), same_turn)
+        while game.pending is not None and game.pending.kind == "die":
+            rolled = game.copy()
+            roll = rolled.apply(Die(None))
+            try:
+                same_turn = same_turn and all(e.kind != "turn" for e in roll)
+                table = await self._write(table, rolled, None, None, {"die": "roll"}, same_turn)
+            except Stale:
+                # Another process moved the table on after our move was written: the move
+                # stands; whoever holds the table now rolls the die (or the timer does).
+                log.warning("table %s: the fire die was left to another process", table.id)
+                break
+            game = rolled
+            events.extend(roll)
+        results = None
+        if game.match_over:
+            results = self._results(table, game)
+            table = await self.store.end_table(
+                table.id, table.version, "finished", self.clock(), results
+            )
+            log.info("table %s: match over, winners %s", table.id, results["winners"])
+        hands: list[Hand] = []
+        p = game.pending
+        turn_began = (
+            p is not None
+            and p.kind == "play"
+            and not (
+                before.pending is not None
+                and before.pending.kind == "play"
+                and before.pending.player == p.player
+            )
+        )
+        if p is not None:
+            for i, s in enumerate(table.seats):
+                changed = tuple(game.hands[i]) != hands_before[i]
+                if (
+                    s.ai is None
+                    and s.user_id is not None
+                    and (changed or (turn_began and i == p.player))
+                ):
+                    hands.append(await self._hand(table, game, i))
+        kind: Literal["move", "next_round"] = (
+            "next_round" if isinstance(action, NextRound) else "move"
+        )
+        return Step(
+            kind,
+            self.board(table, game),
+            None if kind == "next_round" else before,
+            tuple(events),
+            seat,
+            timed_out,
+            tuple(hands),
+            results,
+        )
+
+    async def _write(
+        self,
+        table: Table,
+        game: Game,
+        seat: int | None,
+        user_id: int | None,
+        action: dict[str, Any],
+        same_turn: bool = False,
+    ) -> Table:
+        now = self.clock()
+        deadline, reminder = self._timers(table, game, now, same_turn=same_turn)
+        try:
+            left = bool(table.departed)
+            return await self.store.apply_action(
+                table.id,
+                table.version,
+                seat=seat,
+                user_id=user_id,
+                action=action,
+                state=game.to_dict(),
+                deadline=deadline,
+                reminder_at=reminder,
+                now=now,
+                seats=table.seats if left else None,
+                status="finished" if game.match_over else None,
+            )
+        except VersionConflict:
+            raise Stale(
+                "That moment has passed: somebody acted first. Nothing was changed.",
+                table_id=table.id,
+            ) from None
+
+    @staticmethod
+    def _results(table: Table, game: Game) -> dict[str, Any]:
+        return {
+            "seats": [s.to_dict() for s in table.seats],
+            "scores": list(game.scores),
+            "winners": game.winners(),
+            "rounds": game.rounds,
+        }
+
+    async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
+        """Choose for good how a player gets their hands: direct messages, or ephemeral replies."""
+        prefs = await self.store.get_prefs(user_id)
+        await self.store.set_prefs(replace(prefs, hand_mode=mode))
+
+    async def set_notify(
+        self, user_id: int, *, on_turn: bool | None = None, reminders: bool | None = None
+    ) -> PlayerPrefs:
+        """``/fp notify``: whether a player gets a direct message when their turn begins, and
+        reminders before its end (None: unchanged). Returns the choices as they now stand."""
+        prefs = await self.store.get_prefs(user_id)
+        if on_turn is not None:
+            prefs = replace(prefs, dm_on_turn=on_turn)
+        if reminders is not None:
+            prefs = replace(prefs, reminders=reminders)
+        await self.store.set_prefs(prefs)
+        return prefs
+
+    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
+        """Remember that a direct message to ``user_id`` failed at this table; True the first time
+        (so the channel is told once)."""
+        return await self.store.note_dm_failed(table_id, user_id)
+
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """Remember that the channel has seen the table at ``version`` (see :meth:`unshown`)."""
+        await self.store.mark_shown(table_id, version)
+
+    async def unshown(self) -> list[Board]:
+        """Games whose latest move was committed but never shown (the bot stopped in between),
+        waiting for a person: to post their picture again after a restart."""
+        out: list[Board] = []
+        for table in await self.store.open_tables():
+            if table.status != "playing" or table.shown_version == table.version:
+                continue
+            try:
+                board = self.board(self._effective(table))
+            except Exception:
+                log.exception("table %s: cannot be shown", table.id)
+                continue
+            if board.prompt.user_id is not None or board.prompt.kind == "next_round":
+                out.append(board)
+        return out
+
+    async def remember_message(self, table_id: int, key: str, message_id: int) -> None:
+        """Remember a Discord message id (the lobby, the latest picture...)."""
+        await self.store.set_message(table_id, key, message_id)
+
+    async def settings(
+        self,
+        guild_id: int,
+        *,
+        turn_limit_s: int | None = None,
+        reminder_s: int | None = None,
+        defaults: TableDefaults | None = None,
+    ) -> GuildSettings:
+        """``/fp settings``: change (and return) a server's settings."""
+        current = await self.store.get_guild_settings(guild_id)
+        if turn_limit_s is not None:
+            if not MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S:
+                raise BadRequest("The turn time limit must be between 1 minute and 14 days.")
+            current = replace(current, turn_limit_s=turn_limit_s)
+        if reminder_s is not None:
+            current = replace(current, reminder_s=max(0, reminder_s))
+        changed = defaults is not None and bool(defaults.to_dict())
+        if defaults is not None and changed:
+            merged = {**current.defaults.to_dict(), **defaults.to_dict()}
+            current = replace(current, defaults=TableDefaults.from_dict(merged))
+        if turn_limit_s is not None or reminder_s is not None or changed:
+            await self.store.set_guild_settings(current)
+        return current
+
+    async def open_tables(self) -> list[Table]:
+        """Every open table (to finish computer decisions a restart interrupted)."""
+        return await self.store.open_tables()

@@ -1,0 +1,332 @@
+"""Lobbies (seats, computer players, start, cancel), leaving, aborting and server settings."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from bot.errors import (
+    BadRequest,
+    NotAllowed,
+    NotSeated,
+    Stale,
+    TableExists,
+)
+from bot.service.core import (
+    MAX_ROUNDS,
+    MAX_SEATS,
+    MAX_TURN_LIMIT_S,
+    MIN_SEATS,
+    MIN_TURN_LIMIT_S,
+    TableCore,
+    _clean_name,
+)
+from bot.service.results import (
+    Board,
+    LeftGame,
+    Prompt,
+    Step,
+)
+from data.store import (
+    ChannelBusy,
+    CorruptRecord,
+    Seat,
+    Table,
+    TableDefaults,
+    TableOptions,
+    VersionConflict,
+)
+from engine import Game
+from engine.ai import LEVELS
+
+log = logging.getLogger(__name__)
+
+
+class Lobby(TableCore):
+    """Opening a table, its seats and options, and closing it."""
+
+    async def new_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        options: TableDefaults | None = None,
+    ) -> Board:
+        """Open a lobby in a channel, with the host seated. The options ``options`` leaves
+        unset take the server's defaults. Raises :class:`TableExists` if the channel already
+        has a table."""
+        settings = await self.store.get_guild_settings(guild_id)
+        opts = TableOptions(
+            turn_limit_s=settings.turn_limit_s, reminder_s=settings.reminder_s, max_seats=MAX_SEATS
+        ).with_defaults(settings.defaults)
+        opts = self._check_options(opts.with_defaults(options or TableDefaults()))
+        try:
+            table = await self.store.create_table(
+                guild_id,
+                channel_id,
+                user_id,
+                opts,
+                (Seat(user_id, _clean_name(name)),),
+                self.clock(),
+            )
+        except ChannelBusy as busy:
+            link = None
+            try:
+                messages = await self.store.get_messages(busy.table_id)
+                link = messages.get("status") or messages.get("lobby")
+            except Exception:
+                log.exception("table %s: could not read its messages", busy.table_id)
+            raise TableExists(
+                "This channel already has a Flaming Pyramids table.",
+                table_id=busy.table_id,
+                message_id=link,
+            ) from None
+        log.info("table %s: opened in channel %s by %s", table.id, channel_id, user_id)
+        return self.board(table)
+
+    @staticmethod
+    def _check_options(opts: TableOptions) -> TableOptions:
+        rounds, limit, max_seats = opts.rounds, opts.turn_limit_s, opts.max_seats
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise BadRequest(f"A match has 1 to {MAX_ROUNDS} rounds.")
+        if not MIN_TURN_LIMIT_S <= limit <= MAX_TURN_LIMIT_S:
+            raise BadRequest("The turn time limit must be between 1 minute and 14 days.")
+        if not MIN_SEATS <= max_seats <= MAX_SEATS:
+            raise BadRequest(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+        return replace(opts, reminder_s=max(0, opts.reminder_s))
+
+    async def _lobby_write(
+        self, table: Table, *, seats: tuple[Seat, ...] | None = None, status: Any = None
+    ) -> Table:
+        return await self.store.update_lobby(
+            table.id, table.version, seats=seats, status=status, now=self.clock()
+        )
+
+    async def _get_lobby(self, table_id: int) -> Table:
+        table = await self._get_open(table_id)
+        if table.status != "lobby":
+            raise Stale("The game has already started.", table_id=table_id)
+        return table
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Board:
+        """Take a seat in a lobby (idempotent: a seated user gets a polite refusal)."""
+        async with self.lock(table_id):
+            for _ in range(3):
+                table = await self._get_lobby(table_id)
+                if self.seat_of(table, user_id) is not None:
+                    raise NotAllowed("You already have a seat at this table.", table_id=table_id)
+                if len(table.seats) >= table.options.max_seats:
+                    raise NotAllowed("This table is full.", table_id=table_id)
+                seats = (*table.seats, Seat(user_id, _clean_name(name)))
+                try:
+                    table = await self._lobby_write(table, seats=seats)
+                except VersionConflict:
+                    continue  # another process changed the lobby: read it again
+                return self.board(table)
+            raise Stale("The lobby is busy; please try again.", table_id=table_id)
+
+    async def leave_lobby(self, table_id: int, user_id: int) -> Board:
+        """Give up a seat in a lobby. The host cancels instead."""
+        async with self.lock(table_id):
+            for _ in range(3):
+                table = await self._get_lobby(table_id)
+                if table.host_id == user_id:
+                    raise NotAllowed(
+                        "You host this table: use Cancel to close it.", table_id=table_id
+                    )
+                if self.seat_of(table, user_id) is None:
+                    raise NotSeated("You have no seat at this table.", table_id=table_id)
+                seats = tuple(s for s in table.seats if s.user_id != user_id or s.ai is not None)
+                try:
+                    table = await self._lobby_write(table, seats=seats)
+                except VersionConflict:
+                    continue
+                return self.board(table)
+            raise Stale("The lobby is busy; please try again.", table_id=table_id)
+
+    async def add_ai(self, table_id: int, version: int, user_id: int, level: str) -> Board:
+        """The host adds a computer player of ``level`` to the lobby."""
+        if level not in LEVELS:
+            raise BadRequest(f"Unknown level {level!r}.")
+        async with self.lock(table_id):
+            table = await self._get_lobby(table_id)
+            self._require_host(table, user_id, "add computer players")
+            self._check_version(table, version)
+            if len(table.seats) >= table.options.max_seats:
+                raise NotAllowed("This table is full.", table_id=table_id)
+            taken = {s.name for s in table.seats}
+            n = 1
+            while f"Computer {n} ({level})" in taken:
+                n += 1
+            seats = (*table.seats, Seat(None, f"Computer {n} ({level})", level))
+            try:
+                table = await self._lobby_write(table, seats=seats)
+            except VersionConflict:
+                raise Stale("The lobby just changed; please try again.") from None
+            return self.board(table)
+
+    async def remove_ai(self, table_id: int, version: int, user_id: int) -> Board:
+        """The host removes the last computer player of the lobby."""
+        async with self.lock(table_id):
+            table = await self._get_lobby(table_id)
+            self._require_host(table, user_id, "remove computer players")
+            self._check_version(table, version)
+            idx = [i for i, s in enumerate(table.seats) if s.ai is not None]
+            if not idx:
+                raise NotAllowed("There is no computer player to remove.", table_id=table_id)
+            seats = tuple(s for i, s in enumerate(table.seats) if i != idx[-1])
+            try:
+                table = await self._lobby_write(table, seats=seats)
+            except VersionConflict:
+                raise Stale("The lobby just changed; please try again.") from None
+            return self.board(table)
+
+    async def cancel(self, table_id: int, version: int | None, user_id: int) -> Board:
+        """The host closes the lobby."""
+        async with self.lock(table_id):
+            table = await self._get_lobby(table_id)
+            self._require_host(table, user_id, "cancel the table")
+            if version is not None:
+                self._check_version(table, version)
+            try:
+                table = await self.store.end_table(
+                    table.id, table.version, "cancelled", self.clock()
+                )
+            except VersionConflict:
+                raise Stale("The lobby just changed; please try again.") from None
+        log.info("table %s: cancelled by %s", table_id, user_id)
+        return self.board(table)
+
+    async def start(self, table_id: int, version: int | None, user_id: int) -> Step:
+        """The host starts the game with the seated players (2 to 6)."""
+        async with self.lock(table_id):
+            table = await self._get_lobby(table_id)
+            self._require_host(table, user_id, "start the game")
+            if version is not None:
+                self._check_version(table, version)
+            n = len(table.seats)
+            if not MIN_SEATS <= n <= MAX_SEATS:
+                raise NotAllowed(
+                    f"A game needs {MIN_SEATS} to {MAX_SEATS} players; {n} seated. "
+                    "Invite friends or add a computer player.",
+                    table_id=table_id,
+                )
+            game = self.deal(n, self.seed_source(), table.options)
+            return await self._start_game(table, game)
+
+    async def start_from_state(self, table_id: int, user_id: int, state: dict[str, Any]) -> Step:
+        """Test seam: start a lobby's game from a chosen engine state (``Game.to_dict`` or the
+        scenario format). Only tests call this; players always get a shuffled deal."""
+        async with self.lock(table_id):
+            table = await self._get_lobby(table_id)
+            self._require_host(table, user_id, "start the game")
+            game = Game.from_dict(state)
+            if game.players != len(table.seats):
+                raise BadRequest(
+                    f"the state has {game.players} players, the table {len(table.seats)}"
+                )
+            return await self._start_game(table, game)
+
+    async def _start_game(self, table: Table, game: Game) -> Step:
+        now = self.clock()
+        deadline, reminder = self._timers(table, game, now)
+        try:
+            table = await self.store.start_game(
+                table.id, table.version, table.seats, game.to_dict(), deadline, reminder, now
+            )
+        except VersionConflict:
+            raise Stale("The lobby just changed; please try again.") from None
+        log.info("table %s: game started with %s seats", table.id, len(table.seats))
+        hands = [
+            await self._hand(table, game, i)
+            for i, s in enumerate(table.seats)
+            if s.ai is None and s.user_id is not None
+        ]
+        return Step(
+            "start",
+            self.board(table, game),
+            None,
+            tuple(game.turn_events),
+            None,
+            hands=tuple(hands),
+        )
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Board:
+        """A player of a finished match opens a new lobby in its channel with the same options:
+        they take the first seat and host it, the computer players keep theirs, the other
+        players confirm by joining. Raises :class:`TableExists` if the channel has a table."""
+        old = await self._get(table_id)
+        if old.status != "finished":
+            raise NotAllowed("The match is not over yet.", table_id=table_id)
+        if self.seat_of(old, user_id) is None:
+            raise NotAllowed("Only the match's players can ask for a rematch.", table_id=table_id)
+        seats = (Seat(user_id, _clean_name(name)), *(s for s in old.seats if s.ai is not None))
+        try:
+            table = await self.store.create_table(
+                old.guild_id, old.channel_id, user_id, old.options, seats, self.clock()
+            )
+        except ChannelBusy as busy:
+            raise TableExists(
+                "This channel already has a Flaming Pyramids table.", table_id=busy.table_id
+            ) from None
+        log.info("table %s: rematch of table %s opened by %s", table.id, table_id, user_id)
+        return self.board(table)
+
+    async def move_to_thread(self, step: Step, thread_id: int) -> Step:
+        """The game that ``step`` started lives in the thread ``thread_id`` from now on (its
+        channel is free for another lobby): the same step, shown there."""
+        await self.store.set_thread(step.board.table_id, thread_id)
+        board = replace(step.board, table=replace(step.board.table, thread_id=thread_id))
+        hands = tuple(replace(h, channel_id=thread_id) for h in step.hands)
+        log.info("table %s: the game lives in thread %s", board.table_id, thread_id)
+        return replace(step, board=board, hands=hands)
+
+    async def leave(self, channel_id: int, user_id: int) -> Board | LeftGame:
+        """``/fp leave``: leave the lobby, or hand a running game's seat to a computer player
+        (the table closes when nobody is left)."""
+        table = await self.table_in_channel(channel_id)
+        if table.status == "lobby":
+            return await self.leave_lobby(table.id, user_id)
+        async with self.lock(table.id):
+            table, game = await self._get_game(table.id)
+            seat = self._require_seat(table, user_id)
+            await self.store.record_departure(table.id, seat, user_id, self.clock())
+            table = await self._get(table.id)
+            if not any(s.ai is None for s in table.seats):
+                table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
+                log.info("table %s: the last player left; table closed", table.id)
+                return LeftGame(self.board(table, game), seat, True)
+            log.info("table %s: seat %s left; a computer player took it", table.id, seat)
+            return LeftGame(self.board(table, game), seat, False)
+
+    async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Board:
+        """``/fp abort``: the host, or a member allowed to manage the channel, closes the table
+        (also one whose record cannot be read any more, to free the channel)."""
+        try:
+            await self.store.open_table_in_channel(channel_id)
+        except CorruptRecord as err:
+            if not may_manage or err.version is None:
+                raise NotAllowed(
+                    "This table's record cannot be read; someone who can manage the channel "
+                    "can close it.",
+                    table_id=err.table_id,
+                ) from None
+            table = await self.store.end_table(err.table_id, err.version, "aborted", self.clock())
+            log.warning("table %s: unreadable table aborted by %s", err.table_id, user_id)
+            return Board(table, None, Prompt("closed"))
+        table = await self.table_in_channel(channel_id)
+        if table.host_id != user_id and not may_manage:
+            raise NotAllowed(
+                "Only the host or someone who can manage this channel can abort the table.",
+                table_id=table.id,
+            )
+        async with self.lock(table.id):
+            table = await self._get_open(table.id)
+            try:
+                table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
+            except VersionConflict:
+                raise Stale("The table just changed; please try again.") from None
+        log.info("table %s: aborted by %s", table.id, user_id)
+        return self.board(table)

@@ -1,0 +1,122 @@
+"""A person's decisions during a game: a tile, its spot, a fall, the next round."""
+
+from __future__ import annotations
+
+from bot.errors import BadRequest, HandChanged, NotYourDecision, Stale
+from bot.service.core import TableCore, hand_digest
+from bot.service.results import Hand, SpotChoice, Step
+from data.store import Table
+from engine import Fall, Game, NextRound, Play, Pos, previews, view
+from render.labels import labelled_spots as spot_labels
+
+
+class Moves(TableCore):
+    """What a seated person decides."""
+
+    async def play(self, table_id: int, user_id: int, tile: str, digest: str) -> SpotChoice | Hand:
+        """A tile button: the spots where ``tile`` (from the hand ``digest`` names) may go, as a
+        :class:`SpotChoice` (always, even for one spot: a play is never made by one tap). If
+        this player must first decide where a tile falls, the answer is their :class:`Hand`
+        with that decision in it."""
+        async with self.lock(table_id):
+            table, game = await self._get_game(table_id)
+            seat = self._require_seat(table, user_id)
+            p = game.pending
+            if p is not None and p.kind == "fall" and p.player == seat:
+                return await self._hand(table, game, seat)
+            if digest != hand_digest(table.id, game.round, game.hands[seat]):
+                raise HandChanged(
+                    "Your hand has changed since this message: use your latest hand "
+                    "(the My hand button, or /fp hand).",
+                    table_id=table_id,
+                )
+            if p is None or p.kind != "play" or p.player != seat:
+                raise self._not_yours(table, game)
+            if tile not in game.hands[seat]:
+                raise Stale("That tile is no longer in your hand.", table_id=table_id)
+            return self._spot_choice(table, game, seat, user_id, tile)
+
+    def _spot_choice(
+        self, table: Table, game: Game, seat: int, user_id: int, tile: str
+    ) -> SpotChoice:
+        p = game.pending
+        assert p is not None
+        spots = spot_labels(p.spots)
+        shown = None
+        if table.options.preview:
+            every = previews(game)
+            shown = tuple(every[Play(tile, at)] for _, at in spots)
+        return SpotChoice(
+            table.id,
+            table.version,
+            tile,
+            spots,
+            view(game, seat),
+            tuple(s.name for s in table.seats),
+            previews=shown,
+            user_id=user_id,
+            guild_id=table.guild_id,
+            channel_id=table.place_id,
+            deadline=table.deadline,
+            board_message_id=table.messages.get("board"),
+        )
+
+    async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:
+        """The spots for ``tile`` again (another page of a long list of spots)."""
+        table, game = await self._get_game(table_id)
+        seat = self._require_seat(table, user_id)
+        self._check_version(table, version)
+        p = game.pending
+        if p is None or p.kind != "play" or p.player != seat or tile not in game.hands[seat]:
+            raise Stale("That moment has passed: the game has moved on.", table_id=table_id)
+        return self._spot_choice(table, game, seat, user_id, tile)
+
+    async def choose_spot(
+        self, table_id: int, version: int, user_id: int, tile: str, at: Pos
+    ) -> Step | Hand:
+        """A spot button: play ``tile`` at ``at``. If this player must first decide where a
+        tile falls, nothing is played and the answer is their :class:`Hand` with that decision."""
+        async with self.lock(table_id):
+            table, game = await self._get_game(table_id)
+            seat = self._require_seat(table, user_id)
+            p = game.pending
+            if p is not None and p.kind == "fall" and p.player == seat:
+                return await self._hand(table, game, seat)
+            self._check_version(table, version)
+            if p is None or p.kind != "play" or p.player != seat:
+                raise self._not_yours(table, game)
+            return await self._commit(table, game, seat, user_id, Play(tile, at))
+
+    async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
+        """A "Fall left" / "Fall right" button."""
+        if direction not in ("left", "right"):
+            raise BadRequest("A tile falls left or right.")
+        async with self.lock(table_id):
+            table, game = await self._get_game(table_id)
+            seat = self._require_seat(table, user_id)
+            p = game.pending
+            if p is None or p.kind != "fall":
+                raise Stale("That fall has already been decided.", table_id=table_id)
+            if p.player != seat:
+                raise self._not_yours(table, game)
+            self._check_version(table, version)
+            return await self._commit(table, game, seat, user_id, Fall(direction))
+
+    async def next_round(self, table_id: int, version: int, user_id: int) -> Step:
+        """The "Next round" button (any seated player)."""
+        async with self.lock(table_id):
+            table, game = await self._get_game(table_id)
+            seat = self._require_seat(table, user_id)
+            if game.pending is not None or game.match_over:
+                raise Stale("The next round has already started.", table_id=table_id)
+            self._check_version(table, version)
+            return await self._commit(table, game, seat, user_id, NextRound())
+
+    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
+        """The refusal of a decision that is somebody else's: who decides what (the adapter
+        words it)."""
+        p = game.pending
+        if p is None or p.kind == "die":
+            return NotYourDecision(None, None, table_id=table.id)
+        decision = "fall" if p.kind == "fall" else "play"
+        return NotYourDecision(decision, table.seats[p.player].name, table_id=table.id)

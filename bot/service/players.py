@@ -1,0 +1,197 @@
+"""Computer players, the fire die, and the timers (reminders, absent players, next rounds)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.errors import (
+    TableError,
+)
+from bot.service.core import (
+    TIMEOUT_LEVEL,
+    AiPlayer,
+    TableCore,
+)
+from bot.service.results import (
+    Reminder,
+    Step,
+    TimerOutcome,
+)
+from data.store import (
+    Table,
+    VersionConflict,
+)
+from engine import Action, EngineError, Fall, Game, NextRound, Play, View, view
+from engine.ai import choose
+from engine.model import Die
+
+log = logging.getLogger(__name__)
+
+
+def first_legal(v: View) -> Action:
+    """The first legal action for the decision ``v.player`` owns (the fallback computer player)."""
+    p = v.pending
+    assert p is not None
+    if p.kind == "play":
+        assert v.hand
+        return Play(v.hand[0], p.spots[0])
+    if p.kind == "fall":
+        return Fall("left")
+    return Die(None)
+
+
+def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = None) -> AiPlayer:
+    """The engine's computer players (:func:`engine.ai.choose`), with the bot's search bounds."""
+
+    def play(level: str, v: View, seed: int) -> Action:
+        return choose(level, v, seed, time_budget_s=time_budget_s, node_limit=node_limit)
+
+    return play
+
+
+class Players(TableCore):
+    """Decisions the game makes itself, and what happens when time runs out."""
+
+    def _ai_owner(self, table: Table, game: Game) -> int | None:
+        """The seat of the computer player that must decide now (None: a person, or nothing)."""
+        p = game.pending
+        if p is None or p.kind == "die":
+            return None
+        return p.player if table.seats[p.player].ai is not None else None
+
+    async def needs_advance(self, table_id: int) -> bool:
+        """Whether the game waits for a computer player or the fire die."""
+        try:
+            table, game = await self._get_game(table_id)
+        except TableError:
+            return False
+        p = game.pending
+        return p is not None and (p.kind == "die" or self._ai_owner(table, game) is not None)
+
+    async def advance(self, table_id: int) -> Step | None:
+        """Make the next decision if a computer player (or the fire die) owns it; None if a
+        person must decide, the round is over, or somebody else made it first."""
+        try:
+            table, game = await self._get_game(table_id)
+        except TableError:
+            return None
+        p = game.pending
+        if p is None:
+            return None
+        if p.kind == "die":
+            async with self.lock(table_id):
+                table, game = await self._get_game(table_id)
+                if game.pending is None or game.pending.kind != "die":
+                    return None
+                return await self._commit(table, game, None, None, Die(None))
+        seat = self._ai_owner(table, game)
+        if seat is None:
+            return None
+        level = table.seats[seat].ai or TIMEOUT_LEVEL
+        action = await self._choose(table, game, seat, level)
+        async with self.lock(table_id):
+            fresh, game = await self._get_game(table_id)
+            if fresh.version != table.version:
+                return None
+            return await self._commit_ai(fresh, game, seat, action, timed_out=False)
+
+    async def _choose(self, table: Table, game: Game, seat: int, level: str) -> Action:
+        seed = (table.id * 1_000_003 + table.version) & 0x7FFFFFFF
+        v = view(game, seat)
+        try:
+            return await asyncio.to_thread(self.ai, level, v, seed)
+        except Exception:
+            log.exception(
+                "table %s: computer player failed; playing the first legal action", table.id
+            )
+            return first_legal(v)
+
+    async def _commit_ai(
+        self, table: Table, game: Game, seat: int, action: Action, *, timed_out: bool
+    ) -> Step:
+        try:
+            game.check(action, seat)
+        except EngineError:
+            log.error("table %s: a computer player chose an illegal action", table.id)
+            log.debug("table %s: the illegal action was %r", table.id, action)
+            action = game.legal_actions()[0]
+        return await self._commit(table, game, seat, None, action, timed_out=timed_out)
+
+    async def due_tables(self) -> list[int]:
+        """Ids of the tables with a timer due now."""
+        return [t.id for t in await self.store.due_timers(self.clock())]
+
+    async def run_timers(self, table_id: int) -> list[TimerOutcome]:
+        """Handle one table's due timers: a reminder, a computer turn for an absent player, the
+        next round after a pause, or a decision a crash left unmade. Returns what to show."""
+        try:
+            return await self._due(table_id, self.clock())
+        except TableError:
+            log.debug("table %s: timer skipped (the table moved on)", table_id)
+            return []
+
+    async def tick(self) -> list[TimerOutcome]:
+        """Handle every timer that is due now (see :meth:`run_timers`)."""
+        out: list[TimerOutcome] = []
+        for table_id in await self.due_tables():
+            try:
+                out.extend(await self.run_timers(table_id))
+            except Exception:
+                log.exception("table %s: timer failed", table_id)
+        return out
+
+    async def _due(self, table_id: int, now: float) -> list[TimerOutcome]:
+        out: list[TimerOutcome] = []
+        table, game = await self._get_game(table_id)
+        p = game.pending
+        if table.deadline is not None and table.deadline <= now:
+            if p is None:
+                if not game.match_over:
+                    async with self.lock(table_id):
+                        table, game = await self._get_game(table_id)
+                        if game.pending is None and not game.match_over:
+                            out.append(await self._commit(table, game, None, None, NextRound()))
+                return out
+            if p.kind == "die" or table.seats[p.player].ai is not None:
+                step = await self.advance(table_id)
+                if step is not None:
+                    out.append(step)
+                return out
+            seat = p.player
+            for _ in range(20):
+                action = await self._choose(table, game, seat, TIMEOUT_LEVEL)
+                async with self.lock(table_id):
+                    fresh, game = await self._get_game(table_id)
+                    pend = game.pending
+                    if fresh.version != table.version or pend is None or pend.player != seat:
+                        break
+                    step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
+                log.info("table %s: seat %s timed out; a computer player decided", table_id, seat)
+                out.append(step)
+                # The computer finishes that one turn: the absent player's fall choices too,
+                # also those that follow the fire die (the step's board is after the roll).
+                nxt = step.board.prompt
+                if nxt.kind != "fall" or nxt.seat != seat:
+                    break
+                table, game = await self._get_game(table_id)
+            return out
+        if table.reminder_at is not None and table.reminder_at <= now and p is not None:
+            async with self.lock(table_id):
+                fresh = await self._get_open(table_id)
+                if fresh.version != table.version or fresh.reminder_at is None:
+                    return out
+                try:
+                    await self.store.set_timers(
+                        table.id,
+                        table.version,
+                        table.deadline,
+                        None,
+                        expected_timers=(table.deadline, table.reminder_at),
+                    )
+                except VersionConflict:
+                    return out  # another process sent it
+            seat_obj = table.seats[p.player]
+            if seat_obj.ai is None and seat_obj.user_id is not None:
+                out.append(Reminder(self.board(table, game), seat_obj.user_id, p.player))
+        return out

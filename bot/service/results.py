@@ -1,0 +1,178 @@
+"""What the table service answers: the result types the adapter shows (no Discord in them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from data.store import (
+    Table,
+    TableOptions,
+)
+from engine import Event, Pos, Preview, View
+
+PromptKind = Literal["lobby", "play", "fall", "die", "next_round", "over", "closed"]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a table waits for, and from whom.
+
+    ``kind``: ``"lobby"`` (players join), ``"play"`` (``seat`` plays a tile), ``"fall"``
+    (``seat`` chooses where ``tile`` at ``at`` falls), ``"die"`` (the game rolls the fire die
+    itself, at once), ``"next_round"`` (a round was won),
+    ``"over"`` (the match is finished) or ``"closed"`` (cancelled or aborted).
+    """
+
+    kind: PromptKind
+    seat: int | None = None
+    user_id: int | None = None
+    """The Discord user who must decide (None for a computer player or nobody)."""
+    tile: str | None = None
+    at: Pos | None = None
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A table as the channel sees it: the stored table, the public view and the prompt."""
+
+    table: Table
+    view: View | None
+    """The public view (no hand in it); None for a lobby."""
+    prompt: Prompt
+
+    @property
+    def table_id(self) -> int:
+        return self.table.id
+
+    @property
+    def channel_id(self) -> int:
+        """Where the game is shown: the table's thread once it has one, else its channel."""
+        return self.table.place_id
+
+    @property
+    def lobby_channel_id(self) -> int:
+        """The channel of the lobby message (the thread's parent)."""
+        return self.table.channel_id
+
+    @property
+    def guild_id(self) -> int:
+        return self.table.guild_id
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.table.seats)
+
+    @property
+    def options(self) -> TableOptions:
+        return self.table.options
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One player's private hand at one table, to show to that player only."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    seat: int
+    view: View
+    """That player's view (their hand in ``view.hand``)."""
+    names: tuple[str, ...]
+    digest: str
+    """Identifies this exact hand: a tile button carrying it is refused once the hand changed."""
+    version: int
+    """The table's version when this hand was shown."""
+    your_turn: bool
+    dm: bool
+    """Whether the player wants their hand by direct message (else: ephemeral replies only)."""
+    dm_failed_before: bool = False
+    """Whether a direct message to this player already failed at this table."""
+    dm_on_turn: bool = True
+    """Whether the player wants a new direct message when it becomes their turn (else their
+    one hand message is only edited)."""
+    decision: Literal["play", "fall", "wait"] = "wait"
+    """What this player must decide now: a tile (``play``), where a tile falls (``fall``, the
+    tile and its place in ``view.pending``), or nothing (``wait``)."""
+    fitting: tuple[str, ...] = ()
+    """The tiles of the hand that simply fit somewhere now (only on the player's turn, and only
+    when the table shows previews)."""
+    deadline: float | None = None
+    """When the turn in progress ends (unix time), if it is this player's decision."""
+    board_message_id: int | None = None
+    """The table's newest board message (for a link to it), if known."""
+
+
+@dataclass(frozen=True)
+class SpotChoice:
+    """A tile was chosen: the player picks one of the spots (labelled A, B...), even when there
+    is only one, so that a play is never made by a single tap."""
+
+    table_id: int
+    version: int
+    tile: str
+    spots: tuple[tuple[str, Pos], ...]
+    """``(label, position)`` in reading order."""
+    view: View
+    """The chooser's view, for the picture with the spots labelled."""
+    names: tuple[str, ...]
+    previews: tuple[Preview, ...] | None = None
+    """What playing the tile on each spot would do, in the order of ``spots`` (None: the table
+    shows no previews)."""
+    user_id: int = 0
+    """Who is choosing."""
+    guild_id: int = 0
+    channel_id: int = 0
+    deadline: float | None = None
+    """When the turn ends (unix time)."""
+    board_message_id: int | None = None
+    """The table's newest board message (for a link to it), if known."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """A decision was applied (or a match started): show one new channel message.
+
+    ``events`` are what happened (the fire die's roll included), ``before`` the public view just
+    before (for the mayhem animation; None at the start of a round), ``board`` the table after.
+    """
+
+    kind: Literal["start", "move", "next_round"]
+    board: Board
+    before: View | None
+    events: tuple[Event, ...]
+    actor: int | None
+    """The seat whose decision this was (None: the game itself)."""
+    timed_out: bool = False
+    """A computer player decided for an absent player whose time ran out."""
+    hands: tuple[Hand, ...] = ()
+    """Hands of people that changed (or were dealt): send each to its owner."""
+    results: dict[str, Any] | None = None
+    """Final standings when the match ended with this step."""
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """The decision owner's time is running out."""
+
+    board: Board
+    user_id: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class LeftGame:
+    """A player left a running game; a computer took the seat (or the table closed)."""
+
+    board: Board
+    seat: int
+    closed: bool
+
+
+TimerOutcome = Step | Reminder

@@ -1,0 +1,50 @@
+"""The table service: :class:`TableService` puts the lobby, the moves and the players together."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+
+from bot.service.core import (
+    NEXT_ROUND_PAUSE_S,
+    AiPlayer,
+    Clock,
+    Dealer,
+    _deal,
+)
+from bot.service.lobby import Lobby
+from bot.service.locks import TableLocks
+from bot.service.moves import Moves
+from bot.service.players import Players, default_ai
+from data.store import (
+    Store,
+)
+
+
+class TableService(Lobby, Moves, Players):
+    """Hosts Flaming Pyramids tables on top of a :class:`~data.store.Store`.
+
+    ``clock`` gives unix time (tests inject their own); ``ai`` decides for computer players and
+    absent players; ``seed_source`` picks a new match's seed; ``deal`` deals a match (tests may
+    deal a chosen state). Methods raise :class:`bot.errors.TableError` subclasses for refusals.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = time.time,
+        ai: AiPlayer | None = None,
+        seed_source: Callable[[], int] | None = None,
+        deal: Dealer | None = None,
+        next_round_pause_s: float = NEXT_ROUND_PAUSE_S,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.ai: AiPlayer = ai if ai is not None else default_ai()
+        self.seed_source = seed_source or (lambda: secrets.randbits(31))
+        self.deal: Dealer = deal or _deal
+        self.next_round_pause_s = next_round_pause_s
+        self.locks = TableLocks()
+        self._reported: set[tuple[int, int | None]] = set()

@@ -1,0 +1,160 @@
+"""Every decision on one private screen, read as the player reads it: the hand, the spot step
+with what each spot would do, the fall choice for whoever must make it, screens a move made
+obsolete, and the end of the match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fakediscord import Message
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot, MovableClock
+from .driver import TIMEOUT, TableDriver, answer
+from .test_decisions import COLLAPSE, CURSE, begin, private_answer, write_state
+
+LAST_TILE = {
+    # Alice holds one tile: yellow 40 at B (beside red 10) simply fits, and she wins the match.
+    "players": 3,
+    "pyramid": {"0,0": "Y30", "0,2": "R10", "0,6": "B20"},
+    "hands": [["Y40"], ["R2", "G2"], ["B4", "Y4"]],
+    "piles": [[], ["G20"], ["B10"]],
+    "active": 0,
+}
+
+
+def spot_ids(screen: Message) -> list[str]:
+    return [b["custom_id"] for b in screen.buttons() if ":spot:" in (b.get("custom_id") or "")]
+
+
+async def press(table: TableDriver, user: object, screen: Message, label: str) -> Message:
+    """Press a button on a private screen and wait until that same message shows the answer."""
+    before = len(screen.revisions)
+    await table.click(user, screen, label)  # type: ignore[arg-type]
+    return await table.screen_after(screen, before, f"the screen after {label}")
+
+
+async def test_a_tile_turns_the_same_message_into_the_spot_step_that_says_what_each_spot_does(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    hand = await answer(await table.click(world.alice, game, "My hand"))
+    # The tile step: it is her turn, and the tile that fits somewhere is marked.
+    assert "It is your turn" in hand.content and "<t:" in hand.content
+    assert table.tile_labels(hand) == ["yellow 40", "blue 2 · fits"]
+    ephemerals = len(world.alice.ephemerals(world.games))
+    await press(table, world.alice, hand, "yellow 40")
+    # The same message now asks for the spot, even though yellow 40 has only one.
+    assert len(world.alice.ephemerals(world.games)) == ephemerals  # no new message
+    assert "Where do you play **yellow 40**?" in hand.content
+    assert "**A** · collapse: 2 tiles to your pile" in hand.content
+    assert hand.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
+    assert [a.filename for a in hand.images()] == ["spots.png"]
+    assert table.latest_game().id == game.id  # nothing is played by the tile alone
+    # Back: the tiles again, on the same message.
+    await press(table, world.alice, hand, "Back")
+    assert table.tiles(hand) == ["yellow 40", "blue 2"]
+    assert [a.filename for a in hand.images()] == ["hand.png"]
+
+
+async def test_the_fall_is_asked_on_the_screen_of_whoever_must_decide_it(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, CURSE)
+    game = await table.start(world.alice)
+    carol = await answer(await table.click(world.carol, game, "My hand"))
+    assert "Not your turn yet" in carol.content
+    falling = await table.play(world.alice, game)
+    # The curse hands the fall of blue 30 to Carol: her open screen asks her, with the buttons.
+    await world.fake.wait_for(
+        lambda: "Fall left" in carol.labels() and carol.settled, TIMEOUT, "Carol's fall"
+    )
+    assert "Where does blue 30 fall?" in carol.content
+    # Alice, who played, is told whose decision it is, by name as Carol wrote it.
+    ix = await table.click(world.alice, falling, "Fall left")
+    assert await private_answer(ix) == "It is Carol's decision where the tile falls, not yours."
+    # A tile pressed on her DM hand meanwhile: that screen answers with the fall buttons.
+    dm = table.hand_message(world.carol)
+    assert dm is not None
+    await press(table, world.carol, dm, table.tile_labels(dm)[0])
+    assert "Where does blue 30 fall?" in dm.content
+    assert [x for x in dm.labels() if x.startswith("Fall")] == ["Fall left", "Fall right"]
+    # She opens her hand again in the channel: the new message asks the same, and the older
+    # private one there loses its buttons.
+    copy = await answer(await table.click(world.carol, falling, "My hand"))
+    assert "Fall left" in copy.labels() and "Where does blue 30 fall?" in copy.content
+    await world.fake.wait_for(
+        lambda: carol.settled and not carol.buttons(), TIMEOUT, "the older screen retired"
+    )
+    await press(table, world.carol, copy, "Fall right")
+    after = await table.settled_game(falling.id)
+    assert TableDriver.decider(after) == world.bob.id
+    assert "Not your turn yet" in copy.content and "Fall right" not in copy.labels()
+
+
+async def test_a_stranger_is_told_they_are_not_playing_here(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    ix = await table.click(world.dave, game, "My hand")
+    assert (await private_answer(ix)).startswith("You are not playing at this table")
+
+
+async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_button(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    await begin(world, run_bot, table, tmp_path, LAST_TILE)
+    game = await table.start(world.alice)
+    # Carol opens her hand privately, then 16 minutes pass: too late for the bot to edit it.
+    carol = await answer(await table.click(world.carol, game, "My hand"))
+    clock.advance(16 * 60)
+    world.fake.advance_time(16 * 60)
+    bob = await answer(await table.click(world.bob, game, "My hand"))
+    bob_dm = await world.fake.wait_for(
+        lambda: table.hand_message(world.bob), TIMEOUT, "Bob's hand by DM"
+    )
+    final = await table.play(world.alice, game, spot="B")
+    assert "The match is over" in final.content
+    # Bob's open screen and his DM hand are closed by the bot itself.
+    for screen in (bob, bob_dm):
+        await world.fake.wait_for(
+            lambda s=screen: s.settled and not [b for b in s.buttons() if not b.get("url")],
+            TIMEOUT,
+            "Bob's screens to close",
+        )
+    assert "The match is over" in bob.content
+    # A press on the screen the bot could no longer close says so, and leaves no live button.
+    await press(table, world.carol, carol, table.tile_labels(carol)[0])
+    assert "The match is over" in carol.content and not carol.buttons()
+    # My hand on an old game message says the same, privately.
+    ix = await table.click(world.carol, game, "My hand")
+    assert await private_answer(ix) == "🏁 The match is over."
+
+
+async def test_a_move_links_the_table_to_its_newest_board_message(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    after = await table.fall(world.alice, falling)
+    bob = await answer(await table.click(world.bob, after, "My hand"))
+    links = [b["url"] for b in bob.buttons() if b.get("url")]
+    newest = table.latest_game()
+    assert links and links[0].endswith(f"/{newest.id}")
+
+
+async def test_a_table_without_previews_shows_bare_spots(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    lobby = await table.open(world.alice, world.bob, world.carol, preview=False)
+    assert "no previews" in lobby.embed_text()
+    game = await table.start(world.alice)
+    hand = await answer(await table.click(world.alice, game, "My hand"))
+    assert table.tile_labels(hand) == ["yellow 40", "blue 2"]
+    await press(table, world.alice, hand, "yellow 40")
+    assert hand.labels() == ["A", "Back"] and "collapse" not in hand.content
