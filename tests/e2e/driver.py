@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tests.fakediscord import (
     Channel,
@@ -165,14 +166,14 @@ class TableDriver:
         await ix.wait_acknowledged()
         return ix
 
-    async def slash(self, user: FakeUser, command: str, **options: object) -> Interaction:
+    async def slash(self, user: FakeUser, command: str, **options: Any) -> Interaction:
         """A command typed where the table is: its game's thread once it has one."""
         ix = await user.slash(command, self.place(), **options)
         self.interactions.append(ix)
         await ix.wait_acknowledged()
         return ix
 
-    async def open(self, host: FakeUser, *joiners: FakeUser, **options: object) -> Message:
+    async def open(self, host: FakeUser, *joiners: FakeUser, **options: Any) -> Message:
         """``/fp new`` by ``host``; everyone else clicks Join. Returns the lobby message."""
         ix = await self.slash(host, "fp new", **options)
         await ix.wait_response()
@@ -180,10 +181,14 @@ class TableDriver:
         for u in joiners:
             before = len(lobby.revisions)
             await self.click(u, lobby, "Join")
-            await self.fake.wait_for(
-                lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
-            )
+            await self._wait_for_edit(lobby, before)
         return lobby
+
+    async def _wait_for_edit(self, message: Message, revisions: int) -> None:
+        """Until ``message`` has more than ``revisions`` revisions and its last edit returned."""
+        await self.fake.wait_for(
+            lambda: len(message.revisions) > revisions and message.settled, TIMEOUT, "an edit"
+        )
 
     async def start(self, host: FakeUser) -> Message:
         """The host clicks Start; returns the first game message that waits for a person."""
