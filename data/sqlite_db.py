@@ -57,6 +57,12 @@ DAMAGED_WORDS = ("malformed", "not a database", "file is encrypted")
 CHECKPOINT_MOVES = 2000
 CHECKPOINT_INTERVAL_S = 5.0
 CHECKPOINT_RESTART_BYTES = 64 * 1024 * 1024
+#: Passive passes before a RESTART, until fewer frames than this are left to copy under the lock.
+CHECKPOINT_CATCH_UP_PASSES = 4
+CHECKPOINT_CATCH_UP_FRAMES = 256
+#: SQLite's default page size (the store never changes it), and a WAL frame's header.
+PAGE_SIZE = 4096
+WAL_FRAME_HEADER = 24
 CHECKPOINT_MIN_GAP_S = 0.5
 #: A checkpoint waits until no write has run for this long...
 CHECKPOINT_QUIET_S = 0.02
@@ -244,7 +250,6 @@ class Database:
         self._moves_unchecked = 0  # moves in the WAL since the last checkpoint began
         self._writing = False
         self._last_write = 0.0  # time.monotonic() when the last write ended
-        self._wal = Path(f"{path}-wal")
 
     @property
     def is_open(self) -> bool:
@@ -445,24 +450,38 @@ class Database:
                 while not self._quiet() and self._moves_unchecked < CHECKPOINT_ANYWAY_MOVES:
                     await asyncio.sleep(min(CHECKPOINT_QUIET_S, 0.05))
                 self._moves_unchecked = 0
-                # Under a steady stream of commits a passive checkpoint never quite catches up,
-                # and the WAL only starts over once one has: past CHECKPOINT_RESTART_BYTES,
-                # writers wait (with asyncio.sleep, the event loop free) while the last frames
-                # are copied, so the WAL stays bounded.
-                mode = "RESTART" if self._wal_size() > CHECKPOINT_RESTART_BYTES else "PASSIVE"
                 try:
-                    await conn.execute(f"PRAGMA wal_checkpoint({mode})")
+                    await self._checkpoint(conn)
                 except sqlite3.Error as e:
                     log.warning("checkpoint of %s failed: %s", self.path, e)
                 await asyncio.sleep(CHECKPOINT_MIN_GAP_S)
         finally:
             await conn.close()
 
+    async def _checkpoint(self, conn: aiosqlite.Connection) -> None:
+        """One checkpoint that never holds writers up for long.
+
+        Passive passes copy the WAL without blocking anyone; each copies what the last one left,
+        so under a steady stream of commits the gap shrinks to what one short pass lets in. The
+        WAL only starts over once a pass has copied everything, which a steady stream can keep
+        from happening: past ``CHECKPOINT_RESTART_BYTES`` of frames a RESTART checkpoint then
+        copies the few frames still left while writers wait (with ``asyncio.sleep``, the event
+        loop free), so the WAL stays bounded without copying megabytes under the write lock.
+        """
+        frames, copied = await _wal_checkpoint(conn, "PASSIVE")
+        for _ in range(CHECKPOINT_CATCH_UP_PASSES):
+            if frames - copied <= CHECKPOINT_CATCH_UP_FRAMES:
+                break
+            frames, copied = await _wal_checkpoint(conn, "PASSIVE")
+        if frames * (PAGE_SIZE + WAL_FRAME_HEADER) > CHECKPOINT_RESTART_BYTES:
+            await _wal_checkpoint(conn, "RESTART")
+
     def _quiet(self) -> bool:
         return not self._writing and time.monotonic() - self._last_write >= CHECKPOINT_QUIET_S
 
-    def _wal_size(self) -> int:
-        try:
-            return self._wal.stat().st_size
-        except OSError:
-            return 0
+
+async def _wal_checkpoint(conn: aiosqlite.Connection, mode: str) -> tuple[int, int]:
+    """``PRAGMA wal_checkpoint(mode)``: the frames in the WAL, and how many of them are copied."""
+    async with conn.execute(f"PRAGMA wal_checkpoint({mode})") as cursor:
+        row = await cursor.fetchone()
+    return (int(row[1]), int(row[2])) if row is not None else (0, 0)
