@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -105,7 +104,7 @@ class PostgresStore:
         self.pool_min, self.pool_max = pool_min, pool_max
         self.migrate_schema = migrate_schema
         self.validate_states = validate_states
-        self._initial: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
+        self._initial = R.InitialStates(INITIAL_CACHE_SIZE)
         self._reported: set[tuple[int, int | None, str]] = set()
 
     def __repr__(self) -> str:
@@ -312,16 +311,8 @@ class PostgresStore:
 
         row = await self._db.write(op, f"starting table {table_id}")
         table = table_from_record(row, validate=False, strict=False)
-        self._remember_initial(table_id, row["start_version"], table.initial_state)
+        self._initial.put(table_id, row["start_version"], table.initial_state)
         return table
-
-    def _remember_initial(
-        self, table_id: int, start_version: int | None, initial: dict[str, Any] | None
-    ) -> None:
-        self._initial[table_id] = (start_version, initial)
-        self._initial.move_to_end(table_id)
-        while len(self._initial) > INITIAL_CACHE_SIZE:
-            self._initial.popitem(last=False)
 
     async def apply_action(
         self,
@@ -421,8 +412,8 @@ class PostgresStore:
         """The table a move's returned row describes, with the caller's ``state`` and the
         initial state from the cache (read once per table)."""
         start_version = row["start_version"]
-        cached = self._initial.get(table_id)
-        if cached is None or cached[0] != start_version:
+        known, cached = self._initial.get(table_id, start_version)
+        if not known:
             text = await conn.fetchval(
                 "SELECT state FROM initial_states WHERE table_id = $1", table_id
             )
@@ -430,12 +421,9 @@ class PostgresStore:
             table = table_from_record(
                 row, validate=False, state=state, initial=initial, has_initial=True
             )
-            self._remember_initial(table_id, start_version, initial)
+            self._initial.put(table_id, start_version, initial)
             return table
-        self._initial.move_to_end(table_id)
-        return table_from_record(
-            row, validate=False, state=state, initial=cached[1], has_initial=True
-        )
+        return table_from_record(row, validate=False, state=state, initial=cached, has_initial=True)
 
     async def set_timers(
         self,
@@ -579,7 +567,7 @@ class PostgresStore:
                     continue
                 tables.append(table)
                 if table.status == "playing":
-                    self._remember_initial(table.id, rec["start_version"], table.initial_state)
+                    self._initial.put(table.id, rec["start_version"], table.initial_state)
         finally:
             if paused:
                 gc.enable()

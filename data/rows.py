@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast, get_args
@@ -532,3 +533,27 @@ __all__ = [
     "table_from_row",
     "validate_state",
 ]
+
+
+class InitialStates:
+    """The parsed initial states of recently moved tables, so that a move's answer does not
+    parse its dealt state again (it never changes once a game has started: an entry is used
+    while the table's ``start_version`` is the same)."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
+
+    def get(self, table_id: int, start_version: int | None) -> tuple[bool, dict[str, Any] | None]:
+        """``(found, state)``."""
+        entry = self._entries.get(table_id)
+        if entry is None or entry[0] != start_version:
+            return False, None
+        self._entries.move_to_end(table_id)
+        return True, entry[1]
+
+    def put(self, table_id: int, start_version: int | None, state: dict[str, Any] | None) -> None:
+        self._entries[table_id] = (start_version, state)
+        self._entries.move_to_end(table_id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)

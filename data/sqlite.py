@@ -69,7 +69,7 @@ class SqliteStore(SqliteReads):
         self.validate_states = validate_states
         self.migrate_schema = migrate_schema
         self._db = Database(self.path, self.synchronous, busy_timeout_ms)
-        self._initial = Q.InitialStates()
+        self._initial = R.InitialStates()
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
         self._reported: set[tuple[int, int | None, str]] = set()

@@ -7,7 +7,6 @@ from one snapshot. Decoding and checking what they return is :mod:`data.rows`' j
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,27 +83,3 @@ INSERT_ACTION = (
 def table_row(values: Sequence[Any]) -> R.TableRow:
     """A row of :data:`SELECT_ROW` or :data:`SELECT_TABLE` as a :class:`~data.rows.TableRow`."""
     return R.TableRow(*values)
-
-
-class InitialStates:
-    """The parsed initial states of recently moved tables, so that a move's answer does not
-    parse its dealt state again (it never changes once a game has started: an entry is used
-    while the table's ``start_version`` is the same)."""
-
-    def __init__(self, size: int = 1024) -> None:
-        self.size = size
-        self._entries: OrderedDict[int, tuple[int | None, dict[str, Any] | None]] = OrderedDict()
-
-    def get(self, table_id: int, start_version: int | None) -> tuple[bool, dict[str, Any] | None]:
-        """``(found, state)``."""
-        entry = self._entries.get(table_id)
-        if entry is None or entry[0] != start_version:
-            return False, None
-        self._entries.move_to_end(table_id)
-        return True, entry[1]
-
-    def put(self, table_id: int, start_version: int | None, state: dict[str, Any] | None) -> None:
-        self._entries[table_id] = (start_version, state)
-        self._entries.move_to_end(table_id)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
