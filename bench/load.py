@@ -4,15 +4,14 @@ The bot runs as ``python -m bot`` in its own process (so it does not share a cor
 this process runs the fake Discord and the simulated players. Every table has three players who
 open the table with ``/fp new``, join, start, and then play to the end: each decision is made
 after a short "think time" by clicking the buttons a person would click (a tile in their hand by
-direct message, a spot, a fall direction).
+direct message, which turns that screen into the spot step, then a spot; a fall direction).
 
 It prints interactions per second, the time from a click to its acknowledgement and from a
-decisive click (the tile when there is one spot, the spot, the fall) to the next picture in the
-channel (p50/p95/p99), REST calls per move, errors, and the peak memory and CPU time of the
-bot's process and of any child process it starts (none since the store writes in the bot's
-own process). ``--json`` prints one JSON object
-instead. ``--rate-limits`` makes the fake apply Discord's default budget (50 requests per
-second globally, per-route buckets, and one bucket per channel for creating and editing
+decisive click (the spot, the fall) to the next picture in the game's thread (p50/p95/p99), REST
+calls per move, errors, and the peak memory and CPU time of the bot's process and of any child
+process it starts (none since the store writes in the bot's own process). ``--json`` prints one
+JSON object instead. ``--rate-limits`` makes the fake apply Discord's default budget (50
+requests per second globally, per-route buckets, and one bucket per channel for creating and editing
 messages, 5 per 5 seconds). The fake checks every payload as Discord does: ``refused_payloads``
 counts what it refused (each one is also an error).
 
@@ -173,6 +172,7 @@ class LoadTable:
         self.think = think
         self.rng = rng
         self.table_id: int | None = None
+        self.place_id = channel.id  # the game's thread once it has one
         self.bot_id = fake.bot.id
         self.event = asyncio.Event()
         dms = [fake.state.dm_channel(u.account).id for u in users]
@@ -185,7 +185,7 @@ class LoadTable:
         return self.fake.state.channel_messages.get(channel_id, [])
 
     def newest_game(self, newer_than: int) -> Message | None:
-        for m in reversed(self.messages(self.channel.id)):
+        for m in reversed(self.messages(self.place_id)):
             if m.id <= newer_than:
                 return None
             if is_picture(m, self.bot_id):
@@ -222,6 +222,9 @@ class LoadTable:
             await self.click(user, msg, "Join")
             await self.until(lambda b=before: len(msg.revisions) > b, "the lobby update")
         await self.click(self.host, msg, "Start")
+        thread = await self.until(lambda: msg.thread, "the game's thread")
+        self.watch.register(self.event, thread.id)
+        self.place_id = thread.id
         if self.stats.play_started is None:
             self.stats.play_started = time.perf_counter()
         game = await self.next_game(0)
@@ -251,8 +254,9 @@ class LoadTable:
             return None
         prefix = f"fp:{self.table_id}:"
         for m in reversed(self.messages(dm.id)):
-            if any((b.get("custom_id") or "").startswith(prefix) for b in m.buttons()):
-                return m if buttons_with(m, "play") else None
+            ours = any((b.get("custom_id") or "").startswith(prefix) for b in m.buttons())
+            if ours and buttons_with(m, "play"):
+                return m
         return None
 
     async def button_hand(self, user: FakeUser, game: Message) -> Message:
@@ -282,21 +286,21 @@ class LoadTable:
         except TimeoutError:  # not delivered (yet): a person would press My hand
             hand = await self.button_hand(user, game)
         for _ in range(3):
-            ix = await self.click(user, hand, self.rng.choice(buttons_with(hand, "play")))
-            await self.until(
-                lambda ix=ix: ix.followups or self.newest_game(game.id) is not None,
-                "the spot choice or the picture",
-            )
-            if self.newest_game(game.id) is not None:
-                return await self.measured(ix, game)
-            answer = ix.followups[-1]
-            spots = buttons_with(answer, "spot")
+            # The tile turns this same screen into the spot step (or, if the hand was out of
+            # date, into the newest hand); the spot is then pressed on it.
+            before = len(hand.revisions)
+            try:
+                ix = await self.click(user, hand, self.rng.choice(buttons_with(hand, "play")))
+            except AssertionError:  # the hand message was replaced under the click
+                hand = await self.button_hand(user, game)
+                continue
+            await self.until(lambda h=hand, b=before: len(h.revisions) > b, "the spot step")
+            spots = buttons_with(hand, "spot")
             if spots:
                 await self.pause()
-                ix = await self.click(user, answer, self.rng.choice(spots))
+                ix = await self.click(user, hand, self.rng.choice(spots))
                 return await self.measured(ix, game)
-            hand = await self.button_hand(user, game)  # refused: that hand was out of date
-        raise AssertionError(f"{user.name} could not play: {ix.followups[-1].content!r}")
+        raise AssertionError(f"{user.name} could not play: {hand.content!r}")
 
     async def measured(self, ix: Interaction, game: Message) -> Message:
         picture: Message = await self.until(lambda: self.newest_game(game.id), "the next picture")
