@@ -560,10 +560,7 @@ class PostgresStore:
                 try:
                     table = table_from_record(rec, validate=False)
                 except CorruptRecord as e:
-                    key = (e.table_id, e.version, e.problem)
-                    level = logging.DEBUG if key in self._reported else logging.WARNING
-                    self._reported.add(key)
-                    log.log(level, "skipping table %s: %s", e.table_id, e.problem)
+                    R.report_skipped(self._reported, e)
                     continue
                 tables.append(table)
                 if table.status == "playing":

@@ -557,3 +557,12 @@ class InitialStates:
         self._entries.move_to_end(table_id)
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
+
+
+def report_skipped(reported: set[tuple[int, int | None, str]], err: CorruptRecord) -> None:
+    """Log a table skipped at start-up because its row cannot be read: a warning the first time
+    this store meets that problem, then at debug level (the timer loops meet it at every poll)."""
+    key = (err.table_id, err.version, err.problem)
+    level = logging.DEBUG if key in reported else logging.WARNING
+    reported.add(key)
+    log.log(level, "skipping table %s: %s", err.table_id, err.problem)

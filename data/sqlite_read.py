@@ -76,10 +76,7 @@ class SqliteReads:
                 try:
                     tables.append(R.table_from_row(Q.table_row(values), validate=False))
                 except CorruptRecord as e:
-                    key = (e.table_id, e.version, e.problem)
-                    level = logging.DEBUG if key in self._reported else logging.WARNING
-                    self._reported.add(key)
-                    log.log(level, "skipping table %s: %s", e.table_id, e.problem)
+                    R.report_skipped(self._reported, e)
         finally:
             if paused:
                 gc.enable()

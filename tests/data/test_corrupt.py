@@ -56,7 +56,7 @@ async def test_unreadable_columns(
         await store.get_table(bad.id)
     assert err.value.table_id == bad.id
     assert err.value.version == bad.version
-    with caplog.at_level(logging.WARNING, logger="data.sqlite"):
+    with caplog.at_level(logging.WARNING, logger="data"):
         opened = await store.open_tables()
     if problem == "not a valid game state":
         # Start-up reads every open game but leaves the engine's checks to get_table and check.
