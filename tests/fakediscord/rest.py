@@ -228,6 +228,15 @@ class RestApi:
         request[TOUCHED] = []
         if api:
             server.requests.append(record)
+
+        def finish() -> None:
+            """The request is over: the messages it changed settle."""
+            record.finished = loop.time()
+            for msg in request[TOUCHED]:
+                msg.pending_requests -= 1
+                msg.settled_at = loop.time()
+            server.notifier.changed()
+
         rl_headers: dict[str, str] = {}
         injected = False
         resp: web.StreamResponse
@@ -261,6 +270,11 @@ class RestApi:
                 server.record_refusal(Refusal.of(e, record.route, record.body))
         except web.HTTPException:
             raise
+        except ConnectionResetError:
+            # The client went away mid-request (a bot process killed by a test): nobody is left
+            # to answer, and it is not a fault of the fake.
+            finish()
+            raise
         except Exception as e:  # a bug in the fake itself: make it loud
             log.exception("fake discord: internal error on %s %s", request.method, request.path)
             server.errors.append(f"{request.method} {request.path}: {e!r}")
@@ -271,11 +285,7 @@ class RestApi:
             await resp.prepare(request)
             await resp.write_eof()
         finally:
-            record.finished = loop.time()
-            for msg in request[TOUCHED]:
-                msg.pending_requests -= 1
-                msg.settled_at = loop.time()
-            server.notifier.changed()
+            finish()
         return resp
 
     def _check_auth(self, request: web.Request) -> None:
