@@ -288,13 +288,17 @@ class LoadTable:
         for _ in range(3):
             # The tile turns this same screen into the spot step (or, if the hand was out of
             # date, into the newest hand); the spot is then pressed on it.
-            before = len(hand.revisions)
             try:
                 ix = await self.click(user, hand, self.rng.choice(buttons_with(hand, "play")))
             except AssertionError:  # the hand message was replaced under the click
                 hand = await self.button_hand(user, game)
                 continue
-            await self.until(lambda h=hand, b=before: len(h.revisions) > b, "the spot step")
+            # The answer to the tile is an edit through the click's token (a hand edited by
+            # the bot meanwhile for another reason is not it).
+            answer = await self.until(
+                lambda i=ix: next(iter(i.edited or i.followups), None), "the spot step"
+            )
+            hand = answer
             spots = buttons_with(hand, "spot")
             if spots:
                 await self.pause()

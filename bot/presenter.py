@@ -10,6 +10,7 @@ because a player closed them are reported once in the channel, without revealing
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import time
@@ -86,6 +87,7 @@ class Presenter:
         """Per table: who was told that its latest message is not in the channel yet."""
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        self._dm_opening: dict[int, asyncio.Future[int]] = {}
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.renderer = pictures.Renderer(workers=2)
@@ -249,11 +251,21 @@ class Presenter:
                 continue
             try:
                 cid = await self.dm_channel_id(uid)
-                await self.edit(
-                    self.channel(cid).get_partial_message(message_id),
-                    priority=budget.HAND,
-                    content=views.clip(text),
-                    view=None,
+                message = self.channel(cid).get_partial_message(message_id)
+                await self.screens.edit_dm(
+                    board.table_id,
+                    uid,
+                    message_id,
+                    board.version,
+                    functools.partial(
+                        self.edit,
+                        message,
+                        priority=budget.HAND,
+                        content=views.clip(text),
+                        attachments=[],
+                        view=None,
+                    ),
+                    kind="over",
                 )
             except discord.HTTPException as err:
                 log.info("table %s: could not close a hand message: %s", board.table_id, err)
@@ -404,6 +416,13 @@ class Presenter:
         if cid is not None:
             self._dm_channels.move_to_end(user_id)
             return cid
+        opening = self._dm_opening.get(user_id)
+        if opening is None:  # several deliveries to one user at once open the channel once
+            opening = self._dm_opening[user_id] = asyncio.ensure_future(self._open_dm(user_id))
+            opening.add_done_callback(lambda _: self._dm_opening.pop(user_id, None))
+        return await asyncio.shield(opening)
+
+    async def _open_dm(self, user_id: int) -> int:
         await self.budget.acquire(budget.HAND)
         data = await self.bot.http.start_private_message(user_id)
         cid = int(data["id"])
@@ -484,14 +503,22 @@ class Presenter:
         try:
             cid = await self.dm_channel_id(hand.user_id)
             hand_id = old
-            if old is not None and not self.screens.showing(hand.table_id, hand.user_id, old):
+            if old is not None:
+                message = self.channel(cid).get_partial_message(old)
                 try:
-                    await self.edit(
-                        self.channel(cid).get_partial_message(old),
-                        priority=budget.HAND,
-                        content=kwargs["content"],
-                        attachments=[kwargs["file"]],
-                        view=kwargs["view"],
+                    await self.screens.edit_dm(
+                        hand.table_id,
+                        hand.user_id,
+                        old,
+                        hand.version,
+                        functools.partial(
+                            self.edit,
+                            message,
+                            priority=budget.HAND,
+                            content=kwargs["content"],
+                            attachments=[kwargs["file"]],
+                            view=kwargs["view"],
+                        ),
                     )
                 except discord.NotFound:
                     log.info("table %s: hand message of user %s gone", *key)
@@ -499,6 +526,7 @@ class Presenter:
             if hand_id is None:
                 sent = await self.send(cid, priority=budget.HAND, **kwargs)
                 hand_id = sent.id
+                self.screens.sent_dm(hand.table_id, hand.user_id, sent.id, hand.version)
                 await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
             if old is not None and hand.your_turn and hand.dm_on_turn:
                 await self._tell_turn(hand, cid, hand_id, since, kept.get(f"turn:{hand.user_id}"))

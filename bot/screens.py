@@ -70,12 +70,32 @@ class Screen:
     """``(version, decision, hand digest)`` of the hand it shows."""
 
 
+@dataclass(frozen=True)
+class DmShown:
+    """What a player's hand message in their direct messages shows: the table's version it was
+    made from, and whether it is the hand, the spot step or the end of the match."""
+
+    message_id: int
+    version: int
+    kind: ScreenKind
+
+    def covers(self, message_id: int, version: int, kind: ScreenKind) -> bool:
+        """Whether showing ``kind`` at ``version`` on ``message_id`` would add nothing or step
+        back: the message already shows that version (the player may be on its spot step) or a
+        newer one. Only the end of the match replaces any screen of the same version."""
+        if message_id != self.message_id:
+            return False
+        return (version, kind == "over") <= (self.version, self.kind == "over")
+
+
 class Screens:
     """The private screens of every table, and their edits."""
 
     def __init__(self, presenter: Host) -> None:
         self.presenter = presenter
         self._open: dict[tuple[int, int], Screen] = {}
+        self._dm: dict[tuple[int, int], DmShown] = {}
+        """Per (table, player): what their hand message in direct messages shows."""
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
     def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
@@ -90,8 +110,11 @@ class Screens:
     async def _take(self, key: tuple[int, int], screen: Screen) -> None:
         """Make ``screen`` the player's screen; an older one on another message loses its
         buttons (if its token still works). A screen in a direct message is the player's one
-        hand message there, which the presenter keeps up to date itself: it is not tracked."""
+        hand message there, which the presenter keeps up to date itself (:meth:`edit_dm`):
+        only what it shows is remembered, so that a later edit never undoes a newer step."""
         if screen.in_dm:
+            version = screen.shown[0] if screen.shown is not None else 1 << 62
+            self._dm[key] = DmShown(screen.message_id, version, screen.kind)
             return
         old = self._open.get(key)
         self._open[key] = screen
@@ -100,6 +123,34 @@ class Screens:
                 await old.edit(view=None)
             except discord.HTTPException as err:
                 log.debug("table %s: could not retire an older screen: %s", key[0], err)
+
+    async def edit_dm(
+        self,
+        table_id: int,
+        user_id: int,
+        message_id: int,
+        version: int,
+        edit: Callable[[], Awaitable[Any]],
+        *,
+        kind: ScreenKind = "hand",
+    ) -> bool:
+        """Edit a player's hand message in their direct messages to show ``kind`` at the
+        table's ``version``, unless it already shows that version or a newer one: a hand made
+        before the player pressed a tile there must not replace the spot step under their next
+        click. Edits and clicks of one player's screens go one at a time. Returns whether the
+        message was edited."""
+        key = (table_id, user_id)
+        async with self._lock(key):
+            shown = self._dm.get(key)
+            if shown is not None and shown.covers(message_id, version, kind):
+                return False
+            await edit()
+            self._dm[key] = DmShown(message_id, version, kind)
+            return True
+
+    def sent_dm(self, table_id: int, user_id: int, message_id: int, version: int) -> None:
+        """A new hand message was sent to the player's direct messages, showing ``version``."""
+        self._dm[(table_id, user_id)] = DmShown(message_id, version, "hand")
 
     def showing(self, table_id: int, user_id: int, message_id: int) -> bool:
         """Whether the player's live screen at the table is the message ``message_id`` (then
@@ -190,7 +241,7 @@ class Screens:
 
     async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         message_id, edit = await self._on_clicked(
-            interaction, table_id, content=await self.over_text(table_id), view=None
+            interaction, table_id, content=await self.over_text(table_id), attachments=[], view=None
         )
         screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
         await self._take((table_id, interaction.user.id), screen)
@@ -257,7 +308,9 @@ class Screens:
                 hand = await self.presenter.service.hand(table_id, user_id)
             except TableError:
                 try:
-                    await screen.edit(content=await self.over_text(table_id), view=None)
+                    await screen.edit(
+                        content=await self.over_text(table_id), attachments=[], view=None
+                    )
                 except discord.HTTPException as err:
                     log.debug("table %s: could not close a screen: %s", table_id, err)
                 screen.kind = "over"
@@ -285,6 +338,9 @@ class Screens:
             if self._open[key].kind == "over":
                 del self._open[key]
                 self._locks.pop(key, None)
+        for key in [k for k, shown in self._dm.items() if k[0] == table_id]:
+            if self._dm[key].kind == "over":
+                del self._dm[key]
 
 
 def _clicked(interaction: discord.Interaction[Any]) -> int:

@@ -37,14 +37,15 @@ async def test_full_three_player_game(world: World, run_bot: MakeBot, table: Tab
     )
     assert "The game has started" not in lobby.embed_text()
     assert "lower wins" in lobby.embed_text()
-    # Every hand message loses its buttons and tells the result.
+    # Every hand message loses its buttons and its picture (which showed a game still going),
+    # and tells the result.
     for user in (world.alice, world.bob, world.carol):
-        hand = [m for m in user.dms() if m.images()]
+        hand = [m for m in user.dms() if m.revisions[0].attachments]
         assert len(hand) == 1  # one hand message per player for the whole game
         await world.fake.wait_for(
             lambda h=hand[0]: "is over" in h.content and h.settled, TIMEOUT, "hands closed"
         )
-        assert hand[0].buttons() == []
+        assert hand[0].buttons() == [] and hand[0].images() == []
     # Every move posted one new picture; every hand went only to its owner.
     for user in (world.alice, world.bob, world.carol):
         for dm in user.dms():

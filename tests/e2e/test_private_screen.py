@@ -10,7 +10,7 @@ from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer
+from .driver import TIMEOUT, TableDriver, answer, table_of
 from .test_decisions import COLLAPSE, CURSE, begin, private_answer, write_state
 
 LAST_TILE = {
@@ -158,3 +158,28 @@ async def test_a_table_without_previews_shows_bare_spots(
     assert table.tile_labels(hand) == ["yellow 40", "blue 2"]
     await press(table, world.alice, hand, "yellow 40")
     assert hand.labels() == ["A", "Back"] and "collapse" not in hand.content
+
+
+async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_the_next_click(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    bot = await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    table_id = table_of(game)
+    assert table_id is not None
+    dm = await world.fake.wait_for(
+        lambda: table.hand_message(world.alice), TIMEOUT, "Alice's hand by DM"
+    )
+    # The hand that began her turn, as a delivery that was still on its way would carry it.
+    late = await bot.service.hand(table_id, world.alice.id)
+    await press(table, world.alice, dm, "yellow 40")
+    assert dm.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
+    revisions = len(dm.revisions)
+    await bot.presenter.deliver_hand(late)
+    # Her spot step stays as she left it, and the spot she picks on it is played.
+    assert len(dm.revisions) == revisions
+    assert dm.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
+    await table.click(world.alice, dm, "A · collapse: 2 tiles to your pile")
+    falling = await table.settled_game(newer_than=game.id)
+    assert "Fall left" in falling.labels()

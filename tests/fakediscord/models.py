@@ -969,6 +969,8 @@ class Interaction:
     errors: list[int] = field(default_factory=list)
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
+    #: The messages the bot edited through the token (``PATCH .../messages/{id}``), in order.
+    edited: list[Message] = field(default_factory=list)
     modal: JSON | None = None
     autocomplete_choices: list[JSON] | None = None
 

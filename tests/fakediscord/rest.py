@@ -858,6 +858,7 @@ class RestApi:
         self.state.validate_body(body, files, creating=False, existing=msg)
         self.touch(request, msg)
         self.state.edit_message(msg, body, files, clear_loading=True)
+        ix.edited.append(msg)
         return json_response(msg.payload())
 
     async def webhook_delete(self, request: web.Request) -> web.StreamResponse:
