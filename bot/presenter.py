@@ -99,6 +99,9 @@ class Presenter:
         """Per (table, player): one line per move since that player's last "your turn" DM."""
         self._newest: dict[int, int] = {}
         """Per table: the id of its newest game message (the DM links lead there)."""
+        self._turn_message: dict[int, tuple[int, tuple[int, int]]] = {}
+        """Per table: its newest game message and the ``(round, turn)`` it shows, which the
+        falls of that turn are folded into."""
 
     def table_lock(self, table_id: int) -> asyncio.Lock:
         """Held around "change the table, then show it" so one table's messages stay in order
@@ -184,23 +187,30 @@ class Presenter:
         content = views.step_content(step)
         message: discord.Message | None = None
         failure: BaseException | None = None
-        try:
-            message = await self.send(
-                board.channel_id,
-                board.guild_id,
-                priority=budget.PICTURE,
-                content=content,
-                files=files,
-                view=views.board_view(board) or discord.utils.MISSING,
-                allowed_mentions=views.ping(views.step_pings(step)),
-            )
-        except POST_ERRORS as err:
-            failure = err
-            self._post_failed(board.table_id, err)
-            self.owe(board, content, told=clicker)
+        if await self._fold_into_turn(step, content, files):
+            self.shown(board)
+        else:
+            try:
+                message = await self.send(
+                    board.channel_id,
+                    board.guild_id,
+                    priority=budget.PICTURE,
+                    content=content,
+                    files=files,
+                    view=views.board_view(board) or discord.utils.MISSING,
+                    allowed_mentions=views.ping(views.step_pings(step)),
+                )
+            except POST_ERRORS as err:
+                failure = err
+                self._post_failed(board.table_id, err)
+                self.owe(board, content, told=clicker)
         if message is not None:
             self.shown(board)
             self._newest[board.table_id] = message.id
+            if step.turn is not None and step.kind == "move":
+                self._turn_message[board.table_id] = (message.id, step.turn)
+            else:
+                self._turn_message.pop(board.table_id, None)
             self.spawn(
                 self.service.remember_message(board.table_id, "board", message.id), board.table_id
             )
@@ -225,6 +235,51 @@ class Presenter:
                 raise NotShown(NOT_SHOWN_FORBIDDEN.format(what=what), table_id=board.table_id)
             raise NotShown(NOT_SHOWN, table_id=board.table_id)
         return message
+
+    def is_turn_message(self, table_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the table's newest game message, which the rest of its
+        turn is folded into (so its buttons are the table's current ones)."""
+        known = self._turn_message.get(table_id)
+        return known is not None and known[0] == message_id
+
+    async def _fold_into_turn(self, step: Step, content: str, files: list[discord.File]) -> bool:
+        """Show a step that resolves a turn already in the channel (a fall, the fire die) by
+        editing that turn's message: the whole turn's account, the picture of this step
+        ending on the board, the buttons of what is pending now. Returns False when the step
+        needs a message of its own: the turn's message is not known here (the bot restarted,
+        or another process showed it), Discord refused the edit, or the turn ends with
+        someone else to act who gets no direct message on their turn, so only a new message
+        can ping them (an edit never notifies anyone)."""
+        board = step.board
+        known = self._turn_message.get(board.table_id)
+        if not step.continues_turn or known is None or known[1] != step.turn:
+            return False
+        pinged = set(views.step_pings(step))
+        told = {
+            h.user_id
+            for h in step.hands
+            if h.your_turn and h.dm and h.dm_on_turn and not h.dm_failed_before
+        }
+        if pinged - told:
+            return False
+        message = self.channel(board.channel_id, board.guild_id).get_partial_message(known[0])
+        try:
+            await self.edit(
+                message,
+                priority=budget.PICTURE,
+                content=content,
+                attachments=files,
+                view=views.board_view(board),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except POST_ERRORS as err:
+            log.info(
+                "table %s: could not add a step to its turn's message: %s", step.board.table_id, err
+            )
+            for file in files:
+                file.reset()
+            return False
+        return True
 
     async def _show_result_on_lobby(self, board: Board, results: dict[str, Any]) -> None:
         """The lobby card tells how the match ended: the winner and the final standings."""

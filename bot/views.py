@@ -184,8 +184,8 @@ def picture_title(board: Board) -> str:
     if v is None:
         return f"Table {t.id}"
     rounds = f" · round {v.round}/{v.rounds}" if v.rounds > 1 else ""
-    turn = f" · turn {v.turn}" if v.turn > 0 else ""
-    return f"Flaming Pyramids · table {t.id}{rounds}{turn}"
+    # The picture itself says which turn it is ("Turn N" under the headline).
+    return f"Flaming Pyramids · table {t.id}{rounds}"
 
 
 def mention(user_id: int | None, name: str) -> str:
@@ -233,7 +233,7 @@ def step_content(step: Step) -> str:
             f"{em.TIMED_OUT} {names[step.actor]}'s time ran out: "
             "a computer player made this move for them."
         )
-    story = narrate(step.events, names) if step.kind == "move" else ""
+    story = narrate(step.turn_events or step.events, names) if step.kind == "move" else ""
     if story:
         lines.append(story)
     v = board.view

@@ -579,8 +579,8 @@ class Tables(commands.Cog):
         if private:
             fell = f"{em.PLAYED} The tile falls {bid.arg}."
             await self.presenter.screens.show_newest(interaction, bid.table_id, note=fell)
-        else:
-            await self._retire(interaction, None)
+        elif not self.presenter.is_turn_message(bid.table_id, _clicked_id(interaction)):
+            await self._retire(interaction, None)  # the fall went into a message of its own
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
@@ -614,6 +614,11 @@ class Tables(commands.Cog):
                 )
         except discord.HTTPException:
             log.debug("could not retire the buttons of interaction %s", interaction.id)
+
+
+def _clicked_id(interaction: discord.Interaction[Any]) -> int:
+    """The id of the message whose button was pressed (0 if unknown)."""
+    return interaction.message.id if interaction.message is not None else 0
 
 
 def _is_private(interaction: discord.Interaction[Any]) -> bool:

@@ -39,7 +39,7 @@ from data.store import (
     TableOptions,
     VersionConflict,
 )
-from engine import Action, EngineError, Game, NextRound, View, fitting_tiles, view
+from engine import Action, EngineError, Fall, Game, NextRound, View, fitting_tiles, view
 from engine.model import Die
 
 log = logging.getLogger(__name__)
@@ -407,6 +407,9 @@ class TableCore:
             timed_out,
             tuple(hands),
             results,
+            turn_events=tuple(game.turn_events) if kind == "move" else (),
+            continues_turn=isinstance(action, Fall | Die),
+            turn=(game.round, game.turn),  # a placement counts the turn; its falls do not
         )
 
     async def _write(

@@ -155,6 +155,12 @@ class Step:
     """Hands of people that changed (or were dealt): send each to its owner."""
     results: dict[str, Any] | None = None
     """Final standings when the match ended with this step."""
+    turn_events: tuple[Event, ...] = ()
+    """Everything the turn this step belongs to did so far (the placement, then its falls)."""
+    continues_turn: bool = False
+    """The step resolves a turn whose placement was already shown (a fall, the fire die)."""
+    turn: tuple[int, int] | None = None
+    """``(round, turn)`` of the turn this step belongs to (turns count placed tiles)."""
 
 
 @dataclass(frozen=True)

@@ -111,7 +111,9 @@ class TableDriver:
         return [m for m in found if m.author.id == bot]
 
     def game_messages(self) -> list[Message]:
-        return [m for m in self.bot_messages() if is_game_message(m)]
+        """The table's own game messages, newest first (not the copies the bot shows in answer
+        to a command, such as ``/fp status``)."""
+        return [m for m in self.bot_messages() if is_game_message(m) and m.webhook_id is None]
 
     def latest_game(self) -> Message:
         msgs = self.game_messages()
@@ -130,15 +132,27 @@ class TableDriver:
         found = MENTION.search(m.content)
         return int(found.group(1)) if found else None
 
-    async def settled_game(self, newer_than: int = 0, timeout: float = TIMEOUT) -> Message:
-        """Wait for the newest game message (newer than ``newer_than``) that waits for a person
-        or ends the match (computer players' moves go by in between)."""
+    async def settled_game(
+        self,
+        newer_than: int = 0,
+        timeout: float = TIMEOUT,
+        *,
+        edited: Message | None = None,
+        revisions: int = 0,
+    ) -> Message:
+        """Wait for the newest game message (newer than ``newer_than``, or ``edited`` once it
+        has more than ``revisions`` revisions: a fall is folded into its turn's message) that
+        waits for a person or ends the match (computer players' moves go by in between)."""
 
         def ready() -> Message | None:
             msgs = self.game_messages()
-            if not msgs or msgs[0].id <= newer_than:
+            if not msgs:
                 return None
             m = msgs[0]
+            if m.id <= newer_than and not (
+                edited is not None and m.id == edited.id and len(m.revisions) > revisions
+            ):
+                return None
             if not m.settled:
                 return None
             if is_final(m) or self.decider(m) is not None or "Next round" in m.labels():
@@ -334,13 +348,29 @@ class TableDriver:
         return ix
 
     async def fall(self, user: FakeUser, game: Message, direction: str = "left") -> Message:
+        """``user`` chooses the fall on ``game``; the fall is shown on that same message (its
+        turn's), or on a new one when it cannot be. Returns the next game message, or that
+        same one edited, that waits for a person."""
         started = time.perf_counter()
+        turn = self.latest_game()
+        revisions = len(turn.revisions)
         await self.click(user, game, f"Fall {direction}")
-        await self.fake.wait_for(
-            lambda: any(m.id > game.id for m in self.game_messages()), TIMEOUT, "the fall"
-        )
+        after = await self.after_fall(turn, revisions)
         self.timing.samples.append(time.perf_counter() - started)
-        return await self.settled_game(game.id)
+        return after
+
+    async def after_fall(self, turn: Message, revisions: int) -> Message:
+        """The game message that waits for a person after a fall chosen while ``turn`` (the
+        turn's message, then with ``revisions`` revisions) was the newest: that same message
+        edited, or a newer one."""
+        await self.fake.wait_for(
+            lambda: (
+                len(turn.revisions) > revisions or any(m.id > turn.id for m in self.game_messages())
+            ),
+            TIMEOUT,
+            "the fall",
+        )
+        return await self.settled_game(turn.id, edited=turn, revisions=revisions)
 
     async def step(self, game: Message) -> Message:
         """Make whatever decision ``game`` asks for, as the person it asks."""

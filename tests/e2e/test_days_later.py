@@ -49,10 +49,10 @@ async def test_a_hand_shown_privately_plays_after_its_token_expired(
         lambda: "Fall left" in hand.labels() and hand.settled, TIMEOUT, "the fall on the screen"
     )
     later(world, clock, 2 * 3600)  # the fall is decided hours later, from the same message
-    before = len(hand.revisions)
+    before, revisions = len(hand.revisions), len(falling.revisions)
     await table.click(world.alice, hand, "Fall left")
     await table.screen_after(hand, before, "the screen after the fall")
-    after = await table.settled_game(falling.id)
+    after = await table.after_fall(falling, revisions)
     assert TableDriver.decider(after) == world.bob.id
     assert "Not your turn yet" in hand.content and "Fall left" not in hand.labels()
 

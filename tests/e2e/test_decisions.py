@@ -106,10 +106,35 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
         assert expected in await private_answer(ix)
     assert table.latest_game().id == falling.id
     after = await table.fall(world.alice, falling, "right")
-    assert "fell right" in after.content
+    # The fall is told on the turn's own message, which now asks Bob: one message per turn.
+    assert after.id == falling.id
+    assert "too heavy" in after.content and "fell right" in after.content
     assert TableDriver.decider(after) == world.bob.id
-    assert pinged(world, after) == {world.bob.id}  # the next player is notified
+    assert after.labels()[0] == "My hand" and "Fall left" not in after.labels()
+    assert [a.filename for a in after.images()] == ["pyramid.gif"]  # the fall, ending on the board
+    # An edit notifies nobody: Bob, who wants a DM on his turn, is told there, once.
+    assert after.notified == []
+    turn_dm = await world.fake.wait_for(
+        lambda: next((m for m in world.bob.dms() if "Your turn at table" in m.content), None),
+        TIMEOUT,
+        "Bob's turn DM",
+    )
+    assert "fell right" in turn_dm.content
+
+
+async def test_a_fall_that_begins_the_turn_of_a_player_without_turn_dms_is_a_post_that_pings(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    ix = await world.bob.slash("fp notify", world.games, turn=False)
+    await ix.wait_acknowledged()
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    after = await table.fall(world.alice, falling, "right")
+    assert after.id > falling.id and "fell right" in after.content
     assert after.notified == [world.bob.id]
+    assert not [m for m in world.bob.dms() if "Your turn at table" in m.content]
+    # The turn's earlier message keeps no live fall button.
     await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
 
 
@@ -265,13 +290,18 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
-    world.fake.faults.error(
+    # Discord refuses both ways to show the fall: the edit of the turn's message, then a post.
+    for route in (
+        "PATCH /channels/{channel_id}/messages/{message_id}",
         "POST /channels/{channel_id}/messages",
-        status=503,
-        code=0,
-        message="Service Unavailable",
-        channel_id=table.place().id,
-    )
+    ):
+        world.fake.faults.error(
+            route,
+            status=503,
+            code=0,
+            message="Service Unavailable",
+            channel_id=table.place().id,
+        )
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Your move is recorded" in await private_answer(ix)
     # The move stands, and its message comes once Discord takes it: Bob's turn, and play goes

@@ -87,8 +87,9 @@ async def test_the_fall_is_asked_on_the_screen_of_whoever_must_decide_it(
     await world.fake.wait_for(
         lambda: carol.settled and not carol.buttons(), TIMEOUT, "the older screen retired"
     )
+    revisions = len(falling.revisions)
     await press(table, world.carol, copy, "Fall right")
-    after = await table.settled_game(falling.id)
+    after = await table.after_fall(falling, revisions)
     assert TableDriver.decider(after) == world.bob.id
     assert "Not your turn yet" in copy.content and "Fall right" not in copy.labels()
 

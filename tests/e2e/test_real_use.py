@@ -142,6 +142,13 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
+    world.fake.faults.error(  # the fall cannot be added to the turn's message either
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+        channel_id=table.place().id,
+    )
     refusal = world.fake.faults.error(
         MOVES,
         status=403,

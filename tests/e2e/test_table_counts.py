@@ -23,7 +23,6 @@ def test_the_counted_game_is_played_to_the_end_by_clicks(counts: TableCounts) ->
     assert counts.clicks >= counts.turns  # at least one click per move
 
 
-@pytest.mark.xfail(strict=True, reason="falls are still posts of their own")
 def test_at_most_one_post_per_turn(counts: TableCounts) -> None:
     assert counts.max_posts_in_a_turn <= 1
 
