@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import budget
 from bot.components import FpButton
 from bot.config import Config, offset_clock
 from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
@@ -80,6 +81,10 @@ class Bot(commands.AutoShardedBot):
             **shards,
         )
         self.config = config
+        # Every REST call that counts against Discord's global limit waits for this process's
+        # share of the token's budget (see bot.budget).
+        self.budget = budget.Budget(budget.share(config.shard_ids, config.shard_count))
+        budget.pace(self.http, self.budget)
         self._max_concurrency: int | None = None
         self._identify_holds: set[asyncio.Task[None]] = set()
         self.store: Store = store if store is not None else open_store(config.database_url)
@@ -98,7 +103,12 @@ class Bot(commands.AutoShardedBot):
         pause = ai_pause_s if ai_pause_s is not None else (0.0 if config.test_mode else 1.0)
         retry = (0.1, 1.0) if config.test_mode else (RETRY_FIRST_S, RETRY_MAX_S)
         self.presenter = Presenter(
-            self, self.service, ai_pause_s=pause, retry_first_s=retry[0], retry_max_s=retry[1]
+            self,
+            self.service,
+            ai_pause_s=pause,
+            retry_first_s=retry[0],
+            retry_max_s=retry[1],
+            rest_budget=self.budget,
         )
         self._shutdown: asyncio.Future[None] | None = None
 

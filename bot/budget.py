@@ -11,10 +11,13 @@ responses are exempt from the global limit and are never paced.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import time
-from typing import Final
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextvars import ContextVar
+from typing import Any, Final
 
 PICTURE: Final = 0
 """The channel message of a move (someone is waiting for it)."""
@@ -22,6 +25,10 @@ NOTICE: Final = 1
 """Lobby messages, notices, reminders."""
 HAND: Final = 2
 """A hand by direct message."""
+GLOBAL_RATE: Final = 40.0
+"""Requests per second one bot token may spend in all (Discord allows 50: some is kept in hand
+for discord.py's own retries and the gateway's start-up calls)."""
+
 ANIMATION: Final = 3
 """Adding the mayhem animation to a posted message."""
 
@@ -30,7 +37,7 @@ class Budget:
     """A token bucket: ``rate`` calls per second on average, at most ``burst`` at once; waiting
     callers are served by priority (lower first), then in arrival order."""
 
-    def __init__(self, rate: float = 40.0, burst: int = 10) -> None:
+    def __init__(self, rate: float = GLOBAL_RATE, burst: int = 5) -> None:
         self.rate = rate
         self.burst = burst
         self._tokens = float(burst)
@@ -38,6 +45,8 @@ class Budget:
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: asyncio.TimerHandle | None = None
+        self.granted = 0
+        """Tokens handed out so far (calls let through)."""
 
     def _refill(self) -> None:
         now = time.monotonic()
@@ -49,6 +58,7 @@ class Budget:
         self._refill()
         if not self._waiters and self._tokens >= 1:
             self._tokens -= 1
+            self.granted += 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiters, (priority, next(self._order), fut))
@@ -69,6 +79,7 @@ class Budget:
             if fut.done():  # the caller gave up (cancelled)
                 continue
             self._tokens -= 1
+            self.granted += 1
             fut.set_result(None)
         self._schedule()
 
@@ -76,3 +87,39 @@ class Budget:
     def waiting(self) -> int:
         """Callers waiting for a token."""
         return sum(1 for _, _, f in self._waiters if not f.done())
+
+
+_priority: ContextVar[int] = ContextVar("rest_priority", default=NOTICE)
+
+
+@contextlib.contextmanager
+def priority(level: int) -> Iterator[None]:
+    """The REST calls made inside this block are paced with priority ``level``."""
+    token = _priority.set(level)
+    try:
+        yield
+    finally:
+        _priority.reset(token)
+
+
+def share(shard_ids: Sequence[int] | None, shard_count: int | None) -> float:
+    """This process's part of the token's global budget: the fraction of the shards it runs
+    (all of it when it runs every shard)."""
+    if not shard_ids or not shard_count:
+        return GLOBAL_RATE
+    return GLOBAL_RATE * min(1.0, len(shard_ids) / shard_count)
+
+
+Request = Callable[..., Awaitable[Any]]
+
+
+def pace(http: Any, budget: Budget) -> None:
+    """Make every call of discord.py's HTTP client ``http`` (each counts against the global
+    budget) wait for a token of ``budget`` first, with the priority of :func:`priority`."""
+    request: Request = http.request
+
+    async def paced(route: Any, **kwargs: Any) -> Any:
+        await budget.acquire(_priority.get())
+        return await request(route, **kwargs)
+
+    http.request = paced

@@ -75,6 +75,7 @@ class Presenter:
         ai_pause_s: float = 1.0,
         retry_first_s: float = RETRY_FIRST_S,
         retry_max_s: float = RETRY_MAX_S,
+        rest_budget: budget.Budget | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -91,7 +92,7 @@ class Presenter:
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.renderer = pictures.Renderer(workers=2)
-        self.budget = budget.Budget()
+        self.budget = rest_budget or budget.Budget()
         self._hands: dict[tuple[int, int], Hand] = {}
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.screens = screens.Screens(self)
@@ -120,8 +121,8 @@ class Presenter:
         **kwargs: Any,
     ) -> discord.Message:
         """Post a message in a channel (or a DM channel), paced under the global budget."""
-        await self.budget.acquire(priority)
-        return await self.channel(channel_id, guild_id).send(**kwargs)
+        with budget.priority(priority):
+            return await self.channel(channel_id, guild_id).send(**kwargs)
 
     async def edit(
         self,
@@ -131,8 +132,8 @@ class Presenter:
         **kwargs: Any,
     ) -> None:
         """Edit one of the bot's channel messages, paced under the global budget."""
-        await self.budget.acquire(priority)
-        await message.edit(**kwargs)
+        with budget.priority(priority):
+            await message.edit(**kwargs)
 
     # --- the channel ------------------------------------------------------------------------------
 
@@ -478,8 +479,8 @@ class Presenter:
         return await asyncio.shield(opening)
 
     async def _open_dm(self, user_id: int) -> int:
-        await self.budget.acquire(budget.HAND)
-        data = await self.bot.http.start_private_message(user_id)
+        with budget.priority(budget.HAND):
+            data = await self.bot.http.start_private_message(user_id)
         cid = int(data["id"])
         self._dm_channels[user_id] = cid
         if len(self._dm_channels) > DM_CACHE_SIZE:
@@ -630,8 +631,8 @@ class Presenter:
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
         """Delete an older "your turn" DM (only the newest one is worth keeping)."""
         try:
-            await self.budget.acquire(budget.HAND)
-            await self.channel(channel_id).get_partial_message(message_id).delete()
+            with budget.priority(budget.HAND):
+                await self.channel(channel_id).get_partial_message(message_id).delete()
         except discord.HTTPException as err:
             log.info("could not delete an old hand message: %s", err)
 
