@@ -41,6 +41,8 @@ NO_MUTUAL_GUILDS = 50278
 """Discord's answer to a DM to someone who left every server the bot is in."""
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
+HAND_CLOSED: Final = 2**31 - 1
+"""The version a hand message shows once the match is over: no later edit replaces it."""
 RETRY_FIRST_S: Final = 5.0
 """A message Discord refused is posted again after this long, then twice as long each time..."""
 RETRY_MAX_S: Final = 600.0
@@ -128,6 +130,28 @@ class Presenter:
         """Edit one of the bot's channel messages, paced under the global budget."""
         await self.budget.acquire(priority)
         await message.edit(**kwargs)
+
+    async def edit_kept(
+        self,
+        table_id: int,
+        key: str,
+        version: int,
+        message: discord.Message | discord.PartialMessage,
+        *,
+        priority: int = budget.NOTICE,
+        **kwargs: Any,
+    ) -> bool:
+        """Edit the table's kept message ``key`` (``"lobby"``, ``"hand:<user id>"``) to show
+        the table at ``version``, unless it already shows a newer one (another process, or a
+        later move, edited it first): then nothing is sent, and False returned. Edits of one
+        message go one at a time, across every process (:meth:`data.store.Store.message_edit`)."""
+        await self.budget.acquire(priority)
+        async with self.service.store.message_edit(table_id, key, version) as go:
+            if go:
+                await message.edit(**kwargs)
+        if not go:
+            log.debug("table %s: %s already shows a newer version than %s", table_id, key, version)
+        return go
 
     # --- the channel ------------------------------------------------------------------------------
 
@@ -231,8 +255,13 @@ class Presenter:
             return
         lobby = self.channel(board.lobby_channel_id, board.guild_id).get_partial_message(message_id)
         try:
-            await self.edit(
-                lobby, embed=views.lobby_embed(board, results), view=views.rematch_view(board)
+            await self.edit_kept(
+                board.table_id,
+                "lobby",
+                board.version,
+                lobby,
+                embed=views.lobby_embed(board, results),
+                view=views.rematch_view(board),
             )
         except discord.HTTPException as err:
             log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
@@ -249,7 +278,10 @@ class Presenter:
                 continue
             try:
                 cid = await self.dm_channel_id(uid)
-                await self.edit(
+                await self.edit_kept(
+                    board.table_id,
+                    f"hand:{uid}",
+                    HAND_CLOSED,
                     self.channel(cid).get_partial_message(message_id),
                     priority=budget.HAND,
                     content=views.clip(text),
@@ -486,13 +518,17 @@ class Presenter:
             hand_id = old
             if old is not None and not self.screens.showing(hand.table_id, hand.user_id, old):
                 try:
-                    await self.edit(
+                    if not await self.edit_kept(
+                        hand.table_id,
+                        f"hand:{hand.user_id}",
+                        hand.version,
                         self.channel(cid).get_partial_message(old),
                         priority=budget.HAND,
                         content=kwargs["content"],
                         attachments=[kwargs["file"]],
                         view=kwargs["view"],
-                    )
+                    ):
+                        return  # a newer hand is shown (and its turn told) already
                 except discord.NotFound:
                     log.info("table %s: hand message of user %s gone", *key)
                     hand_id = None
