@@ -25,6 +25,7 @@ live in :mod:`data.pg_db`, the SQL that reads a table and its conversion in :mod
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import hashlib
@@ -129,6 +130,9 @@ class PostgresStore:
         self.validate_states = validate_states
         self._initial = R.InitialStates(INITIAL_CACHE_SIZE)
         self._reported: set[tuple[int, int | None, str]] = set()
+        # Edits of kept messages hold a connection while Discord answers: at most half of the
+        # pool, so that moves always find connections.
+        self._edit_gate = asyncio.Semaphore(max(1, pool_max // 2))
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.safe_url()!r})"
@@ -727,8 +731,9 @@ class PostgresStore:
         """The right to edit the kept message ``key`` to show ``version`` (see
         :meth:`data.store.Store.message_edit`): a transaction on one pooled connection, held for
         the whole block, with a transaction-level advisory lock on the message, so that the
-        lock ends with the transaction whatever happens (a process that dies included)."""
-        async with self._db.connection() as conn:
+        lock ends with the transaction whatever happens (a process that dies included). At
+        most half of the pool's connections are held by edits at a time."""
+        async with self._edit_gate, self._db.connection() as conn:
             try:
                 tr = conn.transaction()
                 await tr.start()
