@@ -99,13 +99,16 @@ class Timers(commands.Cog):
         await self.recover()
 
     async def recover(self) -> None:
-        """After a start: let computer players finish decisions a restart interrupted."""
+        """After a start: let computer players finish decisions a restart interrupted. (A
+        process that shares the database with others leaves them to the timer loop: their
+        deadline is near, and its claims give each to exactly one process, where resuming
+        here could race a process that is making them right now.)"""
         try:
             tables = await self.service.open_tables()
         except Exception:
             log.exception("could not list the open tables")
             return
-        for table in tables:
+        for table in tables if self.bot.config.runs_every_shard else []:
             if table.status == "playing" and await self.service.needs_advance(table.id):
                 log.info("table %s: resuming a computer player's decision", table.id)
                 self.presenter.schedule_advance(table.id)
