@@ -733,9 +733,10 @@ class PostgresStore:
         the whole block, with a transaction-level advisory lock on the message, so that the
         lock ends with the transaction whatever happens (a process that dies included). At
         most half of the pool's connections are held by edits at a time."""
+        failures = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
         async with self._edit_gate, self._db.connection() as conn:
+            tr = conn.transaction()
             try:
-                tr = conn.transaction()
                 await tr.start()
                 await conn.execute(
                     "SELECT pg_advisory_xact_lock($1, $2)",
@@ -747,11 +748,16 @@ class PostgresStore:
                     table_id,
                     key,
                 )
-            except (asyncpg.PostgresError, OSError) as e:
+            except failures as e:
                 raise StoreError(f"could not lock message {key} of table {table_id}: {e}") from e
             go = shown is None or version > shown
             try:
                 yield go
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await tr.rollback()
+                raise
+            try:
                 if go:
                     await conn.execute(
                         "UPDATE messages SET shown_version = GREATEST(COALESCE(shown_version, 0), "
@@ -760,11 +766,12 @@ class PostgresStore:
                         key,
                         version,
                     )
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await tr.rollback()
-                raise
-            await tr.commit()
+                await tr.commit()
+            except failures as e:
+                raise StoreError(
+                    f"message {key} of table {table_id}: the database went away before the "
+                    f"version it shows was noted ({e})"
+                ) from e
 
     async def get_messages(self, table_id: int) -> dict[str, int]:
         rows = await self._db.read(

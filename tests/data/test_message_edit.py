@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 
+import asyncpg
 import pytest
 
 from data.postgres import PostgresStore
-from data.store import Store
+from data.store import Store, StoreError
 from tests.conftest import Backend
 from tests.data.helpers import start_table
 
@@ -139,3 +140,38 @@ async def test_postgres_holds_a_message_across_store_objects_as_across_processes
         PostgresStore(pg_url, pool_min=0, pool_max=2) as second,
     ):
         await check_older_editor_waiting_behind_a_newer_one_is_skipped(first, second)
+
+
+async def test_postgres_a_holder_whose_connection_dies_leaves_the_message_to_the_next(
+    pg_url: str,
+) -> None:
+    async with (
+        PostgresStore(pg_url, pool_min=0, pool_max=2, retry_s=0.5) as first,
+        PostgresStore(pg_url, pool_min=0, pool_max=2) as second,
+    ):
+        t = await kept_table(first)
+        held = asyncio.Event()
+        gone = asyncio.Event()
+
+        async def dying() -> None:
+            async with first.message_edit(t, KEY, 6):
+                held.set()
+                await gone.wait()
+
+        holder = asyncio.create_task(dying())
+        await asyncio.wait_for(held.wait(), 10)
+        # The holder's process dies: the server ends its session (and so its transaction).
+        conn = await asyncpg.connect(pg_url)
+        try:
+            ended = await conn.fetchval(
+                "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND state = 'idle in transaction') AS k"
+            )
+        finally:
+            await conn.close()
+        assert ended == 1
+        async with asyncio.timeout(10):
+            assert await edit(second, t, 5)  # let in, and 6 was never recorded
+        gone.set()
+        with pytest.raises(StoreError, match="went away"):
+            await holder
