@@ -18,6 +18,8 @@ Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never 
 - ``FP_CLOCK_FILE``: a file holding a number of seconds added to the real clock, so tests can
   make turn deadlines pass without waiting (the file may change while the bot runs).
 - ``FP_TIMER_INTERVAL``: seconds between two looks at due timers (default 5).
+- ``FP_TIMER_LEASE``: seconds a process's claim on a due table lasts if it never releases it
+  (default 30): another process takes the table's timers over after it.
 - ``FP_TEST_STATE_FILE``: a JSON engine state (``python -m engine new`` / scenario format) that
   every game started with the Start button is dealt from, to force chosen situations.
 - ``FP_SEED``: the seed of every new match (default: random).
@@ -55,6 +57,9 @@ class Config:
     test_mode: bool = False
     clock_file: str | None = None
     timer_interval_s: float = 5.0
+    #: How long a claim on a due table lasts if its process never releases it (it died): the
+    #: other processes take that table's timers over within this plus ``timer_interval_s``.
+    timer_lease_s: float = 30.0
     test_state_file: str | None = None
     seed: int | None = None
     ai_node_limit: int | None = None
@@ -212,12 +217,14 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
     if not test_mode:
         return config
     interval = _float(env, "FP_TIMER_INTERVAL")
+    lease = _float(env, "FP_TIMER_LEASE")
     budget = _float(env, "FP_AI_TIME_BUDGET")
     return Config(
         **{
             **config.__dict__,
             "clock_file": (env.get("FP_CLOCK_FILE") or "").strip() or None,
             "timer_interval_s": interval if interval is not None else config.timer_interval_s,
+            "timer_lease_s": lease if lease is not None else config.timer_lease_s,
             "test_state_file": (env.get("FP_TEST_STATE_FILE") or "").strip() or None,
             "seed": _int(env, "FP_SEED"),
             "ai_node_limit": _int(env, "FP_AI_NODE_LIMIT"),

@@ -42,6 +42,8 @@ NO_MUTUAL_GUILDS = 50278
 """Discord's answer to a DM to someone who left every server the bot is in."""
 """Discord's error code for "Cannot send messages to this user"."""
 DM_CACHE_SIZE = 10_000
+HAND_CLOSED: Final = 2**31 - 1
+"""The version a hand message shows once the match is over: no later edit replaces it."""
 RETRY_FIRST_S: Final = 5.0
 """A message Discord refused is posted again after this long, then twice as long each time..."""
 RETRY_MAX_S: Final = 600.0
@@ -134,6 +136,28 @@ class Presenter:
         """Edit one of the bot's channel messages, paced under the global budget."""
         with budget.priority(priority):
             await message.edit(**kwargs)
+
+    async def edit_kept(
+        self,
+        table_id: int,
+        key: str,
+        version: int,
+        message: discord.Message | discord.PartialMessage,
+        *,
+        priority: int = budget.NOTICE,
+        **kwargs: Any,
+    ) -> bool:
+        """Edit the table's kept message ``key`` (``"lobby"``, ``"hand:<user id>"``) to show
+        the table at ``version``, unless it already shows a newer one (another process, or a
+        later move, edited it first): then nothing is sent, and False returned. Edits of one
+        message go one at a time, across every process (:meth:`data.store.Store.message_edit`)."""
+        async with self.service.store.message_edit(table_id, key, version) as go:
+            if go:
+                with budget.priority(priority):
+                    await message.edit(**kwargs)
+        if not go:
+            log.debug("table %s: %s already shows a newer version than %s", table_id, key, version)
+        return go
 
     # --- the channel ------------------------------------------------------------------------------
 
@@ -289,8 +313,13 @@ class Presenter:
             return
         lobby = self.channel(board.lobby_channel_id, board.guild_id).get_partial_message(message_id)
         try:
-            await self.edit(
-                lobby, embed=views.lobby_embed(board, results), view=views.rematch_view(board)
+            await self.edit_kept(
+                board.table_id,
+                "lobby",
+                board.version,
+                lobby,
+                embed=views.lobby_embed(board, results),
+                view=views.rematch_view(board),
             )
         except discord.HTTPException as err:
             log.warning("table %s: could not show the result on the lobby: %s", board.table_id, err)
@@ -314,7 +343,10 @@ class Presenter:
                     message_id,
                     board.version,
                     functools.partial(
-                        self.edit,
+                        self.edit_kept,
+                        board.table_id,
+                        f"hand:{uid}",
+                        HAND_CLOSED,
                         message,
                         priority=budget.HAND,
                         content=views.clip(text),
@@ -562,20 +594,24 @@ class Presenter:
             if old is not None:
                 message = self.channel(cid).get_partial_message(old)
                 try:
-                    await self.screens.edit_dm(
+                    if not await self.screens.edit_dm(
                         hand.table_id,
                         hand.user_id,
                         old,
                         hand.version,
                         functools.partial(
-                            self.edit,
+                            self.edit_kept,
+                            hand.table_id,
+                            f"hand:{hand.user_id}",
+                            hand.version,
                             message,
                             priority=budget.HAND,
                             content=kwargs["content"],
                             attachments=[kwargs["file"]],
                             view=kwargs["view"],
                         ),
-                    )
+                    ):
+                        return  # it shows this hand or a newer one already (its turn told)
                 except discord.NotFound:
                     log.info("table %s: hand message of user %s gone", *key)
                     hand_id = None

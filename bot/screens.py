@@ -137,14 +137,15 @@ class Screens:
         """Edit a player's hand message in their direct messages to show ``kind`` at the
         table's ``version``, unless it already shows that version or a newer one: a hand made
         before the player pressed a tile there must not replace the spot step under their next
-        click. Edits and clicks of one player's screens go one at a time. Returns whether the
-        message was edited."""
+        click. Edits and clicks of one player's screens go one at a time. ``edit`` may return
+        False when it did not edit after all. Returns whether the message was edited."""
         key = (table_id, user_id)
         async with self._lock(key):
             shown = self._dm.get(key)
             if shown is not None and shown.covers(message_id, version, kind):
                 return False
-            await edit()
+            if await edit() is False:  # the edit found a newer screen there itself
+                return False
             self._dm[key] = DmShown(message_id, version, kind)
             return True
 

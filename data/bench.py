@@ -247,7 +247,7 @@ class PostgresTarget(Target):
     name = "postgres"
     _TABLES = (
         "result_players, results, actions, initial_states, messages, departures, dm_failures, "
-        "player_prefs, guild_settings, tables"
+        "timer_claims, player_prefs, guild_settings, tables"
     )
 
     def __init__(self, url: str | None) -> None:

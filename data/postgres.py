@@ -25,8 +25,10 @@ live in :mod:`data.pg_db`, the SQL that reads a table and its conversion in :mod
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import hashlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -66,6 +68,28 @@ INITIAL_CACHE_SIZE = 1024
 #: The first key of the advisory locks behind :meth:`PostgresStore.identify_slot` (the second is
 #: the bucket), kept apart from any lock another program may take on the same database.
 IDENTIFY_LOCKS = 0x46500001
+#: The first key of the advisory locks behind :meth:`PostgresStore.message_edit` (the second is
+#: a hash of the table id and the message's key: two messages that share it only take turns).
+MESSAGE_LOCKS = 0x46500002
+
+#: Claim due tables no live claim holds (parameters: now, owner, lease, limit). Rows another
+#: claimer is choosing are skipped, not waited for; the conflict clause is the arbiter: a claim
+#: row another process committed meanwhile is taken over only once it ran out.
+CLAIM_TIMERS = (
+    "WITH due AS (SELECT t.id FROM tables t "
+    f"WHERE {OPEN} AND (t.deadline <= $1 OR t.reminder_at <= $1) "
+    "AND NOT EXISTS (SELECT 1 FROM timer_claims c WHERE c.table_id = t.id AND c.until > $1) "
+    "ORDER BY t.id LIMIT $4 FOR UPDATE OF t SKIP LOCKED) "
+    "INSERT INTO timer_claims (table_id, owner, until) SELECT id, $2, $1 + $3 FROM due "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until "
+    "WHERE timer_claims.until <= $1 RETURNING table_id"
+)
+
+
+def message_lock(table_id: int, key: str) -> int:
+    """The second key of a kept message's advisory lock: a signed 32-bit hash of its name."""
+    digest = hashlib.blake2b(f"{table_id}:{key}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 async def _warm(conn: asyncpg.Connection[Any]) -> None:
@@ -106,6 +130,9 @@ class PostgresStore:
         self.validate_states = validate_states
         self._initial = R.InitialStates(INITIAL_CACHE_SIZE)
         self._reported: set[tuple[int, int | None, str]] = set()
+        # Edits of kept messages hold a connection while Discord answers: at most half of the
+        # pool, so that moves always find connections.
+        self._edit_gate = asyncio.Semaphore(max(1, pool_max // 2))
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.safe_url()!r})"
@@ -550,6 +577,31 @@ class PostgresStore:
         )
         return self._tables(rows)
 
+    async def claim_timers(self, now: float, owner: str, lease_s: float, limit: int) -> list[Table]:
+        """Claim due tables for ``owner`` until ``now + lease_s`` (see
+        :meth:`data.store.Store.claim_timers`), in one transaction: of several processes
+        claiming at once, each table goes to one."""
+
+        async def op(conn: Conn) -> list[asyncpg.Record]:
+            ids = [r[0] for r in await conn.fetch(CLAIM_TIMERS, now, owner, lease_s, limit)]
+            if not ids:
+                return []
+            return list(
+                await conn.fetch(
+                    f"{SELECT_TABLE} WHERE t.id = ANY($1::bigint[]) ORDER BY t.id", ids
+                )
+            )
+
+        return self._tables(await self._db.write(op, "claiming due timers"))
+
+    async def release_timers(self, table_id: int, owner: str) -> None:
+        async def op(conn: Conn) -> None:
+            await conn.execute(
+                "DELETE FROM timer_claims WHERE table_id = $1 AND owner = $2", table_id, owner
+            )
+
+        await self._db.run(op, transaction=False, what=f"releasing the timers of {table_id}")
+
     def _tables(self, rows: Sequence[asyncpg.Record]) -> list[Table]:
         tables: list[Table] = []
         paused = len(rows) > 100 and gc.isenabled()
@@ -673,6 +725,53 @@ class PostgresStore:
             key,
             what=f"a message id of table {table_id}",
         )
+
+    @contextlib.asynccontextmanager
+    async def message_edit(self, table_id: int, key: str, version: int) -> AsyncIterator[bool]:
+        """The right to edit the kept message ``key`` to show ``version`` (see
+        :meth:`data.store.Store.message_edit`): a transaction on one pooled connection, held for
+        the whole block, with a transaction-level advisory lock on the message, so that the
+        lock ends with the transaction whatever happens (a process that dies included). At
+        most half of the pool's connections are held by edits at a time."""
+        failures = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+        async with self._edit_gate, self._db.connection() as conn:
+            tr = conn.transaction()
+            try:
+                await tr.start()
+                await conn.execute(
+                    "SELECT pg_advisory_xact_lock($1, $2)",
+                    MESSAGE_LOCKS,
+                    message_lock(table_id, key),
+                )
+                shown = await conn.fetchval(
+                    "SELECT shown_version FROM messages WHERE table_id = $1 AND key = $2",
+                    table_id,
+                    key,
+                )
+            except failures as e:
+                raise StoreError(f"could not lock message {key} of table {table_id}: {e}") from e
+            go = shown is None or version > shown
+            try:
+                yield go
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await tr.rollback()
+                raise
+            try:
+                if go:
+                    await conn.execute(
+                        "UPDATE messages SET shown_version = GREATEST(COALESCE(shown_version, 0), "
+                        "$3) WHERE table_id = $1 AND key = $2",
+                        table_id,
+                        key,
+                        version,
+                    )
+                await tr.commit()
+            except failures as e:
+                raise StoreError(
+                    f"message {key} of table {table_id}: the database went away before the "
+                    f"version it shows was noted ({e})"
+                ) from e
 
     async def get_messages(self, table_id: int) -> dict[str, int]:
         rows = await self._db.read(

@@ -74,6 +74,8 @@ class SqliteStore(SqliteReads):
         # poll, each is logged as a warning once and at debug level after that.
         self._reported: set[tuple[int, int | None, str]] = set()
         self._identify_locks: dict[int, asyncio.Lock] = {}
+        # Per kept message being edited: its lock and how many callers hold or wait for it.
+        self._edit_locks: dict[tuple[int, str], tuple[asyncio.Lock, list[int]]] = {}
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -413,6 +415,31 @@ class SqliteStore(SqliteReads):
 
         await self._db.write(op)
 
+    async def claim_timers(self, now: float, owner: str, lease_s: float, limit: int) -> list[Table]:
+        """Claim due tables for ``owner`` until ``now + lease_s`` (see
+        :meth:`data.store.Store.claim_timers`): the choice and the claims are one write
+        transaction, so two processes never claim one table."""
+
+        def op(conn: sqlite3.Connection) -> list[Any]:
+            ids = [int(r[0]) for r in conn.execute(Q.SELECT_CLAIMABLE, (now, now, now, limit))]
+            if not ids:
+                return []
+            conn.executemany(Q.CLAIM, [(i, owner, now + lease_s) for i in ids])
+            marks = ", ".join("?" * len(ids))
+            return list(
+                conn.execute(f"{Q.SELECT_TABLE} WHERE t.id IN ({marks}) ORDER BY t.id", ids)
+            )
+
+        return self._tables(await self._db.write(op))
+
+    async def release_timers(self, table_id: int, owner: str) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "DELETE FROM timer_claims WHERE table_id = ? AND owner = ?", (table_id, owner)
+            )
+
+        await self._db.write(op)
+
     async def end_table(
         self,
         table_id: int,
@@ -558,6 +585,37 @@ class SqliteStore(SqliteReads):
             conn.execute("DELETE FROM messages WHERE table_id = ? AND key = ?", (table_id, key))
 
         await self._db.write(op)
+
+    @contextlib.asynccontextmanager
+    async def message_edit(self, table_id: int, key: str, version: int) -> AsyncIterator[bool]:
+        """The right to edit the kept message ``key`` to show ``version`` (see
+        :meth:`data.store.Store.message_edit`): a lock of this process per message, since
+        SQLite serves one process only."""
+        name = (table_id, key)
+        lock, users = self._edit_locks.setdefault(name, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                rows = await self._db.read(
+                    "SELECT shown_version FROM messages WHERE table_id = ? AND key = ?", name
+                )
+                shown = rows[0][0] if rows else None
+                go = shown is None or version > shown
+                yield go
+                if go:
+
+                    def op(conn: sqlite3.Connection) -> None:
+                        conn.execute(
+                            "UPDATE messages SET shown_version = "
+                            "max(coalesce(shown_version, 0), ?) WHERE table_id = ? AND key = ?",
+                            (version, table_id, key),
+                        )
+
+                    await self._db.write(op)
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                self._edit_locks.pop(name, None)
 
     # --- preferences and settings ---------------------------------------------------------------
 

@@ -56,6 +56,21 @@ SELECT_DUE = (
     "WHERE status IN ('lobby', 'playing') AND reminder_at <= ?) ORDER BY t.id"
 )
 
+#: Due timers that no process holds a live claim on (parameters: now, now, now, limit).
+SELECT_CLAIMABLE = (
+    "SELECT d.id FROM ("
+    "SELECT id FROM tables INDEXED BY tables_open_deadline "
+    "WHERE status IN ('lobby', 'playing') AND deadline <= ? UNION "
+    "SELECT id FROM tables INDEXED BY tables_open_reminder "
+    "WHERE status IN ('lobby', 'playing') AND reminder_at <= ?) AS d "
+    "LEFT JOIN timer_claims c ON c.table_id = d.id "
+    "WHERE c.until IS NULL OR c.until <= ? ORDER BY d.id LIMIT ?"
+)
+CLAIM = (
+    "INSERT INTO timer_claims (table_id, owner, until) VALUES (?, ?, ?) "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until"
+)
+
 # A move: the version check is the UPDATE's own WHERE, and what the answer needs comes back
 # from it. An UPDATE that names the status or the seats rewrites the indexes on them even with
 # the same value: most moves leave them out.

@@ -443,6 +443,18 @@ class Store(Protocol):
     async def due_timers(self, now: float) -> list[Table]:
         """Open tables whose deadline or reminder time is at or before ``now``."""
 
+    async def claim_timers(self, now: float, owner: str, lease_s: float, limit: int) -> list[Table]:
+        """Claim, for the process ``owner`` until ``now + lease_s``, at most ``limit`` of the
+        tables :meth:`due_timers` would list that no other owner holds a claim on (claims that
+        ran out count as none), and return them (lowest ids first). Atomic: of several
+        processes claiming together, each table goes to exactly one. A claim hides the table's
+        timers from the other owners until :meth:`release_timers` or the end of its lease,
+        never longer: a process that dies leaves its tables to the others after ``lease_s``."""
+
+    async def release_timers(self, table_id: int, owner: str) -> None:
+        """End ``owner``'s claim on the table (nothing happens if it holds none: a claim that
+        ran out may belong to another owner now)."""
+
     async def action_log(self, table_id: int) -> list[LoggedAction]: ...
 
     async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
@@ -469,6 +481,25 @@ class Store(Protocol):
 
     async def delete_message(self, table_id: int, key: str) -> None:
         """Forget the message id under ``key`` (nothing happens if there is none)."""
+
+    def message_edit(
+        self, table_id: int, key: str, version: int
+    ) -> AbstractAsyncContextManager[bool]:
+        """Hold the right to edit the kept message ``key`` so that it shows the table at
+        ``version``: one holder per message at a time, across every process on this database
+        (PostgreSQL: a transaction-level advisory lock on one pooled connection, held for the
+        whole block) or within this process (SQLite, which serves one process only). Yields
+        whether ``version`` is newer than the version the message was last recorded to show
+        (or none is recorded); when the block ends without an exception after yielding True,
+        ``version`` is recorded on the message kept under ``key`` (if one is kept by then: the
+        block may send a new message and :meth:`set_message` it). So an edit made from an
+        older version never lands after, and over, one made from a newer version, whichever
+        process sends it::
+
+            async with store.message_edit(table_id, "hand:42", table.version) as go:
+                if go:
+                    await message.edit(...)
+        """
 
     # --- preferences and settings -------------------------------------------------------------
 

@@ -380,8 +380,13 @@ class Tables(commands.Cog):
             board.lobby_channel_id, board.guild_id
         ).get_partial_message(message_id)
         try:
-            await self.presenter.edit(
-                message, embed=views.lobby_embed(board), view=views.lobby_view(board)
+            await self.presenter.edit_kept(
+                board.table_id,
+                "lobby",
+                board.version,
+                message,
+                embed=views.lobby_embed(board),
+                view=views.lobby_view(board),
             )
         except discord.HTTPException:
             log.warning("table %s: could not update the lobby message", board.table_id)
@@ -421,9 +426,12 @@ class Tables(commands.Cog):
                 board = await self.service.remove_ai(t, bid.version, user.id)
             else:
                 board = await self.service.cancel(t, bid.version, user.id)
-            await interaction.edit_original_response(
-                embed=views.lobby_embed(board), view=views.lobby_view(board)
-            )
+            # (Two clicks served by two processes: the card never goes back to the older one.)
+            async with self.service.store.message_edit(t, "lobby", board.version) as go:
+                if go:
+                    await interaction.edit_original_response(
+                        embed=views.lobby_embed(board), view=views.lobby_view(board)
+                    )
 
     _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
 
@@ -435,7 +443,13 @@ class Tables(commands.Cog):
             if thread_id is not None:
                 step = await self.service.move_to_thread(step, thread_id)
             await self.presenter.show_step(step, clicker=interaction.user.id)
-        await interaction.edit_original_response(embed=views.lobby_embed(step.board), view=None)
+        async with self.service.store.message_edit(
+            step.board.table_id, "lobby", step.board.version
+        ) as go:
+            if go:
+                await interaction.edit_original_response(
+                    embed=views.lobby_embed(step.board), view=None
+                )
 
     async def _start_thread(
         self, interaction: discord.Interaction[Any], board: Board

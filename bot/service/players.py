@@ -122,6 +122,17 @@ class Players(TableCore):
         """Ids of the tables with a timer due now."""
         return [t.id for t in await self.store.due_timers(self.clock())]
 
+    async def claim_due(self, owner: str, lease_s: float, limit: int) -> list[int]:
+        """Ids of at most ``limit`` tables with a timer due now that no other bot process is
+        handling, claimed for this one (``owner``) for ``lease_s`` seconds: handle each with
+        :meth:`run_timers`, then :meth:`release_due` it."""
+        now = self.clock()
+        return [t.id for t in await self.store.claim_timers(now, owner, lease_s, limit)]
+
+    async def release_due(self, table_id: int, owner: str) -> None:
+        """The table's due timers are handled: end ``owner``'s claim on it."""
+        await self.store.release_timers(table_id, owner)
+
     async def run_timers(self, table_id: int) -> list[TimerOutcome]:
         """Handle one table's due timers: a reminder, a computer turn for an absent player, the
         next round after a pause, or a decision a crash left unmade. Returns what to show."""

@@ -41,6 +41,13 @@ def test_test_only_settings_need_test_mode(tmp_path: Path) -> None:
     assert config.clock_file == str(tmp_path / "c") and config.seed == 3
 
 
+def test_a_dead_process_timers_are_taken_over_within_a_minute_by_default() -> None:
+    config = load_config({"DISCORD_TOKEN": "abc", "FP_TIMER_LEASE": "2"}, dotenv=False)
+    assert 30 <= config.timer_lease_s + config.timer_interval_s <= 60
+    short = load_config({"DISCORD_TOKEN": "abc", "FP_TIMER_LEASE": "2", "FP_TEST_MODE": "1"})
+    assert short.timer_lease_s == 2.0  # (tests of a takeover need not wait half a minute)
+
+
 def test_offset_clock(tmp_path: Path) -> None:
     path = tmp_path / "clock"
     clock = offset_clock(str(path))

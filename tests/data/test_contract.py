@@ -193,24 +193,33 @@ async def test_of_two_stores_claiming_a_due_timer_exactly_one_acts(
         await other.close()
 
 
-async def test_of_two_processes_due_to_send_the_same_reminders_exactly_one_sends_each(
-    backend_db: Backend, store: Store, tmp_path: Path
-) -> None:
-    tables = [(await started(store, 700 + i, seed=i))[0] for i in range(30)]
+async def claims_of_processes(
+    backend_db: Backend, tmp_path: Path, workers: int, *mode: str
+) -> list[int]:
+    """The table ids each of ``workers`` OS processes (``tests.data.claim_worker``) won, let
+    go at the same instant."""
     root = Path(__file__).resolve().parents[2]
     go = tmp_path / "go"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.data.claim_worker", backend_db.url, str(go), str(w)],
+            [
+                sys.executable,
+                "-m",
+                "tests.data.claim_worker",
+                backend_db.url,
+                str(go),
+                str(w),
+                *mode,
+            ],
             cwd=root,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONPATH": str(root)},
         )
-        for w in range(2)
+        for w in range(workers)
     ]
-    ready = [go.with_name(f"{go.name}.ready{w}") for w in range(2)]
+    ready = [go.with_name(f"{go.name}.ready{w}") for w in range(workers)]
     while not all(r.exists() for r in ready):
         assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
         await asyncio.sleep(0.01)
@@ -220,9 +229,25 @@ async def test_of_two_processes_due_to_send_the_same_reminders_exactly_one_sends
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
         claims += [int(t) for t in out.split()[1::2]]
+    return claims
+
+
+async def test_of_two_processes_due_to_send_the_same_reminders_exactly_one_sends_each(
+    backend_db: Backend, store: Store, tmp_path: Path
+) -> None:
+    tables = [(await started(store, 700 + i, seed=i))[0] for i in range(30)]
+    claims = await claims_of_processes(backend_db, tmp_path, 2)
     assert sorted(claims) == sorted(t.id for t in tables)  # each one claimed, once
     after = await store.get_table(tables[0].id)
     assert after.reminder_at == NOW + 3600 and after.version == tables[0].version
+
+
+async def test_of_three_processes_claiming_due_timers_each_table_goes_to_exactly_one(
+    backend_db: Backend, store: Store, tmp_path: Path
+) -> None:
+    tables = [(await started(store, 800 + i, seed=i))[0] for i in range(30)]
+    claims = await claims_of_processes(backend_db, tmp_path, 3, "lease")
+    assert sorted(claims) == sorted(t.id for t in tables)  # each one claimed, once
 
 
 async def test_a_damaged_row_is_reported_for_its_table_only(
