@@ -47,6 +47,7 @@ async def test_twelve_tables_starting_at_once_stay_under_the_global_limit(
     exempt = limiter.config.global_exempt
     counted = [r for r in fake.requests if not r.route.split(" ", 1)[1].startswith(exempt)]
     assert len(counted) > 60  # the burst was big enough to need pacing
-    assert bot.budget.granted == len(counted)
+    # (a call answered 429 by a per-route bucket is sent again by discord.py itself)
+    assert bot.budget.granted + len(limiter.hits) == len(counted)
     assert [h for h in limiter.hits if h.is_global] == []
     assert limiter.config.global_limit > budget.GLOBAL_RATE
