@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from bot.views import OUT_OF_DATE_HAND
 from data.pgserver import PgServer
 from data.postgres import PostgresStore
 from data.store import LoggedAction
@@ -45,6 +46,13 @@ SHORT = {
     "piles": [[], []],
     "active": 0,
 }
+FALL_PASSED = (
+    # A click on a fall button whose moment has passed, as a player reads it: the fall was made
+    # before the click was read, or while it was being applied.
+    "That fall has already been decided.",
+    "That moment has passed: somebody acted first. Nothing was changed.",
+    "That moment has passed: the game has moved on.",
+)
 TURN_LIMIT_S = 300
 """The turn limit of the tables whose timers a test makes due (the reminder comes at half)."""
 _names = itertools.count(1)
@@ -209,6 +217,17 @@ def moves_asked(table: TableDriver, *, answered_only: bool) -> Counter[Move]:
     return out
 
 
+def answers(fake: FakeDiscord, ix: Interaction) -> list[str]:
+    """The texts the bot answered a click with, in order: through its response, then every
+    message it sent or edited through the click's token."""
+    path = f"/webhooks/{ix.application_id}/{ix.token}"
+    texts = [str(c.data.get("content") or "") for c in ix.callbacks if c.type in (4, 7)]
+    for r in fake.requests:
+        if r.ok and r.method in ("POST", "PATCH") and path in r.path:
+            texts.append(str((r.body or {}).get("content") or ""))
+    return texts
+
+
 async def all_answered(table: TableDriver) -> None:
     """Until every click of the table got its answer (the last edits may still be on the way
     when the picture of a move is already shown)."""
@@ -221,16 +240,9 @@ async def all_answered(table: TableDriver) -> None:
 
 def answered(fake: FakeDiscord, ix: Interaction) -> bool:
     """Whether a click got an answer the player sees: a message or an edit in the interaction
-    response itself, a followup, or a later edit through its token (an acknowledgement that
-    only defers is not an answer)."""
-    if ix.response_type in (4, 7) or ix.followups:
-        return True
-    return any(
-        r.ok
-        and r.method in ("POST", "PATCH")
-        and f"/webhooks/{ix.application_id}/{ix.token}" in r.path
-        for r in fake.requests
-    )
+    response itself, or sent later through its token (an acknowledgement that only defers is
+    not an answer)."""
+    return bool(answers(fake, ix))
 
 
 def timed_out(log: list[LoggedAction], seat: int) -> list[LoggedAction]:
@@ -286,8 +298,9 @@ async def test_a_hand_shown_by_dm_is_played_through_shard_0_for_a_server_on_shar
     assert [(a.user_id, a.action) for a in log] == [(alice.id, {"play": "Y40", "at": "1,1"})]
 
 
+@pytest.mark.parametrize("dm_first", [False, True], ids=["channel-first", "dm-first"])
 async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_once(
-    cluster_ok: Cluster,
+    cluster_ok: Cluster, dm_first: bool
 ) -> None:
     cluster = cluster_ok
     table = cluster.table_in(3)
@@ -295,6 +308,7 @@ async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_
     await table.open(alice, bob)
     game = await table.start(alice)
     falling = await table.play(alice, game)
+    await all_answered(table)
     # Her DM screen asks for the fall too: the same decision on a message in shard 0's reach
     # and on one in shard 3's.
     screen = await cluster.fake.wait_for(
@@ -302,30 +316,35 @@ async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_
         TIMEOUT,
         "the fall on Alice's DM screen",
     )
-    before = len(screen.revisions)
-    in_channel, in_dm = await asyncio.gather(
-        alice.click(falling, "Fall left"), alice.click(screen, "Fall right")
-    )
+    if dm_first:
+        in_dm, in_channel = await asyncio.gather(
+            alice.click(screen, "Fall right"), alice.click(falling, "Fall left")
+        )
+    else:
+        in_channel, in_dm = await asyncio.gather(
+            alice.click(falling, "Fall left"), alice.click(screen, "Fall right")
+        )
     table.interactions += [in_channel, in_dm]
-    for ix in (in_channel, in_dm):
-        await ix.wait_acknowledged()
     after = await table.settled_game(falling.id)
     assert TableDriver.decider(after) == bob.id
+    await all_answered(table)
 
     log = await log_of(cluster, table)
-    falls = [a for a in log if "fall" in a.action]
+    falls = [a.action for a in log if "fall" in a.action]
     assert len(falls) == 1, log
     assert len([m for m in table.game_messages() if m.id > falling.id]) == 1
-    if falls[0].action == {"fall": "left"}:
-        # The channel's click won: the DM screen says its moment passed and shows the hand.
-        await table.screen_after(screen, before, "the DM screen after the lost click")
-        assert "out of date" in screen.content
-        assert "Fall right" not in screen.labels()
+    if falls == [{"fall": "left"}]:
+        # The channel's click won: the DM click's screen says its moment passed, showing the
+        # hand as it is now, with no fall to choose.
+        assert answers(cluster.fake, in_dm)[-1].startswith(OUT_OF_DATE_HAND)
     else:
-        assert falls[0].action == {"fall": "right"}
+        assert falls == [{"fall": "right"}]  # the DM's click won
         lost = await answer(in_channel)
         assert lost.ephemeral
-        assert "already been decided" in lost.content or "has passed" in lost.content
+        assert lost.content in FALL_PASSED
+    await cluster.fake.wait_for(
+        lambda: screen.settled and "Fall right" not in screen.labels(), TIMEOUT, "the DM screen"
+    )
 
 
 async def test_a_due_reminder_and_deadline_polled_by_three_processes_are_acted_on_once(
