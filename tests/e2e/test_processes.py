@@ -296,6 +296,12 @@ async def test_a_hand_shown_by_dm_is_played_through_shard_0_for_a_server_on_shar
     await all_answered(table)
     log = await log_of(cluster, table)
     assert [(a.user_id, a.action) for a in log] == [(alice.id, {"play": "Y40", "at": "1,1"})]
+    # Her hand names the server it is played in, also as shown by a process without that server.
+    guild = table.channel.guild
+    assert guild is not None
+    shown = [r.content for m in alice.dms() for r in m.revisions if "Your hand at" in r.content]
+    assert len(shown) >= 2  # as dealt (by the server's process), after her move (by shard 0's)
+    assert all(f" on {guild.name}" in content for content in shown), shown
 
 
 @pytest.mark.parametrize("dm_first", [False, True], ids=["channel-first", "dm-first"])
