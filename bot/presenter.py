@@ -414,6 +414,12 @@ class Presenter:
             self._dm_channels.popitem(last=False)
         return cid
 
+    def newest_message(self, hand: Hand) -> int | None:
+        """The id of the table's newest game message: the one this process posted last, or the
+        one the database knows when another process posted a newer one (ids grow with time)."""
+        known = [i for i in (self._newest.get(hand.table_id), hand.board_message_id) if i]
+        return max(known, default=None)
+
     async def guild_name(self, guild_id: int) -> str | None:
         """The name of a server: from this process's shards if one of them has it, else asked
         once from Discord and remembered (a hand clicked in a direct message may be shown by a
@@ -446,7 +452,7 @@ class Presenter:
             "content": content,
             "file": discord.File(io.BytesIO(png), filename="hand.png", description="Your hand"),
             "view": views.hand_view(
-                hand, with_mode=mode_button, message_id=self._newest.get(hand.table_id)
+                hand, with_mode=mode_button, message_id=self.newest_message(hand)
             ),
         }
 
@@ -547,7 +553,7 @@ class Presenter:
         """The one new DM of a player's turn: what happened since their last move, and links
         to the table's newest message and to their hand; the previous one is removed."""
         view = discord.ui.View(timeout=None)
-        newest = self._newest.get(hand.table_id, hand.board_message_id)
+        newest = self.newest_message(hand)
         view.add_item(views.table_link(hand.guild_id, hand.channel_id, newest))
         view.add_item(
             discord.ui.Button(

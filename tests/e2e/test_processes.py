@@ -304,6 +304,33 @@ async def test_a_hand_shown_by_dm_is_played_through_shard_0_for_a_server_on_shar
     assert all(f" on {guild.name}" in content for content in shown), shown
 
 
+async def test_a_hand_shown_by_another_process_links_to_the_newest_picture(
+    cluster_ok: Cluster,
+) -> None:
+    cluster = cluster_ok
+    table = cluster.table_in(3)
+    alice, bob = table.users.values()
+    await table.open(alice, bob)
+    game = await table.start(alice)
+    falling = await table.play(alice, game)  # shown by shard 0's process (a DM click)
+    bobs_turn = await table.fall(alice, falling)  # shown by shard 3's (a click in the server)
+    await all_answered(table)
+    # Bob opens the spot step of a tile on his DM hand and goes back: shard 0's process shows
+    # his hand again, with its link to the table's newest picture, which it did not post.
+    hand = await table.hand_for(bob, bobs_turn, turn=True)
+    before = len(hand.revisions)
+    await table.click(bob, hand, table.tile_labels(hand)[0])
+    await table.screen_after(hand, before, "Bob's spot step")
+    before = len(hand.revisions)
+    await table.click(bob, hand, "Back")
+    await table.screen_after(hand, before, "Bob's hand again")
+    assert table.latest_game().id == bobs_turn.id
+    links = [b["url"] for b in hand.buttons() if b.get("label") == "Go to the table"]
+    assert links == [
+        f"https://discord.com/channels/{table.channel.guild.id}/{bobs_turn.channel.id}/{bobs_turn.id}"
+    ]
+
+
 @pytest.mark.parametrize("dm_first", [False, True], ids=["channel-first", "dm-first"])
 async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_once(
     cluster_ok: Cluster, dm_first: bool
