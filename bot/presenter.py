@@ -91,6 +91,8 @@ class Presenter:
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._dm_opening: dict[int, asyncio.Future[int]] = {}
+        self._guild_names: OrderedDict[int, str | None] = OrderedDict()
+        """The names of servers this process does not run the shard of, once asked."""
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self.renderer = pictures.Renderer(workers=2)
@@ -519,19 +521,45 @@ class Presenter:
             self._dm_channels.popitem(last=False)
         return cid
 
+    def newest_message(self, hand: Hand) -> int | None:
+        """The id of the table's newest game message: the one this process posted last, or the
+        one the database knows when another process posted a newer one (ids grow with time)."""
+        known = [i for i in (self._newest.get(hand.table_id), hand.board_message_id) if i]
+        return max(known, default=None)
+
+    async def guild_name(self, guild_id: int) -> str | None:
+        """The name of a server: from this process's shards if one of them has it, else asked
+        once from Discord and remembered (a hand clicked in a direct message may be shown by a
+        process that does not run its server's shard). None if Discord does not say."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None:
+            return guild.name
+        if guild_id in self._guild_names:
+            self._guild_names.move_to_end(guild_id)
+            return self._guild_names[guild_id]
+        try:
+            with budget.priority(budget.HAND):
+                name: str | None = (await self.bot.fetch_guild(guild_id, with_counts=False)).name
+        except discord.HTTPException as err:
+            log.debug("could not read the name of server %s: %s", guild_id, err)
+            name = None
+        self._guild_names[guild_id] = name
+        if len(self._guild_names) > DM_CACHE_SIZE:
+            self._guild_names.popitem(last=False)
+        return name
+
     async def hand_message(self, hand: Hand, *, mode_button: str | None = None) -> dict[str, Any]:
         """The keyword arguments of a message showing a hand (picture and tile buttons, and a
         link to the table's newest message)."""
         png = await pictures.hand_png(
             hand.view, names.clean(hand.names[hand.seat]), renderer=self.renderer
         )
-        guild = self.bot.get_guild(hand.guild_id)
-        content = views.hand_content(hand, guild_name=guild.name if guild else None)
+        content = views.hand_content(hand, guild_name=await self.guild_name(hand.guild_id))
         return {
             "content": content,
             "file": discord.File(io.BytesIO(png), filename="hand.png", description="Your hand"),
             "view": views.hand_view(
-                hand, with_mode=mode_button, message_id=self._newest.get(hand.table_id)
+                hand, with_mode=mode_button, message_id=self.newest_message(hand)
             ),
         }
 
@@ -645,7 +673,7 @@ class Presenter:
         """The one new DM of a player's turn: what happened since their last move, and links
         to the table's newest message and to their hand; the previous one is removed."""
         view = discord.ui.View(timeout=None)
-        newest = self._newest.get(hand.table_id, hand.board_message_id)
+        newest = self.newest_message(hand)
         view.add_item(views.table_link(hand.guild_id, hand.channel_id, newest))
         view.add_item(
             discord.ui.Button(
