@@ -15,7 +15,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final
 
 import aiohttp
@@ -59,6 +59,10 @@ NOT_SHOWN_FORBIDDEN: Final = (
     "it as soon as I can. A server admin can let me send messages, attach files and embed "
     "links here."
 )
+
+
+Clicked = tuple[int, Callable[..., Awaitable[Any]]]
+"""The message a player's click was on, and how to edit it through that click's token."""
 
 
 def drawn(players: Sequence[str]) -> list[str]:
@@ -195,7 +199,12 @@ class Presenter:
         ]
 
     async def show_step(
-        self, step: Step, *, schedule: bool = True, clicker: int | None = None
+        self,
+        step: Step,
+        *,
+        schedule: bool = True,
+        clicker: int | None = None,
+        clicked: Clicked | None = None,
     ) -> discord.Message | None:
         """One new channel message for a move (one picture: the animation of what happened
         ending on the board, or the board alone; the account; the next player) and the hands
@@ -214,7 +223,7 @@ class Presenter:
         content = views.step_content(step)
         message: discord.Message | None = None
         failure: BaseException | None = None
-        if await self._fold_into_turn(step, content, files):
+        if await self._fold_into_turn(step, content, files, clicked):
             self.shown(board)
         else:
             try:
@@ -269,7 +278,9 @@ class Presenter:
         known = self._turn_message.get(table_id)
         return known is not None and known[0] == message_id
 
-    async def _fold_into_turn(self, step: Step, content: str, files: list[discord.File]) -> bool:
+    async def _fold_into_turn(
+        self, step: Step, content: str, files: list[discord.File], clicked: Clicked | None
+    ) -> bool:
         """Show a step that resolves a turn already in the channel (a fall, the fire die) by
         editing that turn's message: the whole turn's account, the picture of this step
         ending on the board, the buttons of what is pending now. Returns False when the step
@@ -289,16 +300,22 @@ class Presenter:
         }
         if pinged - told:
             return False
-        message = self.channel(board.channel_id, board.guild_id).get_partial_message(known[0])
+        fields: dict[str, Any] = {
+            "content": content,
+            "attachments": files,
+            "view": views.board_view(board),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
         try:
-            await self.edit(
-                message,
-                priority=budget.PICTURE,
-                content=content,
-                attachments=files,
-                view=views.board_view(board),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            if clicked is not None and clicked[0] == known[0]:
+                # Pressed on that very message: the click's own answer edits it (interaction
+                # responses do not count against the global limit).
+                await clicked[1](**fields)
+            else:
+                message = self.channel(board.channel_id, board.guild_id).get_partial_message(
+                    known[0]
+                )
+                await self.edit(message, priority=budget.PICTURE, **fields)
         except POST_ERRORS as err:
             log.info(
                 "table %s: could not add a step to its turn's message: %s", step.board.table_id, err

@@ -584,7 +584,12 @@ class Tables(commands.Cog):
                 step = await self.service.fall(
                     bid.table_id, bid.version, interaction.user.id, bid.arg
                 )
-                await self.presenter.show_step(step, clicker=interaction.user.id)
+                on = (
+                    None
+                    if private
+                    else (_clicked_id(interaction), interaction.edit_original_response)
+                )
+                await self.presenter.show_step(step, clicker=interaction.user.id, clicked=on)
         except Stale as err:
             if not private:
                 raise

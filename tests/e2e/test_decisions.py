@@ -290,18 +290,21 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
-    # Discord refuses both ways to show the fall: the edit of the turn's message, then a post.
-    for route in (
-        "PATCH /channels/{channel_id}/messages/{message_id}",
+    # Discord refuses both ways to show the fall: the edit of the turn's message through the
+    # click's token, then a post.
+    world.fake.faults.error(
+        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+    )
+    world.fake.faults.error(
         "POST /channels/{channel_id}/messages",
-    ):
-        world.fake.faults.error(
-            route,
-            status=503,
-            code=0,
-            message="Service Unavailable",
-            channel_id=table.place().id,
-        )
+        status=503,
+        code=0,
+        message="Service Unavailable",
+        channel_id=table.place().id,
+    )
     ix = await table.click(world.alice, falling, "Fall left")
     assert "Your move is recorded" in await private_answer(ix)
     # The move stands, and its message comes once Discord takes it: Bob's turn, and play goes

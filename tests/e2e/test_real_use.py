@@ -143,11 +143,10 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
     world.fake.faults.error(  # the fall cannot be added to the turn's message either
-        "PATCH /channels/{channel_id}/messages/{message_id}",
+        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}",
         status=403,
         code=50013,
         message="Missing Permissions",
-        channel_id=table.place().id,
     )
     refusal = world.fake.faults.error(
         MOVES,
