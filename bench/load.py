@@ -279,8 +279,9 @@ class LoadTable:
         user = self.users[int(found.group(1))]
         await self.pause()
         if "Fall left" in game.labels():
+            revisions = len(game.revisions)
             ix = await self.click(user, game, self.rng.choice(["Fall left", "Fall right"]))
-            return await self.measured(ix, game)
+            return await self.measured(ix, game, revisions)
         try:
             hand = await self.until(lambda: self.dm_hand(user), "a hand by DM", timeout=3.0)
         except TimeoutError:  # not delivered (yet): a person would press My hand
@@ -288,8 +289,14 @@ class LoadTable:
         for _ in range(3):
             # The tile turns this same screen into the spot step (or, if the hand was out of
             # date, into the newest hand); the spot is then pressed on it.
+            tiles = buttons_with(hand, "play")
+            if not tiles:
+                raise AssertionError(
+                    f"{user.name} has no tile to press: {hand.content!r} {hand.labels()}; "
+                    f"table: {game.content!r} {game.labels()}"
+                )
             try:
-                ix = await self.click(user, hand, self.rng.choice(buttons_with(hand, "play")))
+                ix = await self.click(user, hand, self.rng.choice(tiles))
             except AssertionError:  # the hand message was replaced under the click
                 hand = await self.button_hand(user, game)
                 continue
@@ -306,13 +313,26 @@ class LoadTable:
                 return await self.measured(ix, game)
         raise AssertionError(f"{user.name} could not play: {hand.content!r}")
 
-    async def measured(self, ix: Interaction, game: Message) -> Message:
-        picture: Message = await self.until(lambda: self.newest_game(game.id), "the next picture")
-        created = self.watch.created_at.get(picture.id)
-        if created is not None:
-            self.stats.to_picture.append(created - ix.created_at)
-            self.stats.move_times.append(created)
+    async def measured(
+        self, ix: Interaction, game: Message, revisions: int | None = None
+    ) -> Message:
+        """Wait for the decision's picture: a new message, or for a fall (``revisions``: the
+        turn's message had that many revisions when clicked) that same message edited."""
+
+        def shown() -> tuple[Message, float] | None:
+            picture = self.newest_game(game.id)
+            if picture is not None:
+                return picture, self.watch.created_at.get(picture.id, ix.created_at)
+            if revisions is not None and len(game.revisions) > revisions:
+                return game, game.revisions[revisions].at
+            return None
+
+        picture, at = await self.until(shown, "the next picture")
+        self.stats.to_picture.append(at - ix.created_at)
+        self.stats.move_times.append(at)
         self.stats.moves += 1
+        if picture is game:
+            return await self.next_game(game.id - 1)
         return await self.next_game(game.id)
 
 

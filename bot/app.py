@@ -111,8 +111,12 @@ class Bot(commands.AutoShardedBot):
             rest_budget=self.budget,
         )
         self._shutdown: asyncio.Future[None] | None = None
+        self.started_at = self.service.clock()
+        """When this process started (the service's clock): moves made before it that the
+        channel never saw are shown again (see Timers.recover)."""
 
     async def setup_hook(self) -> None:
+        self.started_at = self.service.clock()
         await self.store.open()
         self.add_dynamic_items(FpButton)
         for ext in EXTENSIONS:

@@ -113,7 +113,7 @@ class Timers(commands.Cog):
                 log.info("table %s: resuming a computer player's decision", table.id)
                 self.presenter.schedule_advance(table.id)
         try:
-            boards = await self.service.unshown()
+            boards = await self.service.unshown(before=self.bot.started_at)
         except Exception:
             log.exception("could not look for moves that were never shown")
             return

@@ -480,12 +480,16 @@ class TableCore:
         """Remember that the channel has seen the table at ``version`` (see :meth:`unshown`)."""
         await self.store.mark_shown(table_id, version)
 
-    async def unshown(self) -> list[Board]:
+    async def unshown(self, before: float) -> list[Board]:
         """Games whose latest move was committed but never shown (the bot stopped in between),
-        waiting for a person: to post their picture again after a restart."""
+        waiting for a person: to post their picture again after a restart. Only moves made
+        before ``before`` (when this process started) count: a move made since is being shown
+        by whoever made it."""
         out: list[Board] = []
         for table in await self.store.open_tables():
             if table.status != "playing" or table.shown_version == table.version:
+                continue
+            if table.updated_at >= before:
                 continue
             try:
                 board = self.board(self._effective(table))

@@ -532,3 +532,22 @@ async def test_a_fall_choice_keeps_the_deadline_of_its_turn(
     assert (await service.hand(t, ALICE)).deadline == turn_ends
     step = await service.fall(t, step.board.version, ALICE, "left")
     assert step.board.prompt.user_id == BOB and step.board.prompt.deadline == clock.now + 3600
+
+
+async def test_a_move_never_shown_is_shown_again_only_by_a_process_started_after_it(
+    service: TableService, clock: ManualClock
+) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start(t, (await service.board_of(t)).version, ALICE)
+    # The start was made (and never marked shown) before a process that starts now.
+    clock.now += 5
+    started = clock.now
+    assert [b.table_id for b in await service.unshown(before=started)] == [t]
+    # A move made after that process started is being shown by whoever made it: not again.
+    clock.now += 5
+    await service.mark_shown(t, (await service.board_of(t)).version)
+    hand = await service.hand(t, ALICE)
+    assert hand.view.hand is not None
+    step = await play_tile(service, t, ALICE, hand.view.hand[0], hand.digest)
+    assert step.board.table.shown_version != step.board.version  # not shown yet
+    assert await service.unshown(before=started) == []
