@@ -290,8 +290,11 @@ def board_content(board: Board) -> str:
 
 
 def board_view(board: Board) -> discord.ui.View | None:
-    """The channel message's buttons: My hand, the fall choice, Next round."""
+    """The channel message's buttons: My hand, the fall choice, Next round; Rematch on the
+    message that ends the match."""
     p = board.prompt
+    if p.kind == "over" and board.table.status == "finished":
+        return rematch_view(board)
     if p.kind in ("over", "closed", "lobby"):
         return None
     t, v = board.table_id, board.version

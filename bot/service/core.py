@@ -181,6 +181,17 @@ class TableCore:
                 table_id=err.table_id,
             ) from None
         if table is None:
+            threads = [
+                t.thread_id
+                for t in await self.store.open_tables()
+                if t.channel_id == channel_id and t.thread_id is not None
+            ]
+            if threads:
+                where = ", ".join(f"<#{t}>" for t in sorted(threads)[:10])
+                raise NoTable(
+                    f"The games of this channel are played in their threads: {where}. Use the "
+                    "commands there, or start another table here: /fp new"
+                )
             raise NoTable("There is no Flaming Pyramids table in this channel. Start one: /fp new")
         return table
 

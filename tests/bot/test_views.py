@@ -214,7 +214,11 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     assert f"🏁 **The match is over.** Winner: **{winners}**." in text
     standings = scores_line(views.names_of(step.board), step.results["scores"])
     assert f"tiles left in hand and pile, over 2 rounds (lower wins): {standings}." in text
-    assert views.board_view(step.board) is None  # no buttons once the match is over
+    # Once the match is over, no game button is left: only Rematch.
+    over = views.board_view(step.board)
+    assert over is not None
+    labels = [c.get("label") for row in over.to_components() for c in row["components"]]
+    assert labels == ["Rematch"]
 
 
 @pytest.mark.parametrize("name", ["<@123>", "<@!123>", "<@&5>", "<#1>", "@everyone", "@here"])

@@ -30,7 +30,7 @@ async def test_full_three_player_game(world: World, run_bot: MakeBot, table: Tab
     assert is_final(final)
     assert "wins round" not in final.content  # a one-round match has no rounds to tell
     assert "Final standings, tiles left in hand and pile (lower wins): " in final.content
-    assert final.buttons() == []
+    assert final.labels() == ["Rematch"]  # the one button left: a new lobby, same options
     # The lobby card in the channel tells the result, not "The game has started".
     await world.fake.wait_for(
         lambda: "Finished. Winner:" in lobby.embed_text() and lobby.settled, 10, "lobby result"
@@ -88,7 +88,10 @@ async def test_game_with_a_computer_player(
     assert "Finished. Winner:" in lobby.embed_text()
     ix = await table.click(world.bob, lobby, "Rematch")
     assert "Only the match's players" in await private_answer(ix)
-    ix = await table.click(world.alice, lobby, "Rematch")
+    # The game's last message in its thread has the same button: the new lobby opens in the
+    # channel (the thread stays the finished game's).
+    assert final.channel.is_thread and final.labels() == ["Rematch"]
+    ix = await table.click(world.alice, final, "Rematch")
     assert "Rematch: a new table is open" in await private_answer(ix)
     again = table.lobby()
     assert again is not lobby and again.channel is world.games

@@ -13,7 +13,7 @@ from tests.fakediscord.models import ChannelType, Perm
 
 from .conftest import MakeBot
 from .driver import TableDriver, answer, table_of
-from .test_decisions import COLLAPSE, begin
+from .test_decisions import COLLAPSE, begin, private_answer
 
 WEEK_S = 7 * 24 * 3600
 
@@ -38,6 +38,9 @@ async def test_a_started_game_lives_in_a_thread_of_the_lobby_and_the_channel_tak
     # Commands typed in the thread act on its table.
     status = await answer(await table.slash(world.bob, "fp status"))
     assert status.channel is thread and table_of(status) == table_of(game)
+    # Typed in the channel, a command says where the game is.
+    ix = await world.carol.slash("fp status", world.games)
+    assert f"played in their threads: <#{thread.id}>" in await private_answer(ix)
     # The channel is free: dave opens the next table there while the game goes on.
     ix = await world.dave.slash("fp new", world.games)
     await ix.wait_response()
