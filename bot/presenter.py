@@ -104,8 +104,6 @@ class Presenter:
         self._hands: dict[tuple[int, int], Hand] = {}
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.screens = screens.Screens(self)
-        self._since: dict[tuple[int, int], list[str]] = {}
-        """Per (table, player): one line per move since that player's last "your turn" DM."""
         self._newest: dict[int, int] = {}
         """Per table: the id of its newest game message (the DM links lead there)."""
         self._turn_message: dict[int, tuple[int, tuple[int, int]]] = {}
@@ -250,7 +248,6 @@ class Presenter:
             self.spawn(
                 self.service.remember_message(board.table_id, "board", message.id), board.table_id
             )
-        self._note_move(step)
         self.screens.refresh(board.table_id, skip=clicker)
         if step.results is not None:
             self.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
@@ -580,22 +577,14 @@ class Presenter:
             ),
         }
 
-    def _note_move(self, step: Step) -> None:
-        """Remember what a move did for the "since your last move" line of the players who
-        did not make it."""
-        story = narrate(step.events, views.names_of(step.board)) if step.kind == "move" else ""
-        if not story:
-            return
-        table = step.board.table
-        actor = step.actor
-        for i, seat in enumerate(table.seats):
-            if seat.user_id is None or seat.ai is not None:
-                continue
-            key = (table.id, seat.user_id)
-            if i == actor:
-                self._since.pop(key, None)  # they saw their own move
-            else:
-                self._since.setdefault(key, []).append(story)
+    async def _since(self, hand: Hand) -> list[str]:
+        """One line per turn of the others since the player's last move, for their turn DM."""
+        try:
+            turns = await self.service.turns_since(hand.table_id, hand.seat)
+        except TableError:
+            return []
+        names = [views.esc(n) for n in hand.names]  # as every message shows them
+        return [line for line in (narrate(t, names) for t in turns) if line]
 
     def queue_hand(self, hand: Hand) -> None:
         """Deliver a hand in the background, without holding up the table; if a newer hand of
@@ -632,7 +621,6 @@ class Presenter:
         kept = await self.service.store.get_messages(hand.table_id)
         old = kept.get(f"hand:{hand.user_id}")
         kwargs = await self.hand_message(hand)
-        since = self._since.pop(key, []) if hand.your_turn else []
         try:
             cid = await self.dm_channel_id(hand.user_id)
             hand_id = old
@@ -666,6 +654,7 @@ class Presenter:
                 self.screens.sent_dm(hand.table_id, hand.user_id, sent.id, hand.version)
                 await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
             if old is not None and hand.your_turn and hand.dm_on_turn:
+                since = await self._since(hand)
                 await self._tell_turn(hand, cid, hand_id, since, kept.get(f"turn:{hand.user_id}"))
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):

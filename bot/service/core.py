@@ -39,7 +39,19 @@ from data.store import (
     TableOptions,
     VersionConflict,
 )
-from engine import Action, EngineError, Fall, Game, NextRound, View, fitting_tiles, view
+from engine import (
+    Action,
+    EngineError,
+    Event,
+    Fall,
+    Game,
+    NextRound,
+    Play,
+    View,
+    action_from_dict,
+    fitting_tiles,
+    view,
+)
 from engine.model import Die
 
 log = logging.getLogger(__name__)
@@ -281,6 +293,31 @@ class TableCore:
             deadline=table.deadline if decision != "wait" else None,
             board_message_id=table.messages.get("board"),
         )
+
+    async def turns_since(self, table_id: int, seat: int) -> list[tuple[Event, ...]]:
+        """What the game did since ``seat`` last placed a tile: one group of events per turn of
+        the others (their placement, its falls and fire die), replayed from the table's action
+        log, so any process tells it the same. Empty when the log cannot be replayed."""
+        table = await self._get_open(table_id)
+        if table.initial_state is None:
+            return []
+        turns: list[list[Event]] = []
+        try:
+            game = Game.from_dict(table.initial_state)
+            for logged in await self.store.action_log(table_id):
+                action = action_from_dict(logged.action)
+                events = game.apply(action)
+                if isinstance(action, Play):
+                    if logged.seat == seat:
+                        turns = []
+                        continue
+                    turns.append([])
+                if turns:
+                    turns[-1].extend(events)
+        except EngineError as err:
+            log.warning("table %s: its action log does not replay (%s)", table_id, err)
+            return []
+        return [tuple(t) for t in turns]
 
     async def hand(self, table_id: int, user_id: int) -> Hand:
         """A player's hand (for the "My hand" button); only its owner ever gets it."""

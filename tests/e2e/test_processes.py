@@ -327,10 +327,6 @@ async def test_a_hand_shown_by_another_process_links_to_the_newest_picture(
     assert len(links) == 1 and links[0].endswith(f"/{bobs_turn.channel.id}/{bobs_turn.id}")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="each process remembers only the moves it showed itself for the turn DM's summary",
-)
 async def test_the_turn_dm_tells_every_move_since_the_last_whichever_process_showed_it(
     cluster_ok: Cluster,
 ) -> None:
@@ -342,9 +338,8 @@ async def test_the_turn_dm_tells_every_move_since_the_last_whichever_process_sho
     falling = await table.play(alice, game)  # shown by shard 0's process (a DM click)
     await table.fall(alice, falling)  # shown by shard 3's (a click in the server)
     turn = await bob.wait_for_dm(lambda m: "Since your last move" in m.content, timeout=TIMEOUT)
-    # Both moves, as one process that showed both tells them.
-    assert "Alice's yellow 40 is too heavy" in turn.content
-    assert "Yellow 40 fell left (Alice chose)" in turn.content
+    # Both moves, told as one turn (replayed from the table's log, whichever process sends it).
+    assert "Since your last move: Alice's yellow 40 was too heavy: it fell left" in turn.content
 
 
 @pytest.mark.parametrize("dm_first", [False, True], ids=["channel-first", "dm-first"])
