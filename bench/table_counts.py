@@ -20,6 +20,7 @@ import asyncio
 import json
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,13 @@ class TableCounts:
     max_pings_in_a_turn: int = 0
     dms_per_player_per_own_turn: dict[str, float] = field(default_factory=dict)
     clicks_per_move: float = 0.0
+    rest_global: int = 0
+    """REST requests of the game that count against Discord's global limit (interaction
+    responses and followups do not)."""
+    rest_global_by_route: dict[str, int] = field(default_factory=dict)
+    rest_global_per_decision: float = 0.0
+    """Per decision (a tile placed or a fall chosen): what bounds the moves a second one bot
+    token can carry (50 requests a second in all)."""
 
     def finish(self, per_turn_posts: list[int], per_turn_pings: list[int]) -> TableCounts:
         t = max(self.turns, 1)
@@ -78,6 +86,7 @@ class TableCounts:
             for name, n in self.dms.items()
         }
         self.clicks_per_move = round(self.clicks / t, 2)
+        self.rest_global_per_decision = round(self.rest_global / max(t + self.falls, 1), 2)
         return self
 
 
@@ -122,6 +131,7 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
     started_at = max(m.id for m in public_bot_messages(driver))
     started_time = asyncio.get_running_loop().time()
     clicks_before = len(fake.interactions)
+    requests_before = len(fake.requests)
 
     def posts_and_pings() -> tuple[int, int]:
         msgs = public_bot_messages(driver)
@@ -166,6 +176,12 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
         for ix in fake.interactions[clicks_before:]
         if ix.type == InteractionType.MESSAGE_COMPONENT and ix.user.id in driver.users
     )
+    exempt = ("/interactions/", "/webhooks/{application_id}/{token}")
+    routes = Counter(
+        r.route
+        for r in fake.requests[requests_before:]
+        if not r.route.split(" ", 1)[1].startswith(exempt)
+    )
     counts = TableCounts(
         seed=seed,
         turns=turns,
@@ -179,6 +195,8 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
         clicks=clicks,
         dm_deleted=dm_deleted,
         in_thread=sum(1 for m in game_msgs if m.channel.is_thread),
+        rest_global=sum(routes.values()),
+        rest_global_by_route=dict(routes.most_common()),
     )
     return counts.finish(per_turn_posts, per_turn_pings)
 
@@ -222,6 +240,9 @@ def report(c: TableCounts) -> str:
             f"DM edits: {', '.join(f'{k} {v}' for k, v in c.dm_edits.items())}; deleted"
             f" later: {', '.join(f'{k} {v}' for k, v in c.dm_deleted.items())}",
             f"clicks per move {c.clicks_per_move:.2f}",
+            f"REST requests against the global limit: {c.rest_global}, "
+            f"{c.rest_global_per_decision:.2f} per decision (tile or fall)",
+            *(f"  {n:4d}  {route}" for route, n in c.rest_global_by_route.items()),
         ]
     )
 

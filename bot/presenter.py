@@ -612,9 +612,9 @@ class Presenter:
         """Show a changed hand to its owner by DM (unless they chose ephemeral hands): one hand
         message per player per game, edited in place after each move. When it becomes their
         turn (and they want a DM then), a short new DM says so, with what happened since their
-        last move and links to the table's newest message and to the hand; the previous such
-        DM is removed. If their DMs are closed, say so in the channel once, without revealing
-        anything."""
+        last move and links to the table's newest message and to the hand (earlier ones stay:
+        removing them would cost a request of the token's global budget every turn). If their
+        DMs are closed, say so in the channel once, without revealing anything."""
         if not hand.dm:
             return
         key = (hand.table_id, hand.user_id)
@@ -655,7 +655,7 @@ class Presenter:
                 await self.service.remember_message(hand.table_id, f"hand:{hand.user_id}", sent.id)
             if old is not None and hand.your_turn and hand.dm_on_turn:
                 since = await self._since(hand)
-                await self._tell_turn(hand, cid, hand_id, since, kept.get(f"turn:{hand.user_id}"))
+                await self._tell_turn(hand, cid, hand_id, since)
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
@@ -673,11 +673,9 @@ class Presenter:
                 allowed_mentions=views.ping([hand.user_id]),
             )
 
-    async def _tell_turn(
-        self, hand: Hand, dm_id: int, hand_id: int, since: list[str], previous: int | None
-    ) -> None:
+    async def _tell_turn(self, hand: Hand, dm_id: int, hand_id: int, since: list[str]) -> None:
         """The one new DM of a player's turn: what happened since their last move, and links
-        to the table's newest message and to their hand; the previous one is removed."""
+        to the table's newest message and to their hand."""
         view = discord.ui.View(timeout=None)
         newest = self.newest_message(hand)
         view.add_item(views.table_link(hand.guild_id, hand.channel_id, newest))
@@ -688,23 +686,12 @@ class Presenter:
                 url=f"https://discord.com/channels/@me/{dm_id}/{hand_id}",
             )
         )
-        sent = await self.send(
+        await self.send(
             dm_id,
             priority=budget.HAND,
             content=views.turn_notice(hand, since),
             view=view,
         )
-        await self.service.remember_message(hand.table_id, f"turn:{hand.user_id}", sent.id)
-        if previous is not None:
-            await self._delete_quietly(dm_id, previous)
-
-    async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
-        """Delete an older "your turn" DM (only the newest one is worth keeping)."""
-        try:
-            with budget.priority(budget.HAND):
-                await self.channel(channel_id).get_partial_message(message_id).delete()
-        except discord.HTTPException as err:
-            log.info("could not delete an old hand message: %s", err)
 
     # --- timers and computer players ----------------------------------------------------------
 
