@@ -733,7 +733,13 @@ class PostgresStore:
         the whole block, with a transaction-level advisory lock on the message, so that the
         lock ends with the transaction whatever happens (a process that dies included). At
         most half of the pool's connections are held by edits at a time."""
-        failures = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+        failures = (
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            asyncpg.exceptions.InternalClientError,  # a connection the server ended mid-call
+            OSError,
+            TimeoutError,
+        )
         async with self._edit_gate, self._db.connection() as conn:
             tr = conn.transaction()
             try:

@@ -4,12 +4,13 @@ it also takes ``db_path`` (then it is about the SQLite file, and runs on SQLite 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from data.store import Store
-from tests.conftest import SQLITE_FILE
+from tests.conftest import SQLITE_FILE, Backend
 
 
 @pytest.fixture
@@ -22,6 +23,17 @@ def db_path(tmp_path: Path) -> Path:
 def store(backend_store: Store) -> Store:
     """A real store on each backend in turn (see ``tests/conftest.py``)."""
     return backend_store
+
+
+@pytest.fixture
+async def other(backend_db: Backend) -> AsyncIterator[Store]:
+    """A second store object on the test's database: another bot process."""
+    store = backend_db.new_store()
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -6,28 +6,16 @@ and PostgreSQL alike (on PostgreSQL two store objects stand for two processes)."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import asyncpg
 import pytest
 
 from data.postgres import PostgresStore
 from data.store import Store, StoreError
-from tests.conftest import Backend
 from tests.data.helpers import start_table
 
 KEY = "hand:1001"
-
-
-@pytest.fixture
-async def other(backend_db: Backend) -> AsyncIterator[Store]:
-    """A second store object on the test's database."""
-    store = backend_db.new_store()
-    await store.open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 async def kept_table(store: Store) -> int:

@@ -6,27 +6,12 @@ and PostgreSQL alike, two store objects standing for two processes on one databa
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 
 from data.store import Store, Table
-from tests.conftest import Backend
 from tests.data.helpers import NOW, start_table
 
 REMINDER = NOW + 1800  # start_table's reminder time (its deadline is an hour after NOW)
 LEASE = 30.0
-
-
-@pytest.fixture
-async def other(backend_db: Backend) -> AsyncIterator[Store]:
-    """A second store object on the test's database: another bot process."""
-    store = backend_db.new_store()
-    await store.open()
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 async def tables(store: Store, n: int, first_channel: int = 500) -> list[Table]:
