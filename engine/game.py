@@ -34,17 +34,18 @@ from engine.model import (
     Pending,
     Play,
     Pos,
+    action_from_dict,
     neighbours,
     pos_str,
     reading_key,
 )
+from engine.model import HAND_SIZE as HAND_SIZE
+from engine.model import MAX_PLAYERS as MAX_PLAYERS
+from engine.model import MIN_PLAYERS as MIN_PLAYERS
 from engine.rng import Rng
+from engine.state import STATE_VERSION as STATE_VERSION
+from engine.state import StateRecord, read_state
 from engine.tiles import ALL_TILES, IGNITES, INCENDIARY, MATERIAL, WEIGHT, describe
-
-HAND_SIZE = 5
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-STATE_VERSION = 1
 
 PUBLIC_RECORD_KEYS = ("hidden_piles", "seen_in_hands")
 """The keys of :meth:`Game.to_dict` that hold what everyone has seen of the piles and hands:
@@ -201,7 +202,7 @@ class Game:
     ) -> None:
         """A game where ``active`` is about to play, from the given tiles; with no pyramid, hands
         or piles given, the tiles are shuffled with ``rng`` and dealt (RULES 7). No checks: see
-        :func:`engine.scenario.load_state` for a validated way in."""
+        :meth:`Game.from_dict` for a checked way in."""
         self.players = players
         self.curse = curse
         self.fire_die = fire_die
@@ -854,11 +855,61 @@ class Game:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Restore a game saved by :meth:`to_dict` (or read a scenario state: see
-        :func:`engine.scenario.load_state`, which also validates)."""
-        from engine.scenario import load_state
+        """Restore a game saved by :meth:`to_dict`, or start one from a scenario state (RULES 8).
 
-        return load_state(d)
+        The state is checked first (:func:`engine.state.read_state`): anything wrong with it
+        raises :class:`EngineError` naming the problem.
+        """
+        return cls.from_record(read_state(d))
+
+    @classmethod
+    def from_record(cls, record: StateRecord) -> Game:
+        """The game a checked state describes: a saved game as it was, or, for a scenario
+        state, a game where ``record.active`` is about to play."""
+        saved = record.saved
+        if saved is None:
+            return cls(
+                record.players,
+                curse=record.curse,
+                fire_die=record.fire_die,
+                pyramid=dict(record.pyramid),
+                hands=[list(h) for h in record.hands],
+                piles=[list(p) for p in record.piles],
+                removed=list(record.removed),
+                active=record.active,
+            )
+        g = cls.__new__(cls)
+        g.players = record.players
+        g.curse = record.curse
+        g.fire_die = record.fire_die
+        g.pyramid = dict(record.pyramid)
+        g.hands = [list(h) for h in record.hands]
+        g.piles = [list(p) for p in record.piles]
+        g.removed = list(record.removed)
+        g.active = record.active
+        g.rng = Rng(saved.rng)
+        g.seed = saved.seed
+        g.rounds = saved.rounds
+        g.round = saved.round
+        g.scores = list(saved.scores)
+        g.turn = saved.turn
+        g.winner = saved.winner
+        g.responsible = saved.responsible
+        g.placed = saved.placed
+        g.rolled = saved.rolled
+        g.die_pair = saved.die_pair
+        p = saved.pending
+        if p is None:
+            g.pending = None
+        elif p.kind == "play":
+            g.pending = Pending("play", p.player, spots(g.pyramid))
+        else:
+            g.pending = Pending(p.kind, p.player, tile=p.tile, at=p.at)
+        g.turn_events = list(saved.turn_events)
+        g.hidden_piles = list(saved.hidden_piles)
+        g.seen_in_hands = [list(s) for s in saved.seen_in_hands]
+        g._reset_caches()
+        return g
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
@@ -896,8 +947,6 @@ def step(game: Game, action: Action, player: int | None = None) -> tuple[Game, l
 def replay(initial: dict[str, Any], actions: list[dict[str, Any]]) -> tuple[Game, list[Event]]:
     """Rebuild a game from a saved starting state and its action log (dicts in the scenario
     format, each with an optional ``"player"``). Returns the game and every event, in order."""
-    from engine.model import action_from_dict
-
     game = Game.from_dict(initial)
     events: list[Event] = []
     for a in actions:

@@ -25,6 +25,12 @@ DIE_FACES: Final = (FIRE_STAYS, FIRE_REMOVED, EXPLOSION, SMOKE)
 DIE_CHANCES: Final = {FIRE_STAYS: 3, FIRE_REMOVED: 1, EXPLOSION: 1, SMOKE: 1}
 """How many of the die's six sides show each face."""
 
+HAND_SIZE: Final = 5
+"""The tiles a hand holds when it is full (RULES 7)."""
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+"""A game has 2 to 6 players."""
+
 
 class EngineError(ValueError):
     """An action or a state the rules do not allow. ``str(err)`` is readable by a player.
