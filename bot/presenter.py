@@ -252,6 +252,9 @@ class Presenter:
         if step.results is not None:
             self.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
             self.spawn(self._close_hands(board, step.results), board.table_id)
+            # What this process remembered of the table's messages is no longer needed.
+            self._turn_message.pop(board.table_id, None)
+            self._newest.pop(board.table_id, None)
         for hand in step.hands:
             self.queue_hand(hand)
         log.debug(
@@ -373,6 +376,7 @@ class Presenter:
                 )
             except discord.HTTPException as err:
                 log.info("table %s: could not close a hand message: %s", board.table_id, err)
+        self.screens.forget(board.table_id)
 
     # --- what a table still owes the channel ------------------------------------------------
 
