@@ -15,8 +15,18 @@ requests per second globally, per-route buckets, and one bucket per channel for 
 messages, 5 per 5 seconds). The fake checks every payload as Discord does: ``refused_payloads``
 counts what it refused (each one is also an error).
 
+``--processes N --store postgres`` runs the bot as N processes over one PostgreSQL database (a
+throwaway server started for the run), as a sharded bot runs: ``max(N, 4)`` shards split among
+them in runs of consecutive ids, the first process taking the odd ones (2/1/1 for three), one
+server per shard with the tables dealt round them. Hands by direct message, and so most clicks,
+reach the process of shard 0, as on Discord. The figures then add each process's CPU time and
+peak memory (``bot_cpu_s`` and ``bot_peak_rss_mib`` being their sums), the PostgreSQL server's
+CPU time, and the 429 answers split into the global limit's
+(``global_429``, shared by every process of the bot) and the per-route buckets' (``route_429``).
+
     python bench/load.py --tables 200
     python bench/load.py --tables 200 --rate-limits --json
+    python bench/load.py --processes 3 --store postgres --tables 1000 --rate-limits
 
 Games are dealt from a short starting position (two tiles in hand, one in the pile) so that
 each one lasts about ten decisions; ``--deal seeded`` deals full 45-tile games instead.
@@ -644,7 +654,7 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
         result["per_process"] = [
             {
                 "shard_ids": b.shard_ids or "all",
-                "cpu_s": round(cpu, 1),
+                "cpu_s": round(cpu, 2),
                 "peak_rss_mib": round(b.peak_kib / 1024, 1),
             }
             for b, (cpu, _) in zip(bots, cpus, strict=True)
