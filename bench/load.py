@@ -41,6 +41,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -561,12 +562,31 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
         await asyncio.sleep(args.ramp * i / max(1, args.tables))
         await table.run()
 
+    running: list[asyncio.Task[None]] = []
+
+    def report_waits() -> None:
+        # kill -USR1 <pid>: where each unfinished table waits, for a run that seems stuck.
+        print(f"{stats.finished} tables finished, {stats.moves} moves", file=sys.stderr)
+        for i, task in enumerate(running):
+            if task.done():
+                continue
+            where: list[str] = []
+            coro: Any = task.get_coro()
+            while coro is not None:
+                frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+                if frame is not None:
+                    where.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+                coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            print(f"table-{i}: " + " > ".join(where), file=sys.stderr)
+
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, report_waits)
     started = time.perf_counter()
     for b in bots:
         b.start_clock()
     own_cpu0 = time.process_time()
     pg_cpu0 = cpu_seconds_with_children(pg_pid) if pg_pid else 0.0
-    await asyncio.gather(*(staggered(i, t) for i, t in enumerate(tables)))
+    running += [asyncio.create_task(staggered(i, t)) for i, t in enumerate(tables)]
+    await asyncio.gather(*running)
     wall = time.perf_counter() - started
     cpus = [b.cpu() for b in bots]
     own_cpu = time.process_time() - own_cpu0
