@@ -24,6 +24,9 @@ peak memory (``bot_cpu_s`` and ``bot_peak_rss_mib`` being their sums), the Postg
 CPU time, and the 429 answers split into the global limit's
 (``global_429``, shared by every process of the bot) and the per-route buckets' (``route_429``).
 
+A run's length is set by its longest game (think time times decisions). ``kill -USR1 <pid>``
+prints to standard error how many tables finished and where each other table waits.
+
     python bench/load.py --tables 200
     python bench/load.py --tables 200 --rate-limits --json
     python bench/load.py --processes 3 --store postgres --tables 1000 --rate-limits
