@@ -748,7 +748,8 @@ class PostgresStore:
                     table_id,
                     key,
                 )
-            except failures as e:
+            except failures as e:  # a statement timeout, say: end the transaction here too
+                await self._roll_back(tr)
                 raise StoreError(f"could not lock message {key} of table {table_id}: {e}") from e
             except BaseException:  # cancelled (a shutdown) while waiting for the lock
                 await self._roll_back(tr)
