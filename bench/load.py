@@ -15,8 +15,21 @@ requests per second globally, per-route buckets, and one bucket per channel for 
 messages, 5 per 5 seconds). The fake checks every payload as Discord does: ``refused_payloads``
 counts what it refused (each one is also an error).
 
+``--processes N --store postgres`` runs the bot as N processes over one PostgreSQL database (a
+throwaway server started for the run), as a sharded bot runs: ``max(N, 4)`` shards split among
+them in runs of consecutive ids, the first process taking the odd ones (2/1/1 for three), one
+server per shard with the tables dealt round them. Hands by direct message, and so most clicks,
+reach the process of shard 0, as on Discord. The figures then add each process's CPU time and
+peak memory (``bot_cpu_s`` and ``bot_peak_rss_mib`` being their sums), the PostgreSQL server's
+CPU time, and the 429 answers split into the global limit's
+(``global_429``, shared by every process of the bot) and the per-route buckets' (``route_429``).
+
+A run's length is set by its longest game (think time times decisions). ``kill -USR1 <pid>``
+prints to standard error how many tables finished and where each other table waits.
+
     python bench/load.py --tables 200
     python bench/load.py --tables 200 --rate-limits --json
+    python bench/load.py --processes 3 --store postgres --tables 1000 --rate-limits
 
 Games are dealt from a short starting position (two tiles in hand, one in the pile) so that
 each one lasts about ten decisions; ``--deal seeded`` deals full 45-tile games instead.
@@ -31,6 +44,7 @@ import json
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -44,7 +58,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, Message  # noqa: E402
+from data.pgserver import PgServer  # noqa: E402
+from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, Message, Sharding  # noqa: E402
 from tests.fakediscord.models import Channel, Interaction  # noqa: E402
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -377,16 +392,137 @@ def children(pid: int) -> list[int]:
     return [int(p) for p in text.split()]
 
 
+def cpu_seconds_with_children(pid: int) -> float:
+    """CPU time of a process, of its children that ended, and of its living children (a
+    PostgreSQL server: the postmaster and its backends); 0 if unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ended = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    return cpu_seconds(pid) + ended + sum(cpu_seconds(c) for c in children(pid))
+
+
+def shard_split(processes: int) -> tuple[int, list[str]]:
+    """``SHARD_COUNT`` and each process's ``SHARD_IDS`` for ``processes`` processes: at least
+    four shards, consecutive ids per process, the first processes taking one more shard when
+    they do not divide evenly (so the first one, which runs shard 0 and every direct message,
+    is never the smallest).
+
+    >>> shard_split(3)
+    (4, ['0-1', '2', '3'])
+    >>> shard_split(2)
+    (4, ['0-1', '2-3'])
+    >>> shard_split(5)
+    (5, ['0', '1', '2', '3', '4'])
+    """
+    count = max(processes, 4)
+    base, extra = divmod(count, processes)
+    ids: list[str] = []
+    first = 0
+    for i in range(processes):
+        n = base + (1 if i < extra else 0)
+        last = first + n - 1
+        ids.append(str(first) if n == 1 else f"{first}-{last}")
+        first = last + 1
+    return count, ids
+
+
+@dataclass
+class BotRun:
+    """One bot process of the run, with what was measured of it."""
+
+    shard_ids: str | None
+    proc: BotProcess
+    peak_kib: int = 0
+    writers_peak_kib: int = 0
+    cpu0: float = 0.0
+    writers: list[int] = field(default_factory=list)
+    writers_cpu0: float = 0.0
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid or 0
+
+    def sample(self) -> None:
+        self.peak_kib = max(self.peak_kib, bot_memory(self.pid)[1])
+        self.writers_peak_kib = max(
+            self.writers_peak_kib, sum(bot_memory(c)[1] for c in children(self.pid))
+        )
+
+    def start_clock(self) -> None:
+        self.writers = children(self.pid)
+        self.cpu0 = cpu_seconds(self.pid)
+        self.writers_cpu0 = sum(cpu_seconds(c) for c in self.writers)
+
+    def cpu(self) -> tuple[float, float]:
+        """CPU seconds since :meth:`start_clock`: the process's, its writer processes'."""
+        writers = sum(cpu_seconds(c) for c in self.writers) - self.writers_cpu0
+        return cpu_seconds(self.pid) - self.cpu0, writers
+
+
+async def start_bots(
+    fake: FakeDiscord, env: dict[str, str], processes: int, shard_count: int | None
+) -> list[BotRun]:
+    """Start the bot's processes and wait until every shard is connected and the commands are
+    registered."""
+    module = os.environ.get("FP_LOAD_BOT_MODULE", "bot")
+    if shard_count is None:
+        proc = BotProcess(fake, module, env=env, cwd=REPO)
+        await proc.start(timeout=60)
+        bots = [BotRun(None, proc)]
+    else:
+        _, ids = shard_split(processes)
+        bots = [
+            BotRun(i, BotProcess(fake, module, env=dict(env, SHARD_IDS=i), cwd=REPO)) for i in ids
+        ]
+        await asyncio.gather(*(b.proc.start(wait_ready=False) for b in bots))
+        every = {(i, shard_count) for i in range(shard_count)}
+
+        def connected() -> bool:
+            for b in bots:
+                if not b.proc.running:
+                    raise RuntimeError(f"bot process {b.shard_ids} ended:\n{b.proc.output}")
+            return {s.shard_key for s in fake.gateway.connected_sessions} == every
+
+        await fake.wait_for(connected, 60.0, "every shard connected")
+    await fake.wait_for_commands("fp", timeout=60)
+    return bots
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="fp-load-"))
-    fake = FakeDiscord(rate_limits=bool(args.rate_limits))
+    pg: PgServer | None = None
+    if args.store == "postgres":
+        pg = await asyncio.to_thread(PgServer.start)
+    try:
+        return await run_with(args, tmp, pg)
+    finally:
+        if pg is not None:
+            await asyncio.to_thread(pg.stop)
+
+
+async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> dict[str, Any]:
+    sharded = args.processes > 1
+    shard_count = shard_split(args.processes)[0] if sharded else None
+    sharding = Sharding(recommended_shards=shard_count) if shard_count else None
+    fake = FakeDiscord(rate_limits=bool(args.rate_limits), sharding=sharding)
     await fake.start()
     watch = Watch(fake)
-    guild = fake.create_guild("Load test")
+    if shard_count is None:
+        guilds = [fake.create_guild("Load test")]
+    else:
+        # One server per shard, the tables dealt round them: every process hosts tables, and
+        # the hands by direct message of all of them are clicked in shard 0's process.
+        guilds = [
+            fake.create_guild(f"Load test {s}", shard=(s, shard_count)) for s in range(shard_count)
+        ]
     rng = random.Random(args.seed)
-    channels = [fake.create_text_channel(guild, f"table-{i}") for i in range(args.tables)]
+    guild_of = [guilds[i % len(guilds)] for i in range(args.tables)]
+    channels = [fake.create_text_channel(guild_of[i], f"table-{i}") for i in range(args.tables)]
     players = [
-        [fake.create_user(f"p{i}{c}", guilds=[guild]) for c in "abc"] for i in range(args.tables)
+        [fake.create_user(f"p{i}{c}", guilds=[guild_of[i]]) for c in "abc"]
+        for i in range(args.tables)
     ]
     env = {
         "DATABASE_URL": f"sqlite:///{tmp / 'load.db'}",
@@ -394,18 +530,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "FP_TEST_MODE": "1",
         "FP_AI_TIME_BUDGET": "0.05",
     }
+    if pg is not None:
+        env["DATABASE_URL"] = await asyncio.to_thread(pg.create_database, "load")
+    if shard_count is not None:
+        env["SHARD_COUNT"] = str(shard_count)
     if args.deal == "short":
         (tmp / "deal.json").write_text(json.dumps(SHORT_DEAL))
         env["FP_TEST_STATE_FILE"] = str(tmp / "deal.json")
-    proc = BotProcess(fake, os.environ.get("FP_LOAD_BOT_MODULE", "bot"), env=env, cwd=REPO)
-    await proc.start(timeout=60)
-    await fake.wait_for_commands("fp", timeout=60)
-    assert proc.pid is not None
-    peak = [0, 0]  # the bot's process, its writer process (with any other children)
+    bots = await start_bots(fake, env, args.processes, shard_count)
+    pg_pid = pg.process.pid if pg is not None and pg.process is not None else None
 
     def sample() -> None:
-        peak[0] = max(peak[0], bot_memory(proc.pid or 0)[1])
-        peak[1] = max(peak[1], sum(bot_memory(c)[1] for c in children(proc.pid or 0)))
+        for b in bots:
+            b.sample()
 
     async def sample_memory() -> None:
         while True:
@@ -416,6 +553,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
     first_request = len(fake.requests)
     first_interaction = len(fake.interactions)
+    first_hit = len(fake.limiter.hits) if fake.limiter is not None else 0
     tables = [
         LoadTable(
             fake, watch, channels[i], players[i], stats, args.think, random.Random(rng.random())
@@ -427,22 +565,45 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.ramp * i / max(1, args.tables))
         await table.run()
 
+    running: list[asyncio.Task[None]] = []
+
+    def report_waits() -> None:
+        # kill -USR1 <pid>: where each unfinished table waits, for a run that seems stuck.
+        print(f"{stats.finished} tables finished, {stats.moves} moves", file=sys.stderr)
+        for i, task in enumerate(running):
+            if task.done():
+                continue
+            where: list[str] = []
+            coro: Any = task.get_coro()
+            while coro is not None:
+                frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+                if frame is not None:
+                    where.append(f"{frame.f_code.co_name}:{frame.f_lineno}")
+                coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            print(f"table-{i}: " + " > ".join(where), file=sys.stderr)
+
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, report_waits)
     started = time.perf_counter()
-    writers = children(proc.pid)
-    bot_cpu0, own_cpu0 = cpu_seconds(proc.pid), time.process_time()
-    writer_cpu0 = sum(cpu_seconds(c) for c in writers)
-    await asyncio.gather(*(staggered(i, t) for i, t in enumerate(tables)))
+    for b in bots:
+        b.start_clock()
+    own_cpu0 = time.process_time()
+    pg_cpu0 = cpu_seconds_with_children(pg_pid) if pg_pid else 0.0
+    running += [asyncio.create_task(staggered(i, t)) for i, t in enumerate(tables)]
+    await asyncio.gather(*running)
     wall = time.perf_counter() - started
-    bot_cpu, own_cpu = cpu_seconds(proc.pid) - bot_cpu0, time.process_time() - own_cpu0
-    writer_cpu = sum(cpu_seconds(c) for c in writers) - writer_cpu0
+    cpus = [b.cpu() for b in bots]
+    own_cpu = time.process_time() - own_cpu0
+    pg_cpu = cpu_seconds_with_children(pg_pid) - pg_cpu0 if pg_pid else 0.0
     sample()
     sampler.cancel()
     interactions = fake.interactions[first_interaction:]
     requests = fake.requests[first_request:]
-    await proc.stop()
+    hits = fake.limiter.hits[first_hit:] if fake.limiter is not None else []
+    for b in bots:
+        await b.proc.stop()
     await fake.stop()
     if args.bot_log:
-        Path(args.bot_log).write_text(proc.output)
+        Path(args.bot_log).write_text("".join(b.proc.output for b in bots))
 
     acks = [ix.ack_latency for ix in interactions if ix.ack_latency is not None]
     failed = [ix for ix in interactions if ix.failed]
@@ -452,14 +613,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     limited = [r for r in requests if r.status == 429]
     refused = fake.refusals  # what Discord would have refused (invalid payloads, ...)
     bot_errors = [
-        line for line in proc.output.splitlines() if " ERROR " in line or "Traceback" in line
+        (f"[{b.shard_ids}] " if b.shard_ids else "") + line
+        for b in bots
+        for line in b.proc.output.splitlines()
+        if " ERROR " in line or "Traceback" in line
     ]
     play_time = (stats.play_ended or time.perf_counter()) - (stats.play_started or started)
     moves = max(1, stats.moves)
     interaction_routes = ("/interactions/", "/webhooks/")
     counted = [r for r in requests if not any(p in r.route for p in interaction_routes)]
     errors = len(stats.errors) + len(failed) + len(http_errors) + len(bot_errors)
-    return {
+    result: dict[str, Any] = {
         "tables": args.tables,
         "finished": stats.finished,
         "rate_limits": bool(args.rate_limits),
@@ -484,6 +648,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rate_limited_by_route": dict(
             sorted(Counter(f"{r.method} {r.route.split(' ', 1)[1]}" for r in limited).items())
         ),
+        "global_429": sum(1 for h in hits if h.is_global),
+        "route_429": sum(1 for h in hits if not h.is_global),
         "refused_payloads": len(refused),
         "errors": errors,
         "error_details": {
@@ -495,15 +661,29 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             ],
             "bot_log": bot_errors[:10],
         },
-        "bot_peak_rss_mib": round(peak[0] / 1024, 1),
-        "writer_peak_rss_mib": round(peak[1] / 1024, 1),
-        "bot_cpu_s": round(bot_cpu, 1),
-        "writer_cpu_s": round(writer_cpu, 1),
+        "bot_peak_rss_mib": round(sum(b.peak_kib for b in bots) / 1024, 1),
+        "writer_peak_rss_mib": round(sum(b.writers_peak_kib for b in bots) / 1024, 1),
+        "bot_cpu_s": round(sum(c[0] for c in cpus), 1),
+        "writer_cpu_s": round(sum(c[1] for c in cpus), 1),
         "fake_and_players_cpu_s": round(own_cpu, 1),
         "mean_move_ms": round(statistics.fmean(stats.to_picture) * 1000, 1)
         if stats.to_picture
         else 0.0,
     }
+    if pg is not None or sharded:
+        result["store"] = args.store
+        result["processes"] = args.processes
+        result["shard_count"] = shard_count or 1
+        result["per_process"] = [
+            {
+                "shard_ids": b.shard_ids or "all",
+                "cpu_s": round(cpu, 2),
+                "peak_rss_mib": round(b.peak_kib / 1024, 1),
+            }
+            for b, (cpu, _) in zip(bots, cpus, strict=True)
+        ]
+        result["postgres_cpu_s"] = round(pg_cpu, 1)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -519,8 +699,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deal", choices=("short", "seeded"), default="short")
     parser.add_argument("--seed", type=int, default=1, help="the players' random choices")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, the shards split among them (2 or more need --store postgres)",
+    )
+    parser.add_argument(
+        "--store",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the games' database (postgres: a throwaway server started for the run)",
+    )
     parser.add_argument("--bot-log", help="write the bot's output to this file")
     args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.processes > 1 and args.store != "postgres":
+        parser.error("--processes 2 or more needs --store postgres (one database they all share)")
     os.environ.setdefault("PYTHONHASHSEED", "0")
     result = asyncio.run(run(args))
     if args.json:

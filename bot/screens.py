@@ -15,6 +15,7 @@ Edits of one player's screen at one table go one at a time, each showing the new
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -268,17 +269,34 @@ class Screens:
                 renderer=self.presenter.renderer,
             )
             file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
-            message_id, edit = await self._on_clicked(
-                interaction,
-                choice.table_id,
-                content=views.spot_content(choice),
-                attachments=[file],
-                view=views.spot_view(choice),
-            )
             in_dm = interaction.guild_id is None
+            async with contextlib.AsyncExitStack() as noted:
+                if in_dm and await self._is_kept_hand(interaction, choice):
+                    # The hand message in direct messages is kept up to date by whichever
+                    # process makes a move: noted in the store as showing this version, a
+                    # hand of the same version made elsewhere does not replace the spot step.
+                    await noted.enter_async_context(
+                        self.presenter.service.store.message_edit(
+                            choice.table_id, f"hand:{choice.user_id}", choice.version
+                        )
+                    )
+                message_id, edit = await self._on_clicked(
+                    interaction,
+                    choice.table_id,
+                    content=views.spot_content(choice),
+                    attachments=[file],
+                    view=views.spot_view(choice),
+                )
             screen = Screen(message_id, edit, self._now(), in_dm, "spots")
             screen.shown = (choice.version, "play", "")
             await self._take(key, screen)
+
+    async def _is_kept_hand(
+        self, interaction: discord.Interaction[Any], choice: SpotChoice
+    ) -> bool:
+        """Whether the clicked message is the player's kept hand message of the table."""
+        messages = await self.presenter.service.store.get_messages(choice.table_id)
+        return messages.get(f"hand:{choice.user_id}") == _clicked(interaction)
 
     async def _hand_kwargs(self, hand: Hand, note: str | None, *, in_dm: bool) -> dict[str, Any]:
         mode = None if in_dm else ("channel" if hand.dm else "dm")

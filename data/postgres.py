@@ -754,14 +754,17 @@ class PostgresStore:
                     table_id,
                     key,
                 )
-            except failures as e:
+            except failures as e:  # a statement timeout, say: end the transaction here too
+                await self._roll_back(tr)
                 raise StoreError(f"could not lock message {key} of table {table_id}: {e}") from e
+            except BaseException:  # cancelled (a shutdown) while waiting for the lock
+                await self._roll_back(tr)
+                raise
             go = shown is None or version > shown
             try:
                 yield go
             except BaseException:
-                with contextlib.suppress(Exception):
-                    await tr.rollback()
+                await self._roll_back(tr)
                 raise
             try:
                 if go:
@@ -778,6 +781,16 @@ class PostgresStore:
                     f"message {key} of table {table_id}: the database went away before the "
                     f"version it shows was noted ({e})"
                 ) from e
+            except BaseException:  # cancelled while noting it: nothing was noted
+                await self._roll_back(tr)
+                raise
+
+    @staticmethod
+    async def _roll_back(tr: asyncpg.transaction.Transaction) -> None:
+        """End a transaction of :meth:`message_edit` that did not commit, before its connection
+        goes back to the pool (which would otherwise roll it back and report an error)."""
+        with contextlib.suppress(Exception):
+            await tr.rollback()
 
     async def get_messages(self, table_id: int) -> dict[str, int]:
         rows = await self._db.read(

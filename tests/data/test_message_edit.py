@@ -163,3 +163,42 @@ async def test_postgres_a_holder_whose_connection_dies_leaves_the_message_to_the
         gone.set()
         with pytest.raises(StoreError, match="went away"):
             await holder
+
+
+async def test_postgres_an_editor_cancelled_while_waiting_gives_back_a_clean_connection(
+    pg_url: str,
+) -> None:
+    # A process shutting down cancels an edit that waits for the message (held by another
+    # editor): its transaction ends there, and its connection goes back to the pool without
+    # asyncpg having to roll back behind its back (which it reports as an error).
+    reported: list[str] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _, context: reported.append(str(context.get("message"))))
+    try:
+        async with (
+            PostgresStore(pg_url, pool_min=0, pool_max=2) as first,
+            PostgresStore(pg_url, pool_min=0, pool_max=2) as second,
+        ):
+            t = await kept_table(first)
+            held = asyncio.Event()
+            done = asyncio.Event()
+
+            async def holder() -> None:
+                async with first.message_edit(t, KEY, 6):
+                    held.set()
+                    await done.wait()
+
+            a = asyncio.create_task(holder())
+            await asyncio.wait_for(held.wait(), 10)
+            waiting = asyncio.create_task(edit(second, t, 7))
+            await asyncio.sleep(0.3)  # the second editor now waits for the message's lock
+            assert not waiting.done()
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+            done.set()
+            await a
+            assert await edit(second, t, 8)  # its connection serves the next edit
+    finally:
+        loop.set_exception_handler(None)
+    assert reported == []

@@ -184,3 +184,36 @@ async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_th
     await table.click(world.alice, dm, "A · collapse: 2 tiles to your pile")
     falling = await table.settled_game(newer_than=game.id)
     assert "Fall left" in falling.labels()
+
+
+async def test_a_hand_edited_in_by_another_process_never_replaces_the_spot_step(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    # Run as several processes, the hand in direct messages is clicked in shard 0's process,
+    # while the move before it may have been made in the process of the table's server, whose
+    # edit of that hand (paced behind pictures) can land after the spot step was shown. That
+    # process knows only what the store says the message shows: its edit goes through
+    # ``edit_kept`` directly.
+    bot = await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    table_id = table_of(game)
+    assert table_id is not None
+    dm = await world.fake.wait_for(
+        lambda: table.hand_message(world.alice), TIMEOUT, "Alice's hand by DM"
+    )
+    late = await bot.service.hand(table_id, world.alice.id)
+    await press(table, world.alice, dm, "yellow 40")
+    spot = "A · collapse: 2 tiles to your pile"
+    assert dm.labels() == [spot, "Back"]
+    revisions = len(dm.revisions)
+    partial = bot.presenter.channel(dm.channel.id).get_partial_message(dm.id)
+    edited = await bot.presenter.edit_kept(
+        table_id, f"hand:{world.alice.id}", late.version, partial, content="the late hand"
+    )
+    assert not edited
+    assert len(dm.revisions) == revisions
+    assert dm.labels() == [spot, "Back"]
+    await table.click(world.alice, dm, spot)
+    falling = await table.settled_game(newer_than=game.id)
+    assert "Fall left" in falling.labels()
