@@ -83,7 +83,7 @@ class Bot(commands.AutoShardedBot):
         self.config = config
         # Every REST call that counts against Discord's global limit waits for this process's
         # share of the token's budget (see bot.budget).
-        self.budget = budget.Budget(budget.share(config.shard_ids, config.shard_count))
+        self.budget = budget.for_process(config.shard_ids, config.shard_count)
         budget.pace(self.http, self.budget)
         self._max_concurrency: int | None = None
         self._identify_holds: set[asyncio.Task[None]] = set()

@@ -15,7 +15,7 @@ import contextlib
 import heapq
 import itertools
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, Final
 
@@ -28,6 +28,8 @@ HAND: Final = 2
 GLOBAL_RATE: Final = 40.0
 """Requests per second one bot token may spend in all (Discord allows 50: some is kept in hand
 for discord.py's own retries and the gateway's start-up calls)."""
+GLOBAL_BURST: Final = 5
+"""Calls one bot token may make at once before the pacing starts."""
 
 ANIMATION: Final = 3
 """Adding the mayhem animation to a posted message."""
@@ -37,7 +39,7 @@ class Budget:
     """A token bucket: ``rate`` calls per second on average, at most ``burst`` at once; waiting
     callers are served by priority (lower first), then in arrival order."""
 
-    def __init__(self, rate: float = GLOBAL_RATE, burst: int = 5) -> None:
+    def __init__(self, rate: float = GLOBAL_RATE, burst: int = GLOBAL_BURST) -> None:
         self.rate = rate
         self.burst = burst
         self._tokens = float(burst)
@@ -102,12 +104,34 @@ def priority(level: int) -> Iterator[None]:
         _priority.reset(token)
 
 
+_prepaid: ContextVar[bool] = ContextVar("rest_prepaid", default=False)
+
+
 def share(shard_ids: Sequence[int] | None, shard_count: int | None) -> float:
     """This process's part of the token's global budget: the fraction of the shards it runs
     (all of it when it runs every shard)."""
     if not shard_ids or not shard_count:
-        return GLOBAL_RATE
-    return GLOBAL_RATE * min(1.0, len(shard_ids) / shard_count)
+        return 1.0
+    return min(1.0, len(shard_ids) / shard_count)
+
+
+def for_process(shard_ids: Sequence[int] | None, shard_count: int | None) -> Budget:
+    """The budget of a process running ``shard_ids`` of ``shard_count`` shards: its share of
+    the rate and of the burst, so that the processes together never exceed either."""
+    part = share(shard_ids, shard_count)
+    return Budget(GLOBAL_RATE * part, max(1, round(GLOBAL_BURST * part)))
+
+
+@contextlib.asynccontextmanager
+async def paid(budget: Budget, level: int) -> AsyncIterator[None]:
+    """Wait for a token now, before taking anything that others wait for (a message's lock):
+    the next REST call made inside the block spends it instead of waiting again."""
+    await budget.acquire(level)
+    token = _prepaid.set(True)
+    try:
+        yield
+    finally:
+        _prepaid.reset(token)
 
 
 Request = Callable[..., Awaitable[Any]]
@@ -119,7 +143,10 @@ def pace(http: Any, budget: Budget) -> None:
     request: Request = http.request
 
     async def paced(route: Any, **kwargs: Any) -> Any:
-        await budget.acquire(_priority.get())
+        if _prepaid.get():
+            _prepaid.set(False)  # the token of :func:`paid` pays for this one call
+        else:
+            await budget.acquire(_priority.get())
         return await request(route, **kwargs)
 
     http.request = paced

@@ -155,10 +155,14 @@ class Presenter:
         the table at ``version``, unless it already shows a newer one (another process, or a
         later move, edited it first): then nothing is sent, and False returned. Edits of one
         message go one at a time, across every process (:meth:`data.store.Store.message_edit`)."""
-        async with self.service.store.message_edit(table_id, key, version) as go:
+        # The budget is waited for before the message's lock, which a player's click on that
+        # message may be waiting for (a spot step in their direct messages).
+        async with (
+            budget.paid(self.budget, priority),
+            self.service.store.message_edit(table_id, key, version) as go,
+        ):
             if go:
-                with budget.priority(priority):
-                    await message.edit(**kwargs)
+                await message.edit(**kwargs)
         if not go:
             log.debug("table %s: %s already shows a newer version than %s", table_id, key, version)
         return go
