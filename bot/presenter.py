@@ -380,7 +380,6 @@ class Presenter:
                 )
             except discord.HTTPException as err:
                 log.info("table %s: could not close a hand message: %s", board.table_id, err)
-        self.screens.forget(board.table_id)
 
     # --- what a table still owes the channel ------------------------------------------------
 
