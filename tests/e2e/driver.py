@@ -163,10 +163,14 @@ class TableDriver:
         return msg
 
     def hand_message(self, user: FakeUser) -> Message | None:
-        """The user's newest DM showing a hand at this table."""
+        """The user's newest DM showing a hand at this table (once the table has a game
+        message; before, at any table)."""
+        games = self.game_messages()
+        table = table_of(games[0]) if games else None
+        prefix = f"fp:{table}:" if table is not None else "fp:"
         for m in user.dms():
             if m.images() and any(
-                (b.get("custom_id") or "").startswith("fp:") and ":play:" in b["custom_id"]
+                (b.get("custom_id") or "").startswith(prefix) and ":play:" in b["custom_id"]
                 for b in m.buttons()
             ):
                 return m
