@@ -108,7 +108,14 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
 ) -> None:
     await begin(world, run_bot, table, tmp_path, LAST_TILE)
+    lobby = table.lobby()
     game = await table.start(world.alice)
+    # Start's own answer (the lobby card) is in before the clock jumps 16 minutes.
+    await world.fake.wait_for(
+        lambda: "The game has started" in lobby.embed_text() and lobby.settled,
+        TIMEOUT,
+        "the lobby card after Start",
+    )
     # Carol opens her hand privately, then 16 minutes pass: too late for the bot to edit it.
     carol = await answer(await table.click(world.carol, game, "My hand"))
     clock.advance(16 * 60)
