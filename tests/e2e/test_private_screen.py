@@ -4,8 +4,11 @@ obsolete, and the end of the match."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from bot.app import Bot
+from bot.service import Hand
 from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
@@ -168,9 +171,23 @@ async def test_a_table_without_previews_shows_bare_spots(
     assert hand.labels() == ["A", "Back"] and "collapse" not in hand.content
 
 
-async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_the_next_click(
+SPOT = "A · collapse: 2 tiles to your pile"
+
+
+@dataclass
+class DmSpotStep:
+    """Alice's turn: she pressed a tile on her hand in DMs, which shows the spot step; ``late``
+    is the hand that began her turn, as a delivery still on its way would carry it."""
+
+    bot: Bot
+    game: Message
+    dm: Message
+    late: Hand
+
+
+async def dm_spot_step(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
-) -> None:
+) -> DmSpotStep:
     bot = await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
@@ -179,18 +196,28 @@ async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_th
     dm = await world.fake.wait_for(
         lambda: table.hand_message(world.alice), TIMEOUT, "Alice's hand by DM"
     )
-    # The hand that began her turn, as a delivery that was still on its way would carry it.
     late = await bot.service.hand(table_id, world.alice.id)
     await press(table, world.alice, dm, "yellow 40")
-    assert dm.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
-    revisions = len(dm.revisions)
-    await bot.presenter.deliver_hand(late)
-    # Her spot step stays as she left it, and the spot she picks on it is played.
-    assert len(dm.revisions) == revisions
-    assert dm.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
-    await table.click(world.alice, dm, "A · collapse: 2 tiles to your pile")
-    falling = await table.settled_game(newer_than=game.id)
+    assert dm.labels() == [SPOT, "Back"]
+    return DmSpotStep(bot, game, dm, late)
+
+
+async def the_spot_is_still_played(table: TableDriver, world: World, step: DmSpotStep) -> None:
+    """The spot step stays as she left it, and the spot she picks on it is played."""
+    assert step.dm.labels() == [SPOT, "Back"]
+    await table.click(world.alice, step.dm, SPOT)
+    falling = await table.settled_game(newer_than=step.game.id)
     assert "Fall left" in falling.labels()
+
+
+async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_the_next_click(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    step = await dm_spot_step(world, run_bot, table, tmp_path)
+    revisions = len(step.dm.revisions)
+    await step.bot.presenter.deliver_hand(step.late)
+    assert len(step.dm.revisions) == revisions
+    await the_spot_is_still_played(table, world, step)
 
 
 async def test_a_hand_edited_in_by_another_process_never_replaces_the_spot_step(
@@ -201,26 +228,16 @@ async def test_a_hand_edited_in_by_another_process_never_replaces_the_spot_step(
     # edit of that hand (paced behind pictures) can land after the spot step was shown. That
     # process knows only what the store says the message shows: its edit goes through
     # ``edit_kept`` directly.
-    bot = await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
-    await table.open(world.alice, world.bob, world.carol)
-    game = await table.start(world.alice)
-    table_id = table_of(game)
-    assert table_id is not None
-    dm = await world.fake.wait_for(
-        lambda: table.hand_message(world.alice), TIMEOUT, "Alice's hand by DM"
-    )
-    late = await bot.service.hand(table_id, world.alice.id)
-    await press(table, world.alice, dm, "yellow 40")
-    spot = "A · collapse: 2 tiles to your pile"
-    assert dm.labels() == [spot, "Back"]
-    revisions = len(dm.revisions)
-    partial = bot.presenter.channel(dm.channel.id).get_partial_message(dm.id)
-    edited = await bot.presenter.edit_kept(
-        table_id, f"hand:{world.alice.id}", late.version, partial, content="the late hand"
+    step = await dm_spot_step(world, run_bot, table, tmp_path)
+    revisions = len(step.dm.revisions)
+    partial = step.bot.presenter.channel(step.dm.channel.id).get_partial_message(step.dm.id)
+    edited = await step.bot.presenter.edit_kept(
+        step.late.table_id,
+        f"hand:{world.alice.id}",
+        step.late.version,
+        partial,
+        content="the late hand",
     )
     assert not edited
-    assert len(dm.revisions) == revisions
-    assert dm.labels() == [spot, "Back"]
-    await table.click(world.alice, dm, spot)
-    falling = await table.settled_game(newer_than=game.id)
-    assert "Fall left" in falling.labels()
+    assert len(step.dm.revisions) == revisions
+    await the_spot_is_still_played(table, world, step)
