@@ -7,6 +7,7 @@ was sent), the direct messages per player, and the clicks per move.
 
     python bench/table_counts.py            # a table of figures
     python bench/table_counts.py --json     # one JSON object
+    python bench/table_counts.py --private bob   # bob takes his hands privately, not by DM
 
 The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests), and the
 players play as the end-to-end driver does (first tile, spot A, fall left), so the same seed gives
@@ -72,6 +73,23 @@ class TableCounts:
     rest_global_per_decision: float = 0.0
     """Per decision (a tile placed or a fall chosen): what bounds the moves a second one bot
     token can carry (50 requests a second in all)."""
+    decision_starts: int = 0
+    """Decisions that became a person's while someone else (or nobody) had the last one: their
+    turn, or a fall after another player's curse. A fall after one's own placement goes on
+    the screen one is already looking at, and is not counted."""
+    notifications: int = 0
+    """New DMs and real pings (mentions ``allowed_mentions`` let through) to the person who must
+    decide, from their previous click to their first click of the new decision."""
+    told_twice: int = 0
+    """Decision starts at which that person was notified more than once."""
+    not_told: int = 0
+    """Decision starts at which that person was not notified at all."""
+    jumps: int = 0
+    """Messages a person had to open besides the one that notified them, to see the board and
+    to act (the best of the notifications counts; an answer to a click on it is the same
+    screen)."""
+    notifications_per_decision_start: float = 0.0
+    jumps_per_own_turn: float = 0.0
 
     def finish(self, per_turn_posts: list[int], per_turn_pings: list[int]) -> TableCounts:
         t = max(self.turns, 1)
@@ -87,6 +105,9 @@ class TableCounts:
         }
         self.clicks_per_move = round(self.clicks / t, 2)
         self.rest_global_per_decision = round(self.rest_global / max(t + self.falls, 1), 2)
+        starts = max(self.decision_starts, 1)
+        self.notifications_per_decision_start = round(self.notifications / starts, 2)
+        self.jumps_per_own_turn = round(self.jumps / starts, 2)
         return self
 
 
@@ -121,11 +142,72 @@ def sent_dms(driver: TableDriver, user_id: int) -> list[Message]:
     ]
 
 
-async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
-    """Open, start and play one game with alice, bob and carol; count as it goes."""
+BOARD_PICTURES = ("pyramid.png", "pyramid.gif", "turn.png", "turn.gif")
+"""Attachments that show the pyramid (the table's picture, or a player's turn screen)."""
+
+
+def shows_board(m: Message) -> bool:
+    return any(a.filename in BOARD_PICTURES for a in m.attachments)
+
+
+@dataclass
+class DecisionStart:
+    """A decision that became ``user``'s: told between ``since`` (their previous click) and
+    ``first_click`` (the first click they made for it)."""
+
+    user: int
+    since: int
+    first_click: Message | None
+    clicked_at: int
+
+
+def notifications_to(driver: TableDriver, user_id: int, since: int, until: int) -> list[Message]:
+    """What notified the user between two ids (the fake's ids grow with time, messages and
+    interactions alike): new DMs the bot sent on its own, and posts that pinged them."""
+    dms = [m for m in sent_dms(driver, user_id) if since < m.id < until]
+    pings = [
+        m for m in public_bot_messages(driver) if since < m.id < until and user_id in m.notified
+    ]
+    return sorted([*dms, *pings], key=lambda m: m.id)
+
+
+def answered_on(m: Message, notifying: Message, driver: TableDriver) -> bool:
+    """Whether ``m`` is ``notifying`` itself or the private answer to a click on it."""
+    if m.id == notifying.id:
+        return True
+    return any(
+        ix.message is not None
+        and ix.message.id == notifying.id
+        and (m is ix.original or m in ix.followups)
+        for ix in driver.fake.interactions
+    )
+
+
+def jumps_for(driver: TableDriver, start: DecisionStart, told: list[Message]) -> int:
+    """Messages opened besides the notifying one: one to see the board if it does not show it,
+    one to act if the first click is on another message (the best notification counts)."""
+    if not told:
+        return 2
+    best = 2
+    for n in told:
+        board = 0 if shows_board(n) else 1
+        act = 0 if start.first_click is None or answered_on(start.first_click, n, driver) else 1
+        best = min(best, board + act)
+    return best
+
+
+async def play_counted(driver: TableDriver, seed: int, private: str | None = None) -> TableCounts:
+    """Open, start and play one game with alice, bob and carol; count as it goes. With
+    ``private``, that player takes their hands privately in the channel (``/fp hand``) instead
+    of by direct message."""
     fake = driver.fake
     users = list(driver.users.values())[:3]
     host = users[0]
+    for u in users:
+        if u.name == private:
+            ix = await driver.slash(u, "fp hand", mode="channel")
+            await ix.wait_response()
+            driver.private_only.add(u.id)
     await driver.open(host, *users[1:])
     game = await driver.start(host)
     started_at = max(m.id for m in public_bot_messages(driver))
@@ -141,11 +223,15 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
     per_turn_pings: list[int] = []
     own_turns = {u.name: 0 for u in users}
     turns = falls = 0
+    starts: list[DecisionStart] = []
+    last_click: dict[int, int] = {u.id: started_at for u in users}
+    previous: int | None = None
     for _ in range(400):
         if is_final(game):
             break
         posts0, pings0 = posts_and_pings()
         uid = driver.decider(game)
+        clicks0 = len(fake.interactions)
         if "Next round" in game.labels():
             pass
         elif "Fall left" in game.labels():
@@ -157,6 +243,16 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
             if uid is not None:
                 own_turns[driver.users[uid].name] += 1
         game = await driver.step(game)
+        mine = [
+            ix
+            for ix in fake.interactions[clicks0:]
+            if ix.type == InteractionType.MESSAGE_COMPONENT and ix.user.id == uid
+        ]
+        if uid is not None and mine:
+            if uid != previous:
+                starts.append(DecisionStart(uid, last_click[uid], mine[0].message, mine[0].id))
+            last_click[uid] = mine[-1].id
+            previous = uid
         posts1, pings1 = posts_and_pings()
         if per_turn_posts:
             per_turn_posts[-1] += posts1 - posts0
@@ -182,6 +278,7 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
         for r in fake.requests[requests_before:]
         if not r.route.split(" ", 1)[1].startswith(exempt)
     )
+    told = [notifications_to(driver, s.user, s.since, s.clicked_at) for s in starts]
     counts = TableCounts(
         seed=seed,
         turns=turns,
@@ -197,11 +294,16 @@ async def play_counted(driver: TableDriver, seed: int) -> TableCounts:
         in_thread=sum(1 for m in game_msgs if m.channel.is_thread),
         rest_global=sum(routes.values()),
         rest_global_by_route=dict(routes.most_common()),
+        decision_starts=len(starts),
+        notifications=sum(len(t) for t in told),
+        told_twice=sum(1 for t in told if len(t) > 1),
+        not_told=sum(1 for t in told if not t),
+        jumps=sum(jumps_for(driver, s, t) for s, t in zip(starts, told, strict=True)),
     )
     return counts.finish(per_turn_posts, per_turn_pings)
 
 
-async def measure(seed: int = DEFAULT_SEED) -> TableCounts:
+async def measure(seed: int = DEFAULT_SEED, private: str | None = None) -> TableCounts:
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(
             token=DEFAULT_TOKEN,
@@ -217,7 +319,7 @@ async def measure(seed: int = DEFAULT_SEED) -> TableCounts:
             await runner.start()
             try:
                 driver = TableDriver(world.fake, world.games, {u.id: u for u in world.users})
-                return await play_counted(driver, seed)
+                return await play_counted(driver, seed, private)
             finally:
                 await runner.stop()
 
@@ -240,6 +342,10 @@ def report(c: TableCounts) -> str:
             f"DM edits: {', '.join(f'{k} {v}' for k, v in c.dm_edits.items())}; deleted"
             f" later: {', '.join(f'{k} {v}' for k, v in c.dm_deleted.items())}",
             f"clicks per move {c.clicks_per_move:.2f}",
+            f"decision starts {c.decision_starts}: notifications"
+            f" {c.notifications_per_decision_start:.2f} per decision start (goal 1.00);"
+            f" told twice {c.told_twice}, not told {c.not_told};"
+            f" jumps {c.jumps_per_own_turn:.2f} per own turn (goal 0)",
             f"REST requests against the global limit: {c.rest_global}, "
             f"{c.rest_global_per_decision:.2f} per decision (tile or fall)",
             *(f"  {n:4d}  {route}" for route, n in c.rest_global_by_route.items()),
@@ -251,8 +357,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--private",
+        metavar="NAME",
+        choices=("alice", "bob", "carol"),
+        help="this player takes their hands privately in the channel instead of by DM",
+    )
     args = parser.parse_args()
-    counts = asyncio.run(measure(args.seed))
+    counts = asyncio.run(measure(args.seed, args.private))
     print(json.dumps(asdict(counts)) if args.json else report(counts))
 
 
