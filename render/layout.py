@@ -80,6 +80,8 @@ CHIP_LINE: Final = 2
 CHIP_TEXT_INSET: Final = 8
 """Pixels between a chip's top (bottom) edge and its name (counts)."""
 LAST_MOVE_H: Final = 32
+LAST_MOVE_LINES: Final = 3
+"""The last move's narration wraps onto at most this many lines (then ends with an ellipsis)."""
 
 # --- footer ---------------------------------------------------------------------------------------
 MINI_W: Final = 76
@@ -97,7 +99,8 @@ HAND_TILE_H: Final = 88
 HAND_GAP: Final = 18
 HAND_SLOTS: Final = 5
 HAND_HEADER_H: Final = 52
-HAND_CODE_SIZE: Final = 30
+HAND_LABEL_SIZE: Final = TEXT_MIN
+"""The tile's name under it in a hand (bold), as its button names it."""
 HAND_CODE_H: Final = 38
 HAND_DESC_LINE_H: Final = 28
 HAND_DESC_H: Final = 2 * HAND_DESC_LINE_H
