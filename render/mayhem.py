@@ -157,7 +157,7 @@ def _collapsed(s: _Replay, e: Event, _: Event | None) -> None:
     supports = [t for t, _ in e.to_pile]
     tile = tile_name(e.tile)
     reason = collapse_reason(len(supports), e.detail)
-    why = f"{tile} {'was ' if reason.startswith('heavier') else ''}{reason}"
+    why = f"{tile} {'was ' if reason.startswith('too heavy') else ''}{reason}"
     if e.detail == "overweight" and supports:
         total = sum(WEIGHT.get(t, 0) for t in supports)
         why += f" ({WEIGHT.get(e.tile, 0)} > {total})"

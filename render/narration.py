@@ -26,7 +26,7 @@ What the words promise:
 ...           detail="overweight"),
 ...     Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
 ... ], names): print(part.replace(": ", ":\\n"))
-Léa played green 60, heavier than the two tiles below together:
+Léa played green 60, too heavy for the two tiles below:
 blue 20 and yellow 40 went under Léa's pile, and green 60 fell left
 
 Only public events are told: which tiles a player drew stays private (only how many).
@@ -112,7 +112,7 @@ def collapse_reason(supports: int, detail: str) -> str:
     """
     if supports >= 2:
         if detail == "overweight":
-            return "heavier than the two tiles below together"
+            return "too heavy for the two tiles below"
         return "matched neither tile below in colour or weight"
     if detail == "overweight":
         return "did not fit on the tile below (heavier than it)"
@@ -152,8 +152,8 @@ class _Teller:
 def sentences(events: Iterable[Event], names: Sequence[str]) -> list[str]:
     """What ``events`` tell, one clause per fact, in order (without final stops).
 
-    The collapse of the tile just placed joins its placement ("Léa played green 60, heavier
-    than ..."), and a fall joins the collapse that caused it, so each fact is said once.
+    The collapse of the tile just placed joins its placement ("Léa played green 60, too heavy
+    for ..."), and a fall joins the collapse that caused it, so each fact is said once.
     """
     evs = list(events)
     t = _Teller(names)
@@ -229,13 +229,13 @@ def sentences(events: Iterable[Event], names: Sequence[str]) -> list[str]:
 
 
 def _clause(reason: str) -> str:
-    """A reason after a comma: "heavier than ...", "which did not fit ..."."""
-    return reason if reason.startswith("heavier") else f"which {reason}"
+    """A reason after a comma: "too heavy for ...", "which did not fit ..."."""
+    return reason if reason.startswith("too heavy") else f"which {reason}"
 
 
 def _sentence(reason: str) -> str:
-    """A reason after its subject: "was heavier than ...", "did not fit ..."."""
-    return f"was {reason}" if reason.startswith("heavier") else reason
+    """A reason after its subject: "was too heavy for ...", "did not fit ..."."""
+    return f"was {reason}" if reason.startswith("too heavy") else reason
 
 
 def narrate(events: Iterable[Event], names: Sequence[str]) -> str:

@@ -59,7 +59,7 @@ def table_image(view: View, names: Sequence[str], *, title: str | None = None) -
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
     _header(d, lay, view, names, scene, title)
-    _pyramid(img, d, lay.pyramid, scene)
+    draw_pyramid(img, d, lay.pyramid, scene)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
         draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
@@ -86,7 +86,7 @@ def _header(
     f = fonts.regular(layout.INFO_SIZE)
     draw.text(d, (x, lay.info_y), fonts.fit(info_line(view), f, width), f, theme.TEXT_DIM)
     for i, box in enumerate(lay.chips):
-        _chip(d, box, i, view, names)
+        draw_chip(d, box, i, view, names)
     if lay.last_move_y is not None:
         f = fonts.regular(layout.INFO_SIZE)
         for k, line in enumerate(scene.last_move):
@@ -96,7 +96,7 @@ def _header(
             )
 
 
-def _chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Sequence[str]) -> None:
+def draw_chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Sequence[str]) -> None:
     """One player's chip: seat number, name, hand and pile sizes, score, and a tag.
 
     The player who must decide, or the winner (of the match, at its end), is ringed in gold.
@@ -155,7 +155,9 @@ def _tag(view: View, i: int, won: frozenset[int]) -> tuple[str, str]:
     return ("", "")
 
 
-def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
+def draw_pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
+    """The pyramid of ``scene``: tiles, labelled spots, the fall choice with its arrows, the
+    last move's marks."""
     bw, bh = lay.block_size
     for pos in scene.ghosts:
         draw.ghost(d, lay.pixel_box(pos))
