@@ -38,7 +38,7 @@ def first_glyph_height(img: Image.Image, box: Box, scale: float) -> int:
     bg = Counter(px).most_common(1)[0][0]
 
     def dist(p: tuple[int, ...]) -> int:
-        return max(abs(a - b) for a, b in zip(p, bg, strict=True))
+        return int(max(abs(a - b) for a, b in zip(p, bg, strict=True)))
 
     far = max(dist(p) for p in px)
     if far <= 60:
@@ -51,4 +51,4 @@ def first_glyph_height(img: Image.Image, box: Box, scale: float) -> int:
     while end < w and columns[end]:
         end += 1
     rows = [y for y in range(h) if any(ink[y][x] for x in range(start, end))]
-    return rows[-1] - rows[0] + 1
+    return int(rows[-1] - rows[0] + 1)

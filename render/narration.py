@@ -169,21 +169,18 @@ def sentences(events: Iterable[Event], names: Sequence[str]) -> list[str]:
         elif ev.kind == "collapsed" and ev.tile:
             lifted = [x for x, _ in ev.to_pile]
             reason = collapse_reason(len(lifted), ev.detail)
-            just_placed = (
-                parts
-                and i > 0
-                and evs[i - 1].kind == "placed"
-                and evs[i - 1].tile == ev.tile
-                and parts[-1].endswith(f" played {tile_name(ev.tile)}")
-            )
-            if just_placed:
+            again = i > 0 and evs[i - 1].kind == "fell" and evs[i - 1].tile == ev.tile
+            if _just_placed(evs, i, parts, ev.tile):
                 line = f"{parts.pop()}, {_clause(reason)}"
+            elif again:  # the tile just told falling: no need to name it twice
+                line = f"there it {_sentence(reason)}"
             else:
                 line = f"{t.tile(ev.tile)} {_sentence(reason)}"
             if lifted:
                 line += f": {t.pile(lifted, ev.player)}"
             if nxt is not None and nxt.kind == "fell" and nxt.tile == ev.tile:
-                line += f", and {tile_name(ev.tile)} fell {nxt.detail}{t.chooser(nxt.player)}"
+                line += f", and {tile_name(ev.tile)} fell {nxt.detail}"
+                line += f"{' again' if again else ''}{t.chooser(nxt.player)}"
                 i += 1
             parts.append(line)
         elif ev.kind == "fell" and ev.tile:
@@ -199,12 +196,16 @@ def sentences(events: Iterable[Event], names: Sequence[str]) -> list[str]:
             parts.append(line)
         elif ev.kind == "burnt" and ev.tile:
             lifted = [x for x, _ in ev.to_pile]
-            line = f"{tile_name(ev.tile)} set fire to the {ev.detail or 'straw'}"
+            fire = f"set fire to the {ev.detail or 'straw'}"
+            if _just_placed(evs, i, parts, ev.tile):
+                line, it = f"{parts.pop()}, which {fire}", f"the {MATERIAL[ev.tile]}"
+            else:
+                line, it = f"{t.tile(ev.tile)} {fire}", tile_name(ev.tile)
             if lifted:
                 line += f": {tile_list(lifted)} burnt and went under "
                 line += f"{possessive(t.who(ev.player))} pile"
             if ev.out:
-                line += f"; {tile_name(ev.tile)} left the game"
+                line += f"; {it} left the game"
             parts.append(line)
         elif ev.kind == "cursed":
             lifted = [x for x, _ in ev.to_pile]
@@ -226,6 +227,17 @@ def sentences(events: Iterable[Event], names: Sequence[str]) -> list[str]:
             parts.append("the tiles are dealt")
         i += 1
     return parts
+
+
+def _just_placed(evs: Sequence[Event], i: int, parts: Sequence[str], tile: str) -> bool:
+    """Whether event ``i`` follows the placement of ``tile``, told last: it joins that clause."""
+    return (
+        i > 0
+        and evs[i - 1].kind == "placed"
+        and evs[i - 1].tile == tile
+        and bool(parts)
+        and parts[-1].endswith(f" played {tile_name(tile)}")
+    )
 
 
 def _clause(reason: str) -> str:

@@ -89,11 +89,9 @@ def _header(
         draw_chip(d, box, i, view, names)
     if lay.last_move_y is not None:
         f = fonts.regular(layout.INFO_SIZE)
-        for k, line in enumerate(scene.last_move):
+        for k, line in enumerate(scene.last_move):  # one narration, wrapped: one colour
             y = lay.last_move_y + k * layout.LAST_MOVE_H
-            draw.text(
-                d, (x, y), fonts.fit(line, f, width), f, theme.TEXT if k == 0 else theme.TEXT_DIM
-            )
+            draw.text(d, (x, y), line, f, theme.TEXT)
 
 
 def draw_chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Sequence[str]) -> None:
