@@ -199,7 +199,7 @@ def status_line(view: View, names: Sequence[str]) -> str:
     if p.kind == "play":
         labels = list(spot_labels(view))
         where = f"spot {labels[0]}" if len(labels) == 1 else f"spots {labels[0]}–{labels[-1]}"
-        return f"{who} to play: a tile from the hand on {where}"
+        return f"{who} to play a tile on {where}"
     if p.kind == "fall":
         tile = narration.tile_name(p.tile) if p.tile else "the tile"
         return f"{who}: where does {tile} fall? Left or right"
