@@ -340,6 +340,52 @@ def standings(
     return lines
 
 
+def result_lines(
+    names: Sequence[str],
+    *,
+    winner: int,
+    round_no: int,
+    rounds: int,
+    round_scores: Sequence[int],
+    totals: Sequence[int],
+) -> list[str]:
+    """What a post says when a round ends: the round's winner named once, as the round's; at the
+    end of the match its winners (lowest total, RULES 7) crowned; then the one standings table.
+
+    >>> for line in result_lines(["Léa", "Max"], winner=0, round_no=2, rounds=2,
+    ...                          round_scores=[0, 2], totals=[9, 4]):
+    ...     print(line)
+    Léa wins round 2 of 2.
+    Max wins the match with the lowest total.
+    Final standings, tiles left in hand and pile over 2 rounds (lower wins):
+    1. Max: 4 (this round 2)
+    2. Léa: 9 (this round 0)
+    """
+    who = player_name(names, winner)
+    if rounds <= 1:
+        head = [f"{who} wins the game."]
+        table = standings(names, round_scores)
+        return [*head, "Tiles left in hand and pile (lower wins):", *table]
+    table = standings(names, totals, round_scores=round_scores)
+    if round_no < rounds:
+        return [
+            round_winner_line(names, winner, round_no, rounds),
+            f"Standings after round {round_no} of {rounds} (lower wins):",
+            *table,
+        ]
+    won = match_winners(totals)
+    if won == [winner]:
+        head = [f"{who} wins round {round_no} and the match with the lowest total."]
+    else:
+        verb = "wins" if len(won) == 1 else "share"
+        head = [
+            round_winner_line(names, winner, round_no, rounds),
+            f"{names_and(won, names)} {verb} the match with the lowest total.",
+        ]
+    over = f"Final standings, tiles left in hand and pile over {rounds} rounds (lower wins):"
+    return [*head, over, *table]
+
+
 # --- what a decision would do ----------------------------------------------------------------
 
 _PREVIEW_WORDS: Final = {"collapsed": "collapse", "exploded": "explosion", "cursed": "curse"}

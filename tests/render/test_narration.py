@@ -176,3 +176,39 @@ def test_a_game_without_options_says_standard_rules_not_no_options() -> None:
     v = view(Game.new(3, seed=1))
     assert info_line(v).endswith("Standard rules")
     assert "No options" not in info_line(v)
+
+
+def test_a_match_end_names_the_round_winner_once_and_crowns_the_match_winner_rules_7() -> None:
+    lines = narration.result_lines(
+        NAMES, winner=0, round_no=2, rounds=2, round_scores=[0, 2, 5], totals=[9, 4, 12]
+    )
+    assert lines[:2] == ["Alice wins round 2 of 2.", "Bob wins the match with the lowest total."]
+    assert lines[3:] == [
+        "1. Bob: 4 (this round 2)",
+        "2. Alice: 9 (this round 0)",
+        "3. Carol: 12 (this round 5)",
+    ]
+    said = "\n".join(lines)
+    assert said.count("Alice wins") == 1  # the round's win, once
+    assert sum(line[0].isdigit() for line in lines) == 3  # one standings table, one line each
+
+
+def test_a_match_won_by_the_last_rounds_winner_says_so_in_one_line() -> None:
+    lines = narration.result_lines(
+        NAMES, winner=1, round_no=3, rounds=3, round_scores=[2, 0, 5], totals=[9, 4, 12]
+    )
+    assert lines[0] == "Bob wins round 3 and the match with the lowest total."
+    assert not [line for line in lines[1:] if "Bob wins" in line or "the match" in line]
+
+
+def test_a_round_before_the_last_gives_the_standings_so_far() -> None:
+    lines = narration.result_lines(
+        NAMES, winner=2, round_no=1, rounds=3, round_scores=[3, 1, 0], totals=[3, 1, 0]
+    )
+    assert lines == [
+        "Carol wins round 1 of 3.",
+        "Standings after round 1 of 3 (lower wins):",
+        "1. Carol: 0 (this round 0)",
+        "2. Bob: 1 (this round 1)",
+        "3. Alice: 3 (this round 3)",
+    ]
