@@ -106,7 +106,7 @@ def viewer_status(view: View, names: Sequence[str]) -> tuple[str, bool]:
     >>> from engine import Game, view
     >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20"], ["G2"]])
     >>> viewer_status(view(g, 0), ["Ann", "Bob"])
-    ('Your turn, Ann: pick a tile below, then spot A', True)
+    ('Your turn: pick a tile below, then spot A', True)
     >>> viewer_status(view(g, 1), ["Ann", "Bob"])
     ('Waiting for Ann to play', False)
     """
@@ -120,13 +120,14 @@ def viewer_status(view: View, names: Sequence[str]) -> tuple[str, bool]:
         if p.kind == "fall":
             return f"Waiting for {who} to choose where a tile falls", False
         return status_line(view, names), False
+    # The screen is the viewer's own: their name would only push the question out of the line.
     if p.kind == "play":
         labels = list(spot_labels(view))
         where = f"spot {labels[0]}" if len(labels) == 1 else f"a spot {labels[0]}–{labels[-1]}"
-        return f"Your turn, {who}: pick a tile below, then {where}", True
+        return f"Your turn: pick a tile below, then {where}", True
     if p.kind == "fall":
         tile = narration.tile_name(p.tile) if p.tile else "the tile"
-        return f"{who}, where does {tile} fall? ◀ left or right ▶", True
+        return f"Your choice: where does {tile} fall? ◀ left or right ▶", True
     return status_line(view, names), False
 
 

@@ -84,7 +84,7 @@ def test_the_spots_carry_the_letters_of_the_spot_buttons() -> None:
         box = pyr.pixel_box(pos)
         shown = img.crop(box)
         assert shown.tobytes() == spot_as_its_button_letter(letter, shown.size).tobytes(), letter
-    assert viewer_status(v, NAMES) == ("Your turn, Bob: pick a tile below, then a spot A–D", True)
+    assert viewer_status(v, NAMES) == ("Your turn: pick a tile below, then a spot A–D", True)
 
 
 def test_the_fall_step_draws_the_falling_tile_and_arrows_to_its_landing_places() -> None:
@@ -108,7 +108,7 @@ def test_the_fall_step_draws_the_falling_tile_and_arrows_to_its_landing_places()
         head, tail = (left, right) if side < 0 else (right, left)
         assert head > 2 * tail, (pos, head, tail)  # the head is on the side it points to
     assert viewer_status(v, NAMES) == (
-        "Hal, where does yellow coal (1) fall? ◀ left or right ▶",
+        "Your choice: where does yellow coal (1) fall? ◀ left or right ▶",
         True,
     )
 
@@ -151,7 +151,12 @@ def test_every_text_of_the_screen_is_readable_at_phone_width(case: str) -> None:
     assert lay.title_y is not None and lay.last_move_y is not None
     boxes = {
         "title 'Table #2'": (MARGIN, lay.title_y, right, lay.title_y + TITLE_H),
-        "status 'Your turn' / 'Hal, where'": (MARGIN, lay.status_y, right, lay.status_y + STATUS_H),
+        "status 'Your turn' / 'Your choice'": (
+            MARGIN,
+            lay.status_y,
+            right,
+            lay.status_y + STATUS_H,
+        ),
         "turn line 'Turn'": (MARGIN, lay.info_y, right, lay.info_y + INFO_H),
         "'Last move'": (MARGIN, lay.last_move_y, right, lay.last_move_y + LAST_MOVE_H),
         "'Your hand'": (MARGIN, lay.hand_head_y, right - 400, lay.hand_head_y + SCREEN_HAND_HEAD_H),
