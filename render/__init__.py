@@ -8,6 +8,8 @@ tile faces (built once, guarded by a lock), so the bot may call them from worker
 - :func:`render_hand`: a player's own tiles, for their private message.
 - :func:`render_mayhem`: an animated GIF of one turn's chain reaction (ending on the board).
 - :func:`render_turn`: the one picture of a turn's message: that GIF, or the board alone.
+- :func:`render_turn_screen`: the board with the viewer's own hand below it, for their private
+  turn screen (spots lettered as the buttons; a fall drawn with arrows to its landing places).
 - :func:`spot_labels`: the letters A, B, C... of the spots, as the picture shows them.
 - :func:`table_layout` and :class:`render.layout.Layout`: where things are in the picture.
 """
@@ -16,6 +18,7 @@ from render.hand import hand_layout, render_hand
 from render.layout import Layout, TableLayout
 from render.mayhem import TurnPicture, render_mayhem, render_turn
 from render.scene import spot_labels
+from render.screen import render_turn_screen, turn_screen_layout
 from render.table import render_table, table_layout
 
 __all__ = [
@@ -27,6 +30,8 @@ __all__ = [
     "render_mayhem",
     "render_table",
     "render_turn",
+    "render_turn_screen",
     "spot_labels",
     "table_layout",
+    "turn_screen_layout",
 ]

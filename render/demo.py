@@ -1,8 +1,10 @@
 """``python -m render demo OUTDIR``: a sample of every picture, to look at.
 
 Writes an empty table, a game in progress with its spots, a fall choice, a full pyramid, a hand,
-and the animation of the French rules' detailed example (Jenny's yellow coal collapses twice,
-falls right twice, and explodes against the red blowtorch).
+the animation of the French rules' detailed example (Jenny's yellow coal collapses twice, falls
+right twice, and explodes against the red blowtorch), the turn screens of a play and of a fall
+(board and the player's own hand), and the end of a match whose last round's winner is not the
+match's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from engine import view
 from render import samples
 from render.hand import render_hand
 from render.mayhem import render_mayhem
+from render.screen import render_turn_screen
 from render.table import render_table
 
 
@@ -32,6 +35,11 @@ def write(outdir: Path) -> list[Path]:
             before, events, names, after=view(after), title="Table #3"
         ),
         "7-after-mayhem.png": render_table(view(after), names, title="Table #3"),
+        "8-turn-screen.png": render_turn_screen(view(mid, 1), names, title="Table #2"),
+        "9-fall-screen.png": render_turn_screen(
+            view(samples.jenny_fall(), 0), names, title="Table #3"
+        ),
+        "9b-match-over.png": render_table(view(samples.match_over()), names, title="Table #5"),
     }
     written = []
     for name, data in pictures.items():

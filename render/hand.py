@@ -1,14 +1,14 @@
-"""The hand picture: a player's own tiles, big, each with the code its button uses."""
+"""The hand picture: a player's own tiles, big, each named as its button names it."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
 from engine import View
-from engine.tiles import MILLSTONE_CODE
-from render import draw, encode, fonts, layout, theme
-from render.layout import HandLayout
-from render.scene import describe_tile
+from render import draw, encode, fonts, layout, narration, theme
+from render.layout import Box, HandLayout
 
 
 def hand_layout(view: View) -> HandLayout:
@@ -17,7 +17,7 @@ def hand_layout(view: View) -> HandLayout:
 
 
 def render_hand(view: View, name: str) -> bytes:
-    """PNG of ``view.hand`` (the viewer's own tiles, in hand order, each labelled with its code)
+    """PNG of ``view.hand`` (the viewer's own tiles, in hand order, each named as on its button)
     and the size of the viewer's pile. ``view`` must be a player's own view, not the public one.
     """
     return encode.png(hand_image(view, name))
@@ -39,24 +39,7 @@ def hand_image(view: View, name: str) -> Image.Image:
     f = fonts.bold(layout.STATUS_SIZE)
     title = fonts.fit(f"{who}'s hand", f, lay.width - 3 * layout.MARGIN - status_w)
     draw.text(d, (layout.MARGIN, lay.title_y), title, f, theme.TEXT)
-    first = lay.slots[0]
-    ts = draw.tile_set(first[2] - first[0], first[3] - first[1])
-    code_font = fonts.bold(layout.HAND_CODE_SIZE)
-    desc_font = fonts.regular(layout.SMALL_SIZE)
-    for i, box in enumerate(lay.slots):
-        cx = (box[0] + box[2]) / 2
-        if i < len(view.hand):
-            tile = view.hand[i]
-            draw.paste_tile(img, ts, tile, box)
-            draw.text(d, (cx, lay.code_y), tile, code_font, theme.TEXT, "ma")
-            room = box[2] - box[0] + layout.HAND_GAP
-            for k, line in enumerate(_two_lines(tile)):
-                y = lay.desc_y + k * layout.HAND_DESC_LINE_H
-                draw.text(
-                    d, (cx, y), fonts.fit(line, desc_font, room), desc_font, theme.TEXT_DIM, "ma"
-                )
-        else:
-            draw.ghost(d, box)
+    draw_tiles(img, d, lay.slots, view.hand, lay.code_y)
     pile = view.pile_sizes[me] if me < len(view.pile_sizes) else 0
     _pile(d, lay, pile)
     return img
@@ -100,9 +83,52 @@ def _pile(d: ImageDraw.ImageDraw, lay: HandLayout, count: int) -> None:
         draw.text(d, (x, y), line, f, theme.TEXT_DIM, "ma")
 
 
-def _two_lines(tile: str) -> tuple[str, str]:
-    """A tile's colour and material, one per line: ``("yellow", "wood")``."""
-    if tile == MILLSTONE_CODE:
-        return ("millstone", "all colours")
-    words = describe_tile(tile).split(" ", 1)
-    return (words[0], words[1] if len(words) > 1 else "")
+def tile_label_lines(tile: str, width: int) -> tuple[str, ...]:
+    """The words under a tile in hand: its name as its button shows it (``"yellow 40"``, broken
+    at spaces to fit ``width`` pixels in the label font), then its material when the name does
+    not say it (``"wood"``).
+
+    >>> tile_label_lines("Y40", 150), tile_label_lines("B7", 150)
+    (('yellow 40', 'wood'), ('blue', 'blowtorch', '(7)'))
+    """
+    f = fonts.bold(layout.HAND_LABEL_SIZE)
+    lines: list[str] = []
+    for word in narration.tile_name(tile).split(" "):
+        if lines and f.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    material = narration.material_word(tile)
+    return (*lines, material) if material else tuple(lines)
+
+
+def draw_tiles(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    slots: Sequence[Box],
+    hand: Sequence[str],
+    label_y: int,
+) -> None:
+    """The tiles of a hand in ``slots`` (empty places outlined), each with its label lines
+    from ``label_y`` down: the name in bold as on its button, the material dimmer."""
+    first = slots[0]
+    ts = draw.tile_set(first[2] - first[0], first[3] - first[1])
+    gap = slots[1][0] - first[2] if len(slots) > 1 else layout.HAND_GAP
+    name_font = fonts.bold(layout.HAND_LABEL_SIZE)
+    material_font = fonts.regular(layout.SMALL_SIZE)
+    for i, box in enumerate(slots):
+        if i >= len(hand):
+            draw.ghost(d, box)
+            continue
+        tile = hand[i]
+        draw.paste_tile(img, ts, tile, box)
+        cx = (box[0] + box[2]) / 2
+        room = box[2] - box[0] + gap - 4
+        lines = tile_label_lines(tile, room)
+        material = narration.material_word(tile)
+        for k, line in enumerate(lines):
+            y = label_y + k * layout.HAND_DESC_LINE_H
+            is_material = bool(material) and k == len(lines) - 1
+            f = material_font if is_material else name_font
+            colour = theme.TEXT_DIM if is_material else theme.TEXT
+            draw.text(d, (cx, y), fonts.fit(line, f, room), f, colour, "ma")

@@ -80,6 +80,8 @@ CHIP_LINE: Final = 2
 CHIP_TEXT_INSET: Final = 8
 """Pixels between a chip's top (bottom) edge and its name (counts)."""
 LAST_MOVE_H: Final = 32
+LAST_MOVE_LINES: Final = 3
+"""The last move's narration wraps onto at most this many lines (then ends with an ellipsis)."""
 
 # --- footer ---------------------------------------------------------------------------------------
 MINI_W: Final = 76
@@ -97,7 +99,8 @@ HAND_TILE_H: Final = 88
 HAND_GAP: Final = 18
 HAND_SLOTS: Final = 5
 HAND_HEADER_H: Final = 52
-HAND_CODE_SIZE: Final = 30
+HAND_LABEL_SIZE: Final = TEXT_MIN
+"""The tile's name under it in a hand (bold), as its button names it."""
 HAND_CODE_H: Final = 38
 HAND_DESC_LINE_H: Final = 28
 HAND_DESC_H: Final = 2 * HAND_DESC_LINE_H
@@ -475,4 +478,108 @@ def frame_layout(positions: Iterable[Pos], trays: int) -> FrameLayout:
         pyramid=pyramid,
         ground=ground,
         trays_y=trays_y,
+    )
+
+
+# --- the turn screen ------------------------------------------------------------------------------
+SCREEN_PYRAMID_MAX_H: Final = 520
+"""The pyramid's area on a turn screen is at most this tall (the hand needs room below it)."""
+SCREEN_HAND_HEAD_H: Final = 44
+"""The line that opens the hand: "Your hand" and the pile's size."""
+SCREEN_TILE_W: Final = 168
+"""The hand's tiles on a turn screen are at most this wide (they have the whole width)."""
+SCREEN_HAND_GAP_MIN: Final = HAND_GAP
+"""The least space between two tiles of the hand on a turn screen."""
+SCREEN_LABEL_LINES: Final = 3
+"""Lines under each tile of the hand: its name (one or two lines) and its material."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenLayout:
+    """Where everything goes on a turn screen: the table's header and pyramid, then the hand."""
+
+    width: int
+    height: int
+    title_y: int | None
+    status_y: int
+    info_y: int
+    chips: tuple[Box, ...]
+    last_move_y: int | None
+    """Top of the last move's lines (:data:`LAST_MOVE_H` apart), if there was one."""
+    pyramid: Layout
+    ground: Box
+    tray_y: int | None
+    """Top of the tray of tiles out of the game, if any are."""
+    hand_head_y: int
+    """Top of the line that opens the hand."""
+    slots: tuple[Box, ...]
+    """The hand's tile blocks, left to right, in the hand's order (five places at least)."""
+    label_y: int
+    """Top of the names under the hand's tiles."""
+
+
+def screen_layout(
+    players: int,
+    positions: Iterable[Pos],
+    *,
+    title: bool,
+    last_move: int,
+    tray: bool,
+    hand_slots: int,
+) -> ScreenLayout:
+    """A turn screen for ``players`` seats, a pyramid showing ``positions`` and a hand of
+    ``hand_slots`` places (at least :data:`HAND_SLOTS`), spread across the whole width."""
+    y = MARGIN
+    title_y = None
+    if title:
+        title_y = y
+        y += TITLE_H
+    status_y = y
+    y += STATUS_H
+    info_y = y
+    y += INFO_H + LINE_GAP
+    chips = chip_boxes(players, y)
+    rows = math.ceil(players / CHIP_COLUMNS.get(players, 2)) if players else 0
+    y += rows * (CHIP_H + CHIP_GAP)
+    last_move_y = None
+    if last_move:
+        last_move_y = y
+        y += last_move * LAST_MOVE_H
+    y += PYRAMID_PAD
+    inner = CANVAS_W - 2 * MARGIN
+    pyramid = Layout.fit(
+        positions, left=MARGIN, top=y, width=inner, max_height=SCREEN_PYRAMID_MAX_H
+    )
+    ground = (MARGIN, pyramid.bottom, CANVAS_W - MARGIN, pyramid.bottom + GROUND_H)
+    y = ground[3] + FOOTER_GAP
+    tray_y = None
+    if tray:
+        tray_y = y
+        y += TRAY_H
+    hand_head_y = y + FOOTER_GAP
+    y = hand_head_y + SCREEN_HAND_HEAD_H
+    n = max(HAND_SLOTS, hand_slots)
+    tile_w = min(SCREEN_TILE_W, (inner - (n - 1) * SCREEN_HAND_GAP_MIN) // n)
+    tile_h = round(tile_w * HAND_TILE_H / HAND_TILE_W)
+    gap = (inner - n * tile_w) // (n - 1) if n > 1 else 0
+    slots = tuple(
+        (MARGIN + i * (tile_w + gap), y, MARGIN + i * (tile_w + gap) + tile_w, y + tile_h)
+        for i in range(n)
+    )
+    label_y = y + tile_h + LINE_GAP
+    height = label_y + SCREEN_LABEL_LINES * HAND_DESC_LINE_H + MARGIN
+    return ScreenLayout(
+        width=CANVAS_W,
+        height=height,
+        title_y=title_y,
+        status_y=status_y,
+        info_y=info_y,
+        chips=chips,
+        last_move_y=last_move_y,
+        pyramid=pyramid,
+        ground=ground,
+        tray_y=tray_y,
+        hand_head_y=hand_head_y,
+        slots=slots,
+        label_y=label_y,
     )

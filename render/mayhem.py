@@ -23,7 +23,8 @@ from engine.preview import MAYHEM_KINDS
 from engine.tiles import WEIGHT
 from render import draw, encode, fonts, layout, theme
 from render.layout import FrameLayout, frame_layout
-from render.scene import describe_tile, player_name, table_scene, tile_list
+from render.narration import collapse_reason, die_face, possessive, tile_list, tile_name
+from render.scene import player_name, table_scene
 from render.table import table_image, table_layout
 
 HOLD_MS: Final = 1100
@@ -143,8 +144,8 @@ def frames(
 def _placed(s: _Replay, e: Event, _: Event | None) -> None:
     if e.tile is None or e.at is None:
         return
-    head = f"{s.name(e.player)} plays {e.tile}"
-    detail = describe_tile(e.tile)
+    head = f"{s.name(e.player)} plays {tile_name(e.tile)}"
+    detail = ""
     s.snap((head, detail), AFTER_MS, [(MARK_SPOT, e.at)])
     s.pyramid[e.at] = e.tile
     s.snap((head, detail), HOLD_MS, [(MARK_NEW, e.at)])
@@ -154,18 +155,16 @@ def _collapsed(s: _Replay, e: Event, _: Event | None) -> None:
     if e.tile is None or e.at is None:
         return
     supports = [t for t, _ in e.to_pile]
-    tile = e.tile
-    if e.detail == "overweight":
+    tile = tile_name(e.tile)
+    reason = collapse_reason(len(supports), e.detail)
+    why = f"{tile} {'was ' if reason.startswith('too heavy') else ''}{reason}"
+    if e.detail == "overweight" and supports:
         total = sum(WEIGHT.get(t, 0) for t in supports)
-        why = f"{tile} is heavier than {' + '.join(supports) or 'its support'} ({total})"
-    elif len(supports) == 2:
-        why = f"{tile} matches neither {supports[0]} nor {supports[1]} in colour or weight"
-    else:
-        why = f"{tile} does not fit on {tile_list(supports)}"
+        why += f" ({WEIGHT.get(e.tile, 0)} > {total})"
     marks = [(MARK_DANGER, e.at)] + [(MARK_CROSS, p) for _, p in e.to_pile]
     s.snap(("Collapse!", why), HOLD_MS, marks)
     s.lift(e.to_pile, e.player)
-    after = f"{tile_list(supports)} go under {s.name(e.player)}'s pile; {tile} falls"
+    after = f"{tile_list(supports)} go under {possessive(s.name(e.player))} pile; {tile} falls"
     s.snap(("Collapse!", after), AFTER_MS, [(MARK_DANGER, e.at)])
 
 
@@ -175,9 +174,9 @@ def _fell(s: _Replay, e: Event, previous: Event | None) -> None:
     side = e.detail or ("left" if e.to[1] < e.at[1] else "right")
     chooser = s.name(e.player)
     if previous is not None and previous.kind == "collapsed" and previous.tile == e.tile:
-        head = f"{e.tile} falls {side}"
+        head = f"{tile_name(e.tile)} falls {side}"
     else:
-        head = f"{e.tile} is in free air: it falls {side}"
+        head = f"{tile_name(e.tile)} is in free air: it falls {side}"
     detail = f"{chooser} chose {side}"
     if s.pyramid.get(e.at) == e.tile:
         del s.pyramid[e.at]
@@ -190,7 +189,7 @@ def _fell(s: _Replay, e: Event, previous: Event | None) -> None:
 
 def _burnt(s: _Replay, e: Event, _: Event | None) -> None:
     burning = [t for t, _ in e.to_pile]
-    igniter = e.tile or "?"
+    igniter = tile_name(e.tile) if e.tile else "?"
     head = f"{e.detail.capitalize() or 'A'} fire!"
     marks = [(MARK_FIRE, p) for _, p in e.to_pile]
     if e.at is not None:
@@ -198,7 +197,7 @@ def _burnt(s: _Replay, e: Event, _: Event | None) -> None:
     s.snap((head, f"{igniter} sets fire to {tile_list(burning)}"), HOLD_MS, marks)
     s.lift(e.to_pile, e.player)
     s.lift(e.out, None)
-    detail = f"{tile_list(burning)} burn: under {s.name(e.player)}'s pile"
+    detail = f"{tile_list(burning)} burn: under {possessive(s.name(e.player))} pile"
     if e.out:
         detail += f"; {igniter} leaves the game"
     s.snap((head, detail), AFTER_MS)
@@ -213,7 +212,7 @@ def _exploded(s: _Replay, e: Event, _: Event | None) -> None:
     s.lift(e.out, None)
     detail = f"{tile_list(group)} leave the game"
     if touching:
-        detail += f"; {tile_list(touching)} go under {s.name(e.player)}'s pile"
+        detail += f"; {tile_list(touching)} go under {possessive(s.name(e.player))} pile"
     s.snap(("Explosion!", detail), AFTER_MS)
 
 
@@ -227,21 +226,19 @@ def _cursed(s: _Replay, e: Event, _: Event | None) -> None:
         [(MARK_CURSE, p) for _, p in e.to_pile],
     )
     s.lift(e.to_pile, e.player)
-    s.snap(("Curse!", f"They go under {who}'s pile; {who} bears the rest"), AFTER_MS)
-
-
-_DIE_WORDS: Final = {
-    "fire_stays": "fire! (the incendiary stays)",
-    "fire_removed": "fire! (the incendiary leaves the game)",
-    "explosion": "explosion!",
-    "smoke": "smoke: nothing happens",
-}
+    s.snap(
+        (
+            "Curse!",
+            f"Under {possessive(who)} pile; {who} now takes the tiles and chooses the falls",
+        ),
+        AFTER_MS,
+    )
 
 
 def _rolled(s: _Replay, e: Event, _: Event | None) -> None:
-    face = _DIE_WORDS.get(e.detail, e.detail)
     marks = [(MARK_FALL, e.at)] if e.at is not None else []
-    s.snap((f"Fire die: {face}", f"{s.name(e.player)} rolled for {e.tile or '?'}"), HOLD_MS, marks)
+    tile = tile_name(e.tile) if e.tile else "the tile"
+    s.snap((f"Fire die: {die_face(e.detail)}", f"The game rolled it for {tile}"), HOLD_MS, marks)
 
 
 def _won(s: _Replay, e: Event, _: Event | None) -> None:
@@ -449,7 +446,7 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
     draw.ground(d, lay.ground)
     y = lay.trays_y
     for name, tiles in frame.piles:
-        draw.tray(img, d, y, f"Under {name}'s pile:", tiles)
+        draw.tray(img, d, y, f"Under {possessive(name)} pile:", tiles)
         y += layout.TRAY_H
     if frame.out:
         draw.tray(img, d, y, "Out of the game:", frame.out)

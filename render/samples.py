@@ -108,3 +108,20 @@ def full_pyramid() -> Game:
     game = Game(4, pyramid=pyramid, hands=[["Y1"], [], [], []], piles=[[], [], [], []])
     game.apply(Play("Y1", parse_pos("8,8")))
     return game
+
+
+def match_over() -> Game:
+    """The end of a two-round match: Bob wins round 2 with his last tile, but Jenny, whose total
+    is lower, wins the match (RULES 7: lowest total)."""
+    game = Game(
+        4,
+        rounds=2,
+        pyramid={parse_pos(k): t for k, t in JENNY_PYRAMID.items()},
+        hands=[["G2", "Y4"], ["G10"], ["B4", "R6", "G6"], ["Y2"]],
+        piles=[[], [], ["B2"], ["R2", "G4"]],
+        active=1,
+    )
+    game.round = 2
+    game.scores = [0, 9, 4, 2]
+    game.apply(Play("G10", (2, 6)))
+    return game

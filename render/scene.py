@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Event, Pos, View, reading_key
-from engine.tiles import COLOUR_NAMES, MATERIAL, MILLSTONE_CODE, WEIGHT
-from render import fonts
+from engine.tiles import WEIGHT
+from render import fonts, layout, narration
 from render.labels import labelled_spots
 
 
@@ -35,24 +35,6 @@ def player_name(names: Sequence[str], i: int) -> str:
     if 0 <= i < len(names) and isinstance(names[i], str):
         return fonts.clean(names[i], fallback)
     return fallback
-
-
-def describe_tile(tile: str) -> str:
-    """Colour and material in words, e.g. ``yellow wood``, ``blue blowtorch``, ``millstone``."""
-    if tile == MILLSTONE_CODE:
-        return "millstone · all colours"
-    if tile not in MATERIAL:
-        return "unknown tile"
-    return f"{COLOUR_NAMES[tile[0]]} {MATERIAL[tile]}"
-
-
-def tile_list(tiles: Sequence[str]) -> str:
-    """``"B6"``, ``"B6 and R30"``, ``"B6, R30 and R4"``."""
-    if not tiles:
-        return "nothing"
-    if len(tiles) == 1:
-        return tiles[0]
-    return ", ".join(tiles[:-1]) + " and " + tiles[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,48 +97,44 @@ def _left_from(events: Sequence[Event]) -> set[Pos]:
 
 
 def summary(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:
-    """A turn's events in words: who played what and what the mayhem did (first line), and
-    where tiles went (second line, if any left the pyramid). Empty without a placement.
+    """The last move in words, as :mod:`render.narration` tells it (``"Last move: ..."``),
+    wrapped onto at most :data:`render.layout.LAST_MOVE_LINES` lines of the table picture's
+    width. Empty without a placement.
 
     >>> from engine import Event
     >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"])
-    ('Last move: Ann played Y30 (yellow wood).',)
-    >>> summary([Event("placed", 0, "Y1", (1, 1)),
-    ...          Event("burnt", 0, "Y1", (1, 1), to_pile=(("B6", (1, 3)),), out=(("Y1", (1, 1)),),
-    ...                detail="straw")], ["Ann"])[1]
-    "Under Ann's pile: B6 · out of the game: Y1."
+    ('Last move: Ann played yellow 30.',)
     """
-    placed = next((e for e in events if e.kind == "placed"), None)
-    if placed is None or placed.tile is None:
+    drawable = [player_name(names, i) for i in range(max(len(names), _seats(events)))]
+    text = narration.last_move(events, drawable)
+    if not text:
         return ()
-    who = player_name(names, placed.player)
-    parts: list[str] = []
-    gained: dict[int, list[str]] = {}
-    out: list[str] = []
-    for e in events:
-        if e.kind == "collapsed":
-            parts.append("collapse")
-        elif e.kind == "fell":
-            parts.append(f"fell {e.detail}")
-        elif e.kind == "exploded":
-            parts.append("explosion")
-        elif e.kind == "burnt":
-            parts.append(f"{e.detail} fire")
-        elif e.kind == "cursed":
-            parts.append(f"curse on {player_name(names, e.player)}")
-        elif e.kind == "rolled":
-            parts.append(f"fire die: {e.detail.replace('_', ' ')}")
-        if e.kind in ("collapsed", "burnt", "exploded", "cursed") and e.to_pile:
-            gained.setdefault(e.player, []).extend(t for t, _ in e.to_pile)
-        out.extend(t for t, _ in e.out)
-    first = f"Last move: {who} played {placed.tile} ({describe_tile(placed.tile)})"
-    first += (": " + ", ".join(parts) if parts else "") + "."
-    moved = [f"Under {player_name(names, p)}'s pile: {', '.join(t)}" for p, t in gained.items()]
-    if out:
-        moved.append(f"out of the game: {', '.join(out)}")
-    if not moved:
-        return (first,)
-    return (first, " · ".join(moved) + ".")
+    f = fonts.regular(layout.INFO_SIZE)
+    return wrap(text, f, layout.CANVAS_W - 2 * layout.MARGIN, layout.LAST_MOVE_LINES)
+
+
+def _seats(events: Sequence[Event]) -> int:
+    return max((e.player + 1 for e in events), default=0)
+
+
+def wrap(text: str, f: fonts.Font, width: int, max_lines: int) -> tuple[str, ...]:
+    """``text`` broken at spaces into lines of at most ``width`` pixels in ``f``; at most
+    ``max_lines`` lines, the last one cut with an ellipsis if the text goes on."""
+    words = text.split(" ")
+    lines: list[str] = []
+    line = ""
+    for k, word in enumerate(words):
+        candidate = f"{line} {word}" if line else word
+        if f.getlength(candidate) <= width or not line:
+            line = candidate
+            continue
+        if len(lines) == max_lines - 1:
+            rest = " ".join([line, *words[k:]])
+            return (*lines, fonts.fit(rest, f, width))
+        lines.append(line)
+        line = word
+    lines.append(fonts.fit(line, f, width))
+    return tuple(lines)
 
 
 def table_scene(view: View, names: Sequence[str]) -> TableScene:
@@ -184,12 +162,35 @@ def table_scene(view: View, names: Sequence[str]) -> TableScene:
     )
 
 
+def match_over(view: View) -> bool:
+    """Whether the view shows the end of the match: the last round is won."""
+    return view.pending is None and view.winner is not None and view.round >= view.rounds
+
+
+def crowned(view: View) -> frozenset[int]:
+    """The seats the picture crowns: the match's winners (lowest total, RULES 7) once the match
+    is over, the round's winner at the end of a round before that."""
+    if view.pending is not None or view.winner is None:
+        return frozenset()
+    if view.rounds > 1 and match_over(view):
+        return frozenset(narration.match_winners(view.scores))
+    return frozenset({view.winner})
+
+
 def status_line(view: View, names: Sequence[str]) -> str:
-    """Whose decision it is, in words (the picture's headline)."""
+    """Whose decision it is, in words (the picture's headline); at the end, who won: the round's
+    winner named as the round's, the match's winner (lowest total) crowned at the match's end."""
     p = view.pending
     if p is None:
         if view.winner is not None:
             who = player_name(names, view.winner)
+            if view.rounds > 1 and match_over(view):
+                won = sorted(crowned(view))
+                drawable = [player_name(names, i) for i in range(view.players)]
+                line = narration.match_winner_line(drawable, view.scores)[:-1] + "!"
+                if won != [view.winner]:
+                    line += f" {who} won round {view.round}."
+                return line
             if view.rounds > 1:
                 return f"{who} wins round {view.round} of {view.rounds}!"
             return f"{who} wins!"
@@ -198,11 +199,12 @@ def status_line(view: View, names: Sequence[str]) -> str:
     if p.kind == "play":
         labels = list(spot_labels(view))
         where = f"spot {labels[0]}" if len(labels) == 1 else f"spots {labels[0]}–{labels[-1]}"
-        return f"{who} to play: a tile from the hand on {where}"
+        return f"{who} to play a tile on {where}"
     if p.kind == "fall":
-        return f"{who}: where does {p.tile} fall? Left or right"
+        tile = narration.tile_name(p.tile) if p.tile else "the tile"
+        return f"{who}: where does {tile} fall? Left or right"
     if p.kind == "die":
-        return f"{who}: roll the fire die"
+        return "The game rolls the fire die"
     return f"Waiting for {who}"
 
 
@@ -226,7 +228,7 @@ def info_line(view: View) -> str:
     if view.rounds > 1:
         parts.append(f"Round {view.round} of {view.rounds}")
     options = [name for name, on in (("curse", view.curse), ("fire die", view.fire_die)) if on]
-    parts.append("Options: " + ", ".join(options) if options else "No options")
+    parts.append("Options: " + ", ".join(options) if options else "Standard rules")
     return " · ".join(parts)
 
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from engine import View
 from render import draw, encode, fonts, layout, theme
 from render.layout import Box, Layout, TableLayout
-from render.scene import TableScene, info_line, player_name, status_line, table_scene
+from render.scene import TableScene, crowned, info_line, player_name, status_line, table_scene
 
 LEGEND: Final = (
     ("Y4", "straw"),
@@ -59,7 +59,7 @@ def table_image(view: View, names: Sequence[str], *, title: str | None = None) -
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
     _header(d, lay, view, names, scene, title)
-    _pyramid(img, d, lay.pyramid, scene)
+    draw_pyramid(img, d, lay.pyramid, scene)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
         draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
@@ -85,29 +85,24 @@ def _header(
     draw.text(d, (x, lay.status_y), fonts.fit(status_line(view, names), f, width), f, colour)
     f = fonts.regular(layout.INFO_SIZE)
     draw.text(d, (x, lay.info_y), fonts.fit(info_line(view), f, width), f, theme.TEXT_DIM)
-    focus = view.pending.player if view.pending is not None else view.winner
     for i, box in enumerate(lay.chips):
-        _chip(d, box, i, view, names, focus)
+        draw_chip(d, box, i, view, names)
     if lay.last_move_y is not None:
         f = fonts.regular(layout.INFO_SIZE)
-        for k, line in enumerate(scene.last_move):
+        for k, line in enumerate(scene.last_move):  # one narration, wrapped: one colour
             y = lay.last_move_y + k * layout.LAST_MOVE_H
-            draw.text(
-                d, (x, y), fonts.fit(line, f, width), f, theme.TEXT if k == 0 else theme.TEXT_DIM
-            )
+            draw.text(d, (x, y), line, f, theme.TEXT)
 
 
-def _chip(
-    d: ImageDraw.ImageDraw,
-    box: Box,
-    i: int,
-    view: View,
-    names: Sequence[str],
-    focus: int | None,
-) -> None:
-    """One player's chip: seat number, name, hand and pile sizes, score, and a tag."""
+def draw_chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Sequence[str]) -> None:
+    """One player's chip: seat number, name, hand and pile sizes, score, and a tag.
+
+    The player who must decide, or the winner (of the match, at its end), is ringed in gold.
+    The name comes first: when it does not fit beside the tag, the tag shrinks to its symbol
+    (the status line says the same in words)."""
     x0, y0, x1, y1 = box
-    on = i == focus
+    won = crowned(view)
+    on = (view.pending is not None and i == view.pending.player) or i in won
     d.rounded_rectangle(
         (x0, y0, x1 - 1, y1 - 1),
         radius=layout.CHIP_RADIUS,
@@ -120,19 +115,17 @@ def _chip(
     d.ellipse((b[0], b[1], b[2] - 1, b[3] - 1), fill=theme.GOLD if on else theme.TEXT_DIM)
     badge_centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
     draw.text(d, badge_centre, str(i + 1), fonts.bold(layout.CHIP_BADGE_SIZE), theme.INK, "mm")
-    tag = ""
-    if view.pending is None and view.winner == i:
-        tag = "★ winner"
-    elif on and view.pending is not None:
-        tag = "▶ to play" if view.pending.kind == "play" else "▶ decides"
-    elif view.pending is not None and i == view.active:
-        tag = "turn"
+    tag, short = _tag(view, i, won)
     tag_font = fonts.bold(layout.CHIP_COUNT_SIZE)
+    name_font = fonts.bold(layout.CHIP_NAME_SIZE)
+    name = player_name(names, i)
+    room = parts.right - parts.text_x
+    if tag and name_font.getlength(name) + tag_font.getlength(tag) + layout.CHIP_PAD > room:
+        tag = short
     tag_w = int(tag_font.getlength(tag)) + layout.CHIP_PAD if tag else 0
     if tag:
         draw.text(d, parts.tag_xy, tag, tag_font, theme.GOLD if on else theme.TEXT_DIM, "ra")
-    name_font = fonts.bold(layout.CHIP_NAME_SIZE)
-    name = fonts.fit(player_name(names, i), name_font, parts.right - tag_w - parts.text_x)
+    name = fonts.fit(name, name_font, room - tag_w)
     draw.text(d, (parts.text_x, parts.name_y), name, name_font, theme.TEXT)
     hand = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
     pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
@@ -144,7 +137,25 @@ def _chip(
     draw.text(d, (parts.text_x, parts.counts_y), counts, f, theme.TEXT_DIM, "ld")
 
 
-def _pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
+def _tag(view: View, i: int, won: frozenset[int]) -> tuple[str, str]:
+    """The chip's tag and its short form: ``("▶ to play", "▶")``; empty for most chips."""
+    p = view.pending
+    if p is None:
+        if i in won:
+            return ("★ winner", "★")
+        if view.winner == i:
+            return (f"won round {view.round}", "")
+        return ("", "")
+    if i == p.player:
+        return ("▶ to play", "▶") if p.kind == "play" else ("▶ decides", "▶")
+    if i == view.active:
+        return ("turn", "")
+    return ("", "")
+
+
+def draw_pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
+    """The pyramid of ``scene``: tiles, labelled spots, the fall choice with its arrows, the
+    last move's marks."""
     bw, bh = lay.block_size
     for pos in scene.ghosts:
         draw.ghost(d, lay.pixel_box(pos))

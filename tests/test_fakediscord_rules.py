@@ -114,6 +114,26 @@ def v2_texts(n: int) -> list[dict[str, Any]]:
     return [{"type": 10, "content": f"line {i}"} for i in range(n)]
 
 
+def v2_text(content: str = "hello", **extra: Any) -> dict[str, Any]:
+    return {"type": 10, "content": content, **extra}
+
+
+def section(*children: dict[str, Any], accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"type": 9, "components": list(children), "accessory": accessory or button()}
+
+
+def container(*children: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": 17, "components": list(children), **extra}
+
+
+def thumbnail() -> dict[str, Any]:
+    return {"type": 11, "media": {"url": "https://example.com/a.png"}}
+
+
+def v2(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"flags": V2, "components": list(components)}
+
+
 @dataclass
 class BodyRule:
     """A message body Discord accepts and one it refuses at ``path`` with ``code``."""
@@ -297,6 +317,78 @@ BODY_RULES: dict[str, BodyRule] = {
     "v2-40-components": BodyRule(
         {"flags": V2, "components": v2_texts(40)},
         {"flags": V2, "components": v2_texts(41)},
+        "components",
+        "MESSAGE_COMPONENTS_TOO_MANY",
+    ),
+    "v2-no-stickers": BodyRule(
+        v2(v2_text()),
+        {**v2(v2_text()), "sticker_ids": ["1"]},
+        "sticker_ids",
+        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+    ),
+    "v2-top-level-types": BodyRule(
+        v2(v2_text(), {"type": 14}, buttons_row(2), section(v2_text("s"))),
+        v2(thumbnail()),
+        "components.0.type",
+        "UNION_TYPE_CHOICES",
+    ),
+    "v2-section-1-to-3-texts": BodyRule(
+        v2(section(v2_text("a"), v2_text("b"), v2_text("c"))),
+        v2(section(v2_text("a"), v2_text("b"), v2_text("c"), v2_text("d"))),
+        "components.0.components",
+        "BASE_TYPE_BAD_LENGTH",
+    ),
+    "v2-section-holds-text-displays": BodyRule(
+        v2(section(v2_text("a"))),
+        v2(section(buttons_row(1))),
+        "components.0.components.0.type",
+        "UNION_TYPE_CHOICES",
+    ),
+    "v2-section-accessory": BodyRule(
+        v2(section(v2_text("a"), accessory=thumbnail())),
+        v2({"type": 9, "components": [v2_text("a")], "accessory": v2_text("b")}),
+        "components.0.accessory",
+        "BASE_TYPE_REQUIRED",
+    ),
+    "v2-container-children": BodyRule(
+        v2(container(v2_text(), section(v2_text("s")), buttons_row(1, "c"), {"type": 14})),
+        v2(container(container(v2_text()))),
+        "components.0.components.0.type",
+        "UNION_TYPE_CHOICES",
+    ),
+    "v2-container-no-bare-button": BodyRule(
+        v2(container(buttons_row(1))),
+        v2(container(button())),
+        "components.0.components.0.type",
+        "UNION_TYPE_CHOICES",
+    ),
+    "v2-action-row-children": BodyRule(
+        v2(container(row(select(2)))),
+        v2(container(row(v2_text()))),
+        "components.0.components.0.components.0.type",
+        "UNION_TYPE_CHOICES",
+    ),
+    "v2-text-4000": BodyRule(
+        v2(v2_text(text(2000)), v2_text(text(2000))),
+        v2(v2_text(text(2000)), v2_text(text(2001))),
+        "components",
+        "BASE_TYPE_MAX_LENGTH",
+    ),
+    "v2-unique-ids": BodyRule(
+        v2(v2_text("a", id=1), v2_text("b", id=2), v2_text("c", id=0), v2_text("d", id=0)),
+        v2(v2_text("a", id=7), container(v2_text("b", id=7))),
+        "components.1.components.0.id",
+        "COMPONENT_ID_DUPLICATED",
+    ),
+    "v2-unique-custom-ids": BodyRule(
+        v2(section(v2_text("a"), accessory=button("A", "a")), buttons_row(2, "r")),
+        v2(section(v2_text("a"), accessory=button("A", "r0")), buttons_row(2, "r")),
+        "components.1.components.0.custom_id",
+        "COMPONENT_CUSTOM_ID_DUPLICATED",
+    ),
+    "v2-40-components-nested": BodyRule(
+        v2(container(*v2_texts(39))),
+        v2(container(*v2_texts(40))),
         "components",
         "MESSAGE_COMPONENTS_TOO_MANY",
     ),

@@ -152,12 +152,12 @@ def test_many_spots_are_paged() -> None:
                 ),
                 Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
             ],
-            "Léa's green 60 was too heavy: it fell left; blue 20 and yellow 40 go under "
-            "Léa's pile.",
+            "Léa played green 60, too heavy for the two tiles below: blue 20 and yellow 40 went"
+            " under Léa's pile, and green 60 fell left.",
         ),
         (
             [Event("placed", 1, "R7", (0, 2)), Event("rolled", 1, "R7", (0, 2), detail="smoke")],
-            "Max played red blowtorch (7); the fire die for red blowtorch (7) shows smoke "
+            "Max played red blowtorch (7); the fire die for red blowtorch (7) showed smoke "
             "(nothing happens).",
         ),
         ([Event("turn", 1)], ""),
@@ -238,7 +238,7 @@ def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> N
         ],
         ["lea", "Max"],
     )
-    assert said.startswith("lea's green 60")
+    assert said.startswith("lea played green 60, which did not fit on the tile below")
     assert narrate([Event("dealt", 0)], ["lea"]) == "The tiles are dealt."
 
 

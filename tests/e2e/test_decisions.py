@@ -325,7 +325,7 @@ async def test_the_fire_die_is_rolled_by_the_game_and_shown(
     await begin(world, run_bot, table, tmp_path, FIRE)
     game = await table.start(world.alice)
     after = await table.play(world.alice, game, spot="A")
-    assert f"the fire die for blue blowtorch (7) shows {DIE_FACES_TEXT[face]}" in after.content
+    assert f"the fire die for blue blowtorch (7) showed {DIE_FACES_TEXT[face]}" in after.content
     assert TableDriver.decider(after) == world.bob.id
 
 

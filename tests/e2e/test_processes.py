@@ -339,7 +339,8 @@ async def test_the_turn_dm_tells_every_move_since_the_last_whichever_process_sho
     await table.fall(alice, falling)  # shown by shard 3's (a click in the server)
     turn = await bob.wait_for_dm(lambda m: "Since your last move" in m.content, timeout=TIMEOUT)
     # Both moves, told as one turn (replayed from the table's log, whichever process sends it).
-    assert "Since your last move: Alice's yellow 40 was too heavy: it fell left" in turn.content
+    told = "Since your last move: Alice played yellow 40, too heavy for the two tiles below: "
+    assert told in turn.content and "and yellow 40 fell left" in turn.content
 
 
 @pytest.mark.parametrize("dm_first", [False, True], ids=["channel-first", "dm-first"])

@@ -3,6 +3,15 @@
 Each check raises :func:`~.errors.invalid_form` (400, code 50035 ``Invalid Form Body``) with the
 nested ``errors`` path Discord uses, e.g. ``components.0.components.1.emoji.name``. The README's
 table "Discord's rules the fake enforces" names the page of Discord's documentation behind each.
+
+Components V2 (message flag ``1 << 15``) follow Discord's component reference,
+``developers/components/reference.mdx`` in ``discord/discord-api-docs`` (its introduction; the
+"Anatomy of a Component" for ``id``; Action Row, Section, Text Display, Thumbnail, Media Gallery,
+File, Separator and Container for what each holds), and the message resource,
+``developers/resources/message.mdx`` (Message Flags: the flag "can't be removed"; Create Message:
+no ``content``, ``embeds``, ``sticker_ids``, ``poll`` or ``shared_client_theme`` with the flag).
+The 4,000 characters of text over a message's text displays are not in Discord's pages: discord.py
+documents them (``LayoutView.content_length``) and the fake holds a bot to them.
 """
 
 from __future__ import annotations
@@ -23,9 +32,20 @@ SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY = 9, 10, 11, 12
 FILE, SEPARATOR, CONTAINER = 13, 14, 17
 V2_ONLY = (SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER)
 V2_TOP_LEVEL = (ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER)
+CONTAINER_CHILDREN = (ACTION_ROW, TEXT_DISPLAY, SECTION, MEDIA_GALLERY, SEPARATOR, FILE)
+"""Container Child Components (components reference, Container)."""
+SECTION_CHILDREN = (TEXT_DISPLAY,)
+"""Section Child Components (components reference, Section): one to three text displays."""
+SECTION_ACCESSORIES = (BUTTON, THUMBNAIL)
 LINK, PREMIUM = 5, 6
 
 MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+"""Characters of text over all the text displays of a message (discord.py's LayoutView)."""
+MAX_COMPONENT_ID = 2**31 - 1
+"""A component's ``id`` is a 32 bit integer (components reference, Anatomy of a Component)."""
+LEGACY_FIELDS = ("content", "embeds", "poll", "sticker_ids", "shared_client_theme")
+"""What a Components V2 message may not carry (message resource, Create Message)."""
 ATTACHMENT_URL = re.compile(r"attachment://(.+)")
 
 
@@ -107,34 +127,74 @@ def check_emoji(value: Any, path: str, code: str) -> None:
         raise invalid_form(f"{path}.name", code, f"Invalid emoji: {name!r} is not an emoji")
 
 
+class _Seen:
+    """What one message's components have used so far: custom ids, ``id``s, characters of text."""
+
+    def __init__(self) -> None:
+        self.custom_ids: set[str] = set()
+        self.ids: set[int] = set()
+        self.text = 0
+
+
 def check_components(components: Any, *, v2: bool) -> int:
     """Layout and fields of a message's components; return how many there are (nested too)."""
     if not isinstance(components, list):
         raise invalid_form("components", "BASE_TYPE_ARRAY", "Must be an array.")
     if not v2 and len(components) > 5:
         raise _too_long("components", 5)
-    custom_ids: set[str] = set()
+    seen = _Seen()
     count = 0
     for i, comp in enumerate(components):
         path = f"components.{i}"
         allowed = V2_TOP_LEVEL if v2 else (ACTION_ROW,)
-        if not isinstance(comp, dict) or comp.get("type") not in allowed:
-            raise invalid_form(
-                f"{path}.type",
-                "UNION_TYPE_CHOICES",
-                f'Value of field "type" must be one of {allowed}.',
-            )
-        count += _check_component(comp, path, custom_ids, v2=v2)
+        _check_type(comp, path, allowed)
+        count += _check_component(comp, path, seen, v2=v2)
     if v2 and count > MAX_V2_COMPONENTS:
         raise invalid_form(
             "components",
             "MESSAGE_COMPONENTS_TOO_MANY",
             f"A message may hold at most {MAX_V2_COMPONENTS} components (it has {count}).",
         )
+    if v2 and seen.text > MAX_V2_TEXT:
+        raise invalid_form(
+            "components",
+            "BASE_TYPE_MAX_LENGTH",
+            f"The text displays of a message hold at most {MAX_V2_TEXT} characters in all"
+            f" (these hold {seen.text}).",
+        )
     return count
 
 
-def _check_component(comp: dict[str, Any], path: str, ids: set[str], *, v2: bool) -> int:
+def _check_type(comp: Any, path: str, allowed: tuple[int, ...]) -> None:
+    if not isinstance(comp, dict) or comp.get("type") not in allowed:
+        raise invalid_form(
+            f"{path}.type",
+            "UNION_TYPE_CHOICES",
+            f'Value of field "type" must be one of {allowed}.',
+        )
+
+
+def _check_id(comp: dict[str, Any], path: str, seen: _Seen) -> None:
+    """The optional ``id``: a 32 bit integer, unique within the message; 0 counts as none."""
+    ident = comp.get("id")
+    if ident is None:
+        return
+    if isinstance(ident, bool) or not isinstance(ident, int):
+        message = f"Value {ident!r} is not int."
+        raise invalid_form(f"{path}.id", "NUMBER_TYPE_COERCE", message)
+    if not 0 <= ident <= MAX_COMPONENT_ID:
+        message = f"int value should be between 0 and {MAX_COMPONENT_ID}."
+        raise invalid_form(f"{path}.id", "NUMBER_TYPE_MAX", message)
+    if ident == 0:
+        return
+    if ident in seen.ids:
+        raise invalid_form(
+            f"{path}.id", "COMPONENT_ID_DUPLICATED", "Component id must be unique in a message"
+        )
+    seen.ids.add(ident)
+
+
+def _check_component(comp: dict[str, Any], path: str, seen: _Seen, *, v2: bool) -> int:
     ctype = comp.get("type")
     if ctype in V2_ONLY and not v2:
         raise invalid_form(
@@ -142,6 +202,7 @@ def _check_component(comp: dict[str, Any], path: str, ids: set[str], *, v2: bool
             "COMPONENT_TYPE_REQUIRES_COMPONENTS_V2",
             "This component needs the IS_COMPONENTS_V2 message flag",
         )
+    _check_id(comp, path, seen)
     count = 1
     if ctype == ACTION_ROW:
         children = comp.get("components") or []
@@ -162,37 +223,76 @@ def _check_component(comp: dict[str, Any], path: str, ids: set[str], *, v2: bool
                     "UNION_TYPE_CHOICES",
                     "An action row holds buttons or one select menu.",
                 )
-            count += _check_component(child, cpath, ids, v2=v2)
+            count += _check_component(child, cpath, seen, v2=v2)
     elif ctype == BUTTON:
-        _check_button(comp, path, ids)
+        _check_button(comp, path, seen.custom_ids)
     elif ctype in SELECTS:
-        _check_select(comp, path, ids)
+        _check_select(comp, path, seen.custom_ids)
     elif ctype == CONTAINER:
         children = comp.get("components") or []
         if not children:
             raise _bad_length(f"{path}.components", 1, MAX_V2_COMPONENTS)
+        colour = comp.get("accent_color")
+        if colour is not None and (
+            isinstance(colour, bool) or not isinstance(colour, int) or not 0 <= colour <= 0xFFFFFF
+        ):
+            message = "accent_color is an RGB integer from 0x000000 to 0xFFFFFF."
+            raise invalid_form(f"{path}.accent_color", "NUMBER_TYPE_MAX", message)
         for j, child in enumerate(children):
-            count += _check_component(child, f"{path}.components.{j}", ids, v2=v2)
+            cpath = f"{path}.components.{j}"
+            _check_type(child, cpath, CONTAINER_CHILDREN)
+            count += _check_component(child, cpath, seen, v2=v2)
     elif ctype == SECTION:
         children = comp.get("components") or []
         if not 1 <= len(children) <= 3:
             raise _bad_length(f"{path}.components", 1, 3)
         for j, child in enumerate(children):
-            count += _check_component(child, f"{path}.components.{j}", ids, v2=v2)
+            cpath = f"{path}.components.{j}"
+            _check_type(child, cpath, SECTION_CHILDREN)
+            count += _check_component(child, cpath, seen, v2=v2)
         accessory = comp.get("accessory")
-        if not isinstance(accessory, dict) or accessory.get("type") not in (BUTTON, THUMBNAIL):
+        if not isinstance(accessory, dict) or accessory.get("type") not in SECTION_ACCESSORIES:
             raise invalid_form(
                 f"{path}.accessory", "BASE_TYPE_REQUIRED", "A section needs a button or thumbnail"
             )
-        count += _check_component(accessory, f"{path}.accessory", ids, v2=v2)
+        count += _check_component(accessory, f"{path}.accessory", seen, v2=v2)
     elif ctype == TEXT_DISPLAY:
-        if not _text(comp.get("content")):
-            raise _bad_length(f"{path}.content", 1, 4000)
+        content = comp.get("content")
+        if not _text(content):
+            raise _bad_length(f"{path}.content", 1, MAX_V2_TEXT)
+        seen.text += len(str(content))
+    elif ctype == THUMBNAIL:
+        _check_media(comp.get("media"), f"{path}.media")
     elif ctype == MEDIA_GALLERY:
         items = comp.get("items") or []
         if not 1 <= len(items) <= 10:
             raise _bad_length(f"{path}.items", 1, 10)
+        for k, item in enumerate(items):
+            media = item.get("media") if isinstance(item, dict) else None
+            _check_media(media, f"{path}.items.{k}.media")
+    elif ctype == FILE:
+        media = comp.get("file")
+        _check_media(media, f"{path}.file")
+        assert isinstance(media, dict)
+        if not ATTACHMENT_URL.fullmatch(str(media.get("url") or "")):
+            raise invalid_form(
+                f"{path}.file.url",
+                "UNFURLED_MEDIA_ITEM_ATTACHMENT_REQUIRED",
+                "A file component shows an uploaded file: attachment://<filename>",
+            )
+    elif ctype == SEPARATOR:
+        spacing = comp.get("spacing")
+        if spacing is not None and spacing not in (1, 2):
+            raise invalid_form(
+                f"{path}.spacing", "BASE_TYPE_CHOICES", "Value must be one of (1, 2)."
+            )
     return count
+
+
+def _check_media(media: Any, path: str) -> None:
+    """An unfurled media item: an object with a ``url``."""
+    if not isinstance(media, dict) or not str(media.get("url") or ""):
+        raise invalid_form(f"{path}.url", "BASE_TYPE_REQUIRED", "This field is required")
 
 
 def _check_custom_id(comp: dict[str, Any], path: str, ids: set[str]) -> None:
@@ -297,14 +397,15 @@ def _check_select(comp: dict[str, Any], path: str, ids: set[str]) -> None:
 
 
 def check_components_v2_body(body: dict[str, Any]) -> None:
-    """A Components V2 message: no ``content``, ``embeds``, ``poll`` or ``sticker_ids``."""
-    for key in ("content", "embeds", "poll", "sticker_ids"):
+    """A Components V2 message: none of :data:`LEGACY_FIELDS` (``content``, ``embeds``,
+    ``poll``, ``sticker_ids``, ``shared_client_theme``)."""
+    for key in LEGACY_FIELDS:
         if body.get(key):
             raise invalid_form(
                 key,
                 "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                "The 'content', 'embeds', 'sticker_ids' and 'poll' fields cannot be used "
-                "when using MessageFlags.IS_COMPONENTS_V2",
+                "The 'content', 'embeds', 'sticker_ids', 'poll' and 'shared_client_theme' fields"
+                " cannot be used when using MessageFlags.IS_COMPONENTS_V2",
             )
 
 

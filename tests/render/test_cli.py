@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from render.__main__ import main
+from render.layout import READABLE_CAP
 
 
 def test_demo_writes_a_sample_of_every_picture(
@@ -25,6 +26,9 @@ def test_demo_writes_a_sample_of_every_picture(
         "5-hand.png",
         "6-jenny-mayhem.gif",
         "7-after-mayhem.png",
+        "8-turn-screen.png",
+        "9-fall-screen.png",
+        "9b-match-over.png",
     ]
     for name in written:
         im = Image.open(io.BytesIO((tmp_path / "out" / name).read_bytes()))
@@ -44,6 +48,12 @@ def test_bench_json_has_the_agreed_keys(capsys: pytest.CaptureFixture[str]) -> N
         "animation_bytes",
         "empty_ms_p95",
         "mid_bytes",
+        "screen_ms_median",
+        "screen_bytes",
+        "fall_screen_bytes",
     ):
         assert key in figures, key
     assert figures["full_bytes"] > 0 and figures["animation_bytes"] > 0
+    # The turn screens' smallest texts, measured at phone width, are readable.
+    assert figures["screen_cap_px"] >= READABLE_CAP
+    assert figures["fall_screen_cap_px"] >= READABLE_CAP

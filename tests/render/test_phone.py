@@ -9,7 +9,6 @@ without one at least ``READABLE_X`` px (5 px; DejaVu's x-height is three quarter
 from __future__ import annotations
 
 import io
-from collections import Counter
 
 import pytest
 from PIL import Image, ImageSequence
@@ -27,51 +26,19 @@ from render.layout import (
     MARGIN,
     MINI_H,
     MINI_W,
-    PHONE_W,
     READABLE_CAP,
     STATUS_H,
     TITLE_H,
-    Box,
     chip_parts,
 )
+from render.legibility import first_glyph_height, phone
 from render.scene import spot_labels
-from tests.render.conftest import decode, flat, inner
+from tests.render.conftest import decode, inner
 
 READABLE_X = 5
 """Lowercase letters without ascender (x-height) at least this tall at PHONE_W."""
 NAMES = ("Hal", "Bob", "Ida", "Kim")
 """Names whose first letter is a capital without descender, so the first glyph is a capital."""
-
-
-def phone(img: Image.Image) -> tuple[Image.Image, float]:
-    """``img`` as a phone shows it, and the scale from full size."""
-    scale = PHONE_W / img.width
-    return img.resize((PHONE_W, round(img.height * scale)), Image.Resampling.LANCZOS), scale
-
-
-def first_glyph_height(img: Image.Image, box: Box, scale: float) -> int:
-    """Height in pixels of the first glyph (from the left) of the text inside ``box`` (full-size
-    coordinates) in the phone-size picture ``img``. Ink is any pixel at least 40% of the way
-    from the box's background colour to the colour furthest from it."""
-    x0, y0, x1, y1 = (round(v * scale) for v in box)
-    crop = img.crop((x0, y0, x1, y1))
-    px = [tuple(p) for p in flat(crop)]
-    bg = Counter(px).most_common(1)[0][0]
-
-    def dist(p: tuple[int, ...]) -> int:
-        return max(abs(a - b) for a, b in zip(p, bg, strict=True))
-
-    far = max(dist(p) for p in px)
-    assert far > 60, f"no text in {box}"
-    w, h = crop.size
-    ink = [[dist(px[y * w + x]) >= 0.4 * far for x in range(w)] for y in range(h)]
-    columns = [any(ink[y][x] for y in range(h)) for x in range(w)]
-    start = columns.index(True)
-    end = start
-    while end < w and columns[end]:
-        end += 1
-    rows = [y for y in range(h) if any(ink[y][x] for x in range(start, end))]
-    return rows[-1] - rows[0] + 1
 
 
 def mid_game() -> tuple[Image.Image, View]:

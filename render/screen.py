@@ -1,0 +1,146 @@
+"""The turn screen: one picture with the board and the viewer's own hand, for the viewer only.
+
+A player deciding on a phone needs the pyramid (with the spots lettered as the buttons are, or the
+falling tile with arrows to its two landing places) and the tiles of their hand (named as the
+buttons name them) on one screen. :func:`render_turn_screen` draws both, one above the other,
+at the width of the table picture so that every text stays readable once Discord shows it
+400 px wide.
+
+It holds a hand, so it takes a player's own :class:`engine.View` (``view(game, player)``), never
+the public one, and draws that player's hand only: it is for that player's private message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import View
+from render import draw, encode, fonts, layout, narration, theme
+from render.hand import draw_tiles
+from render.layout import ScreenLayout
+from render.scene import TableScene, info_line, player_name, spot_labels, status_line, table_scene
+from render.table import draw_chip, draw_pyramid
+
+
+def _own(view: View) -> tuple[int, tuple[str, ...]]:
+    if view.player is None or view.hand is None:
+        raise ValueError("a turn screen shows a hand: it needs a player's own view")
+    return view.player, view.hand
+
+
+def turn_screen_layout(
+    view: View, names: Sequence[str], *, title: str | None = None
+) -> ScreenLayout:
+    """The layout :func:`render_turn_screen` uses for these arguments."""
+    _own(view)
+    return _layout(view, table_scene(view, names), title)
+
+
+def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
+    return layout.screen_layout(
+        view.players,
+        scene.positions(),
+        title=bool(title),
+        last_move=len(scene.last_move),
+        tray=bool(view.removed),
+        hand_slots=len(view.hand or ()),
+    )
+
+
+def render_turn_screen(view: View, names: Sequence[str], *, title: str | None = None) -> bytes:
+    """PNG of the board with ``view``'s own hand below it, for that player's private screen.
+
+    - A play for the viewer: the spots are lettered A, B, C... as the spot buttons are
+      (:mod:`render.labels`), and the headline asks for a tile, then a spot.
+    - A fall for the viewer (after a collapse, or after a curse made them responsible): the
+      falling tile is ringed, with arrows to its two landing places, each showing an arrow that
+      points left or right as the buttons do.
+    - Anyone else's decision, or the end of the round: the board as it is, and who is awaited
+      or who won.
+
+    ``view`` must be a player's own view (``engine.view(game, player)``); the public view, which
+    has no hand, raises ValueError. Only that player's hand is drawn. ``names[i]`` is seat i's
+    name (any Unicode; missing names become "Player N").
+    """
+    return encode.png(turn_screen_image(view, names, title=title))
+
+
+def turn_screen_image(view: View, names: Sequence[str], *, title: str | None = None) -> Image.Image:
+    """The turn screen as an RGB image (before palette encoding)."""
+    me, hand = _own(view)
+    scene = table_scene(view, names)
+    lay = _layout(view, scene, title)
+    img = Image.new("RGB", (lay.width, lay.height), theme.BG)
+    d = ImageDraw.Draw(img)
+    width = lay.width - 2 * layout.MARGIN
+    x = layout.MARGIN
+    if title and lay.title_y is not None:
+        f = fonts.regular(layout.TITLE_SIZE)
+        draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
+    headline, mine = viewer_status(view, names)
+    f = fonts.bold(layout.STATUS_SIZE)
+    colour = theme.GOLD if mine or view.pending is None else theme.TEXT
+    draw.text(d, (x, lay.status_y), fonts.fit(headline, f, width), f, colour)
+    f = fonts.regular(layout.INFO_SIZE)
+    draw.text(d, (x, lay.info_y), fonts.fit(info_line(view), f, width), f, theme.TEXT_DIM)
+    for i, box in enumerate(lay.chips):
+        draw_chip(d, box, i, view, names)
+    if lay.last_move_y is not None:
+        for k, line in enumerate(scene.last_move):
+            y = lay.last_move_y + k * layout.LAST_MOVE_H
+            draw.text(d, (x, y), line, f, theme.TEXT)
+    draw_pyramid(img, d, lay.pyramid, scene)
+    draw.ground(d, lay.ground)
+    if lay.tray_y is not None:
+        draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
+    _hand_head(d, lay, view, me)
+    draw_tiles(img, d, lay.slots, hand, lay.label_y)
+    return img
+
+
+def viewer_status(view: View, names: Sequence[str]) -> tuple[str, bool]:
+    """The screen's headline, told to the viewer, and whether the decision is theirs.
+
+    >>> from engine import Game, view
+    >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20"], ["G2"]])
+    >>> viewer_status(view(g, 0), ["Ann", "Bob"])
+    ('Your turn: pick a tile below, then spot A', True)
+    >>> viewer_status(view(g, 1), ["Ann", "Bob"])
+    ('Waiting for Ann to play', False)
+    """
+    p = view.pending
+    if p is None:
+        return status_line(view, names), False
+    who = player_name(names, p.player)
+    if p.player != view.player:
+        if p.kind == "play":
+            return f"Waiting for {who} to play", False
+        if p.kind == "fall":
+            return f"Waiting for {who} to choose where a tile falls", False
+        return status_line(view, names), False
+    # The screen is the viewer's own: their name would only push the question out of the line.
+    if p.kind == "play":
+        labels = list(spot_labels(view))
+        where = f"spot {labels[0]}" if len(labels) == 1 else f"a spot {labels[0]}–{labels[-1]}"
+        return f"Your turn: pick a tile below, then {where}", True
+    if p.kind == "fall":
+        tile = narration.tile_name(p.tile) if p.tile else "the tile"
+        return f"Your choice: where does {tile} fall? ◀ left or right ▶", True
+    return status_line(view, names), False
+
+
+def _hand_head(d: ImageDraw.ImageDraw, lay: ScreenLayout, view: View, me: int) -> None:
+    """The line that opens the hand: whose it is, and how many tiles wait in the pile."""
+    x0, x1 = layout.MARGIN, lay.width - layout.MARGIN
+    y = lay.hand_head_y
+    d.line([(x0, y), (x1, y)], fill=theme.PANEL, width=2)
+    pile = view.pile_sizes[me] if me < len(view.pile_sizes) else 0
+    right = f"{pile} tile{'s' if pile != 1 else ''} in your pile"
+    f = fonts.regular(layout.INFO_SIZE)
+    cy = y + layout.SCREEN_HAND_HEAD_H // 2 + 2
+    draw.text(d, (x1, cy), right, f, theme.TEXT_DIM, "rm")
+    f = fonts.bold(layout.INFO_SIZE)
+    room = x1 - x0 - int(fonts.regular(layout.INFO_SIZE).getlength(right)) - layout.MARGIN
+    draw.text(d, (x0, cy), fonts.fit("Your hand (only you see it)", f, room), f, theme.TEXT, "lm")
