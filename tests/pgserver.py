@@ -148,17 +148,10 @@ class PgServer:
             if user is not None:
                 os.chown(root, user.pw_uid, user.pw_gid)
                 os.chown(server.datadir, user.pw_uid, user.pw_gid)
-            try:
-                server._run([str(bindir / "initdb"), "--version"])
-            except OSError as e:
-                who = "this user" if user is None else f"the user {user.pw_name}"
-                raise PgServerUnavailable(
-                    f"{who} cannot run {bindir / 'initdb'} ({e.strerror}): make its folders "
-                    "readable and searchable by that user, or run as an ordinary user"
-                ) from e
+            server._reachable()
             server._run(
                 [
-                    str(bindir / "initdb"),
+                    str(server.bindir / "initdb"),
                     "-D",
                     str(server.datadir),
                     "-U",
@@ -174,6 +167,31 @@ class PgServer:
             server.stop()
             raise
         return server
+
+    def _reachable(self) -> None:
+        """Make sure the server's user can run the binaries. As root, a wheel installed under a
+        folder only root may enter (``/root``) is copied into the server's own directory."""
+        try:
+            self._run([str(self.bindir / "initdb"), "--version"])
+            return
+        except OSError as e:
+            if self.user is None or self.bindir.parent.name != "pginstall":
+                who = "this user" if self.user is None else f"the user {self.user.pw_name}"
+                raise PgServerUnavailable(
+                    f"{who} cannot run {self.bindir / 'initdb'} ({e.strerror}): make its folders "
+                    "readable and searchable by that user, or run as an ordinary user"
+                ) from e
+        # The binaries find their libraries through a path relative to themselves
+        # (site-packages/<module>/pginstall/bin -> site-packages/<module>.libs): keep that shape.
+        package = self.bindir.parent.parent
+        copy = self.root / "wheel"
+        for folder in (package / "pginstall", package.with_name(f"{package.name}.libs")):
+            if folder.is_dir():
+                shutil.copytree(folder, copy / folder.relative_to(package.parent), symlinks=True)
+        for path in [copy, *copy.rglob("*")]:
+            os.chown(path, self.user.pw_uid, self.user.pw_gid, follow_symlinks=False)
+        self.bindir = copy / package.name / "pginstall" / "bin"
+        self._run([str(self.bindir / "initdb"), "--version"])
 
     def _run(self, argv: list[str]) -> None:
         out = subprocess.run(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import glob
 import os
+import shutil
 from pathlib import Path
 
 import asyncpg
@@ -54,6 +55,25 @@ def test_the_wheels_server_starts_takes_connections_and_never_runs_as_root() -> 
     finally:
         server.stop()
     assert not server.root.exists()
+
+
+def test_as_root_a_wheel_only_root_may_enter_is_copied_where_the_server_user_can_run_it(
+    tmp_path: Path,
+) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only root runs the server as another user")
+    wheel = _wheel_bindir()
+    package = wheel.parent.parent
+    private = tmp_path / "private"  # like a virtual environment under /root
+    private.mkdir(mode=0o700)
+    for folder in (package / "pginstall", package.with_name(f"{package.name}.libs")):
+        shutil.copytree(folder, private / folder.relative_to(package.parent), symlinks=True)
+    server = PgServer.start(private / package.name / "pginstall" / "bin")
+    try:
+        assert server.bindir.is_relative_to(server.root)
+        assert server.psql("postgres", "SELECT 6 * 7").strip() == "42"
+    finally:
+        server.stop()
 
 
 def test_without_system_binaries_the_launcher_finds_the_wheels(
