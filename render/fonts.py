@@ -25,7 +25,6 @@ objects (the bot renders from ``asyncio.to_thread``'s pool).
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import shutil
 import struct
@@ -58,8 +57,6 @@ SYSTEM_FONT_DIRS: Final = (
     Path.home() / ".fonts",
 )
 """Where fonts are looked for when fontconfig's ``fc-list`` is not installed."""
-NO_SYSTEM_FONTS_ENV: Final = "FP_NO_SYSTEM_FONTS"
-"""Set to ``1`` to draw with the bundled faces only (every machine then draws the same)."""
 
 Font = ImageFont.FreeTypeFont
 RGB = tuple[int, int, int]
@@ -179,7 +176,7 @@ def _rank(face: Face, want_bold: bool) -> tuple[int, int, int, str]:
 @lru_cache(maxsize=2)
 def system_faces(want_bold: bool) -> tuple[Face, ...]:
     """The system's fonts in the order a chain tries them (empty if system fonts are off)."""
-    if os.environ.get(NO_SYSTEM_FONTS_ENV, "").strip() in ("1", "true", "yes"):
+    if not _use_system[0]:
         return ()
     bundled = {REGULAR.name, BOLD.name, CONDENSED_BOLD.name}
     faces = [f for f in _system_files() if not _SKIP.search(f.path.name)]
@@ -209,6 +206,8 @@ class Chain:
         return found
 
 
+_use_system = [True]
+"""Whether chains go on to the system's fonts (:func:`use_system_fonts`)."""
 _chains: dict[Path, Chain] = {}
 _chains_lock = threading.Lock()
 
@@ -231,6 +230,13 @@ def reset() -> None:
     with _chains_lock:
         _chains.clear()
     system_faces.cache_clear()
+
+
+def use_system_fonts(enabled: bool) -> None:
+    """Whether to draw with the system's fonts after the bundled ones (on by default); off, every
+    machine draws the same pixels."""
+    _use_system[0] = enabled
+    reset()
 
 
 def drawable(ch: str) -> bool:

@@ -35,13 +35,13 @@ MISSING = "\U000e01ef"
 
 
 @pytest.fixture
-def bundled_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def bundled_only() -> Iterator[None]:
     """Draw with the bundled DejaVu faces alone, as on a machine without any system font."""
-    monkeypatch.setenv(fonts.NO_SYSTEM_FONTS_ENV, "1")
-    fonts.reset()
-    yield
-    monkeypatch.undo()
-    fonts.reset()
+    fonts.use_system_fonts(False)
+    try:
+        yield
+    finally:
+        fonts.use_system_fonts(True)
 
 
 def test_the_bundled_font_covers_latin_greek_cyrillic_arabic_hebrew() -> None:
