@@ -58,9 +58,9 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from data.pgserver import PgServer  # noqa: E402
 from tests.fakediscord import BotProcess, FakeDiscord, FakeUser, Message, Sharding  # noqa: E402
 from tests.fakediscord.models import Channel, Interaction  # noqa: E402
+from tests.pgserver import PgServer  # noqa: E402
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMEOUT = 120.0

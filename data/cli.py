@@ -1,5 +1,5 @@
-"""``python -m data``: check a database against its action logs, migrate it, move it from SQLite
-to PostgreSQL, or benchmark the store.
+"""``python -m data``: check a database against its action logs, migrate it, or move it from
+SQLite to PostgreSQL.
 
 ::
 
@@ -7,7 +7,6 @@ to PostgreSQL, or benchmark the store.
                                              # cannot be read
     python -m data migrate [DB]              # create the database / apply pending migrations
     python -m data copy SQLITE_DB POSTGRES   # copy everything into an empty PostgreSQL database
-    python -m data bench [--store sqlite|postgres] [--json]   # see data/bench.py
 
 ``DB`` is a file path, a ``sqlite:///`` URL or a ``postgresql://`` (``postgres://``) URL; by
 default ``DATABASE_URL``.
@@ -154,16 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     cp.add_argument("source", help="the SQLite file or sqlite:/// URL (only read)")
     cp.add_argument("target", help="an empty PostgreSQL database's postgresql:// URL")
-    bench = sub.add_parser("bench", help="measure commits, latency, size and start-up time")
-    from data.bench import add_arguments
-
-    add_arguments(bench)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if args.command == "bench":
-        from data.bench import run
-
-        return run(args)
     urls = [args.source, args.target] if args.command == "copy" else [_url(args.db)]
     for url in urls:
         if not is_postgres(url):

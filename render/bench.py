@@ -4,7 +4,8 @@ Each case is rendered and encoded ``runs`` times after one warm-up (which builds
 for that size); the figures are the median and 95th percentile of the wall-clock time, the
 median CPU time of the rendering thread (which other processes on a busy machine disturb
 less), and the size of the bytes. Goals: a full pyramid in at most 25 ms and 120 KB, a hand in
-10 ms, an animation in 300 ms and 1 MB, on one core.
+10 ms, an animation in 300 ms and 1 MB, on one core. ``full_cjk`` is the full pyramid with
+players named in Chinese, Korean, Thai and Arabic (drawn with the system's fonts where installed).
 
 The turn screens (the board with the player's hand, for a play and for a fall) are also measured
 for legibility: the cap height, once shown :data:`render.layout.PHONE_W` px wide, of the first
@@ -26,7 +27,16 @@ from render.mayhem import render_mayhem
 from render.screen import render_turn_screen, turn_screen_image, turn_screen_layout
 from render.table import render_table
 
-CASES: Final = ("empty", "mid", "full", "hand", "screen", "fall_screen", "animation")
+CASES: Final = (
+    "empty",
+    "mid",
+    "full",
+    "full_cjk",
+    "hand",
+    "screen",
+    "fall_screen",
+    "animation",
+)
 
 RUNS: Final = 40
 """Timed runs per case (the animation gets a quarter of them)."""
@@ -71,6 +81,7 @@ def run(runs: int = RUNS) -> dict[str, Any]:
         "empty": (lambda: render_table(empty, names), runs),
         "mid": (lambda: render_table(mid, names), runs),
         "full": (lambda: render_table(full, names), runs),
+        "full_cjk": (lambda: render_table(full, samples.WORLD_NAMES), runs),
         "hand": (lambda: render_hand(hand, names[hand.player or 0]), runs),
         "screen": (lambda: render_turn_screen(screen, names, title="Table #2"), runs),
         "fall_screen": (lambda: render_turn_screen(fall, names, title="Table #3"), runs),

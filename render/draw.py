@@ -455,8 +455,9 @@ def text(
     colour: RGB,
     anchor: str = "la",
 ) -> None:
-    """Draw ``s`` (already cleaned) at ``xy``."""
-    d.text(xy, s, font=f, fill=colour, anchor=anchor)
+    """Draw ``s`` (already cleaned) at ``xy``, in ``f`` or the fallback font that has each
+    character."""
+    fonts.draw(d, xy, s, f, colour, anchor)
 
 
 def pyramid(

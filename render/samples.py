@@ -13,7 +13,9 @@ from typing import Final
 from engine import Event, Fall, Game, Play, View, parse_pos, view
 
 NAMES: Final = ("Jenny", "Bob", "Zoë 🔥", "Δημήτρης")
-"""Player names for the samples (the emoji is not in the font and is left out)."""
+"""Player names for the samples (the emoji is drawn with an installed emoji font, or left out)."""
+WORLD_NAMES: Final = ("王小明", "김민준", "สมชาย", "محمد علي")
+"""Names in scripts the bundled font lacks (but Arabic), for the bench."""
 
 FULL_PYRAMID: Final = {
     "0,0": "R7", "0,2": "Y120", "0,4": "B120", "0,6": "R120", "0,8": "G1", "0,10": "G120",

@@ -1,6 +1,6 @@
 """Fixtures every test folder may use: a real PostgreSQL server, and the store backends.
 
-The server is started once per test session from the system's binaries (``data.pgserver``) and
+The server is started once per test session from the system's binaries (``tests.pgserver``) and
 each test that asks for one gets a database of its own, cloned from a migrated template. Run in
 parallel (pytest-xdist), each worker is a session of its own, with its own server (a temporary
 directory and a unix socket: nothing to collide on) and its own temporary files. Without
@@ -26,10 +26,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from data.pgserver import INSTALL_HINT, PgServer, PgServerUnavailable
 from data.postgres import PostgresStore
 from data.sqlite import SqliteStore
 from data.store import Store
+from tests.pgserver import INSTALL_HINT, PgServer, PgServerUnavailable
 
 BACKENDS = ("sqlite", "postgres")
 #: The file name of a test's SQLite database in its ``tmp_path`` (``db_path`` names it too).

@@ -1,4 +1,5 @@
-"""``python -m data bench`` runs end to end and prints the figures the persistence issue names.
+"""``python bench/store.py`` (the store's bench) runs end to end and prints the figures the
+persistence issue names.
 
 Wall-clock values are not asserted on (they depend on the machine); their presence, their
 kind and the quantities that do not depend on time are. (Bytes per game are counted in whole
@@ -25,7 +26,7 @@ def test_the_bench_prints_its_figures_as_one_json_object(
     if store == "postgres":
         request.getfixturevalue("pg_server")  # skips (or fails in CI) without PostgreSQL
     result = subprocess.run(
-        [sys.executable, "-m", "data", "bench", "--store", store, "--json", "--games", "20",
+        [sys.executable, "bench/store.py", "--store", store, "--json", "--games", "20",
          "--moves", "2", "--paced-games", "30", "--paced-moves", "2", "--finished-games", "4",
          "--load-games", "20", "--dir", str(tmp_path)],
         cwd=ROOT,

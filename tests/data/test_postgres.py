@@ -13,10 +13,10 @@ import pytest
 
 from data import open_store, postgres_settings
 from data.pgmigrate import latest_version
-from data.pgserver import PgServer, PgServerUnavailable
 from data.postgres import PostgresStore
 from data.store import DatabaseDamaged, StoreError, Table, TableOptions
 from tests.data.test_contract import NOW, SEATS, one_move, started
+from tests.pgserver import PgServer, PgServerUnavailable
 
 
 async def versions(url: str) -> list[int]:

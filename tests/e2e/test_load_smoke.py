@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from data.pgserver import INSTALL_HINT, find_bindir
 from tests.conftest import in_ci
+from tests.pgserver import INSTALL_HINT, find_bindir
 
 REPO = Path(__file__).resolve().parents[2]
 

