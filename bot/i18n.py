@@ -157,7 +157,7 @@ class Language:
 
     def pgettext(self, context: str, message: str) -> str:
         """The translation of ``message`` in ``context`` (a kind of place: "button", ...)."""
-        return self.translations.pgettext(context, message)
+        return str(self.translations.pgettext(context, message))
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
         return self.translations.npgettext(context, singular, plural, n)

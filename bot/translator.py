@@ -141,7 +141,7 @@ def extract_commands(
     keywords: Mapping[str, Any],
     comment_tags: Collection[str],
     options: Mapping[str, Any],
-) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
+) -> Iterator[tuple[Any, ...]]:
     """Babel extraction method for modules that define slash commands (``babel.cfg``): the
     module's ``_()``-style calls as the Python extractor finds them, then every command string,
     with its message context (as a ``pgettext`` call) and a note on Discord's rules for it.
