@@ -84,10 +84,9 @@ def command_strings(
     """``(context, message, defined_by)`` for every string of ``command`` that
     :class:`CommandTranslator` is asked for, in the order Discord shows them; ``defined_by`` is
     the callback or class that declares it (for the template's source lines)."""
-    here: object = owner
     if isinstance(command, app_commands.Group):
-        yield CONTEXTS[Where.group_name], command.name, here
-        yield CONTEXTS[Where.group_description], command.description, here
+        yield CONTEXTS[Where.group_name], command.name, owner
+        yield CONTEXTS[Where.group_description], command.description, owner
         for child in command.commands:
             yield from command_strings(child, owner)
         return
@@ -138,7 +137,7 @@ def _line(defined_by: object) -> int:
 
 def extract_commands(
     fileobj: IO[bytes],
-    keywords: Mapping[str, Any],
+    keywords: Collection[str],
     comment_tags: Collection[str],
     options: Mapping[str, Any],
 ) -> Iterator[tuple[Any, ...]]:
@@ -152,7 +151,7 @@ def extract_commands(
     if "pgettext" not in keywords:
         raise ValueError("extracting slash commands needs the keyword pgettext:1c,2")
     module = importlib.import_module(_module_name(Path(fileobj.name)))
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str]] = set()  # once each, where first met: the template reads in order
     for command, owner in module_commands(module):
         for context, message, defined_by in command_strings(command, owner):
             if (context, message) in seen:
