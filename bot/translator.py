@@ -61,6 +61,10 @@ class CommandTranslator(app_commands.Translator):
     def __init__(self, catalogs: i18n.Catalogs = i18n.catalogs) -> None:
         self.catalogs = catalogs
 
+    async def load(self) -> None:
+        """Called when the tree takes the translator: says which languages the bot speaks."""
+        log.info("slash commands in: %s", ", ".join(sorted(self.catalogs.languages)))
+
     async def translate(
         self,
         string: app_commands.locale_str,

@@ -3,6 +3,7 @@ rules and number formats per language, and the slash commands' localizations for
 
 from __future__ import annotations
 
+import logging
 import shutil
 from pathlib import Path
 from typing import Any
@@ -158,3 +159,9 @@ async def test_english_clients_get_no_localizations_and_french_ones_french() -> 
     assert time_limit["1 hour"]["name_localizations"] == {"fr": "1 heure"}
     assert "name_localizations" not in time_limit["5 minutes"]  # the same word in French
     assert not payload.get("name_localizations")  # "fp" is "fp" in French too
+
+
+async def test_the_start_up_log_names_the_languages(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.translator")
+    await CommandTranslator().load()
+    assert "slash commands in: en, fr" in caplog.messages
