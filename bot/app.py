@@ -25,6 +25,7 @@ from bot.components import FpButton
 from bot.config import Config, offset_clock
 from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
 from bot.service import Dealer, TableService, default_ai
+from bot.translator import CommandTranslator
 from data import open_store
 from data.store import Store, StoreError, TableOptions
 from engine import Game
@@ -125,6 +126,7 @@ class Bot(commands.AutoShardedBot):
             except Exception:
                 log.exception("could not load extension %s", ext)
         self.tree.error(self.on_app_command_error)
+        await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
 
     async def sync_commands(self) -> None:

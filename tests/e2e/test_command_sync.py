@@ -1,16 +1,25 @@
-"""Slash commands are registered with Discord only when they changed, and by one process of
-several starting together (Discord limits how often commands may be created)."""
+"""Slash commands are registered with Discord only when they changed (their translations
+included), and by one process of several starting together (Discord limits how often commands
+may be created); French clients get them in French, and a French ``/fp nouvelle`` works."""
 
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
+from typing import Any
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from bot import i18n
 from bot.app import Bot
+from bot.translator import CommandTranslator
 from tests.fakediscord import BotProcess
 from tests.fakediscord.fixtures import StartBot, World
 
-from .conftest import MovableClock, bot_config
+from .conftest import MakeBot, MovableClock, bot_config
+from .driver import TableDriver
 
 PUT_GLOBAL = "PUT /applications/{application_id}/commands"
 
@@ -23,6 +32,95 @@ class Reworded(Bot):
         assert group is not None
         group.description = "Flaming Pyramids, reworded"
         await super().sync_commands()
+
+
+class Retranslated(Bot):
+    """The bot with the catalogs of another folder (a changed translation)."""
+
+    locales: Path
+
+    async def sync_commands(self) -> None:
+        await self.tree.set_translator(CommandTranslator(i18n.Catalogs(self.locales)))
+        await super().sync_commands()
+
+
+def by_name(items: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    return next(item for item in items if item["name"] == name)
+
+
+async def test_the_commands_are_registered_with_their_french_words(
+    world: World, run_bot: MakeBot
+) -> None:
+    await run_bot()
+    (fp,) = [c.data for c in world.fake.commands(None) if c.name == "fp"]
+    assert fp["description_localizations"] == {"fr": "Jouer à Flaming Pyramids dans ce salon"}
+    french = {o["name"]: o["name_localizations"]["fr"] for o in fp["options"]}
+    assert french == {
+        "new": "nouvelle",
+        "notify": "notifications",
+        "hand": "main",
+        "status": "état",
+        "leave": "quitter",
+        "abort": "fermer",
+        "rules": "règles",
+        "settings": "réglages",
+    }
+    new = by_name(fp["options"], "new")
+    assert {o["name"]: o["name_localizations"]["fr"] for o in new["options"]} == {
+        "curse": "malédiction",
+        "fire_die": "dé_de_feu",
+        "rounds": "manches",
+        "time_limit": "délai",
+        "max_seats": "places",
+        "preview": "aperçu",
+    }
+    day = by_name(by_name(new["options"], "time_limit")["choices"], "24 hours")
+    assert day["name_localizations"] == {"fr": "24 heures"}
+
+
+async def test_a_french_player_opens_a_table_with_the_french_command_and_options(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    world.alice.locale = "fr"
+    french = {"malédiction": True, "dé_de_feu": True, "manches": 3, "délai": 900, "places": 2}
+    ix = await table.slash(world.alice, "fp nouvelle", **french)
+    assert ix.data["options"][0]["name"] == "new"  # Discord sends the bot the default names
+    assert {o["name"] for o in ix.data["options"][0]["options"]} == {
+        "curse",
+        "fire_die",
+        "rounds",
+        "time_limit",
+        "max_seats",
+    }
+    await ix.wait_response()
+    text = table.lobby().embed_text()
+    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per turn", "(1/2)"):
+        assert shown in text, text
+
+
+async def test_a_changed_translation_registers_the_commands_again(
+    world: World, start_bot: StartBot, db_url: str, clock: MovableClock, tmp_path: Path
+) -> None:
+    fake = world.fake
+    first = await start_bot(Bot(bot_config(db_url), clock=clock))
+    assert len(fake.requests_to(PUT_GLOBAL)) == 1
+    await first.stop()
+
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    po = locales / "fr" / "LC_MESSAGES" / "bot.po"
+    with po.open("rb") as f:
+        catalog = read_po(f, locale="fr")
+    catalog.get("new", context="command name").string = "ouvrir"
+    with po.with_suffix(".mo").open("wb") as f:
+        write_mo(f, catalog)
+    bot = Retranslated(bot_config(db_url), clock=clock)
+    bot.locales = locales
+    await start_bot(bot)
+    assert len(fake.requests_to(PUT_GLOBAL)) == 2
+    (fp,) = [c.data for c in fake.commands(None) if c.name == "fp"]
+    assert by_name(fp["options"], "new")["name_localizations"] == {"fr": "ouvrir"}
 
 
 async def test_a_second_start_registers_nothing_until_a_command_changes(

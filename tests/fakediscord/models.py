@@ -459,6 +459,8 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     created_at: str = field(default_factory=iso)
     bot_role_id: int | None = None
+    locale: str = "en-US"
+    """The server's language (``preferred_locale``; ``guild_locale`` in interactions)."""
 
     @property
     def everyone(self) -> Role:
@@ -550,7 +552,7 @@ class Guild:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
             "max_members": 500000,
@@ -1027,8 +1029,8 @@ class Interaction:
             member = self.member.payload()
             member["permissions"] = str(guild.permissions_in(self.member, self.channel))
             data["guild_id"] = str(guild.id)
-            data["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            data["guild_locale"] = "en-US"
+            data["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+            data["guild_locale"] = guild.locale
             data["member"] = member
             data["context"] = 0
         else:

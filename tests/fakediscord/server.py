@@ -230,13 +230,16 @@ class FakeDiscord:
         dms_open: bool = True,
         guilds: list[Guild] | None = None,
         roles: list[Role] | None = None,
+        locale: str = "en-US",
     ) -> FakeUser:
-        """Create a person who can use the bot. ``guilds``: guilds the user is a member of."""
+        """Create a person who can use the bot. ``guilds``: guilds the user is a member of;
+        ``locale``: their Discord client's language (settable later: ``user.locale = "fr"``)."""
         from .users import FakeUser
 
         account = self.state.create_account(name, global_name=global_name)
         account.dms_open = dms_open
         user = FakeUser(self, account)
+        user.locale = locale
         for guild in guilds or []:
             guild_roles = [r for r in roles or [] if r.guild_id == guild.id]
             self.state.add_member(guild, account, guild_roles)
@@ -276,6 +279,11 @@ class FakeDiscord:
         else:
             tid, ttype = _account(target).id, 1
         self.state.set_overwrite(channel, tid, ttype, allow, deny)
+
+    def set_guild_locale(self, guild: Guild, locale: str) -> None:
+        """Set the server's language (``guild_locale`` in its interactions; Discord's locale
+        tags: ``"fr"``, ``"en-US"``, ...); the bot gets a GUILD_UPDATE."""
+        self.state.set_guild_locale(guild, locale)
 
     def set_dms_open(self, user: FakeUser | Account, is_open: bool) -> None:
         """Open or close a user's DMs to the bot (closed: the bot's DMs fail with 50007)."""

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import commands as command_rules
 from . import validation
 from .errors import (
     CANNOT_SEND_EMPTY_MESSAGE,
@@ -108,9 +109,6 @@ def _image_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-_COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
-
-
 class State:
     """All data of the fake Discord plus the operations the REST API performs on it."""
 
@@ -193,6 +191,15 @@ class State:
         guild.members[self.bot.id] = Member(self.bot, gid, role_ids=[bot_role.id])
         self.notifier.changed()
         return guild
+
+    def set_guild_locale(self, guild: Guild, locale: str) -> None:
+        """The server's language (its ``preferred_locale``, the ``guild_locale`` of its
+        interactions); the bot gets a GUILD_UPDATE."""
+        if locale not in command_rules.LOCALES:
+            raise ValueError(f"Discord has no locale {locale!r}")
+        guild.locale = locale
+        self.dispatch("GUILD_UPDATE", guild.payload(), intent=INTENT_GUILDS)
+        self.notifier.changed()
 
     def create_text_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         channel = Channel(
@@ -684,29 +691,8 @@ class State:
         return self.guild_commands.setdefault(guild_id, {})
 
     def validate_command(self, data: JSON, index: int) -> None:
-        name = data.get("name")
-        ctype = int(data.get("type", 1))
-        if not isinstance(name, str) or not _COMMAND_NAME.match(name):
-            raise invalid_form(
-                f"{index}.name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"
-            )
-        if ctype == 1:
-            if name != name.lower():
-                raise invalid_form(
-                    f"{index}.name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"
-                )
-            desc = data.get("description", "")
-            if not 1 <= len(desc) <= 100:
-                raise invalid_form(
-                    f"{index}.description",
-                    "BASE_TYPE_BAD_LENGTH",
-                    "Must be between 1 and 100 in length.",
-                )
-        options = data.get("options") or []
-        if len(options) > 25:
-            raise invalid_form(
-                f"{index}.options", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
-            )
+        """Refuse a command Discord would refuse (:mod:`.commands` lists the rules)."""
+        command_rules.validate_command(data, index)
 
     def upsert_command(self, guild_id: int | None, data: JSON) -> Command:
         table = self.commands_for(guild_id)
@@ -748,12 +734,24 @@ class State:
         self.notifier.changed()
         return result
 
-    def find_command(self, name: str, channel: Channel, ctype: int = 1) -> Command | None:
+    def find_command(
+        self, name: str, channel: Channel, ctype: int = 1, *, locale: str | None = None
+    ) -> Command | None:
+        """The command a person in ``channel`` finds by ``name``: its default name, or with
+        ``locale`` the name their client shows (its localization, else the default)."""
+        tables = [self.global_commands]
         if channel.guild is not None:
-            cmd = self.guild_commands.get(channel.guild.id, {}).get((name, ctype))
-            if cmd is not None:
-                return cmd
-        return self.global_commands.get((name, ctype))
+            tables.insert(0, self.guild_commands.get(channel.guild.id, {}))
+        for table in tables:
+            if locale is None:
+                cmd = table.get((name, ctype))
+                if cmd is not None:
+                    return cmd
+                continue
+            for (_, t), cmd in table.items():
+                if t == ctype and command_rules.shown_name(cmd.data, locale) == name:
+                    return cmd
+        return None
 
     def available_commands(self, channel: Channel) -> list[str]:
         names = {n for (n, t) in self.global_commands if t == 1}

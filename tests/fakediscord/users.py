@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .commands import LOCALES, shown_name
 from .errors import (
     BotNotConnected,
     CommandNotSynced,
@@ -85,6 +86,19 @@ class FakeUser:
         self.account.dms_open = True
 
     @property
+    def locale(self) -> str:
+        """The language of this person's Discord client (``"en-US"`` unless set): it is the
+        ``locale`` of their interactions, and they type commands and options by the names
+        Discord shows in it (``name_localizations``)."""
+        return self.account.locale
+
+    @locale.setter
+    def locale(self, locale: str) -> None:
+        if locale not in LOCALES:
+            raise ValueError(f"Discord has no locale {locale!r}; it has {', '.join(LOCALES)}")
+        self.account.locale = locale
+
+    @property
     def dm_channel(self) -> Channel:
         """The DM channel between this user and the bot."""
         return self.server.state.dm_channel(self.account)
@@ -153,7 +167,7 @@ class FakeUser:
         if resolved:
             data["resolved"] = resolved
         return self._start(
-            InteractionType.APPLICATION_COMMAND, ch, data, command_name=" ".join(path)
+            InteractionType.APPLICATION_COMMAND, ch, data, command_name=_default_path(cmd, built)
         )
 
     async def autocomplete(
@@ -183,7 +197,10 @@ class FakeUser:
         if resolved:
             data["resolved"] = resolved
         return self._start(
-            InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE, ch, data, command_name=" ".join(path)
+            InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
+            ch,
+            data,
+            command_name=_default_path(cmd, built),
         )
 
     def _resolve_command(
@@ -193,7 +210,7 @@ class FakeUser:
         path = command.lstrip("/").split()
         if not path:
             raise CommandUsageError("empty command")
-        cmd = state.find_command(path[0], channel)
+        cmd = state.find_command(path[0], channel, locale=self.locale)
         if cmd is None:
             available = ", ".join(f"/{n}" for n in state.available_commands(channel)) or "none"
             raise CommandNotSynced(
@@ -221,14 +238,19 @@ class FakeUser:
         options: list[JSON] = list(cmd.data.get("options") or [])
         for token in path[1:]:
             sub = next(
-                (o for o in options if o.get("name") == token and o.get("type") in (1, 2)), None
+                (
+                    o
+                    for o in options
+                    if shown_name(o, self.locale) == token and o.get("type") in (1, 2)
+                ),
+                None,
             )
             if sub is None:
-                subs = [o["name"] for o in options if o.get("type") in (1, 2)]
+                subs = [shown_name(o, self.locale) for o in options if o.get("type") in (1, 2)]
                 raise CommandNotSynced(f"/{cmd.name} has no subcommand {token!r} (it has {subs})")
             options = list(sub.get("options") or [])
         if any(o.get("type") in (1, 2) for o in options):
-            subs = [o["name"] for o in options if o.get("type") in (1, 2)]
+            subs = [shown_name(o, self.locale) for o in options if o.get("type") in (1, 2)]
             raise CommandUsageError(f"/{' '.join(path)} needs a subcommand: {subs}")
         return cmd, path, options
 
@@ -241,7 +263,7 @@ class FakeUser:
         channel: Channel,
         focused: str | None,
     ) -> tuple[list[JSON], JSON]:
-        by_name = {o["name"]: o for o in leaf}
+        by_name = {shown_name(o, self.locale): o for o in leaf}
         resolved: JSON = {}
         built: list[JSON] = []
         unknown = [n for n in values if n not in by_name]
@@ -250,19 +272,24 @@ class FakeUser:
                 f"/{' '.join(path)} has no option(s) {unknown}; it has {sorted(by_name)}"
             )
         for opt in leaf:
-            name = opt["name"]
+            name = shown_name(opt, self.locale)  # what the person types; Discord sends the default
             if name not in values:
                 if opt.get("required") and focused is None:
                     raise CommandUsageError(f"/{' '.join(path)} requires option {name!r}")
                 continue
             if name == focused:
                 built.append(
-                    {"name": name, "type": opt["type"], "value": str(values[name]), "focused": True}
+                    {
+                        "name": opt["name"],
+                        "type": opt["type"],
+                        "value": str(values[name]),
+                        "focused": True,
+                    }
                 )
                 continue
             built.append(
                 {
-                    "name": name,
+                    "name": opt["name"],
                     "type": opt["type"],
                     "value": self._convert(opt, values[name], channel, resolved),
                 }
@@ -271,8 +298,8 @@ class FakeUser:
         layers: list[tuple[str, int]] = []
         defs: list[JSON] = list(cmd.data.get("options") or [])
         for token in path[1:]:
-            sub = next(o for o in defs if o.get("name") == token)
-            layers.append((token, int(sub["type"])))
+            sub = next(o for o in defs if shown_name(o, self.locale) == token)
+            layers.append((str(sub["name"]), int(sub["type"])))
             defs = list(sub.get("options") or [])
         for name, t in reversed(layers):
             built = [{"name": name, "type": t, "options": built}]
@@ -655,3 +682,13 @@ class FakeUser:
 def all_components(message: Message) -> list[JSON]:
     """Every component of a message, flattened (rows, sections and containers included)."""
     return list(iter_components(message.components))
+
+
+def _default_path(cmd: Command, built: list[JSON]) -> str:
+    """``"fp new"``: the command's path by its default names, as Discord names it to the bot."""
+    names = [cmd.name]
+    options = built
+    while options and options[0].get("type") in (1, 2):
+        names.append(str(options[0]["name"]))
+        options = options[0].get("options") or []
+    return " ".join(names)
