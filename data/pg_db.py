@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
+from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S
 from data.store import DatabaseDamaged, StoreError
 
 if TYPE_CHECKING:
@@ -31,9 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-#: Defaults of the settings ``open_store`` reads from the environment (see the README).
-POOL_MIN, POOL_MAX, TIMEOUT_S, RETRY_S = 2, 10, 30.0, 15.0
 
 # Errors that mean the connection or the server went away (safe to retry before a COMMIT).
 _LOST: tuple[type[BaseException], ...] = (
