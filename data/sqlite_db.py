@@ -383,7 +383,16 @@ class Database:
         if not os.access(folder, os.W_OK) and (not wal.exists() or wal.stat().st_size == 0):
             params += "&immutable=1"
         target = f"{self.path.absolute().as_uri()}?{params}"
-        reader = await connect(target, self.synchronous, self.busy_timeout_ms, uri=True)
+        try:
+            reader = await connect(target, self.synchronous, self.busy_timeout_ms, uri=True)
+        except sqlite3.Error as e:
+            if "immutable" in params or not wal.exists():
+                raise
+            raise StoreError(
+                f"cannot read {self.path} where it is: its write-ahead log {wal.name} holds "
+                "changes not yet in the file, and reading them needs a folder SQLite can write "
+                f"in ({e}). Copy the database with its {wal.name} to such a folder and use the copy"
+            ) from e
         try:
             await self._set_up(reader, migrate_schema=False)
             await reader.execute("PRAGMA query_only = ON")
