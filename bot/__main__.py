@@ -182,7 +182,7 @@ async def serve(config: Config, stopper: object) -> None:
         await store.close()
         raise
     log.info(
-        "Flaming Pyramids %s (discord.py %s): %s; games in %s %s%s, %d open table%s",
+        "Flaming Pyramids %s (discord.py %s): %s; games in %s %s%s, %d open table%s%s",
         version(),
         discord.__version__,
         shards_text(config),
@@ -191,6 +191,7 @@ async def serve(config: Config, stopper: object) -> None:
         " (the default place)" if config.database_default else "",
         count,
         "" if count == 1 else "s",
+        "; errors also go to ERROR_WEBHOOK_URL" if config.error_webhook_url else "",
     )
     try:
         bot = Bot(config, store=store)

@@ -122,7 +122,11 @@ class Config:
     def database_shown(self) -> str:
         """Where the games are, for the log: the SQLite file's absolute path, or the PostgreSQL
         URL without its password."""
-        if self.store_kind == "sqlite":
+        try:
+            kind = self.store_kind
+        except ValueError:
+            return "(no database)" if not self.database_url else "(an unusable DATABASE_URL)"
+        if kind == "sqlite":
             return str(Path(sqlite_path(self.database_url)).absolute())
         url = yarl.URL(self.database_url)
         return str(url.with_password(None)) if url.password else str(url)
