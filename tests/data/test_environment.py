@@ -96,3 +96,28 @@ def test_check_on_read_only_media_with_changes_only_in_the_log_says_to_copy_it(
     assert done.returncode == 2
     assert "games.db-wal holds changes not yet in the file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_migrate_and_check_of_sqlite_need_no_postgresql_driver(tmp_path: Path) -> None:
+    """(asyncpg made unimportable, as on a host installed without the ``postgres`` extra.)"""
+    code = (
+        "import runpy, sys; sys.modules['asyncpg'] = None; "
+        "runpy.run_module('data', run_name='__main__', alter_sys=True)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    db = str(tmp_path / "games.db")
+    for command in ("migrate", "check"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, command, db],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+    bench = subprocess.run(
+        [sys.executable, "-c", code, "bench"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert bench.returncode == 2
+    assert "pip install 'flaming-pyramids-bot[postgres]'" in bench.stderr
+    assert "Traceback" not in bench.stderr
