@@ -4,7 +4,9 @@ database without connecting to Discord.
 
 Whatever stops it at start is one line on stderr, with exit status 2 when the settings or the
 machine must change first and 1 when starting again later may work (see :mod:`bot.startup`).
-SIGINT (Ctrl+C) and SIGTERM stop it cleanly at any moment, with exit status 0.
+SIGINT (Ctrl+C) and SIGTERM stop it cleanly at any moment, with exit status 0. (So this module
+imports only the standard library at its top: the signal handlers are installed before the slow
+imports of discord.py and the rest, which the functions below make.)
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.config import Config
+    from bot.startup import Stopper
 
 PREFIX = "flaming pyramids bot: "
 
@@ -144,7 +147,7 @@ async def run(config: Config) -> int:
             logging.getLogger().removeHandler(reporter)
 
 
-async def serve(config: Config, stopper: object) -> None:
+async def serve(config: Config, stopper: Stopper) -> None:
     """Open the store, reach Discord, log in (extensions, command sync) and run; raises
     :class:`~bot.startup.Fatal` for what stops the start."""
     import logging
@@ -155,7 +158,6 @@ async def serve(config: Config, stopper: object) -> None:
     from bot.app import Bot
     from bot.startup import (
         ExtensionsFailed,
-        Stopper,
         extension_failure,
         login_failure,
         store_failure,
@@ -165,7 +167,6 @@ async def serve(config: Config, stopper: object) -> None:
     from data import open_store, sqlite_path
     from data.store import StoreError
 
-    assert isinstance(stopper, Stopper)
     log = logging.getLogger("bot")
     where = config.database_shown
     new = config.store_kind == "sqlite" and not Path(sqlite_path(config.database_url)).exists()
