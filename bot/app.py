@@ -25,6 +25,7 @@ from bot.components import FpButton
 from bot.config import Config, offset_clock
 from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
 from bot.service import Dealer, TableService, default_ai
+from bot.startup import ExtensionsFailed
 from bot.translator import CommandTranslator
 from data import open_store
 from data.store import Store, StoreError, TableOptions
@@ -32,7 +33,6 @@ from engine import Game
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers")
 #: Seconds a bucket's identify slot is held after its IDENTIFY: Discord allows one per bucket
 #: every 5 seconds; the half second covers the IDENTIFY's own way to Discord.
 IDENTIFY_SPACING_S = 5.5
@@ -74,6 +74,8 @@ class Bot(commands.AutoShardedBot):
             shards["shard_count"] = config.shard_count
         if config.shard_ids is not None:
             shards["shard_ids"] = list(config.shard_ids)
+        # The bot has no voice: discord.py's warnings about voice libraries are noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -120,11 +122,14 @@ class Bot(commands.AutoShardedBot):
         self.started_at = self.service.clock()
         await self.store.open()
         self.add_dynamic_items(FpButton)
-        for ext in EXTENSIONS:
+        # Every extension or none: a command list synced without one would remove its
+        # commands from every server while the process looks healthy.
+        for ext in self.config.extensions:
             try:
                 await self.load_extension(ext)
-            except Exception:
-                log.exception("could not load extension %s", ext)
+            except Exception as e:
+                log.debug("could not load extension %s", ext, exc_info=True)
+                raise ExtensionsFailed(ext, e) from e
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()

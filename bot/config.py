@@ -3,7 +3,10 @@
 The variables a server owner sets are listed in ``.env.example``:
 
 - ``DISCORD_TOKEN`` (required): the bot token.
-- ``DATABASE_URL``: where games are stored (``sqlite:///flaming_pyramids.db`` by default).
+- ``DATABASE_URL``: where games are stored; unset, a SQLite file in a stable place (the unit's
+  ``$STATE_DIRECTORY`` under systemd, else the user's data folder: see :mod:`data.location`).
+- ``DATABASE_POOL_MIN`` / ``DATABASE_POOL_MAX`` / ``DATABASE_TIMEOUT`` / ``DATABASE_RETRY``:
+  the PostgreSQL store's pool and timeouts (checked here whichever the store).
 - ``DEV_GUILD_ID``: a server where slash commands are synced instantly while developing.
 - ``LOG_LEVEL``: ``DEBUG``, ``INFO`` (default), ``WARNING`` or ``ERROR``.
 - ``SHARD_COUNT`` / ``SHARD_IDS``: how many shards the bot has in all, and which of them this
@@ -12,6 +15,12 @@ The variables a server owner sets are listed in ``.env.example``:
   the rest over the same database).
 - ``DISCORD_API_BASE_URL`` / ``DISCORD_GATEWAY_URL``: another REST base URL and gateway (a REST
   proxy, or the local fake Discord of the tests); empty means Discord's own.
+- ``DISCORD_TIMEOUT``: seconds Discord may take to answer the login at start (default 30).
+- ``DISCORD_START_RETRY``: seconds to wait before each new login attempt when Discord cannot be
+  reached or answers with an error at start (default ``5,15,45``; empty: no retry); then the
+  bot stops with exit status 1, and a service manager starts it again.
+- ``ERROR_WEBHOOK_URL``: a Discord webhook that errors are also posted to (at most one post a
+  minute, with a count of the others; never a player's hand).
 
 Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never sets them):
 
@@ -24,20 +33,33 @@ Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never 
   every game started with the Start button is dealt from, to force chosen situations.
 - ``FP_SEED``: the seed of every new match (default: random).
 - ``FP_AI_NODE_LIMIT`` / ``FP_AI_TIME_BUDGET``: limits for the computer players' search.
+- ``FP_EXTENSIONS``: the extensions to load instead of the bot's own (comma-separated).
+- ``FP_ERROR_INTERVAL``: seconds between two posts to ``ERROR_WEBHOOK_URL`` (default 60).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import yarl
+
+from data import postgres_settings, sqlite_path, store_kind
+from data.location import OLD_DEFAULT_FILE, default_database_path
+
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY = "wss://gateway.discord.gg/"
-DEFAULT_DATABASE_URL = "sqlite:///flaming_pyramids.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: A bot token: three parts of base64url text joined by dots (the bot's id, a time, a signature).
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+DISCORD_TIMEOUT_S = 30.0
+START_RETRY_S = (5.0, 15.0, 45.0)
+ERROR_INTERVAL_S = 60.0
+EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers")
 
 
 class ConfigError(Exception):
@@ -49,7 +71,10 @@ class Config:
     """Everything the bot reads from its environment."""
 
     token: str
-    database_url: str = DEFAULT_DATABASE_URL
+    #: Where the games are: ``DATABASE_URL``, or the default SQLite file (an absolute path).
+    database_url: str = ""
+    #: Whether ``database_url`` is the default (``DATABASE_URL`` unset).
+    database_default: bool = False
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base_url: str | None = None
@@ -68,6 +93,16 @@ class Config:
     shard_count: int | None = None
     #: The shards this process runs (``None``: all of them).
     shard_ids: tuple[int, ...] | None = None
+    #: Seconds Discord may take to answer the login at start.
+    discord_timeout_s: float = DISCORD_TIMEOUT_S
+    #: Seconds to wait before each new login attempt at start.
+    start_retry_s: tuple[float, ...] = START_RETRY_S
+    #: A Discord webhook that errors are also posted to.
+    error_webhook_url: str | None = None
+    #: Seconds between two posts to the error webhook.
+    error_interval_s: float = ERROR_INTERVAL_S
+    #: The extensions (features) the bot loads.
+    extensions: tuple[str, ...] = EXTENSIONS
 
     @property
     def runs_every_shard(self) -> bool:
@@ -78,9 +113,27 @@ class Config:
             or set(self.shard_ids) == set(range(self.shard_count))
         )
 
-    def __repr__(self) -> str:  # never print the token
+    @property
+    def store_kind(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
+        return store_kind(self.database_url)
+
+    @property
+    def database_shown(self) -> str:
+        """Where the games are, for the log: the SQLite file's absolute path, or the PostgreSQL
+        URL without its password."""
+        try:
+            kind = self.store_kind
+        except ValueError:
+            return "(no database)" if not self.database_url else "(an unusable DATABASE_URL)"
+        if kind == "sqlite":
+            return str(Path(sqlite_path(self.database_url)).absolute())
+        url = yarl.URL(self.database_url)
+        return str(url.with_password(None)) if url.password else str(url)
+
+    def __repr__(self) -> str:  # never print the token, nor the database's password
         return (
-            f"Config(token=<{len(self.token)} chars>, database_url={self.database_url!r}, "
+            f"Config(token=<{len(self.token)} chars>, database={self.database_shown!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"api_base_url={self.api_base_url!r}, gateway_url={self.gateway_url!r}, "
             f"test_mode={self.test_mode!r}, shard_count={self.shard_count!r}, "
@@ -175,6 +228,136 @@ def _is_sqlite(url: str) -> bool:
     return "://" not in url or url.split("://", 1)[0].lower() in ("sqlite", "sqlite3")
 
 
+def check_token(token: str) -> None:
+    """Raise :class:`ConfigError` if ``token`` cannot be a bot token (checked before connecting:
+    a token Discord refuses is only found out after a round trip, and looks like an outage).
+
+    >>> check_token("MTA5OTk5OTk5OTk5OTk5OTk5.GaBcDe.aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789")
+    >>> # (a made-up token of the right shape)
+    >>> check_token("1100000000000000000")
+    Traceback (most recent call last):
+    ...
+    bot.config.ConfigError: DISCORD_TOKEN is not a bot token: it is a number (the application...
+    """
+    if token.lower().startswith(("bot ", "bearer ")):
+        word = token.split(" ", 1)[0]
+        raise ConfigError(
+            f"DISCORD_TOKEN starts with '{word} ': put only the token itself after DISCORD_TOKEN="
+        )
+    if token[:1] in "\"'" and token[-1:] == token[:1]:
+        raise ConfigError("DISCORD_TOKEN is in quotes: remove them")
+    if TOKEN_SHAPE.fullmatch(token):
+        return
+    if token.isdigit():
+        found = "a number (the application id?)"
+    elif re.fullmatch(r"[0-9a-f]{64}", token):
+        found = "64 hexadecimal digits (the application's public key?)"
+    elif re.fullmatch(r"[A-Za-z0-9_-]{32}", token):
+        found = "32 letters and digits without dots (the OAuth2 client secret?)"
+    elif any(c.isspace() for c in token):
+        found = "text with spaces in it"
+    else:
+        found = f"{len(token)} characters that are not three parts joined by dots"
+    raise ConfigError(
+        f"DISCORD_TOKEN is not a bot token: it is {found}. Copy the token from the developer "
+        "portal (your application -> Bot -> Reset Token) into DISCORD_TOKEN"
+    )
+
+
+def _database(env: Mapping[str, str]) -> tuple[str, bool]:
+    """``DATABASE_URL`` checked (and the PostgreSQL settings with it), or the default file."""
+    url = (env.get("DATABASE_URL") or "").strip()
+    default = not url
+    if default:
+        path = default_database_path(env)
+        old = Path.cwd() / OLD_DEFAULT_FILE
+        if not path.exists() and old.exists() and old.resolve() != path.resolve():
+            raise ConfigError(
+                f"DATABASE_URL is not set, so the games are kept in {path}, but this folder "
+                f"holds {old}, where earlier releases kept them: with the bot stopped, move "
+                f"that file (and any {old.name}-wal beside it) to {path}, or set "
+                f"DATABASE_URL=sqlite:///{old}"
+            )
+        url = f"sqlite:///{path}"
+    try:
+        store_kind(url)
+        postgres_settings(env)
+    except ValueError as e:
+        name = "DATABASE_URL" if not str(e).startswith("DATABASE_") else ""
+        raise ConfigError(f"{name}: {e}" if name else str(e)) from None
+    return url, default
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _float(env, name)
+    if value is None:
+        return default
+    if not 0 < value < float("inf"):
+        raise ConfigError(f"{name} must be a number of seconds above 0, not {value!r}")
+    return value
+
+
+def _schedule(env: Mapping[str, str], name: str, default: tuple[float, ...]) -> tuple[float, ...]:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    waits: list[float] = []
+    for part in raw.replace(" ", "").split(","):
+        if not part:
+            continue
+        try:
+            wait = float(part)
+        except ValueError:
+            raise ConfigError(
+                f"{name} must be seconds separated by commas, such as 5,15,45, not {raw!r}"
+            ) from None
+        if not 0 <= wait < 86_400:
+            raise ConfigError(f"{name}: {part} is not a number of seconds from 0 to 86400")
+        waits.append(wait)
+    return tuple(waits)
+
+
+def _endpoint(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    try:
+        url: yarl.URL | None = yarl.URL(raw)
+    except ValueError:
+        url = None
+    if url is None or url.scheme not in schemes or not url.host:
+        raise ConfigError(
+            f"{name} must be a {' or '.join(s + '://' for s in schemes)} URL (or empty for "
+            f"Discord's own), not {raw!r}"
+        )
+    return raw
+
+
+def _webhook(env: Mapping[str, str], test_mode: bool) -> str | None:
+    raw = (env.get("ERROR_WEBHOOK_URL") or "").strip()
+    if not raw:
+        return None
+    try:
+        url = yarl.URL(raw)
+    except ValueError:
+        url = None
+    parts = url.parts if url is not None else ()
+    ok = (
+        url is not None
+        and url.host is not None
+        and (url.scheme == "https" or (test_mode and url.scheme == "http"))
+        and "webhooks" in parts
+        and len(parts) >= parts.index("webhooks") + 3
+    )
+    if not ok:
+        raise ConfigError(
+            "ERROR_WEBHOOK_URL must be a Discord webhook URL, "
+            "https://discord.com/api/webhooks/<id>/<token> (a channel's settings -> "
+            "Integrations -> Webhooks -> Copy Webhook URL)"
+        )
+    return raw
+
+
 def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
     """Read the configuration from ``env`` (default: the process environment, after loading a
     ``.env`` file from the working directory if there is one). Raises :class:`ConfigError`."""
@@ -190,21 +373,26 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
             "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
             "(see the README: 'Run your own bot')."
         )
+    check_token(token)
     level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     test_mode = (env.get("FP_TEST_MODE") or "").strip() in ("1", "true", "yes")
     shard_count, shard_ids = _shards(env)
-    database_url = (env.get("DATABASE_URL") or "").strip() or DEFAULT_DATABASE_URL
+    database_url, database_default = _database(env)
     config = Config(
         token=token,
         database_url=database_url,
+        database_default=database_default,
+        discord_timeout_s=_seconds(env, "DISCORD_TIMEOUT", DISCORD_TIMEOUT_S),
+        start_retry_s=_schedule(env, "DISCORD_START_RETRY", START_RETRY_S),
+        error_webhook_url=_webhook(env, test_mode),
         shard_count=shard_count,
         shard_ids=shard_ids,
         dev_guild_id=_int(env, "DEV_GUILD_ID"),
         log_level=level,
-        api_base_url=(env.get("DISCORD_API_BASE_URL") or "").strip() or None,
-        gateway_url=(env.get("DISCORD_GATEWAY_URL") or "").strip() or None,
+        api_base_url=_endpoint(env, "DISCORD_API_BASE_URL", ("http", "https")),
+        gateway_url=_endpoint(env, "DISCORD_GATEWAY_URL", ("ws", "wss")),
         test_mode=test_mode,
     )
     if not config.runs_every_shard and _is_sqlite(database_url):
@@ -229,6 +417,11 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
             "seed": _int(env, "FP_SEED"),
             "ai_node_limit": _int(env, "FP_AI_NODE_LIMIT"),
             "ai_time_budget_s": budget if budget is not None else config.ai_time_budget_s,
+            "error_interval_s": _seconds(env, "FP_ERROR_INTERVAL", config.error_interval_s),
+            "extensions": tuple(
+                e.strip() for e in (env.get("FP_EXTENSIONS") or "").split(",") if e.strip()
+            )
+            or config.extensions,
         }
     )
 
@@ -237,7 +430,6 @@ def apply_endpoints(config: Config) -> None:
     """Point discord.py at the configured REST base URL and gateway (when set)."""
     import discord.gateway
     import discord.http
-    import yarl
 
     if config.api_base_url:
         discord.http.Route.BASE = config.api_base_url.rstrip("/")

@@ -3,18 +3,22 @@
 ``open_store()`` picks the implementation from ``DATABASE_URL``; the bot then awaits
 ``store.open()`` (which creates and migrates the database) and ``store.close()`` at shutdown::
 
-    store = open_store()          # DATABASE_URL, or sqlite:///flaming_pyramids.db
+    store = open_store()          # DATABASE_URL, or the default SQLite file (data.location)
                                   # (postgresql://... or postgres://...: PostgreSQL)
     await store.open()
+
+The PostgreSQL store needs asyncpg, installed with the ``postgres`` extra
+(``pip install 'flaming-pyramids-bot[postgres]'``); a SQLite-only host does without it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import unquote
 
+from data.location import default_database_path, default_database_url
+from data.pg_settings import postgres_settings
 from data.store import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -36,7 +40,10 @@ from data.store import (
     VersionConflict,
 )
 
-DEFAULT_URL = "sqlite:///flaming_pyramids.db"
+#: What installs the PostgreSQL store's driver.
+POSTGRES_EXTRA = "pip install 'flaming-pyramids-bot[postgres]'"
+SQLITE_SCHEMES = ("sqlite", "sqlite3")
+POSTGRES_SCHEMES = ("postgres", "postgresql")
 
 
 def sqlite_path(url: str) -> str:
@@ -59,76 +66,62 @@ def sqlite_path(url: str) -> str:
     if scheme.lower() not in ("sqlite", "sqlite3"):
         raise ValueError(f"not a SQLite URL: {scheme}://")
     if not rest.startswith("/") or rest == "/":
-        raise ValueError(f"a SQLite URL is sqlite:///path, not {url!r}")
+        raise ValueError(f"a SQLite URL is sqlite:///path (three slashes), not {url!r}")
     path = unquote(rest[1:].split("?", 1)[0])
     if not path or path == ":memory:":
         raise ValueError("the store needs a database file (several connections share it)")
     return path
 
 
+def store_kind(url: str) -> str:
+    """``"sqlite"`` or ``"postgres"``: the store ``url`` names. Raises ValueError (with what to
+    do) for a URL no store handles, or a PostgreSQL URL without the ``postgres`` extra.
+
+    >>> store_kind("postgresql://bot@db/fp"), store_kind("games.db")
+    ('postgres', 'sqlite')
+    >>> store_kind("sqlite://games.db")
+    Traceback (most recent call last):
+    ...
+    ValueError: a SQLite URL is sqlite:///path (three slashes), not 'sqlite://games.db'
+    """
+    url = url.strip()
+    scheme = url.split("://", 1)[0].lower() if "://" in url else "sqlite"
+    if scheme in SQLITE_SCHEMES:
+        sqlite_path(url)
+        return "sqlite"
+    if scheme in POSTGRES_SCHEMES:
+        if importlib.util.find_spec("asyncpg") is None:
+            raise ValueError(
+                "the database is PostgreSQL, but its driver (asyncpg) is not installed: "
+                f"{POSTGRES_EXTRA}"
+            )
+        return "postgres"
+    raise ValueError(
+        f"unknown database URL scheme {scheme + '://'!r}: use sqlite:///path/to/file.db "
+        "(SQLite) or postgresql://user:password@host/database (PostgreSQL)"
+    )
+
+
 def open_store(url: str | None = None) -> Store:
-    """The store ``url`` names (default: the ``DATABASE_URL`` environment variable, else
-    ``sqlite:///flaming_pyramids.db``). Not yet opened: ``await store.open()``.
+    """The store ``url`` names (default: the ``DATABASE_URL`` environment variable, else the
+    default SQLite file of :mod:`data.location`). Not yet opened: ``await store.open()``.
 
     Raises ValueError for a URL no implementation handles.
     """
     if url is None:
-        url = os.environ.get("DATABASE_URL") or DEFAULT_URL
-    scheme = url.split("://", 1)[0].lower() if "://" in url else "sqlite"
-    if scheme in ("sqlite", "sqlite3"):
+        url = os.environ.get("DATABASE_URL") or default_database_url()
+    if store_kind(url) == "sqlite":
         from data.sqlite import SqliteStore
 
         return SqliteStore(sqlite_path(url))
-    if scheme in ("postgres", "postgresql"):
-        from data.postgres import PostgresStore
+    from data.postgres import PostgresStore
 
-        return PostgresStore(url, **postgres_settings(os.environ))
-    raise ValueError(
-        f"unknown database URL scheme {scheme!r}: use sqlite:///path or postgresql://..."
-    )
-
-
-def postgres_settings(env: Mapping[str, str]) -> dict[str, Any]:
-    """The PostgreSQL store's pool and timeout settings from the environment:
-    ``DATABASE_POOL_MIN`` / ``DATABASE_POOL_MAX`` (connections per process), ``DATABASE_TIMEOUT``
-    (seconds a statement may take) and ``DATABASE_RETRY`` (seconds to wait for a database that
-    went away). Unset or empty: the defaults. Raises ValueError for a value that is not a
-    number, or pool sizes that do not fit.
-
-    >>> postgres_settings({"DATABASE_POOL_MAX": "20"})["pool_max"]
-    20
-    """
-    from data.postgres import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S
-
-    def number(name: str, default: float, kind: type[int] | type[float]) -> Any:
-        text = env.get(name, "").strip()
-        if not text:
-            return default
-        try:
-            value = kind(text)
-        except ValueError:
-            raise ValueError(f"{name} must be a number, not {text!r}") from None
-        if value < 0:
-            raise ValueError(f"{name} must not be negative, not {text!r}")
-        return value
-
-    pool_max = number("DATABASE_POOL_MAX", POOL_MAX, int)
-    if pool_max < 1:
-        raise ValueError("DATABASE_POOL_MAX must be at least 1")
-    pool_min = number("DATABASE_POOL_MIN", min(POOL_MIN, pool_max), int)
-    if pool_min > pool_max:
-        raise ValueError("DATABASE_POOL_MIN must not be above DATABASE_POOL_MAX")
-    return {
-        "pool_min": pool_min,
-        "pool_max": pool_max,
-        "timeout_s": number("DATABASE_TIMEOUT", TIMEOUT_S, float),
-        "retry_s": number("DATABASE_RETRY", RETRY_S, float),
-    }
+    return PostgresStore(url, **postgres_settings(os.environ))
 
 
 __all__ = [
-    "DEFAULT_URL",
     "OPEN_STATUSES",
+    "POSTGRES_EXTRA",
     "ChannelBusy",
     "CorruptRecord",
     "DatabaseDamaged",
@@ -146,7 +139,10 @@ __all__ = [
     "TableProblem",
     "TableStatus",
     "VersionConflict",
+    "default_database_path",
+    "default_database_url",
     "open_store",
     "postgres_settings",
     "sqlite_path",
+    "store_kind",
 ]

@@ -9,7 +9,7 @@ SQLite to PostgreSQL.
     python -m data copy SQLITE_DB POSTGRES   # copy everything into an empty PostgreSQL database
 
 ``DB`` is a file path, a ``sqlite:///`` URL or a ``postgresql://`` (``postgres://``) URL; by
-default ``DATABASE_URL``.
+default ``DATABASE_URL``, else the bot's default SQLite file (see :mod:`data.location`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from data import DEFAULT_URL, pgmigrate, sqlite_path
+from data import default_database_url, sqlite_path, store_kind
 from data import migrate as sqlite_migrate
-from data.store import SchemaTooNew, StoreError
+from data.store import SchemaTooNew, Store, StoreError
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
 
@@ -40,7 +40,7 @@ def is_postgres(url: str) -> bool:
 
 
 def _url(db: str | None) -> str:
-    return db or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    return db or os.environ.get("DATABASE_URL") or default_database_url()
 
 
 def _shown(url: str) -> str:
@@ -53,18 +53,21 @@ def _shown(url: str) -> str:
 
 
 async def _check(url: str, out: list[str]) -> int:
-    from data.postgres import PostgresStore
     from data.sqlite import SqliteStore
 
-    store: SqliteStore | PostgresStore
+    store: Store
     if is_postgres(url):
+        from data import pgmigrate
+        from data.postgres import PostgresStore
+
         store = PostgresStore(url, pool_min=1, pool_max=2, migrate_schema=False)
         latest = pgmigrate.latest_version()
     else:
         path = Path(sqlite_path(url))
         if not path.exists():
             raise StoreError(f"no database at {path}")
-        store = SqliteStore(path, migrate_schema=False)
+        # Only read: a database on read-only media (a backup, a snapshot) is checked as it is.
+        store = SqliteStore(path, migrate_schema=False, read_only=True)
         latest = sqlite_migrate.latest_version()
     await store.open()
     try:
@@ -92,10 +95,11 @@ async def _check(url: str, out: list[str]) -> int:
 
 
 async def _migrate(url: str, out: list[str]) -> int:
-    from data.postgres import PostgresStore
     from data.sqlite import SqliteStore
 
     if is_postgres(url):
+        from data.postgres import PostgresStore
+
         async with PostgresStore(url, pool_min=1, pool_max=1) as pg:
             out.append(f"{_shown(url)}: schema version {await pg.schema_version()}")
     else:
@@ -157,10 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     urls = [args.source, args.target] if args.command == "copy" else [_url(args.db)]
     for url in urls:
-        if not is_postgres(url):
-            try:
-                sqlite_path(url)
-            except ValueError as e:
-                print(f"error: {e}", file=sys.stderr)
-                return EXIT_ERROR
+        try:
+            store_kind(url)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return EXIT_ERROR
     return _run(args.command, urls)

@@ -103,6 +103,17 @@ def too_new_message(found: int, known: int) -> str:
     )
 
 
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    """Roll back the failed migration's transaction, if SQLite has not already (it does by
+    itself after a full disk or an I/O error): the error that stopped the migration is the one
+    to report, never a "cannot rollback - no transaction is active" in its place."""
+    try:
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
+    except sqlite3.Error as e:
+        log.warning("rollback after a failed migration: %s", e)
+
+
 async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list[int]:
     """Apply the pending migrations up to ``target`` (default: all); return the versions applied.
 
@@ -119,7 +130,7 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list
         await conn.execute(SCHEMA_TABLE)
         await conn.execute("COMMIT")
     except BaseException:
-        await conn.execute("ROLLBACK")
+        await _rollback(conn)
         raise
     for mig in available:
         if mig.version > goal:
@@ -143,7 +154,7 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list
             )
             await conn.execute("COMMIT")
         except BaseException:
-            await conn.execute("ROLLBACK")
+            await _rollback(conn)
             raise
         log.info("applied migration %04d_%s", mig.version, mig.name)
         applied.append(mig.version)

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from data.store import DatabaseDamaged, StoreError
+from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S
+from data.store import DatabaseDamaged, StorageUnusable, StoreError
 
 if TYPE_CHECKING:
     from data.pgmigrate import Conn
@@ -31,9 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-#: Defaults of the settings ``open_store`` reads from the environment (see the README).
-POOL_MIN, POOL_MAX, TIMEOUT_S, RETRY_S = 2, 10, 30.0, 15.0
 
 # Errors that mean the connection or the server went away (safe to retry before a COMMIT).
 _LOST: tuple[type[BaseException], ...] = (
@@ -191,8 +189,11 @@ class Database:
         while True:
             try:
                 return await connect()
-            except _FATAL_CONNECT as e:
-                raise StoreError(f"cannot use {self.safe_url()}: {e}") from e
+            except _FATAL_CONNECT as e:  # (waiting changes nothing: the settings must)
+                raise StorageUnusable(
+                    f"cannot use {self.safe_url()}: {e} (check the user, password and database "
+                    "name in DATABASE_URL)"
+                ) from e
             except _LOST_OR_TIMEOUT as e:
                 if time.monotonic() + delay > deadline:
                     raise StoreError(

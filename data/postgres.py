@@ -951,6 +951,11 @@ class PostgresStore:
         """How many tables (of any status) the database holds."""
         return await self.count_rows("tables")
 
+    async def open_table_count(self) -> int:
+        """How many tables are open (in the lobby or playing)."""
+        rows = await self._db.read(f"SELECT count(*) FROM tables t WHERE {OPEN}")
+        return int(rows[0][0])
+
     async def count_rows(self, table: str) -> int:
         """How many rows one of the store's tables holds (for checks and reports)."""
         if not table.isidentifier():

@@ -49,7 +49,9 @@ class SqliteStore(SqliteReads):
     it rejects is a :class:`CorruptRecord`); the bulk listings (:meth:`open_tables`,
     :meth:`due_timers`) only check that each row reads (JSON, a log without gaps), to keep
     start-up fast; :meth:`check` replays everything.
-    ``migrate_schema=False`` opens an existing file without changing it (for read-only tools).
+    ``migrate_schema=False`` opens an existing file without changing it (for read-only tools);
+    ``read_only=True`` also opens it read-only (it may be on read-only media), and every write
+    fails.
     """
 
     def __init__(
@@ -60,6 +62,7 @@ class SqliteStore(SqliteReads):
         busy_timeout_ms: int = 5000,
         validate_states: bool = True,
         migrate_schema: bool = True,
+        read_only: bool = False,
     ) -> None:
         if synchronous.upper() not in ("NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be NORMAL, FULL or EXTRA, not {synchronous!r}")
@@ -68,7 +71,7 @@ class SqliteStore(SqliteReads):
         self.busy_timeout_ms = busy_timeout_ms
         self.validate_states = validate_states
         self.migrate_schema = migrate_schema
-        self._db = Database(self.path, self.synchronous, busy_timeout_ms)
+        self._db = Database(self.path, self.synchronous, busy_timeout_ms, read_only=read_only)
         self._initial = R.InitialStates()
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import glob
 import logging
 import os
@@ -41,7 +42,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from data.migrate import current_version, latest_version, migrate, too_new_message
-from data.store import DatabaseDamaged, SchemaTooNew, StoreError
+from data.store import DatabaseDamaged, SchemaTooNew, StorageUnusable, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +91,68 @@ def damaged_message(path: Path, found: str) -> str:
     )
 
 
-def translated(path: Path, e: sqlite3.Error, busy_timeout_ms: int) -> Exception:
-    """The store error SQLite error ``e`` stands for, or ``e`` itself."""
+#: SQLite's primary result codes for a full disk, a read-only file, a file it cannot open.
+SQLITE_FULL, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM = 13, 8, 14, 3
+
+
+def unusable(path: Path, e: BaseException) -> StorageUnusable | None:
+    """The :class:`StorageUnusable` that error ``e`` (SQLite's or the system's) stands for: a
+    full disk, a read-only or forbidden place (None for any other error)."""
+    folder = path.absolute().parent
+    code = getattr(e, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    text = str(e)
+    errno_ = e.errno if isinstance(e, OSError) else None
+    if primary == SQLITE_FULL or errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
+        return StorageUnusable(
+            f"the disk holding the database {path} is full ({text}): nothing was written. "
+            "Free some space there (or move the database: DATABASE_URL), then start again."
+        )
+    read_only_fs = errno_ == errno.EROFS or (
+        folder.exists() and not os.access(folder, os.W_OK) and _read_only_mount(folder)
+    )
+    if primary in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM) or errno_ in (
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+    ):
+        if read_only_fs:
+            why = "it is on a read-only file system"
+        elif not _writable(folder):
+            why = f"this user cannot write in {folder} (the database needs its folder too)"
+        elif path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            why = "this user cannot read and write that file"
+        else:
+            return None
+        return StorageUnusable(
+            f"cannot write the database {path}: {why} ({text}). Set DATABASE_URL to a file in "
+            "a writable folder (or, under systemd, give the unit StateDirectory=)."
+        )
+    return None
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` (or its nearest existing parent, for one yet to be made) is writable."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK)
+
+
+def _read_only_mount(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def translated(path: Path, e: Exception, busy_timeout_ms: int) -> Exception:
+    """The store error SQLite (or system) error ``e`` stands for, or ``e`` itself."""
     found = damaged(path, e)
     if found is not None:
         return found
+    place = unusable(path, e)
+    if place is not None:
+        return place
     text = str(e)
     if isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
         return StoreError(
@@ -117,12 +175,14 @@ def check_file(path: Path) -> None:
         raise DatabaseDamaged(damaged_message(path, "the file is not a SQLite database"))
 
 
-async def connect(path: Path, synchronous: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+async def connect(
+    path: Path | str, synchronous: str, busy_timeout_ms: int, *, uri: bool = False
+) -> aiosqlite.Connection:
     """An aiosqlite connection with the store's settings. A caller cancelled meanwhile (the
     store closed while its checkpoint connection was opening) leaves nothing behind: the opening
     runs to its end and the connection is closed, before its event loop may end; else its
     thread would finish on a closed loop ("Event loop is closed") and keep the file open."""
-    opening = asyncio.ensure_future(_connect(path, synchronous, busy_timeout_ms))
+    opening = asyncio.ensure_future(_connect(path, synchronous, busy_timeout_ms, uri))
     try:
         return await asyncio.shield(opening)
     except asyncio.CancelledError:
@@ -132,8 +192,20 @@ async def connect(path: Path, synchronous: str, busy_timeout_ms: int) -> aiosqli
         raise
 
 
-async def _connect(path: Path, synchronous: str, busy_timeout_ms: int) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
+async def _connect(
+    path: Path | str, synchronous: str, busy_timeout_ms: int, uri: bool = False
+) -> aiosqlite.Connection:
+    conn = aiosqlite.connect(path, isolation_level=None, uri=uri)
+    try:
+        await conn
+    except BaseException:
+        # aiosqlite ends its worker thread after a failed connect (a read-only folder, say)
+        # without waiting: wait for it here, or it finishes on a closed event loop and prints
+        # "Event loop is closed" after the error was reported.
+        thread = getattr(conn, "_thread", None)
+        if thread is not None:
+            await asyncio.to_thread(thread.join, 5.0)
+        raise
     try:
         await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         await conn.execute(f"PRAGMA synchronous = {synchronous}")
@@ -189,7 +261,7 @@ async def create(path: Path, synchronous: str, busy_timeout_ms: int) -> None:
         for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()
-    log.info("created the database %s", path)
+    log.debug("created the database %s", path)
 
 
 def _remove_abandoned(path: Path) -> None:
@@ -238,8 +310,11 @@ class _Busy(Exception):
 class Database:
     """The connections to one SQLite file (see the module's docstring)."""
 
-    def __init__(self, path: Path, synchronous: str, busy_timeout_ms: int) -> None:
+    def __init__(
+        self, path: Path, synchronous: str, busy_timeout_ms: int, *, read_only: bool = False
+    ) -> None:
         self.path = path
+        self.read_only = read_only
         self.synchronous = synchronous
         self.busy_timeout_ms = busy_timeout_ms
         self._writer: sqlite3.Connection | None = None
@@ -253,7 +328,7 @@ class Database:
 
     @property
     def is_open(self) -> bool:
-        return self._writer is not None
+        return self._reader is not None
 
     async def open(self, *, migrate_schema: bool) -> None:
         """Open the file (made if missing and ``migrate_schema``), check it, migrate it.
@@ -261,17 +336,23 @@ class Database:
         Raises :class:`DatabaseDamaged`, :class:`SchemaTooNew`, or :class:`StoreError`.
         """
         if not self.path.exists():
-            if not migrate_schema:
+            if not migrate_schema or self.read_only:
                 raise StoreError(f"no database at {self.path}")
-            await create(self.path, self.synchronous, self.busy_timeout_ms)
+            try:
+                await create(self.path, self.synchronous, self.busy_timeout_ms)
+            except (sqlite3.Error, OSError) as e:
+                raise translated(self.path, e, self.busy_timeout_ms) from e
         check_file(self.path)
         try:
-            await self._open(migrate_schema)
-        except sqlite3.Error as e:
+            if self.read_only:
+                await self._open_read_only()
+            else:
+                await self._open(migrate_schema)
+        except (sqlite3.Error, OSError) as e:
             raise translated(self.path, e, self.busy_timeout_ms) from e
         self._read_lock = asyncio.Lock()  # (fresh: the store may be reopened in another loop)
         self._checkpoint_wanted = asyncio.Event()
-        if migrate_schema:
+        if migrate_schema and not self.read_only:
             self._checkpoint_task = asyncio.create_task(
                 self._checkpoint_loop(), name=f"checkpoints of {self.path}"
             )
@@ -290,6 +371,35 @@ class Database:
             writer.close()
             raise
         self._writer, self._reader = writer, reader
+
+    async def _open_read_only(self) -> None:
+        """Only a reader, opened read-only: nothing is written, not even the WAL's index, so a
+        database on read-only media (a mounted backup, a snapshot) can be read. In a folder that
+        cannot be written, a file without a pending write-ahead log is opened ``immutable``
+        (SQLite then needs no lock files at all)."""
+        folder = self.path.parent
+        wal = Path(f"{self.path}-wal")
+        params = "mode=ro"
+        if not os.access(folder, os.W_OK) and (not wal.exists() or wal.stat().st_size == 0):
+            params += "&immutable=1"
+        target = f"{self.path.absolute().as_uri()}?{params}"
+        try:
+            reader = await connect(target, self.synchronous, self.busy_timeout_ms, uri=True)
+        except sqlite3.Error as e:
+            if "immutable" in params or not wal.exists():
+                raise
+            raise StoreError(
+                f"cannot read {self.path} where it is: its write-ahead log {wal.name} holds "
+                "changes not yet in the file, and reading them needs a folder SQLite can write "
+                f"in ({e}). Copy the database with its {wal.name} to such a folder and use the copy"
+            ) from e
+        try:
+            await self._set_up(reader, migrate_schema=False)
+            await reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await reader.close()
+            raise
+        self._reader = reader
 
     def _connect_writer(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None)
@@ -323,7 +433,7 @@ class Database:
 
     async def close(self) -> None:
         """Close the connections (no write is ever half done: each runs whole)."""
-        if self._writer is None:
+        if self._reader is None:
             return
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
@@ -340,7 +450,8 @@ class Database:
                 if reader is not None:
                     await reader.close()
             finally:
-                writer.close()
+                if writer is not None:
+                    writer.close()
 
     # --- writing --------------------------------------------------------------------------------
 
@@ -350,7 +461,8 @@ class Database:
         (they call for checkpoints). While another process holds the write lock, it tries again
         after a pause, for up to the busy timeout; then :class:`StoreError`."""
         if self._writer is None:
-            raise StoreError("the store is not open")
+            why = "read-only" if self.read_only else "not open"
+            raise StoreError(f"the store is {why}")
         deadline: float | None = None
         pause = 0.001
         while True:

@@ -189,6 +189,11 @@ class SqliteReads:
         rows = await self._db.read("SELECT count(*) FROM tables")
         return int(rows[0][0])
 
+    async def open_table_count(self) -> int:
+        """How many tables are open (in the lobby or playing)."""
+        rows = await self._db.read(f"SELECT count(*) FROM tables t WHERE {Q.OPEN}")
+        return int(rows[0][0])
+
     async def schema_version(self) -> int:
         """The database's schema version."""
         rows = await self._db.read("SELECT COALESCE(MAX(version), 0) FROM schema_version")

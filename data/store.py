@@ -73,6 +73,12 @@ class DatabaseDamaged(StoreError):
     """
 
 
+class StorageUnusable(StoreError):
+    """The place the database lives cannot take it: a full disk, a read-only file system or
+    folder, no permission, the login refused. Trying again will not help until the server owner
+    changes something; the message says what."""
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """How a table plays, chosen at ``/fp new`` (ranges are checked by the bot, not here)."""
@@ -324,6 +330,9 @@ class Store(Protocol):
         have issued, and a stale button never reaches another table. Ids stay below ``2**53``."""
 
     async def close(self) -> None: ...
+
+    async def open_table_count(self) -> int:
+        """How many tables are open (in the lobby or playing): what the bot reports at start."""
 
     def identify_slot(self, bucket: int) -> AbstractAsyncContextManager[None]:
         """Hold the right to open a gateway session (IDENTIFY) in Discord's rate-limit bucket

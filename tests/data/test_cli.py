@@ -136,9 +136,24 @@ def test_open_store_reads_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert isinstance(store, SqliteStore)
     assert store.path == tmp_path / "env.db"
     monkeypatch.delenv("DATABASE_URL")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    monkeypatch.chdir(tmp_path)
     store = data.open_store()
     assert isinstance(store, SqliteStore)
-    assert str(store.path) == "flaming_pyramids.db"
+    assert store.path == tmp_path / "share" / "flaming-pyramids" / "flaming_pyramids.db"
+
+
+def test_the_default_database_is_in_the_state_directory_systemd_gives(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Not in the folder the bot was started from: started elsewhere, it finds the same file."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/state:{tmp_path}/other")
+    monkeypatch.chdir(tmp_path)
+    store = data.open_store()
+    assert isinstance(store, SqliteStore)
+    assert store.path == tmp_path / "state" / "flaming_pyramids.db"
 
 
 async def test_open_store_opens(tmp_path: Path) -> None:

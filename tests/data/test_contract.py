@@ -372,3 +372,15 @@ async def test_direct_message_choices_are_kept_per_player(store: Store) -> None:
     await store.set_prefs(PlayerPrefs(1, "channel", dm_on_turn=True, reminders=False))
     assert await store.get_prefs(1) == PlayerPrefs(1, "channel", True, False)
     assert await store.get_prefs(2) == PlayerPrefs(2)
+
+
+async def test_open_tables_are_counted_lobbies_and_games_but_not_finished_ones(
+    store: Store,
+) -> None:
+    assert await store.open_table_count() == 0
+    lobby = await store.create_table(1, 500, 11, TableOptions(), SEATS, NOW)
+    await started(store, 501)
+    ended = await store.create_table(1, 502, 11, TableOptions(), SEATS, NOW)
+    await store.end_table(ended.id, ended.version, "aborted", NOW)
+    assert await store.open_table_count() == 2
+    assert lobby.status == "lobby"
