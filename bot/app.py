@@ -31,7 +31,7 @@ from engine import Game
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers")
+EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers", "bot.cogs.records")
 #: Seconds a bucket's identify slot is held after its IDENTIFY: Discord allows one per bucket
 #: every 5 seconds; the half second covers the IDENTIFY's own way to Discord.
 IDENTIFY_SPACING_S = 5.5
