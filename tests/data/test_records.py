@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from data import open_store
 from data.records import (
     MIN_MATCHES,
     MODEL,
@@ -233,3 +237,43 @@ async def test_cancelled_and_aborted_tables_are_never_rated(store: Store) -> Non
     assert await rec.rate_pending() == 0
     assert await rec.rate_match(table.id) is False
     assert await rec.all_records(GUILD) == []
+
+
+def test_the_ratings_command_rates_pending_matches_and_recomputes_them_equal(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+
+    async def fill() -> list[PlayerRecord]:
+        store = open_store(url)
+        await store.open()
+        try:
+            for i in range(4):
+                await finished_match(store, 30 + i, 600 + i, lineup(i))
+            rec = records_for(store)
+            await rec.rate_pending()
+            return await rec.all_records(GUILD)
+        finally:
+            await store.close()
+
+    incremental = asyncio.run(fill())
+    out = subprocess.run(
+        [sys.executable, "-m", "data", "ratings", url, "--recompute"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        "rated 0 finished matches that were not rated yet",
+        "recomputed the ratings from 4 stored results",
+    ]
+
+    async def read() -> list[PlayerRecord]:
+        store = open_store(url)
+        await store.open()
+        try:
+            return await records_for(store).all_records(GUILD)
+        finally:
+            await store.close()
+
+    assert asyncio.run(read()) == incremental
