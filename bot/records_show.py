@@ -59,14 +59,12 @@ def stats_rows(stats: PlayerStats) -> list[CardRow]:
         CardRow("Wins", f"{r.wins} ({win_rate:.0f}%)"),
         CardRow("Average tiles left", f"{r.tiles_left / r.matches:.1f}" if r.matches else "—"),
         CardRow("Best streak", f"{r.best_streak} (now {r.streak})"),
-        CardRow(
-            "Mayhem caused",
-            f"{r.collapses} collapses · {r.fires} fires · {r.explosions} explosions · "
-            f"{r.curses} curses",
-        ),
-        CardRow(
-            "Mayhem suffered", f"{_plural(r.tiles_taken, 'tile')} · {_plural(r.cursed, 'curse')}"
-        ),
+        CardRow("Collapses caused", str(r.collapses)),
+        CardRow("Fires set", str(r.fires)),
+        CardRow("Explosions set off", str(r.explosions)),
+        CardRow("Curses cast", str(r.curses)),
+        CardRow("Mayhem suffered", f"{_plural(r.tiles_taken, 'tile')} to pile"),
+        CardRow("Curses suffered", str(r.cursed)),
         CardRow(
             "Favourite opening",
             describe(stats.favourite_opening) if stats.favourite_opening else "—",

@@ -22,8 +22,8 @@ TITLE_SIZE: Final = 30
 ROW_SIZE: Final = 24
 ROW_H: Final = 38
 SUB_SIZE: Final = 18
-VALUE_X: Final = 400
-"""Where the value column starts."""
+MIN_VALUE_X: Final = 300
+"""The value column starts here at the latest (further left when a value needs the room)."""
 MARK: Final = "▶"
 
 
@@ -42,9 +42,17 @@ def card_size(rows: int, subtitle: bool) -> tuple[int, int]:
     return WIDTH, top + rows * ROW_H + PAD
 
 
+def value_x(rows: Sequence[CardRow]) -> int:
+    """Where the value column starts: right-aligned room for the longest value."""
+    f = fonts.bold(ROW_SIZE)
+    widest = max((f.getlength(fonts.clean(r.value)) for r in rows), default=0.0)
+    return int(min(MIN_VALUE_X, WIDTH - PAD - widest))
+
+
 def card_image(title: str, rows: Sequence[CardRow], subtitle: str = "") -> Image.Image:
     """The card as an RGB image."""
     width, height = card_size(len(rows), bool(subtitle))
+    vx = max(WIDTH // 3, value_x(rows))
     img = Image.new("RGB", (width, height), theme.BG)
     d = ImageDraw.Draw(img)
     title_font = fonts.bold(TITLE_SIZE)
@@ -65,10 +73,10 @@ def card_image(title: str, rows: Sequence[CardRow], subtitle: str = "") -> Image
             d.rectangle((PAD // 2, top, width - PAD // 2, top + ROW_H - 4), fill=fill)
         colour = theme.GOLD if row.highlight else theme.TEXT
         label = (MARK + " " if row.highlight else "") + fonts.clean(row.label)
-        d.text((PAD, top + 5), fonts.fit(label, label_font, VALUE_X - PAD - 12), font=label_font,
+        d.text((PAD, top + 5), fonts.fit(label, label_font, vx - PAD - 12), font=label_font,
                fill=colour)  # fmt: skip
-        d.text((VALUE_X, top + 5), fonts.fit(fonts.clean(row.value), value_font,
-               width - VALUE_X - PAD), font=value_font, fill=colour)  # fmt: skip
+        d.text((vx, top + 5), fonts.fit(fonts.clean(row.value), value_font, width - vx - PAD),
+               font=value_font, fill=colour)  # fmt: skip
     return img
 
 

@@ -9,7 +9,7 @@ from PIL import Image
 
 from engine import Game, view
 from render import encode, theme
-from render.records import PAD, ROW_H, TITLE_SIZE, VALUE_X, CardRow, card_size, render_card
+from render.records import PAD, ROW_H, TITLE_SIZE, CardRow, card_size, render_card, value_x
 from render.summary import FRAME_MS, LAST_MS, render_summary, summary_frames
 
 ROWS = [
@@ -32,10 +32,11 @@ def test_a_card_has_its_title_in_gold_and_every_row_drawn_with_its_value() -> No
     assert img.getpixel((1, 1)) == theme.BG
     assert theme.GOLD in _colours(img, (PAD, PAD, img.width - PAD, PAD + TITLE_SIZE))
     top = PAD + TITLE_SIZE + 12 + 18 + 10
+    vx = value_x(ROWS)
     for i, row in enumerate(ROWS):
         y = top + i * ROW_H
-        label = _colours(img, (PAD, y, VALUE_X - 12, y + ROW_H - 4))
-        value = _colours(img, (VALUE_X, y, img.width - PAD, y + ROW_H - 4))
+        label = _colours(img, (PAD, y, vx - 12, y + ROW_H - 4))
+        value = _colours(img, (vx, y, img.width - PAD, y + ROW_H - 4))
         text = theme.GOLD if row.highlight else theme.TEXT
         assert text in label and text in value, row
     # The highlighted row is marked by its panel, its gold text and the "▶" before its label
