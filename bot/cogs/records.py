@@ -49,8 +49,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_ID: Final = 2**53
-CATCH_UP_S: Final = 30.0
-"""How often the bot rates matches that finished but were not rated (after a crash, say)."""
+CATCH_UP_S: Final = 5.0
+"""How often the bot looks for matches that finished but are not rated yet (one probe of a
+small partial index when there are none): a match is rated within seconds of its end, by
+whichever process ended it or another, and before any records command reads the ratings."""
 COMPUTERS = [app_commands.Choice(name=f"Computer ({level})", value=level) for level in LEVELS]
 
 

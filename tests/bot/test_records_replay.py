@@ -108,3 +108,27 @@ async def test_replays_and_exports_are_refused_where_they_do_not_belong(
     assert open_table.value.kind == "not_finished"
     # A step out of range is the nearest step, never an error.
     assert (await service.step(GUILD, tid, 10**4)).step.last
+
+
+async def test_the_leaderboard_pages_after_rating_what_finished_and_stays_in_range(
+    backend_store: Store,
+) -> None:
+    # Ten people each play three 2-seat matches: a board of two pages (ten a page).
+    people = [Seat(3000 + i, f"P{i}") for i in range(12)]
+    n = 0
+    for rnd in range(3):
+        for i in range(0, 12, 2):
+            pair = (people[i], people[(i + 1 + 2 * rnd) % 12])
+            await finished_match(backend_store, 700 + n, 1000 + n, pair)
+            n += 1
+    service = RecordsService(backend_store)
+    first = await service.leaderboard(GUILD, 0)  # rates the 18 finished matches first
+    assert first.total == 12 and len(first.entries) == 10 and first.first_rank == 1
+    second = await service.leaderboard(GUILD, 1)
+    assert len(second.entries) == 2 and second.first_rank == 11
+    assert [e.ordinal for e in first.entries + second.entries] == sorted(
+        (e.ordinal for e in first.entries + second.entries), reverse=True
+    )
+    beyond = await service.leaderboard(GUILD, 99)  # a forged page: the last one
+    assert beyond == second
+    assert await service.catch_up() == 0  # nothing left to rate
