@@ -306,29 +306,35 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=400, help="log entries of the replayed match")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    out: dict[str, Any] = {"replay": replay_figures(args.moves, args.samples)}
+    out: dict[str, Any] = {}
+
+    def shown(section: str, figures: dict[str, Any]) -> None:
+        out[section] = figures
+        if not args.json:
+            print(f"{section}:")
+            for key, value in figures.items():
+                print(f"  {key}: {value}")
+            sys.stdout.flush()
+
+    shown("replay", replay_figures(args.moves, args.samples))
     with tempfile.TemporaryDirectory() as tmp:
         if args.store in ("sqlite", "both"):
             url = f"sqlite:///{Path(tmp) / 'records.db'}"
-            out["sqlite"] = asyncio.run(measure(url, args.matches, args.players, args.samples))
+            shown("sqlite", asyncio.run(measure(url, args.matches, args.players, args.samples)))
         if args.store in ("postgres", "both"):
             from data.pgserver import PgServer
 
             server = PgServer.start()
             try:
                 url = server.create_database("records")
-                out["postgres"] = asyncio.run(
-                    measure(url, args.matches, args.players, args.samples)
+                shown(
+                    "postgres",
+                    asyncio.run(measure(url, args.matches, args.players, args.samples)),
                 )
             finally:
                 server.stop()
     if args.json:
         print(json.dumps(out))
-        return 0
-    for section, figures in out.items():
-        print(f"{section}:")
-        for key, value in figures.items():
-            print(f"  {key}: {value}")
     return 0
 
 

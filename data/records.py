@@ -418,6 +418,17 @@ def replay_all(
     return records, openings
 
 
+def recomputed(
+    rows: Sequence[Sequence[Any]], departures: Iterable[Sequence[Any]]
+) -> tuple[dict[str, PlayerRecord], dict[tuple[str, str], int]]:
+    """:func:`replay_all` of results rows in rating order (see :func:`stored_match`) and
+    ``departures`` rows ``(table_id, seat, user_id)``."""
+    deps: dict[int, dict[int, int]] = {}
+    for tid, seat, uid in departures:
+        deps.setdefault(int(tid), {})[int(seat)] = int(uid)
+    return replay_all(stored_match(r, deps.get(int(r[0]), {})) for r in rows)
+
+
 # --- what the stores answer ---------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ process until the commit), reads its players' rows, and writes them with the mat
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ from data.records import (
     StoredMatch,
 )
 from data.records_sqlite import entry
-from data.store import CorruptRecord, NotFound
+from data.store import CorruptRecord, NotFound, StoreError
 
 if TYPE_CHECKING:
     from data.pgmigrate import Conn
@@ -91,7 +92,7 @@ class PgRecords:
             log_rows = await self.store.action_log(m.table_id)
             if table.initial_state is None:
                 raise ValueError("no dealt state")
-            return RC.match_facts(table.initial_state, log_rows, m.totals)
+            return await asyncio.to_thread(RC.match_facts, table.initial_state, log_rows, m.totals)
         except (CorruptRecord, NotFound, ValueError, KeyError) as e:
             log.warning("table %s: rated from its totals only: %s", m.table_id, e)
         except Exception as e:  # the engine refused the log
@@ -168,34 +169,60 @@ class PgRecords:
         return applied
 
     async def _recompute_guild(self, guild_id: int) -> int:
-        async def op(conn: Conn) -> int:
-            await conn.fetchval(
+        """As on SQLite: read in one snapshot, replay in memory with no transaction open (a
+        long one would hold locks and meet the idle-in-transaction timeout), then write in one
+        short transaction unless a match was rated meanwhile (then again from the start)."""
+        for _ in range(5):
+
+            async def read(conn: Conn) -> tuple[Any, list[Any], list[Any]]:
+                async with conn.transaction(isolation="repeatable_read", readonly=True):
+                    seq = await conn.fetchval(
+                        "SELECT seq FROM rating_seqs WHERE guild_id = $1", guild_id
+                    )
+                    deps = await conn.fetch(
+                        "SELECT d.table_id, d.seat, d.user_id FROM departures d "
+                        "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = $1",
+                        guild_id,
+                    )
+                    rows = await conn.fetch(
+                        "SELECT table_id, guild_id, finished_at, seats::text, scores::text, "
+                        "winners::text, facts::text FROM results "
+                        "WHERE guild_id = $1 AND rated_seq IS NOT NULL ORDER BY rated_seq",
+                        guild_id,
+                    )
+                return seq, [tuple(d) for d in deps], [tuple(r) for r in rows]
+
+            seq, deps, rows = await self._db.run(read, transaction=False, what="reading results")
+            records, openings = await asyncio.to_thread(RC.recomputed, rows, deps)
+
+            if await self._write_recomputed(guild_id, seq, records, openings):
+                return len(rows)
+        raise StoreError(f"server {guild_id} kept rating matches; recompute again later")
+
+    async def _write_recomputed(
+        self,
+        guild_id: int,
+        seq: Any,
+        records: dict[str, PlayerRecord],
+        openings: dict[tuple[str, str], int],
+    ) -> bool:
+        """Write recomputed records unless the server's rating sequence moved past ``seq``."""
+
+        async def op(conn: Conn) -> bool:
+            now = await conn.fetchval(
                 "SELECT seq FROM rating_seqs WHERE guild_id = $1 FOR UPDATE", guild_id
             )
-            deps: dict[int, dict[int, int]] = {}
-            for tid, seat, uid in await conn.fetch(
-                "SELECT d.table_id, d.seat, d.user_id FROM departures d "
-                "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = $1",
-                guild_id,
-            ):
-                deps.setdefault(int(tid), {})[int(seat)] = int(uid)
-            rows = await conn.fetch(
-                "SELECT table_id, guild_id, finished_at, seats::text, scores::text, "
-                "winners::text, facts::text FROM results "
-                "WHERE guild_id = $1 AND rated_seq IS NOT NULL ORDER BY rated_seq",
-                guild_id,
-            )
-            matches = [RC.stored_match(tuple(r), deps.get(int(r[0]), {})) for r in rows]
-            records, openings = RC.replay_all(matches)
+            if now != seq:
+                return False
             await conn.execute("DELETE FROM ratings WHERE guild_id = $1", guild_id)
             await conn.execute("DELETE FROM rating_openings WHERE guild_id = $1", guild_id)
             await conn.executemany(UPSERT_RATING, [r.row() for r in records.values()])
             await conn.executemany(
                 ADD_OPENING, [(guild_id, p, t, n) for (p, t), n in openings.items()]
             )
-            return len(matches)
+            return True
 
-        return await self._db.write(op, f"recomputing the ratings of server {guild_id}")
+        return await self._db.write(op, f"writing the recomputed ratings of server {guild_id}")
 
     # --- reading ----------------------------------------------------------------------------------
 

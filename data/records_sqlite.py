@@ -8,6 +8,7 @@ it set and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -26,7 +27,7 @@ from data.records import (
     StoredMatch,
 )
 from data.sqlite import SqliteStore
-from data.store import CorruptRecord, NotFound
+from data.store import CorruptRecord, NotFound, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ class SqliteRecords:
             log_rows = await self.store.action_log(m.table_id)
             if table.initial_state is None:
                 raise ValueError("no dealt state")
-            return RC.match_facts(table.initial_state, log_rows, m.totals)
+            return await asyncio.to_thread(RC.match_facts, table.initial_state, log_rows, m.totals)
         except (CorruptRecord, NotFound, ValueError, KeyError) as e:
             log.warning("table %s: rated from its totals only: %s", m.table_id, e)
         except Exception as e:  # the engine refused the log
@@ -163,26 +164,53 @@ class SqliteRecords:
         return applied
 
     async def _recompute_guild(self, guild_id: int) -> int:
-        def op(conn: sqlite3.Connection) -> int:
-            deps: dict[int, dict[int, int]] = {}
-            for tid, seat, uid in conn.execute(
-                "SELECT d.table_id, d.seat, d.user_id FROM departures d "
-                "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = ?",
-                (guild_id,),
-            ):
-                deps.setdefault(int(tid), {})[int(seat)] = int(uid)
-            rows = conn.execute(
-                "SELECT table_id, guild_id, finished_at, seats, scores, winners, facts "
-                "FROM results WHERE guild_id = ? AND rated_seq IS NOT NULL ORDER BY rated_seq",
-                (guild_id,),
-            ).fetchall()
-            matches = [RC.stored_match(r, deps.get(int(r[0]), {})) for r in rows]
-            records, openings = RC.replay_all(matches)
+        """Read the server's results, replay the ratings in memory (off the event loop, with no
+        lock held), then write them in one short transaction, unless a match was rated
+        meanwhile (its sequence number moved on): then again from the start."""
+        for _ in range(5):
+            seq_rows, dep_rows, rows = await self._db.snapshot(
+                [
+                    ("SELECT seq FROM rating_seqs WHERE guild_id = ?", (guild_id,)),
+                    (
+                        "SELECT d.table_id, d.seat, d.user_id FROM departures d "
+                        "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = ?",
+                        (guild_id,),
+                    ),
+                    (
+                        "SELECT table_id, guild_id, finished_at, seats, scores, winners, facts "
+                        "FROM results WHERE guild_id = ? AND rated_seq IS NOT NULL "
+                        "ORDER BY rated_seq",
+                        (guild_id,),
+                    ),
+                ]
+            )
+            seq = int(seq_rows[0][0]) if seq_rows else None
+            records, openings = await asyncio.to_thread(RC.recomputed, rows, dep_rows)
+
+            if await self._write_recomputed(guild_id, seq, records, openings):
+                return len(rows)
+        raise StoreError(f"server {guild_id} kept rating matches; recompute again later")
+
+    async def _write_recomputed(
+        self,
+        guild_id: int,
+        seq: int | None,
+        records: dict[str, PlayerRecord],
+        openings: dict[tuple[str, str], int],
+    ) -> bool:
+        """Write recomputed records unless the server's rating sequence moved past ``seq``."""
+
+        def op(conn: sqlite3.Connection) -> bool:
+            now = conn.execute(
+                "SELECT seq FROM rating_seqs WHERE guild_id = ?", (guild_id,)
+            ).fetchone()
+            if (int(now[0]) if now else None) != seq:
+                return False
             conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
             conn.execute("DELETE FROM rating_openings WHERE guild_id = ?", (guild_id,))
             conn.executemany(UPSERT_RATING, [r.row() for r in records.values()])
             conn.executemany(ADD_OPENING, [(guild_id, p, t, n) for (p, t), n in openings.items()])
-            return len(matches)
+            return True
 
         return await self._db.write(op)
 
