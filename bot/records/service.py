@@ -1,9 +1,10 @@
 """The records service: what ``/fp stats``, ``/fp leaderboard``, ``/fp history`` and replays ask
 of the store and the engine, answered as typed results (no Discord, no English).
 
-Ratings are brought up to date before anything is read (:meth:`RecordsService.catch_up`: every
-finished match not rated yet, oldest first; nothing to do costs one indexed query), so what a
-player reads includes the match that just ended, whichever process recorded it.
+Ratings are brought up to date before they are read (:meth:`RecordsService.catch_up`: the
+finished matches not rated yet, oldest first, a few at most; nothing to do costs one probe of a
+small index), so what a player reads includes the match that just ended, whichever process
+recorded it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ HISTORY_SIZE: Final = 5
 """Matches per history message (one replay button each)."""
 REPLAYS_KEPT: Final = 16
 """Replays kept built in this process (a person stepping through one clicks many times)."""
+READ_CATCH_UP: Final = 20
+"""Matches a read rates first at most (the ones that just ended); a backlog, after an upgrade
+say, is left to the background catch-up so that no answer waits for it."""
 SUMMARY_FRAMES: Final = 14
 """Moments at most in an animated summary."""
 
@@ -70,21 +74,24 @@ class RecordsService:
         self._replays: OrderedDict[int, tuple[Table, MatchReplay]] = OrderedDict()
         self._building: dict[int, asyncio.Task[tuple[Table, MatchReplay]]] = {}
 
-    async def catch_up(self) -> int:
-        """Rate every finished match not rated yet; how many were."""
+    async def catch_up(self, limit: int | None = None) -> int:
+        """Rate the finished matches not rated yet (at most ``limit``; None: all), oldest
+        first; how many were."""
         total = 0
-        while rated := await self.records.rate_pending(200):
+        while (limit is None or total < limit) and (
+            rated := await self.records.rate_pending(200 if limit is None else limit - total)
+        ):
             total += rated
         if total:
             log.info("rated %s finished matches", total)
         return total
 
     async def stats(self, guild_id: int, player: str) -> PlayerStats | None:
-        await self.catch_up()
+        await self.catch_up(READ_CATCH_UP)
         return await self.records.player_stats(guild_id, player)
 
     async def leaderboard(self, guild_id: int, page: int) -> BoardPage:
-        await self.catch_up()
+        await self.catch_up(READ_CATCH_UP)
         page = max(0, page)
         board = await self.records.leaderboard(guild_id, page * PAGE_SIZE, PAGE_SIZE)
         if not board.entries and page > 0 and board.total:
