@@ -171,3 +171,28 @@ async def test_a_replay_of_an_unknown_match_is_refused_privately(
     await run_bot()
     answer_ = await slash_answer(world.alice, table, "fp replay", match=123456)
     assert answer_.ephemeral and answer_.content == "There is no such match."
+
+
+async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_is_not(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({**SHORT, "active": 1}))  # Bob starts
+    await run_bot(test_state_file=str(path))
+    await table.open(world.alice, world.bob)
+    game = await table.start(world.alice)
+    ix = await table.slash(world.bob, "fp leave")
+    assert "computer player took your seat" in (await answer(ix)).content
+    final = await table.play_to_the_end(await table.settled_game(game.id), max_steps=100)
+    assert is_final(final)
+    bob = await slash_answer(world.bob, table, "fp stats")
+    assert "Matches: **1**" in bob.content and "Wins: **0 (0%)**" in bob.content
+    alice = await slash_answer(world.alice, table, "fp stats")
+    assert "Matches: **1**" in alice.content
+    # Alice beat the one who left, whatever the computer in his seat did: her rating rose.
+    mu_alice = float(alice.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
+    mu_bob = float(bob.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
+    assert mu_alice > 25.0 > mu_bob
+    for level in ("easy", "normal", "hard"):
+        computer = await slash_answer(world.carol, table, "fp stats", computer=level)
+        assert "has no rated match" in computer.content
