@@ -34,6 +34,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import emoji as em
 from bot import records_show as show
 from bot.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
@@ -83,7 +84,7 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SHARE
         super().__init__(
             discord.ui.Button(
                 label="Share in channel",
-                emoji="📣",
+                emoji=em.SHARE,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"fp:rec:share:{show.encode_player(player)}",
             )
@@ -115,6 +116,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
         super().__init__(
             discord.ui.Button(
                 label=label,
+                emoji=em.BACK if direction == "p" else em.NEXT,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"fp:rec:board:{page}:{direction}",
                 disabled=disabled,
@@ -144,11 +146,12 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP):
 
     def __init__(
         self, table_id: int, step: int, label: str, tag: str, *, disabled: bool = False,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
     ) -> None:  # fmt: skip
         super().__init__(
             discord.ui.Button(
                 label=label,
+                emoji=emoji,
                 style=style,
                 custom_id=f"fp:rec:step:{table_id}:{step}:{tag}",
                 disabled=disabled,
@@ -182,7 +185,9 @@ class SummaryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SUM
 
     def __init__(self, table_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="Summary", emoji="🎞️", custom_id=f"fp:rec:gif:{table_id}", row=1)
+            discord.ui.Button(
+                label="Summary", emoji=em.SUMMARY, custom_id=f"fp:rec:gif:{table_id}", row=1
+            )
         )
         self.table_id = table_id
 
@@ -209,7 +214,7 @@ class ExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPO
     def __init__(self, table_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Export", emoji="📄", custom_id=f"fp:rec:json:{table_id}", row=1
+                label="Export", emoji=em.EXPORT, custom_id=f"fp:rec:json:{table_id}", row=1
             )
         )
         self.table_id = table_id
@@ -246,10 +251,18 @@ def replay_view(shown: ReplayShown) -> discord.ui.View:
     tid = shown.table.id
     first, last = s.index == 0, s.last
     return _view(
-        StepButton(tid, 0, "⏮", "f", disabled=first),
-        StepButton(tid, max(0, s.index - 1), "◀", "p", disabled=first),
-        StepButton(tid, s.index + 1, "▶", "n", disabled=last, style=discord.ButtonStyle.primary),
-        StepButton(tid, s.count - 1, "⏭", "l", disabled=last),
+        StepButton(tid, 0, "First", "f", disabled=first, emoji=em.FIRST),
+        StepButton(tid, max(0, s.index - 1), "Back", "p", disabled=first, emoji=em.BACK),
+        StepButton(
+            tid,
+            s.index + 1,
+            "Next",
+            "n",
+            disabled=last,
+            emoji=em.NEXT,
+            style=discord.ButtonStyle.primary,
+        ),
+        StepButton(tid, s.count - 1, "Last", "l", disabled=last, emoji=em.LAST),
         SummaryButton(tid),
         ExportButton(tid),
     )
@@ -405,8 +418,8 @@ class Records(commands.Cog):
             at = show.board_page(board)
             many = show.pages(board)
             kwargs["view"] = _view(
-                BoardButton(max(0, at - 1), "◀ Better", "p", disabled=at == 0),
-                BoardButton(at + 1, "Next ▶", "n", disabled=at + 1 >= many),
+                BoardButton(max(0, at - 1), "Better", "p", disabled=at == 0),
+                BoardButton(at + 1, "Next", "n", disabled=at + 1 >= many),
             )
         return kwargs
 

@@ -1,6 +1,6 @@
 """Records through the fake Discord, as players see them: /fp stats (private, shareable),
 /fp leaderboard (pages by button), /fp history (with a replay button per match), replays stepped
-privately with ◀ ▶, the animated summary and the export of a finished match."""
+privately with Back and Next, the animated summary and the export of a finished match."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     assert len(lines) == 2 and {"Alice", "Computer (hard)"} <= {ln.split("**")[1] for ln in lines}
     assert "3 matches" in board.content
     assert [a.filename for a in board.attachments] == ["leaderboard.png"]
-    assert board.labels() == ["◀ Better", "Next ▶"]
+    assert board.labels() == ["Better", "Next"]
     assert all(b.get("disabled") for b in board.buttons())  # one page only
 
     history = await slash_answer(world.alice, table, "fp history", player=world.alice)
@@ -121,7 +121,7 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     steps = int(replay.content.split("step 1 of ")[1].split("**")[0].split()[0])
     for n in range(2, steps + 1):
         before = len(replay.revisions)
-        await world.alice.click(replay, "▶")
+        await world.alice.click(replay, "Next")
         await world.fake.wait_for(
             lambda b=before: len(replay.revisions) > b and replay.settled, TIMEOUT, "next step"
         )
