@@ -31,6 +31,17 @@ LEFT: Final = "👋"
 REMINDER: Final = "⏳"
 WARNING: Final = "⚠️"
 """A message of the table is not in its channel yet (Discord refused it)."""
+SHARE: Final = "📣"
+"""Post one's stats (shown privately) in the channel."""
+FIRST: Final = "⏮️"
+BACK: Final = "◀️"
+NEXT: Final = "▶️"
+LAST: Final = "⏭️"
+"""Stepping through a replay, or the leaderboard's pages."""
+SUMMARY: Final = "🎞️"
+"""A match's animated summary."""
+EXPORT: Final = "📄"
+"""A match as a scenario file."""
 YELLOW: Final = "🟨"
 RED: Final = "🟥"
 GREEN: Final = "🟩"
@@ -56,6 +67,13 @@ ALL: Final = (
     LEFT,
     REMINDER,
     WARNING,
+    SHARE,
+    FIRST,
+    BACK,
+    NEXT,
+    LAST,
+    SUMMARY,
+    EXPORT,
     YELLOW,
     RED,
     GREEN,

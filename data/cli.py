@@ -7,6 +7,9 @@ SQLite to PostgreSQL.
                                              # cannot be read
     python -m data migrate [DB]              # create the database / apply pending migrations
     python -m data copy SQLITE_DB POSTGRES   # copy everything into an empty PostgreSQL database
+    python -m data ratings [DB] [--recompute] [--guild ID]   # rate finished matches not
+                                             # rated yet; --recompute: rebuild every rating
+                                             # from the stored results (data/records.py)
 
 ``DB`` is a file path, a ``sqlite:///`` URL or a ``postgresql://`` (``postgres://``) URL; by
 default ``DATABASE_URL``, else the bot's default SQLite file (see :mod:`data.location`).
@@ -119,7 +122,27 @@ async def _copy(source: str, target: str, out: list[str]) -> int:
     return EXIT_PROBLEMS if problems else EXIT_OK
 
 
-def _run(command: str, urls: list[str]) -> int:
+async def _ratings(url: str, recompute: bool, guild_id: int | None, out: list[str]) -> int:
+    from data import open_store
+    from data.records import records_for
+
+    store = open_store(url)
+    await store.open()
+    try:
+        records = records_for(store)
+        pending = 0
+        while batch := await records.rate_pending(1000):
+            pending += batch
+        out.append(f"rated {pending} finished matches that were not rated yet")
+        if recompute:
+            applied = await records.recompute(guild_id)
+            out.append(f"recomputed the ratings from {applied} stored results")
+    finally:
+        await store.close()
+    return EXIT_OK
+
+
+def _run(command: str, urls: list[str], args: argparse.Namespace | None = None) -> int:
     out: list[str] = []
     where = " -> ".join(_shown(u) for u in urls)
     try:
@@ -127,6 +150,9 @@ def _run(command: str, urls: list[str]) -> int:
             code = asyncio.run(_check(urls[0], out))
         elif command == "migrate":
             code = asyncio.run(_migrate(urls[0], out))
+        elif command == "ratings":
+            assert args is not None
+            code = asyncio.run(_ratings(urls[0], args.recompute, args.guild, out))
         else:
             code = asyncio.run(_copy(urls[0], urls[1], out))
     except SchemaTooNew as e:
@@ -157,6 +183,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     cp.add_argument("source", help="the SQLite file or sqlite:/// URL (only read)")
     cp.add_argument("target", help="an empty PostgreSQL database's postgresql:// URL")
+    rat = sub.add_parser("ratings", help="rate finished matches not rated yet, or recompute")
+    rat.add_argument("db", nargs="?", help=db_help)
+    rat.add_argument(
+        "--recompute", action="store_true", help="rebuild the ratings from the stored results"
+    )
+    rat.add_argument("--guild", type=int, help="only this server (with --recompute)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     urls = [args.source, args.target] if args.command == "copy" else [_url(args.db)]
@@ -166,4 +198,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return EXIT_ERROR
-    return _run(args.command, urls)
+    return _run(args.command, urls, args)

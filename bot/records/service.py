@@ -1,0 +1,157 @@
+"""The records service: what ``/fp stats``, ``/fp leaderboard``, ``/fp history`` and replays ask
+of the store and the engine, answered as typed results (no Discord, no English).
+
+Ratings are brought up to date before they are read (:meth:`RecordsService.catch_up`: the
+finished matches not rated yet, oldest first, a few at most; nothing to do costs one probe of a
+small index), so what a player reads includes the match that just ended, whichever process
+recorded it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from bot.records.replay import MatchReplay, ReplayStep
+from data.records import (
+    BoardPage,
+    HistoryEntry,
+    PlayerStats,
+    Records,
+    records_for,
+)
+from data.store import NotFound, Store, Table
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE: Final = 10
+"""Leaderboard entries per page."""
+HISTORY_SIZE: Final = 5
+"""Matches per history message (one replay button each)."""
+REPLAYS_KEPT: Final = 16
+"""Replays kept built in this process (a person stepping through one clicks many times)."""
+READ_CATCH_UP: Final = 20
+"""Matches a read rates first at most (the ones that just ended); a backlog, after an upgrade
+say, is left to the background catch-up so that no answer waits for it."""
+SUMMARY_FRAMES: Final = 14
+"""Moments at most in an animated summary."""
+
+RefusalKind = Literal["no_match", "not_finished", "elsewhere", "not_player"]
+
+
+class RecordRefusal(Exception):
+    """A replay or export that cannot be given: no such match (``no_match``), a match not
+    over (``not_finished``), a match of another server (``elsewhere``), or an export asked by
+    someone who did not play in it (``not_player``: the file holds every dealt hand)."""
+
+    def __init__(self, kind: RefusalKind, table_id: int) -> None:
+        super().__init__(f"{kind}: table {table_id}")
+        self.kind: RefusalKind = kind
+        self.table_id = table_id
+
+
+@dataclass(frozen=True)
+class ReplayShown:
+    """One replay step of a finished match, with the match's table (names, place, date)."""
+
+    table: Table
+    step: ReplayStep
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.table.seats)
+
+
+class RecordsService:
+    """Stats, leaderboard, history and replays of one store (see the module)."""
+
+    def __init__(self, store: Store, records: Records | None = None) -> None:
+        self.store = store
+        self.records = records if records is not None else records_for(store)
+        self._replays: OrderedDict[int, tuple[Table, MatchReplay]] = OrderedDict()
+        self._building: dict[int, asyncio.Task[tuple[Table, MatchReplay]]] = {}
+
+    async def catch_up(self, limit: int | None = None) -> int:
+        """Rate the finished matches not rated yet (at most ``limit``; None: all), oldest
+        first; how many were."""
+        total = 0
+        while (limit is None or total < limit) and (
+            rated := await self.records.rate_pending(200 if limit is None else limit - total)
+        ):
+            total += rated
+        if total:
+            log.info("rated %s finished matches", total)
+        return total
+
+    async def stats(self, guild_id: int, player: str) -> PlayerStats | None:
+        await self.catch_up(READ_CATCH_UP)
+        return await self.records.player_stats(guild_id, player)
+
+    async def leaderboard(self, guild_id: int, page: int) -> BoardPage:
+        await self.catch_up(READ_CATCH_UP)
+        page = max(0, page)
+        board = await self.records.leaderboard(guild_id, page * PAGE_SIZE, PAGE_SIZE)
+        if not board.entries and page > 0 and board.total:
+            last = (board.total - 1) // PAGE_SIZE
+            board = await self.records.leaderboard(guild_id, last * PAGE_SIZE, PAGE_SIZE)
+        return board
+
+    async def history(self, guild_id: int, user_id: int | None) -> list[HistoryEntry]:
+        return await self.records.history(guild_id, user_id, HISTORY_SIZE)
+
+    # --- replays --------------------------------------------------------------------------------
+
+    async def _replay(self, guild_id: int, table_id: int) -> tuple[Table, MatchReplay]:
+        kept = self._replays.get(table_id)
+        if kept is None:
+            task = self._building.get(table_id)
+            if task is None:
+                task = asyncio.ensure_future(self._build(table_id))
+                self._building[table_id] = task
+                task.add_done_callback(lambda _: self._building.pop(table_id, None))
+            kept = await asyncio.shield(task)
+            self._replays[table_id] = kept
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        self._replays.move_to_end(table_id)
+        table = kept[0]
+        if table.guild_id != guild_id:
+            raise RecordRefusal("elsewhere", table_id)
+        return kept
+
+    async def _build(self, table_id: int) -> tuple[Table, MatchReplay]:
+        try:
+            table = await self.store.get_table(table_id)
+        except NotFound:
+            raise RecordRefusal("no_match", table_id) from None
+        if table.status != "finished" or table.initial_state is None:
+            raise RecordRefusal("not_finished", table_id)
+        log_rows = await self.store.action_log(table_id)
+        replay = await asyncio.to_thread(MatchReplay, table.initial_state, log_rows)
+        return table, replay
+
+    async def step(self, guild_id: int, table_id: int, index: int) -> ReplayShown:
+        """Step ``index`` of a finished match of this server (clamped to the replay)."""
+        table, replay = await self._replay(guild_id, table_id)
+        return ReplayShown(table, await asyncio.to_thread(replay.step, index))
+
+    async def moments(self, guild_id: int, table_id: int) -> list[ReplayShown]:
+        """The steps an animated summary shows (see :meth:`MatchReplay.moments`)."""
+        table, replay = await self._replay(guild_id, table_id)
+
+        def build() -> list[ReplayStep]:
+            return [replay.step(i) for i in replay.moments(SUMMARY_FRAMES)]
+
+        return [ReplayShown(table, s) for s in await asyncio.to_thread(build)]
+
+    async def export(self, guild_id: int, table_id: int, user_id: int) -> dict[str, Any]:
+        """The match in the engine's scenario format (see :meth:`MatchReplay.scenario`), for
+        one of its players only: the file holds every hand as dealt."""
+        table, replay = await self._replay(guild_id, table_id)
+        played = {s.user_id for s in table.seats} | set(table.departed.values())
+        if user_id not in played:
+            raise RecordRefusal("not_player", table_id)
+        return replay.scenario()

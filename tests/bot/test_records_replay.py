@@ -1,0 +1,134 @@
+"""Replays and exports of finished matches: rebuilt by the engine from the stored deal and action
+log, equal to the stored final state for every finished game of a generated database (SQLite and
+PostgreSQL), and exported as a scenario file that ``python -m engine run`` replays to it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.records.replay import CHECKPOINT_EVERY, MatchReplay
+from bot.records.service import RecordRefusal, RecordsService
+from data.store import Seat, Store, TableOptions
+from engine import Game, view
+from engine.scenario import scenario_output
+from tests.data.test_records import finished_match, lineup
+
+GUILD = 77
+
+
+async def generated(store: Store, count: int) -> list[int]:
+    """``count`` finished matches of 2 to 4 seats (curses on), played with random legal moves."""
+    return [await finished_match(store, 500 + i, 900 + i, lineup(i)) for i in range(count)]
+
+
+async def test_every_replay_ends_on_the_stored_final_state(backend_store: Store) -> None:
+    ids = await generated(backend_store, 6)
+    for tid in ids:
+        table = await backend_store.get_table(tid)
+        assert table.initial_state is not None and table.state is not None
+        replay = MatchReplay(table.initial_state, await backend_store.action_log(tid))
+        assert replay.final == table.state
+        last = replay.step(replay.count - 1)
+        assert last.last and last.after == view(Game.from_dict(table.state), None)
+        # Each step starts where the one before it ended (checkpoints change nothing).
+        for i in range(1, replay.count):
+            assert replay.step(i).before == replay.step(i - 1).after
+
+
+def test_a_step_is_the_same_built_from_a_checkpoint_or_from_the_deal() -> None:
+    game = Game.new(3, 4, curse=True)
+    initial = game.to_dict()
+    import random
+
+    from data.store import LoggedAction
+
+    rnd = random.Random(4)
+    log = []
+    while game.pending is not None:
+        seat = game.pending.player
+        action = rnd.choice(game.legal_actions())
+        game.apply(action, seat)
+        log.append(LoggedAction(1, len(log) + 2, seat, None, action.to_dict(), 0.0))
+    assert len(log) > 2 * CHECKPOINT_EVERY
+    replay = MatchReplay(initial, log)
+    plain = MatchReplay(initial, log)
+    plain._checkpoints = {0: initial}  # no checkpoint: everything from the deal
+    for i in range(replay.count):
+        assert replay.step(i) == plain.step(i)
+
+
+async def test_an_export_runs_through_the_engine_cli_to_the_stored_final_state(
+    backend_store: Store, tmp_path: Path
+) -> None:
+    ids = await generated(backend_store, 3)
+    service = RecordsService(backend_store)
+    for tid in ids:
+        table = await backend_store.get_table(tid)
+        player = next(s.user_id for s in table.seats if s.user_id is not None)
+        scenario = await service.export(GUILD, tid, player)
+        path = tmp_path / f"match-{tid}.json"
+        path.write_text(json.dumps(scenario))
+        out = subprocess.run(
+            [sys.executable, "-m", "engine", "run", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        final = Game.from_dict(table.state or {})
+        want = scenario_output(final, [])
+        got = json.loads(out.stdout)
+        for key in ("players", "options", "pyramid", "hands", "piles", "removed", "active"):
+            assert got[key] == want[key], key
+        assert got["pending"] is None
+
+
+async def test_replays_and_exports_are_refused_where_they_do_not_belong(
+    backend_store: Store,
+) -> None:
+    [tid] = await generated(backend_store, 1)
+    service = RecordsService(backend_store)
+    with pytest.raises(RecordRefusal) as other_server:
+        await service.step(GUILD + 1, tid, 0)
+    assert other_server.value.kind == "elsewhere"
+    with pytest.raises(RecordRefusal) as stranger:
+        await service.export(GUILD, tid, 999)
+    assert stranger.value.kind == "not_player"
+    with pytest.raises(RecordRefusal) as missing:
+        await service.step(GUILD, 1, 0)
+    assert missing.value.kind == "no_match"
+    seats = (Seat(1000, "A"), Seat(1001, "B"))
+    lobby = await backend_store.create_table(GUILD, 1, 1000, TableOptions(), seats, 0.0)
+    with pytest.raises(RecordRefusal) as open_table:
+        await service.step(GUILD, lobby.id, 0)
+    assert open_table.value.kind == "not_finished"
+    # A step out of range is the nearest step, never an error.
+    assert (await service.step(GUILD, tid, 10**4)).step.last
+
+
+async def test_the_leaderboard_pages_after_rating_what_finished_and_stays_in_range(
+    backend_store: Store,
+) -> None:
+    # Ten people each play three 2-seat matches: a board of two pages (ten a page).
+    people = [Seat(3000 + i, f"P{i}") for i in range(12)]
+    n = 0
+    for rnd in range(3):
+        for i in range(0, 12, 2):
+            pair = (people[i], people[(i + 1 + 2 * rnd) % 12])
+            await finished_match(backend_store, 700 + n, 1000 + n, pair)
+            n += 1
+    service = RecordsService(backend_store)
+    first = await service.leaderboard(GUILD, 0)  # rates the 18 finished matches first
+    assert first.total == 12 and len(first.entries) == 10 and first.first_rank == 1
+    second = await service.leaderboard(GUILD, 1)
+    assert len(second.entries) == 2 and second.first_rank == 11
+    assert [e.ordinal for e in first.entries + second.entries] == sorted(
+        (e.ordinal for e in first.entries + second.entries), reverse=True
+    )
+    beyond = await service.leaderboard(GUILD, 99)  # a forged page: the last one
+    assert beyond == second
+    assert await service.catch_up() == 0  # nothing left to rate

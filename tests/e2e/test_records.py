@@ -1,0 +1,198 @@
+"""Records through the fake Discord, as players see them: /fp stats (private, shareable),
+/fp leaderboard (pages by button), /fp history (with a replay button per match), replays stepped
+privately with Back and Next, the animated summary and the export of a finished match."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from tests.fakediscord import FakeUser, Message
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot
+from .driver import TIMEOUT, TableDriver, answer, is_final
+
+SHORT = {
+    "players": 2,
+    "pyramid": {"0,0": "Y30", "0,2": "R10"},
+    "hands": [["Y40", "B2", "G6", "R6"], ["R2", "G2", "B4", "Y4"]],
+    "piles": [["B10", "G10"], ["Y10", "G20"]],
+    "active": 0,
+}
+"""A short deal: Alice against a computer, four tiles each."""
+
+
+async def computer_match(world: World, table: TableDriver) -> Message:
+    """Alice plays the short deal against a hard computer, to the end."""
+    lobby = await table.open(world.alice)
+    await table.click(world.alice, lobby, "Add computer (hard)")
+    await world.fake.wait_for(lambda: "Computer 1" in lobby.embed_text(), 10, "the computer seat")
+    game = await table.start(world.alice)
+    final = await table.play_to_the_end(game, max_steps=100)
+    assert is_final(final)
+    return final
+
+
+async def slash_answer(
+    user: FakeUser, table: TableDriver, command: str, **options: object
+) -> Message:
+    ix = await user.slash(command, table.channel, **options)
+    table.interactions.append(ix)
+    return await answer(ix)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.size
+
+
+async def test_stats_are_private_and_can_be_shared_in_the_channel(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(SHORT))
+    await run_bot(test_state_file=str(path))
+    await computer_match(world, table)
+    stats = await slash_answer(world.alice, table, "fp stats")
+    assert stats.ephemeral
+    assert "**Stats of Alice** in this server" in stats.content
+    assert "Matches: **1**" in stats.content
+    assert "Rank in this server: **after 3 matches**" in stats.content
+    assert "Rating (μ − 3σ)" in stats.content and "Favourite opening" in stats.content
+    [card] = stats.images()
+    assert card.filename == "stats.png" and png_size(card.data)[0] == 640
+    # The computer level is rated too, as one player of the server.
+    hard = await slash_answer(world.bob, table, "fp stats", computer="hard")
+    assert "**Stats of Computer (hard)**" in hard.content and "Matches: **1**" in hard.content
+    # Someone with no match yet is told so, privately, with no card.
+    none = await slash_answer(world.bob, table, "fp stats", player=world.carol)
+    assert none.ephemeral and "Carol has no rated match in this server yet." in none.content
+    # Alice shares hers: a public message in the channel with the same stats.
+    ix = await world.alice.click(stats, "Share in channel")
+    shared = await answer(ix)
+    assert not shared.ephemeral and shared.channel is table.channel
+    assert "shares:" in shared.content and "**Stats of Alice**" in shared.content
+    assert [a.filename for a in shared.attachments] == ["stats.png"]
+    world.fake.assert_no_failed_interactions()
+
+
+async def test_leaderboard_pages_and_history_with_replays_and_export(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(SHORT))
+    await run_bot(test_state_file=str(path))
+    for i in range(3):
+        # Each match in a channel of its own, as a server with several game channels.
+        here = world.fake.create_text_channel(world.guild, f"games-{i}")
+        await computer_match(world, TableDriver(world.fake, here, {u.id: u for u in world.users}))
+    board = await slash_answer(world.bob, table, "fp leaderboard")
+    assert not board.ephemeral
+    assert "**Leaderboard · page 1 of 1**" in board.content
+    lines = [ln for ln in board.content.splitlines() if ln[:2] in ("1.", "2.")]
+    assert len(lines) == 2 and {"Alice", "Computer (hard)"} <= {ln.split("**")[1] for ln in lines}
+    assert "3 matches" in board.content
+    assert [a.filename for a in board.attachments] == ["leaderboard.png"]
+    assert board.labels() == ["Better", "Next"]
+    assert all(b.get("disabled") for b in board.buttons())  # one page only
+
+    history = await slash_answer(world.alice, table, "fp history", player=world.alice)
+    assert history.ephemeral
+    assert "**Recent matches of Alice**" in history.content
+    assert history.content.count("Alice, Computer 1") == 3
+    assert "https://discord.com/channels/" in history.content  # the thread of each match
+    assert history.labels() == ["Replay 1", "Replay 2", "Replay 3"]
+
+    # A replay, privately: the deal first, then ▶ steps through the turns to the end.
+    ix = await world.alice.click(history, "Replay 1")
+    replay = await answer(ix)
+    assert (
+        replay.ephemeral
+        and "step 1 of" in replay.content
+        and "The tiles are dealt" in replay.content
+    )
+    assert [a.filename for a in replay.attachments] == ["replay.png"]
+    steps = int(replay.content.split("step 1 of ")[1].split("**")[0].split()[0])
+    for n in range(2, steps + 1):
+        before = len(replay.revisions)
+        await world.alice.click(replay, "Next")
+        await world.fake.wait_for(
+            lambda b=before: len(replay.revisions) > b and replay.settled, TIMEOUT, "next step"
+        )
+        assert f"step {n} of {steps}" in replay.content
+        assert replay.images(), "every step shows the board"
+    assert "The match is over" in replay.content
+    assert "Alice played" in "\n".join(r.content for r in replay.revisions)
+    # The export runs through the engine's command line to the stored final state.
+    ix = await world.alice.click(replay, "Export")
+    exported = await answer(ix)
+    [file] = exported.attachments
+    scenario = tmp_path / file.filename
+    scenario.write_bytes(file.data)
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "run", str(scenario)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    final = json.loads(out.stdout)
+    assert final["pending"] is None and final["winner"] is not None
+    # Bob did not play: he may replay the match, not export every dealt hand.
+    ix = await world.bob.slash("fp replay", table.channel, match=_table_of(history))
+    bob_replay = await answer(ix)
+    assert bob_replay.ephemeral and "step 1 of" in bob_replay.content
+    ix = await world.bob.click(bob_replay, "Export")
+    assert "Only the match's players can export it" in (await answer(ix)).content
+    # The summary: one animated GIF, privately.
+    ix = await world.alice.click(replay, "Summary")
+    summary = await answer(ix)
+    [gif] = summary.attachments
+    assert gif.filename.endswith(".gif") and gif.data[:6] == b"GIF89a"
+    with Image.open(io.BytesIO(gif.data)) as img:
+        assert img.n_frames >= 2
+    world.fake.assert_no_failed_interactions()
+
+
+def _table_of(history: Message) -> int:
+    for b in history.buttons():
+        cid = b.get("custom_id") or ""
+        if cid.startswith("fp:rec:step:"):
+            return int(cid.split(":")[3])
+    raise AssertionError("no replay button")
+
+
+async def test_a_replay_of_an_unknown_match_is_refused_privately(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    answer_ = await slash_answer(world.alice, table, "fp replay", match=123456)
+    assert answer_.ephemeral and answer_.content == "There is no such match."
+
+
+async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_is_not(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({**SHORT, "active": 1}))  # Bob starts
+    await run_bot(test_state_file=str(path))
+    await table.open(world.alice, world.bob)
+    game = await table.start(world.alice)
+    ix = await table.slash(world.bob, "fp leave")
+    assert "computer player took your seat" in (await answer(ix)).content
+    final = await table.play_to_the_end(await table.settled_game(game.id), max_steps=100)
+    assert is_final(final)
+    bob = await slash_answer(world.bob, table, "fp stats")
+    assert "Matches: **1**" in bob.content and "Wins: **0 (0%)**" in bob.content
+    alice = await slash_answer(world.alice, table, "fp stats")
+    assert "Matches: **1**" in alice.content
+    # Alice beat the one who left, whatever the computer in his seat did: her rating rose.
+    mu_alice = float(alice.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
+    mu_bob = float(bob.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
+    assert mu_alice > 25.0 > mu_bob
+    for level in ("easy", "normal", "hard"):
+        computer = await slash_answer(world.carol, table, "fp stats", computer=level)
+        assert "has no rated match" in computer.content
