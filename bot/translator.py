@@ -108,16 +108,18 @@ def command_strings(
 
 def module_commands(module: object) -> Iterator[tuple[AnyCommand, object]]:
     """The application commands a module defines: its cogs' and its top-level ones, each with
-    the class or function that defines it."""
+    the class or function that defines it, then those it adds to another cog's group when it
+    loads, which it lists in a module-level ``SLASH_COMMANDS`` (a sequence of commands)."""
     name = getattr(module, "__name__", None)
     for value in vars(module).values():
-        if getattr(value, "__module__", None) != name:
-            continue
         if isinstance(value, type) and issubclass(value, commands.Cog):
-            for command in value.__cog_app_commands__:
-                yield command, value
-        elif isinstance(value, app_commands.Command | app_commands.Group):
+            if value.__module__ == name:
+                for command in value.__cog_app_commands__:
+                    yield command, value
+        elif isinstance(value, app_commands.Command | app_commands.Group) and value.module == name:
             yield value, None
+    for command in getattr(module, "SLASH_COMMANDS", ()):
+        yield command, None
 
 
 def _module_name(path: Path) -> str:

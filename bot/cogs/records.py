@@ -321,6 +321,19 @@ COMMANDS: Final = (
 )
 
 
+def slash_commands() -> list[app_commands.Command[Any, ..., None]]:
+    """New command objects for ``/fp stats``, ``leaderboard``, ``history`` and ``replay`` (a
+    group takes its commands as its own, so each bot gets objects of its own)."""
+    return [
+        app_commands.Command(name=name, description=description, callback=callback)
+        for name, description, callback in COMMANDS
+    ]
+
+
+SLASH_COMMANDS: Final = tuple(slash_commands())
+"""The commands as the catalog template reads them (:func:`bot.translator.module_commands`)."""
+
+
 class Records(commands.Cog):
     """Ratings, stats, leaderboard, history, replays and exports of finished matches."""
 
@@ -334,10 +347,7 @@ class Records(commands.Cog):
         group = self.bot.tree.get_command("fp")
         if not isinstance(group, app_commands.Group):
             raise RuntimeError("the /fp group is not loaded (load bot.cogs.tables first)")
-        for name, description, callback in COMMANDS:
-            command: app_commands.Command[Any, ..., None] = app_commands.Command(
-                name=name, description=description, callback=callback
-            )
+        for command in slash_commands():
             group.add_command(command, override=True)
             self._added.append(command)
         self.bot.add_dynamic_items(*BUTTONS)
