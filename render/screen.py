@@ -127,7 +127,7 @@ def viewer_status(view: View, names: Sequence[str]) -> tuple[str, bool]:
         return f"Your turn: pick a tile below, then {where}", True
     if p.kind == "fall":
         tile = narration.tile_name(p.tile) if p.tile else "the tile"
-        return f"Your choice: where does {tile} fall? ◀ left or right ▶", True
+        return f"Where does {tile} fall? ◀ left or right ▶", True
     return status_line(view, names), False
 
 

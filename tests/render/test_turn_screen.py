@@ -14,7 +14,17 @@ import pytest
 from PIL import Image, ImageDraw
 
 from engine import Game, Play, view
-from render import draw, encode, fonts, render_turn_screen, samples, turn_screen_layout
+from engine.tiles import ALL_TILES
+from render import (
+    draw,
+    encode,
+    fonts,
+    layout,
+    narration,
+    render_turn_screen,
+    samples,
+    turn_screen_layout,
+)
 from render import theme as th
 from render.labels import labelled_spots
 from render.layout import (
@@ -108,9 +118,18 @@ def test_the_fall_step_draws_the_falling_tile_and_arrows_to_its_landing_places()
         head, tail = (left, right) if side < 0 else (right, left)
         assert head > 2 * tail, (pos, head, tail)  # the head is on the side it points to
     assert viewer_status(v, NAMES) == (
-        "Your choice: where does yellow coal (1) fall? ◀ left or right ▶",
+        "Where does yellow coal (1) fall? ◀ left or right ▶",
         True,
     )
+
+
+def test_the_fall_question_fits_the_screen_whole_for_the_longest_tile_name() -> None:
+    """The question is never cut before its "right ▶" (it was, with "Your choice: " before it)."""
+    longest = max((narration.tile_name(t) for t in ALL_TILES), key=len)
+    text = f"Where does {longest} fall? ◀ left or right ▶"
+    f = fonts.bold(layout.STATUS_SIZE)
+    assert f.getlength(text) <= layout.CANVAS_W - 2 * layout.MARGIN
+    assert fonts.fit(text, f, layout.CANVAS_W - 2 * layout.MARGIN) == text
 
 
 def test_the_decider_after_a_curse_gets_the_fall_on_their_own_screen() -> None:
