@@ -501,14 +501,16 @@ class Records(Protocol):
 
 
 def records_for(store: object) -> Records:
-    """The records of a store (SQLite or PostgreSQL)."""
-    from data.postgres import PostgresStore
+    """The records of a store (SQLite or PostgreSQL). PostgreSQL's modules are imported only for
+    a PostgreSQL store: a SQLite-only host has no asyncpg."""
     from data.sqlite import SqliteStore
 
     if isinstance(store, SqliteStore):
         from data.records_sqlite import SqliteRecords
 
         return SqliteRecords(store)
+    from data.postgres import PostgresStore
+
     if isinstance(store, PostgresStore):
         from data.records_pg import PgRecords
 

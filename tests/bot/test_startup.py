@@ -20,6 +20,7 @@ import pytest
 import yarl
 from aiohttp import web
 
+import bot
 from tests.fakediscord.fixtures import running_world
 from tests.mounts import fill, make_read_only, tmpfs
 
@@ -440,7 +441,7 @@ async def test_a_start_says_what_it_runs_with_makes_the_database_where_stated_an
     assert first.status == 0 and second.status == 0, log
     assert f"created a new database at {db} (no games yet)" in log
     assert f"games in SQLite {db} (the default place), 0 open tables" in log
-    assert "Flaming Pyramids 0.1" in log and "discord.py 2." in log
+    assert f"Flaming Pyramids {bot.__version__} " in log and "discord.py 2." in log
     assert "the shard count Discord recommends" in log
     assert "voice" not in log.lower()  # no PyNaCl / davey warnings: the bot has no voice
     assert "Traceback" not in log and "SIGTERM: stopping" in log
