@@ -53,7 +53,7 @@ from bot.service.results import (
     TimerOutcome,
 )
 from bot.service.table import TableService
-from render.labels import labelled_spots as spot_labels
+from engine import labelled_spots as spot_labels
 
 __all__ = [
     "AI_GRACE_S",

@@ -45,9 +45,13 @@ from engine import (
     Event,
     Fall,
     Game,
+    MatchOverError,
     NextRound,
+    NotYourDecisionError,
     Play,
+    RoundOverError,
     View,
+    WrongDecisionError,
     action_from_dict,
     fitting_tiles,
     view,
@@ -101,9 +105,9 @@ def _clean_name(name: str) -> str:
 
 def _engine_refusal(err: EngineError) -> TableError:
     """An engine refusal in words a player understands (no "player N")."""
-    if err.code in ("round_over", "match_over"):
+    if isinstance(err, RoundOverError | MatchOverError):
         return Stale("This round is already over.")
-    if err.code in ("not_your_decision", "wrong_decision"):
+    if isinstance(err, NotYourDecisionError | WrongDecisionError):
         return Stale("That moment has passed: the game has moved on.")
     return NotAllowed("That move is not possible now.")
 

@@ -7,7 +7,7 @@ from bot.service.core import TableCore, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
 from data.store import Table
 from engine import Fall, Game, NextRound, Play, Pos, previews, view
-from render.labels import labelled_spots as spot_labels
+from engine import labelled_spots as spot_labels
 
 
 class Moves(TableCore):
