@@ -23,7 +23,7 @@ import discord
 
 from bot import budget, names, pictures, screens, views
 from bot import emoji as em
-from bot.errors import NotShown, TableError
+from bot.errors import NotShown, TableError, Why
 from bot.narrate import narrate
 from bot.service import (
     Board,
@@ -50,16 +50,6 @@ RETRY_MAX_S: Final = 600.0
 """...up to this long between tries, until it is shown."""
 POST_ERRORS: Final = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 """What posting a message can fail with: Discord's refusals, and the network's."""
-NOT_SHOWN: Final = (
-    "Your move is recorded, but Discord did not take its message just now: "
-    "I will post it as soon as Discord does."
-)
-NOT_SHOWN_FORBIDDEN: Final = (
-    "Your move is recorded, but I may not post in this channel just now ({what}): I will post "
-    "it as soon as I can. A server admin can let me send messages, attach files and embed "
-    "links here."
-)
-
 
 Clicked = tuple[int, Callable[..., Awaitable[Any]]]
 """The message a player's click was on, and how to edit it through that click's token."""
@@ -272,8 +262,10 @@ class Presenter:
         if failure is not None and clicker is not None:
             if isinstance(failure, discord.Forbidden):
                 what = failure.text or "missing permissions"
-                raise NotShown(NOT_SHOWN_FORBIDDEN.format(what=what), table_id=board.table_id)
-            raise NotShown(NOT_SHOWN, table_id=board.table_id)
+                raise NotShown(
+                    Why.NOT_SHOWN_FORBIDDEN, table_id=board.table_id, detail={"what": what}
+                )
+            raise NotShown(Why.NOT_SHOWN, table_id=board.table_id)
         return message
 
     def is_turn_message(self, table_id: int, message_id: int) -> bool:
@@ -434,7 +426,7 @@ class Presenter:
                     try:
                         now = await self.service.board_of(table_id)
                     except TableError as err:
-                        log.info("table %s: nothing more to show (%s)", table_id, err.code)
+                        log.info("table %s: nothing more to show (%s)", table_id, err.why.value)
                         self._owed.pop(table_id, None)
                         return
                     except Exception:

@@ -17,7 +17,8 @@ from typing import Any
 import discord
 
 from bot import views
-from bot.errors import NotYourDecision, TableError
+from bot.errors import TableError
+from bot.show import words
 from data.store import DatabaseDamaged, StoreError
 
 log = logging.getLogger(__name__)
@@ -80,12 +81,9 @@ async def guarded(
             what,
             interaction.user.id,
             type(err).__name__,
-            err.message,
+            err.why.value,
         )
-        if isinstance(err, NotYourDecision):
-            await reply_private(interaction, views.not_yours(err))
-        else:
-            await reply_private(interaction, err.worded(views.esc))
+        await reply_private(interaction, words.refusal(err, views.esc))
     except discord.Forbidden as err:
         if table_id is None:
             table_id = await _which_table(find_table)

@@ -16,7 +16,6 @@ import discord
 from bot import emoji as em
 from bot import names
 from bot.components import ButtonId, FpButton
-from bot.errors import NotYourDecision
 from bot.narrate import describe_preview, narrate, scores_line
 from bot.service import Board, Hand, Prompt, SpotChoice, Step
 from data.store import PlayerPrefs, TableOptions
@@ -360,20 +359,6 @@ def step_pings(step: Step) -> list[int]:
 # --- hands and spots ------------------------------------------------------------------------------
 
 
-def not_yours(err: NotYourDecision) -> str:
-    """A private answer to someone who pressed a button of a decision that is not theirs."""
-    if err.owner is None:
-        return "Nobody has to decide anything right now."
-    name = esc(err.owner)
-    if err.decision == "fall":
-        return f"It is {name}'s decision where the tile falls, not yours."
-    return f"It is {name}'s turn, not yours. I will mention you when it is your turn."
-
-
-NOT_PLAYING = (
-    "You are not playing at this table, so this is not yours to decide. "
-    "You can watch, and join the next game!"
-)
 OUT_OF_DATE_HAND = "That hand is out of date: here it is now."
 MATCH_OVER = f"{em.MATCH_OVER} The match is over."
 

@@ -20,9 +20,10 @@ from discord.ext import commands
 from bot import emoji as em
 from bot import rules, views
 from bot.components import ButtonId
-from bot.errors import BadRequest, NotShown, Stale, TableError, TableExists
+from bot.errors import BadRequest, NotShown, Stale, TableError, TableExists, Why
 from bot.replies import guarded
 from bot.service import Board, LeftGame, SpotChoice, Step
+from bot.show import words
 from data.store import TableDefaults
 
 if TYPE_CHECKING:
@@ -239,7 +240,7 @@ class Tables(commands.Cog):
             except TableError as err:
                 # The choice is made for good, game or not: say so, then why there is no hand.
                 await interaction.followup.send(
-                    f"{MODE_CHOSEN[chosen]}\n{err.message}", ephemeral=True
+                    f"{MODE_CHOSEN[chosen]}\n{words.refusal(err, views.esc)}", ephemeral=True
                 )
                 return
             await self.presenter.screens.open_hand(interaction, hand)
@@ -399,7 +400,7 @@ class Tables(commands.Cog):
         async with guarded(interaction, bid.table_id, f"button {bid.action}"):
             handler = getattr(self, f"_button_{bid.action}", None)
             if handler is None:
-                raise Stale("This button is from an older version of the game.")
+                raise Stale(Why.OLD_BUTTON)
             await self.service.check_place(
                 bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
             )
@@ -511,7 +512,7 @@ class Tables(commands.Cog):
     ) -> None:
         """A press on a private screen whose moment has passed: the screen shows the newest
         hand (or the end of the match), saying why."""
-        log.debug("table %s: stale press on a private screen (%s)", table_id, err.code)
+        log.debug("table %s: stale press on a private screen (%s)", table_id, err.why.value)
         await self.presenter.screens.show_newest(interaction, table_id, note=views.OUT_OF_DATE_HAND)
 
     async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -539,7 +540,7 @@ class Tables(commands.Cog):
         try:
             r, x = (int(n) for n in where.split(","))
         except ValueError:
-            raise BadRequest("That spot does not exist.") from None
+            raise BadRequest(Why.NO_SUCH_SPOT) from None
         await interaction.response.defer()
         try:
             async with self.presenter.table_lock(bid.table_id):

@@ -18,6 +18,7 @@ from bot.errors import (
     NotSeated,
     Stale,
     TableError,
+    Why,
 )
 from bot.service.locks import TableLocks
 from bot.service.results import (
@@ -106,10 +107,10 @@ def _clean_name(name: str) -> str:
 def _engine_refusal(err: EngineError) -> TableError:
     """An engine refusal in words a player understands (no "player N")."""
     if isinstance(err, RoundOverError | MatchOverError):
-        return Stale("This round is already over.")
+        return Stale(Why.ROUND_OVER)
     if isinstance(err, NotYourDecisionError | WrongDecisionError):
-        return Stale("That moment has passed: the game has moved on.")
-    return NotAllowed("That move is not possible now.")
+        return Stale(Why.MOVED_ON)
+    return NotAllowed(Why.MOVE_IMPOSSIBLE)
 
 
 class TableCore:
@@ -135,11 +136,11 @@ class TableCore:
         try:
             return self._effective(await self.store.get_table(table_id))
         except NotFound:
-            raise NoTable("This table is closed.", table_id=table_id) from None
+            raise NoTable(Why.TABLE_CLOSED, table_id=table_id) from None
         except CorruptRecord as err:
             self._report_unreadable(err)
             raise TableError(
-                "This table's record cannot be read; an admin has been told in the logs.",
+                Why.UNREADABLE_TABLE,
                 table_id=table_id,
             ) from None
 
@@ -156,7 +157,7 @@ class TableCore:
     async def _get_open(self, table_id: int) -> Table:
         table = await self._get(table_id)
         if table.status not in ("lobby", "playing"):
-            raise Stale("This table is closed.", table_id=table_id)
+            raise Stale(Why.TABLE_CLOSED, table_id=table_id)
         return table
 
     @staticmethod
@@ -176,13 +177,13 @@ class TableCore:
     @staticmethod
     def _game(table: Table) -> Game:
         if table.state is None:
-            raise TableError("This table has no game yet.", table_id=table.id)
+            raise TableError(Why.NO_GAME_YET, table_id=table.id)
         return Game.from_dict(table.state)
 
     async def _get_game(self, table_id: int) -> tuple[Table, Game]:
         table = await self._get_open(table_id)
         if table.status != "playing":
-            raise Stale("This game has not started yet.", table_id=table_id)
+            raise Stale(Why.GAME_NOT_STARTED, table_id=table_id)
         return table, self._game(table)
 
     async def table_in_channel(self, channel_id: int) -> Table:
@@ -192,8 +193,7 @@ class TableCore:
         except CorruptRecord as err:
             self._report_unreadable(err)
             raise TableError(
-                "This channel's table cannot be read any more. Someone who can manage the "
-                "channel can close it with /fp abort.",
+                Why.UNREADABLE_CHANNEL_TABLE,
                 table_id=err.table_id,
             ) from None
         if table is None:
@@ -203,12 +203,8 @@ class TableCore:
                 if t.channel_id == channel_id and t.thread_id is not None
             ]
             if threads:
-                where = ", ".join(f"<#{t}>" for t in sorted(threads)[:10])
-                raise NoTable(
-                    f"The games of this channel are played in their threads: {where}. Use the "
-                    "commands there, or start another table here: /fp new"
-                )
-            raise NoTable("There is no Flaming Pyramids table in this channel. Start one: /fp new")
+                raise NoTable(Why.GAMES_IN_THREADS, detail={"threads": tuple(sorted(threads))})
+            raise NoTable(Why.NO_TABLE_HERE)
         return table
 
     @staticmethod
@@ -223,8 +219,7 @@ class TableCore:
         seat = self.seat_of(table, user_id)
         if seat is None:
             raise NotSeated(
-                "You are not playing at this table, so this is not yours to decide. "
-                "You can watch, and join the next game!",
+                Why.NOT_PLAYING,
                 table_id=table.id,
             )
         return seat
@@ -333,7 +328,7 @@ class TableCore:
         """A player's hand at the table of a channel (``/fp hand``)."""
         table = await self.table_in_channel(channel_id)
         if table.status != "playing":
-            raise Stale("The game has not started yet.", table_id=table.id)
+            raise Stale(Why.HAND_BEFORE_START, table_id=table.id)
         return await self.hand(table.id, user_id)
 
     async def check_place(
@@ -349,18 +344,18 @@ class TableCore:
         elif table.guild_id == guild_id and channel_id in (table.channel_id, table.thread_id):
             return
         log.info("table %s: a button used out of its place by user %s", table_id, user_id)
-        raise Stale("This button does not belong here; nothing was changed.", table_id=table_id)
+        raise Stale(Why.MISPLACED_BUTTON, table_id=table_id)
 
     def _check_version(self, table: Table, version: int) -> None:
         if table.version != version:
             raise Stale(
-                "That button belongs to a moment that has passed; nothing was changed.",
+                Why.PASSED_MOMENT,
                 table_id=table.id,
             )
 
-    def _require_host(self, table: Table, user_id: int, what: str) -> None:
+    def _require_host(self, table: Table, user_id: int, what: Why) -> None:
         if table.host_id != user_id:
-            raise NotAllowed(f"Only the host can {what}.", table_id=table.id)
+            raise NotAllowed(what, table_id=table.id)
 
     # --- timers ----------------------------------------------------------------------------------
 
@@ -492,7 +487,7 @@ class TableCore:
             )
         except VersionConflict:
             raise Stale(
-                "That moment has passed: somebody acted first. Nothing was changed.",
+                Why.ACTED_FIRST,
                 table_id=table.id,
             ) from None
 
@@ -568,7 +563,7 @@ class TableCore:
         current = await self.store.get_guild_settings(guild_id)
         if turn_limit_s is not None:
             if not MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S:
-                raise BadRequest("The turn time limit must be between 1 minute and 14 days.")
+                raise BadRequest(Why.TURN_LIMIT_RANGE)
             current = replace(current, turn_limit_s=turn_limit_s)
         if reminder_s is not None:
             current = replace(current, reminder_s=max(0, reminder_s))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.errors import BadRequest, HandChanged, NotYourDecision, Stale
+from bot.errors import BadRequest, HandChanged, NotYourDecision, Stale, Why
 from bot.service.core import TableCore, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
 from data.store import Table
@@ -26,14 +26,13 @@ class Moves(TableCore):
                 return await self._hand(table, game, seat)
             if digest != hand_digest(table.id, game.round, game.hands[seat]):
                 raise HandChanged(
-                    "Your hand has changed since this message: use your latest hand "
-                    "(the My hand button, or /fp hand).",
+                    Why.HAND_CHANGED,
                     table_id=table_id,
                 )
             if p is None or p.kind != "play" or p.player != seat:
                 raise self._not_yours(table, game)
             if tile not in game.hands[seat]:
-                raise Stale("That tile is no longer in your hand.", table_id=table_id)
+                raise Stale(Why.TILE_GONE, table_id=table_id)
             return self._spot_choice(table, game, seat, user_id, tile)
 
     def _spot_choice(
@@ -68,7 +67,7 @@ class Moves(TableCore):
         self._check_version(table, version)
         p = game.pending
         if p is None or p.kind != "play" or p.player != seat or tile not in game.hands[seat]:
-            raise Stale("That moment has passed: the game has moved on.", table_id=table_id)
+            raise Stale(Why.MOVED_ON, table_id=table_id)
         return self._spot_choice(table, game, seat, user_id, tile)
 
     async def choose_spot(
@@ -90,13 +89,13 @@ class Moves(TableCore):
     async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
         """A "Fall left" / "Fall right" button."""
         if direction not in ("left", "right"):
-            raise BadRequest("A tile falls left or right.")
+            raise BadRequest(Why.FALL_DIRECTION)
         async with self.lock(table_id):
             table, game = await self._get_game(table_id)
             seat = self._require_seat(table, user_id)
             p = game.pending
             if p is None or p.kind != "fall":
-                raise Stale("That fall has already been decided.", table_id=table_id)
+                raise Stale(Why.FALL_DECIDED, table_id=table_id)
             if p.player != seat:
                 raise self._not_yours(table, game)
             self._check_version(table, version)
@@ -108,7 +107,7 @@ class Moves(TableCore):
             table, game = await self._get_game(table_id)
             seat = self._require_seat(table, user_id)
             if game.pending is not None or game.match_over:
-                raise Stale("The next round has already started.", table_id=table_id)
+                raise Stale(Why.NEXT_ROUND_STARTED, table_id=table_id)
             self._check_version(table, version)
             return await self._commit(table, game, seat, user_id, NextRound())
 

@@ -1,0 +1,1 @@
+"""What the bot shows on Discord, by audience (see ``bot/README.md``)."""
