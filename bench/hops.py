@@ -7,12 +7,13 @@ recorded with the asyncio task it ran in (``sys.setprofile``; a coroutine counts
 not each time it resumes). The task that handled the click is the path the clicker waits for;
 work it hands to background tasks (hands by DM, other players' screens) is counted apart.
 
-Modules are grouped in the parts a move goes through: the commands and buttons (``bot.cogs``), the
-desk (``bot.desk``), the table service (``bot.service``), what shows results (``bot.show``, and
-before it ``bot.presenter``, ``bot.screens``, ``bot.views``, ``bot.pictures``), and the store
-(``data``). Helpers every part uses (the result types, the store's records, names, button ids,
-the request budget, the engine, the pictures' drawing) are not parts: a call through them counts
-for the part that made it.
+Modules are grouped in the parts a move goes through: the commands and buttons (``bot.cogs``,
+with ``bot.replies``, their answer to errors), the desk (``bot.desk``), the table service
+(``bot.service``), what shows results (``bot.show``, and before it ``bot.presenter``,
+``bot.screens``, ``bot.views``, ``bot.pictures``), and the store (``data``). Helpers every part
+uses (the result types, the store's records, names, button ids, the request budget, the engine,
+the pictures' drawing) are not parts: a call through them counts for the part that made it, and
+so does making a record (the ``__init__`` a dataclass generates).
 A *hop* is a call from one part into another; the report gives the hops on the click's path, how
 many times each part was entered, and how many times a table's row was read (``get_table``).
 
@@ -59,7 +60,7 @@ PARTS = (
     ("bot.screens", "show"),
     ("bot.views", "show"),
     ("bot.pictures", "show"),
-    ("bot.replies", "show"),
+    ("bot.replies", "cogs"),
     ("bot.narrate", "show"),
     ("data.store", None),
     ("data", "store"),
@@ -125,8 +126,8 @@ class Trace:
         if event not in ("call", "return"):
             return
         here = part_of(project_module(frame))
-        if here is None:
-            return
+        if here is None or frame.f_code.co_filename.startswith("<"):
+            return  # not a part, or code generated for a record
         coroutine = frame.f_code.co_flags & 0x380
         if event == "call" and coroutine:  # a coroutine counts when it starts, not resumes
             if id(frame) in self.started:

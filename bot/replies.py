@@ -16,9 +16,8 @@ from typing import Any
 
 import discord
 
-from bot import views
 from bot.errors import TableError
-from bot.show import words
+from bot.show import texts, words
 from data.store import DatabaseDamaged, StoreError
 
 log = logging.getLogger(__name__)
@@ -83,7 +82,7 @@ async def guarded(
             type(err).__name__,
             err.why.value,
         )
-        await reply_private(interaction, words.refusal(err, views.esc))
+        await reply_private(interaction, words.refusal(err, texts.esc))
     except discord.Forbidden as err:
         if table_id is None:
             table_id = await _which_table(find_table)

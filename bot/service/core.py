@@ -3,12 +3,11 @@ writing a decision (the engine checks it, the store keeps it, version-checked)."
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from bot import names
 from bot.errors import (
@@ -20,7 +19,7 @@ from bot.errors import (
     TableError,
     Why,
 )
-from bot.service.locks import TableLocks
+from bot.kept import Kept
 from bot.service.results import (
     Board,
     Hand,
@@ -85,6 +84,14 @@ NEXT_ROUND_PAUSE_S = 120.0
 MAX_NAME = 32
 
 
+class Place(NamedTuple):
+    """Where a button was pressed: a server's channel or thread, or a direct message
+    (``guild_id`` None)."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+
 def hand_digest(table_id: int, game_round: int, hand: Sequence[str]) -> str:
     """A short fingerprint of one hand at one table (goes into tile buttons' custom ids)."""
     raw = f"{table_id}:{game_round}:{','.join(hand)}".encode()
@@ -123,12 +130,7 @@ class TableCore:
     seed_source: Callable[[], int]
     deal: Dealer
     next_round_pause_s: float
-    locks: TableLocks
     _reported: set[tuple[int, int | None]]
-
-    def lock(self, table_id: int) -> asyncio.Lock:
-        """The lock that serialises changes to one table in this process."""
-        return self.locks.change(table_id)
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -264,7 +266,9 @@ class TableCore:
         """The board of the open table in a channel (for ``/fp status``)."""
         return self.board(await self.table_in_channel(channel_id))
 
-    async def _hand(self, table: Table, game: Game, seat: int) -> Hand:
+    async def _hand(self, table: Table, game: Game, seat: int, *, with_since: bool = False) -> Hand:
+        """The hand of ``seat``; ``with_since``: on the player's turn, with the others' turns
+        since their last move (for the direct message that tells them it is their turn)."""
         s = table.seats[seat]
         assert s.user_id is not None
         prefs = await self.store.get_prefs(s.user_id)
@@ -273,6 +277,11 @@ class TableCore:
         if p is not None and p.player == seat and p.kind in ("play", "fall"):
             decision = "play" if p.kind == "play" else "fall"
         fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
+        your_turn = p is not None and p.kind == "play" and p.player == seat
+        wants_told = prefs.hand_mode == "dm" and prefs.dm_on_turn
+        since = (
+            await self._turns_since(table, seat) if with_since and your_turn and wants_told else ()
+        )
         return Hand(
             table_id=table.id,
             guild_id=table.guild_id,
@@ -283,21 +292,22 @@ class TableCore:
             names=tuple(x.name for x in table.seats),
             digest=hand_digest(table.id, game.round, game.hands[seat]),
             version=table.version,
-            your_turn=p is not None and p.kind == "play" and p.player == seat,
+            your_turn=your_turn,
             dm=prefs.hand_mode == "dm",
             dm_failed_before=s.user_id in table.dm_failed,
             dm_on_turn=prefs.dm_on_turn,
             decision=decision,
             fitting=tuple(fitting),
             deadline=table.deadline if decision != "wait" else None,
-            board_message_id=table.messages.get("board"),
+            board_message_id=Kept.BOARD.of(table.messages),
+            since=tuple(since),
         )
 
-    async def turns_since(self, table_id: int, seat: int) -> list[tuple[Event, ...]]:
+    async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:
         """What the game did since ``seat`` last placed a tile: one group of events per turn of
         the others (their placement, its falls and fire die), replayed from the table's action
         log, so any process tells it the same. Empty when the log cannot be replayed."""
-        table = await self._get_open(table_id)
+        table_id = table.id
         if table.initial_state is None:
             return []
         turns: list[list[Event]] = []
@@ -318,11 +328,12 @@ class TableCore:
             return []
         return [tuple(t) for t in turns]
 
-    async def hand(self, table_id: int, user_id: int) -> Hand:
-        """A player's hand (for the "My hand" button); only its owner ever gets it."""
+    async def hand(self, table_id: int, user_id: int, *, with_since: bool = False) -> Hand:
+        """A player's hand (for the "My hand" button); only its owner ever gets it. With
+        ``with_since``, on their turn, what the others did since their last move."""
         table, game = await self._get_game(table_id)
         seat = self._require_seat(table, user_id)
-        return await self._hand(table, game, seat)
+        return await self._hand(table, game, seat, with_since=with_since)
 
     async def hand_in_channel(self, channel_id: int, user_id: int) -> Hand:
         """A player's hand at the table of a channel (``/fp hand``)."""
@@ -337,14 +348,19 @@ class TableCore:
         """Refuse (:class:`Stale`) a button of ``table_id`` used anywhere but in its table's
         channel or thread, or in a direct message (``guild_id`` None) by someone not seated there: a
         button's id can be forged, its place cannot."""
-        table = await self._get(table_id)
-        if guild_id is None:
+        self._check_place(await self._get(table_id), Place(guild_id, channel_id), user_id)
+
+    def _check_place(self, table: Table, place: Place, user_id: int) -> None:
+        if place.guild_id is None:
             if self.seat_of(table, user_id) is not None:
                 return
-        elif table.guild_id == guild_id and channel_id in (table.channel_id, table.thread_id):
+        elif table.guild_id == place.guild_id and place.channel_id in (
+            table.channel_id,
+            table.thread_id,
+        ):
             return
-        log.info("table %s: a button used out of its place by user %s", table_id, user_id)
-        raise Stale(Why.MISPLACED_BUTTON, table_id=table_id)
+        log.info("table %s: a button used out of its place by user %s", table.id, user_id)
+        raise Stale(Why.MISPLACED_BUTTON, table_id=table.id)
 
     def _check_version(self, table: Table, version: int) -> None:
         if table.version != version:
@@ -441,7 +457,12 @@ class TableCore:
                     and s.user_id is not None
                     and (changed or (turn_began and i == p.player))
                 ):
-                    hands.append(await self._hand(table, game, i))
+                    began = turn_began and i == p.player
+                    hands.append(await self._hand(table, game, i, with_since=began))
+        mine = None
+        if seat is not None and user_id is not None and not game.match_over:
+            mine = next((h for h in hands if h.seat == seat), None)
+            mine = mine or await self._hand(table, game, seat)
         kind: Literal["move", "next_round"] = (
             "next_round" if isinstance(action, NextRound) else "move"
         )
@@ -457,6 +478,7 @@ class TableCore:
             turn_events=tuple(game.turn_events) if kind == "move" else (),
             continues_turn=isinstance(action, Fall | Die),
             turn=(game.round, game.turn),  # a placement counts the turn; its falls do not
+            mine=mine,
         )
 
     async def _write(
@@ -518,15 +540,6 @@ class TableCore:
         await self.store.set_prefs(prefs)
         return prefs
 
-    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
-        """Remember that a direct message to ``user_id`` failed at this table; True the first time
-        (so the channel is told once)."""
-        return await self.store.note_dm_failed(table_id, user_id)
-
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        """Remember that the channel has seen the table at ``version`` (see :meth:`unshown`)."""
-        await self.store.mark_shown(table_id, version)
-
     async def unshown(self, before: float) -> list[Board]:
         """Games whose latest move was committed but never shown (the bot stopped in between),
         waiting for a person: to post their picture again after a restart. Only moves made
@@ -546,10 +559,6 @@ class TableCore:
             if board.prompt.user_id is not None or board.prompt.kind == "next_round":
                 out.append(board)
         return out
-
-    async def remember_message(self, table_id: int, key: str, message_id: int) -> None:
-        """Remember a Discord message id (the lobby, the latest picture...)."""
-        await self.store.set_message(table_id, key, message_id)
 
     async def settings(
         self,

@@ -107,6 +107,9 @@ class Hand:
     """When the turn in progress ends (unix time), if it is this player's decision."""
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
+    since: tuple[tuple[Event, ...], ...] = ()
+    """When this hand begins the player's turn and they want to be told by direct message: the
+    others' turns since their last move, one group of events per turn (else empty)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,9 @@ class Step:
     """The step resolves a turn whose placement was already shown (a fall, the fire die)."""
     turn: tuple[int, int] | None = None
     """``(round, turn)`` of the turn this step belongs to (turns count placed tiles)."""
+    mine: Hand | None = None
+    """The hand, after this step, of the person whose click made it (for their own private
+    screen); None when nobody clicked or the match is over."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,8 @@ class Reminder:
     board: Board
     user_id: int
     seat: int
+    dm: bool = False
+    """Whether the owner wants reminders by direct message (and can get them here)."""
 
 
 @dataclass(frozen=True)

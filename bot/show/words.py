@@ -2,7 +2,7 @@
 
 The service refuses with a kind of refusal and its values, never a sentence; this is the one
 place that words them (privately, to the person who asked). A name a player chose is quoted for
-Discord (:func:`bot.views.esc`) where it is put into words.
+Discord (:func:`bot.show.texts.esc`) where it is put into words.
 """
 
 from __future__ import annotations

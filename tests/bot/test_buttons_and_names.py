@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import names, views
+from bot import names
 from bot.components import MAX_ID, ButtonId
 from bot.errors import NotYourDecision, Stale, Why
 from bot.service import TableService
-from bot.show import words
+from bot.show import texts, words
 from data.sqlite import SqliteStore
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, ManualClock, make_service, state
@@ -111,7 +111,7 @@ def test_names_lose_control_and_direction_characters_and_keep_the_rest() -> None
 
 
 def test_a_name_in_text_cannot_format_ping_or_turn_the_line() -> None:
-    shown = views.esc("**bold**\u202e @everyone")
+    shown = texts.esc("**bold**\u202e @everyone")
     assert shown == "\\*\\*bold\\*\\* @\u200beveryone"
     assert not set(BIDI) & set(shown)
 
@@ -128,7 +128,7 @@ async def test_a_refusal_naming_a_player_quotes_the_name_for_the_reply(
     with pytest.raises(NotYourDecision) as refused:
         await service.play(board.table_id, BOB, "R2", hand.digest)
     assert (refused.value.decision, refused.value.owner) == ("play", "**bold**evil")  # as written
-    assert words.refusal(refused.value, views.esc).startswith("It is \\*\\*bold\\*\\*evil's turn")
+    assert words.refusal(refused.value, texts.esc).startswith("It is \\*\\*bold\\*\\*evil's turn")
 
 
 async def test_a_seated_name_keeps_its_words_apart_and_loses_its_controls(

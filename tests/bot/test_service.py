@@ -53,7 +53,7 @@ async def test_new_table_seats_the_host_with_server_defaults(service: TableServi
 
 async def test_one_table_per_channel_but_many_channels(service: TableService) -> None:
     first = await service.new_table(GUILD, CHANNEL, ALICE, "Alice")
-    await service.remember_message(first.table_id, "lobby", 555)
+    await service.store.set_message(first.table_id, "lobby", 555)
     with pytest.raises(TableExists) as busy:
         await service.new_table(GUILD, CHANNEL, BOB, "Bob")
     assert busy.value.table_id == first.table_id
@@ -550,7 +550,7 @@ async def test_a_move_never_shown_is_shown_again_only_by_a_process_started_after
     assert [b.table_id for b in await service.unshown(before=started)] == [t]
     # A move made after that process started is being shown by whoever made it: not again.
     clock.now += 5
-    await service.mark_shown(t, (await service.board_of(t)).version)
+    await service.store.mark_shown(t, (await service.board_of(t)).version)
     hand = await service.hand(t, ALICE)
     assert hand.view.hand is not None
     step = await play_tile(service, t, ALICE, hand.view.hand[0], hand.digest)
