@@ -15,6 +15,7 @@ from bot.errors import (
     NoTable,
     NotAllowed,
     NotSeated,
+    NotYourDecision,
     Stale,
     TableError,
     Why,
@@ -362,6 +363,15 @@ class TableCore:
         log.info("table %s: a button used out of its place by user %s", table.id, user_id)
         raise Stale(Why.MISPLACED_BUTTON, table_id=table.id)
 
+    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
+        """The refusal of a decision that is somebody else's: who decides what (the show side
+        words it)."""
+        p = game.pending
+        if p is None or p.kind == "die":
+            return NotYourDecision(None, None, table_id=table.id)
+        decision = "fall" if p.kind == "fall" else "play"
+        return NotYourDecision(decision, table.seats[p.player].name, table_id=table.id)
+
     def _check_version(self, table: Table, version: int) -> None:
         if table.version != version:
             raise Stale(
@@ -413,6 +423,10 @@ class TableCore:
         hands_before = [tuple(h) for h in game.hands]
         try:
             events = list(game.apply(action, seat))
+        except (NotYourDecisionError, WrongDecisionError, RoundOverError) as err:
+            if seat is None or not isinstance(action, Play | Fall):
+                raise _engine_refusal(err) from None
+            raise self._not_yours(table, game) from None
         except EngineError as err:
             raise _engine_refusal(err) from None
         # A new turn begins with a "turn" event; until then, a fall is part of the same turn.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.errors import BadRequest, HandChanged, NotYourDecision, Stale, Why
+from bot.errors import BadRequest, HandChanged, Stale, Why
 from bot.kept import Kept
 from bot.service.core import Place, TableCore, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
@@ -92,8 +92,7 @@ class Moves(TableCore):
         if p is not None and p.kind == "fall" and p.player == seat:
             return await self._hand(table, game, seat)
         self._check_version(table, version)
-        if p is None or p.kind != "play" or p.player != seat:
-            raise self._not_yours(table, game)
+        # Whose decision it is, the engine checks (a refusal names who must decide).
         return await self._commit(table, game, seat, user_id, Play(tile, at))
 
     async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
@@ -105,8 +104,6 @@ class Moves(TableCore):
         p = game.pending
         if p is None or p.kind != "fall":
             raise Stale(Why.FALL_DECIDED, table_id=table_id)
-        if p.player != seat:
-            raise self._not_yours(table, game)
         self._check_version(table, version)
         return await self._commit(table, game, seat, user_id, Fall(direction))
 
@@ -118,12 +115,3 @@ class Moves(TableCore):
             raise Stale(Why.NEXT_ROUND_STARTED, table_id=table_id)
         self._check_version(table, version)
         return await self._commit(table, game, seat, user_id, NextRound())
-
-    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
-        """The refusal of a decision that is somebody else's: who decides what (the adapter
-        words it)."""
-        p = game.pending
-        if p is None or p.kind == "die":
-            return NotYourDecision(None, None, table_id=table.id)
-        decision = "fall" if p.kind == "fall" else "play"
-        return NotYourDecision(decision, table.seats[p.player].name, table_id=table.id)

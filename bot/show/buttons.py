@@ -122,7 +122,6 @@ def table_link(
 def hand_view(
     hand: Hand,
     *,
-    with_link: bool = True,
     with_mode: str | None = None,
     message_id: int | None = None,
 ) -> discord.ui.View:
@@ -159,9 +158,8 @@ def hand_view(
                     row=0,
                 )
             )
-    if with_link:
-        link_to = message_id if message_id is not None else hand.board_message_id
-        view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
+    link_to = message_id if message_id is not None else hand.board_message_id
+    view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
     if with_mode is not None:
         label = (
             "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"

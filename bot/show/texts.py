@@ -271,7 +271,7 @@ OUT_OF_DATE_HAND = "That hand is out of date: here it is now."
 MATCH_OVER = f"{em.MATCH_OVER} The match is over."
 
 
-def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | None = None) -> str:
+def hand_content(hand: Hand, guild_name: str | None = None) -> str:
     """The private screen's text for a hand: where, and what to decide now."""
     where = f"<#{hand.channel_id}>"
     if guild_name:
