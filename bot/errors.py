@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from typing import Literal
 
 Detail = int | str | tuple[int, ...]
 """A value a refusal carries besides names: a count, a level, thread ids."""
@@ -119,7 +120,11 @@ class NotYourDecision(TableError):
     nobody does) and ``owner``, the name of who must (as written)."""
 
     def __init__(
-        self, decision: str | None, owner: str | None, *, table_id: int | None = None
+        self,
+        decision: Literal["play", "fall"] | None,
+        owner: str | None,
+        *,
+        table_id: int | None = None,
     ) -> None:
         super().__init__(Why.NOT_YOUR_DECISION, table_id=table_id)
         self.decision = decision

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, get_args
 
 Pos = tuple[int, int]
 """A position ``(row, x)``: row 0 is the base, ``x`` counts half tiles (RULES 2)."""
@@ -226,6 +226,10 @@ def action_from_dict(d: object) -> Action:
 # --- what the game waits for ----------------------------------------------------------------------
 
 
+PendingKind = Literal["play", "fall", "die"]
+"""What a pending decision is: a tile to play, where a tile falls, or the fire die."""
+
+
 class Pending(NamedTuple):
     """The decision the game waits for, and whose it is.
 
@@ -233,7 +237,7 @@ class Pending(NamedTuple):
     already gone) or ``"die"`` (chance: the fire die; ``player`` is the responsible player).
     """
 
-    kind: str
+    kind: PendingKind
     player: int
     spots: tuple[Pos, ...] = ()
     tile: str | None = None
@@ -260,6 +264,21 @@ class Pending(NamedTuple):
 # --- what happened -------------------------------------------------------------------------------
 
 Placed = tuple[tuple[str, Pos], ...]
+EventKind = Literal[
+    "dealt",
+    "turn",
+    "placed",
+    "collapsed",
+    "fell",
+    "exploded",
+    "burnt",
+    "cursed",
+    "rolled",
+    "drew",
+    "won",
+]
+"""The kinds of events (see :class:`Event`)."""
+EVENT_KINDS: Final = frozenset(get_args(EventKind))
 
 
 class Event(NamedTuple):
@@ -283,7 +302,7 @@ class Event(NamedTuple):
     - ``won``: ``player`` won the round; ``scores`` holds every player's score for the round.
     """
 
-    kind: str
+    kind: EventKind
     player: int
     tile: str | None = None
     at: Pos | None = None
@@ -320,6 +339,8 @@ class Event(NamedTuple):
         def placed(key: str) -> Placed:
             return tuple((e["tile"], parse_pos(e["at"])) for e in d.get(key, ()))
 
+        if d.get("type") not in EVENT_KINDS:
+            raise BadStateError(f"unknown event {d.get('type')!r}")
         return cls(
             kind=d["type"],
             player=d["player"],

@@ -27,6 +27,7 @@ from engine.model import (
     BadStateError,
     EngineError,
     Event,
+    PendingKind,
     Pos,
     parse_pos,
     pos_str,
@@ -71,7 +72,7 @@ class PendingRecord:
     ``tile`` at ``at``) or ``"die"``. The spots of a play are the rules' to find, not the reader's.
     """
 
-    kind: str
+    kind: PendingKind
     """``"play"``, ``"fall"`` or ``"die"``."""
     player: int
     """Whose decision it is."""

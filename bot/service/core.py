@@ -369,7 +369,7 @@ class TableCore:
         p = game.pending
         if p is None or p.kind == "die":
             return NotYourDecision(None, None, table_id=table.id)
-        decision = "fall" if p.kind == "fall" else "play"
+        decision: Literal["play", "fall"] = "fall" if p.kind == "fall" else "play"
         return NotYourDecision(decision, table.seats[p.player].name, table_id=table.id)
 
     def _check_version(self, table: Table, version: int) -> None:
