@@ -8,12 +8,12 @@ not each time it resumes). The task that handled the click is the path the click
 work it hands to background tasks (hands by DM, other players' screens) is counted apart.
 
 Modules are grouped in the parts a move goes through: the commands and buttons (``bot.cogs``,
-with ``bot.replies``, their answer to errors), the desk (``bot.desk``), the table service
-(``bot.service``), what shows results (``bot.show``, and before it ``bot.presenter``,
-``bot.screens``, ``bot.views``, ``bot.pictures``), and the store (``data``). Helpers every part
-uses (the result types, the store's records, names, button ids, the request budget, the engine,
-the pictures' drawing) are not parts: a call through them counts for the part that made it, and
-so does making a record (the ``__init__`` a dataclass generates).
+with ``bot.replies``, their answer to errors), the desk (``bot.desk``, with ``bot.followups``),
+the table service (``bot.service``), what shows results (``bot.show``, and before it
+``bot.presenter``, ``bot.screens``, ``bot.views``, ``bot.pictures``), and the store (``data``).
+Helpers every part uses (the result types, the store's records, names, button ids, the request
+budget, the engine, the pictures' drawing) are not parts: a call through them counts for the
+part that made it, and so does making a record (the ``__init__`` a dataclass generates).
 A *hop* is a call from one part into another; the report gives the hops on the click's path, how
 many times each part was entered, and how many times a table's row was read (``get_table``).
 
@@ -53,6 +53,7 @@ SEED = 877
 PARTS = (
     ("bot.cogs", "cogs"),
     ("bot.desk", "desk"),
+    ("bot.followups", "desk"),
     ("bot.service.results", None),
     ("bot.service", "service"),
     ("bot.show", "show"),

@@ -23,7 +23,8 @@ from discord.ext import commands
 from bot import budget
 from bot.components import FpButton
 from bot.config import Config, offset_clock
-from bot.desk import RETRY_FIRST_S, RETRY_MAX_S, Desk
+from bot.desk import Desk
+from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
 from bot.locks import Locks
 from bot.service import Dealer, TableService, default_ai
 from bot.show import Show

@@ -7,34 +7,27 @@ players' private screens. The cogs parse and acknowledge, then call the desk; th
 claims due tables and calls the desk. Nothing else takes a table's lock, and the show side never
 asks the service anything: the desk reads what it needs and passes it on.
 
-Data flows one way: cog -> desk -> service -> desk -> show.
+Data flows one way: cog -> desk -> service -> desk -> show. What follows a change (showing it,
+the computer players, retries, timers) is :mod:`bot.followups`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Coroutine
 from typing import Any, Literal
 
 import discord
 
 from bot.errors import Stale, TableError, Why
+from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
 from bot.locks import Locks
-from bot.service import Board, Hand, LeftGame, Place, Reminder, SpotChoice, Step, TableService
-from bot.show import Own, Show, Shown, texts
+from bot.service import Hand, LeftGame, Place, SpotChoice, TableService
+from bot.show import Own, Show, texts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
 from data.store import GuildSettings, PlayerPrefs, TableDefaults
 
 log = logging.getLogger(__name__)
-
-RETRY_FIRST_S = 5.0
-"""A message Discord refused is posted again after this long, then twice as long each time..."""
-RETRY_MAX_S = 600.0
-"""...up to this long between tries, until it is shown."""
-THINKING = ("play", "fall", "die")
-"""The prompts a computer player (or the fire die) may own."""
 
 LobbyAction = Literal["join", "leave", "ai", "rmai", "cancel"]
 
@@ -55,12 +48,14 @@ class Desk:
         self.service = service
         self.show = show
         self.locks = locks
-        self.ai_pause_s = ai_pause_s
-        self.retry_first_s = retry_first_s
-        self.retry_max_s = retry_max_s
-        self._advancing: dict[int, asyncio.Task[None]] = {}
-        self._retries: dict[int, asyncio.Task[None]] = {}
-        self._background: set[asyncio.Task[Any]] = set()
+        self.follow = FollowUps(
+            service,
+            show,
+            locks,
+            ai_pause_s=ai_pause_s,
+            retry_first_s=retry_first_s,
+            retry_max_s=retry_max_s,
+        )
 
     # --- the lobby --------------------------------------------------------------------------------
 
@@ -116,7 +111,7 @@ class Desk:
             thread_id = await self.show.channel.start_thread(interaction, step.board)
             if thread_id is not None:
                 step = await self.service.move_to_thread(step, thread_id)
-            await self._show(step, clicker=interaction.user.id)
+            await self.follow.show(step, clicker=interaction.user.id)
         await self.show.channel.lobby_clicked(
             step.board, interaction.edit_original_response, started=True
         )
@@ -136,7 +131,7 @@ class Desk:
             else:
                 await self.show.channel.edit_lobby(result)
         if isinstance(result, LeftGame):
-            self._then(result.board, owes=False)
+            self.follow.then(result.board, owes=False)
             if result.closed:
                 self.show.screens.forget(result.board.table_id)
             return True
@@ -196,7 +191,7 @@ class Desk:
                     return
                 # If Discord refused the move's message, the move stands all the same: the
                 # screen moves on, and the raised notice says why the channel does not show it.
-                await self._show(result, clicker=user_id, own=Own(interaction, played=tile))
+                await self.follow.show(result, clicker=user_id, own=Own(interaction, played=tile))
         except Stale as err:
             if err.why is Why.MISPLACED_BUTTON:
                 raise
@@ -227,7 +222,7 @@ class Desk:
         try:
             async with self.locks.table(table_id):
                 step = await self.service.fall(table_id, version, interaction.user.id, direction)
-                await self._show(step, clicker=interaction.user.id, clicked=clicked, own=own)
+                await self.follow.show(step, clicker=interaction.user.id, clicked=clicked, own=own)
         except Stale as err:
             if not private:
                 raise
@@ -242,7 +237,7 @@ class Desk:
         """The "Next round" button."""
         async with self.locks.table(table_id):
             step = await self.service.next_round(table_id, version, interaction.user.id)
-            await self._show(step, clicker=interaction.user.id)
+            await self.follow.show(step, clicker=interaction.user.id)
         await self.show.channel.retire(interaction)
 
     # --- private screens --------------------------------------------------------------------------
@@ -253,7 +248,7 @@ class Desk:
             hand = await self.service.hand(table_id, interaction.user.id)
         except Stale:
             # The game is over (or closed): say which, with no buttons.
-            await interaction.followup.send(await self._over_text(table_id), ephemeral=True)
+            await interaction.followup.send(await self.follow.over_text(table_id), ephemeral=True)
             return
         await self.show.screens.open_hand(interaction, hand)
 
@@ -273,7 +268,7 @@ class Desk:
             hand = await self.service.hand(table_id, interaction.user.id)
         except TableError:
             await self.show.screens.show_over(
-                interaction, table_id, await self._over_text(table_id)
+                interaction, table_id, await self.follow.over_text(table_id)
             )
             return
         await self.show.screens.show_hand(interaction, hand, note=note)
@@ -285,14 +280,6 @@ class Desk:
         hand (or the end of the match), saying why."""
         log.debug("table %s: stale press on a private screen (%s)", table_id, err.why.value)
         await self.newest_screen(interaction, table_id, note=texts.OUT_OF_DATE_HAND)
-
-    async def _over_text(self, table_id: int) -> str:
-        """What a private screen says once its table is over or closed."""
-        try:
-            board = await self.service.board_of(table_id)
-        except TableError:
-            return texts.MATCH_OVER
-        return texts.MATCH_OVER if board.prompt.kind == "over" else texts.CLOSED
 
     # --- a player's choices, a server's settings ----------------------------------------------
 
@@ -337,175 +324,16 @@ class Desk:
         except TableError as err:
             return err.table_id
 
-    # --- showing a step, and what follows it ------------------------------------------------------
-
-    async def _show(
-        self,
-        step: Step,
-        *,
-        clicker: int | None = None,
-        clicked: Clicked | None = None,
-        own: Own | None = None,
-    ) -> None:
-        """Show a step (the caller holds the table's lock), then start what follows; raise
-        :class:`NotShown` to the clicker if Discord refused the move's message."""
-        shown = await self.show.step(step, clicker=clicker, clicked=clicked, own=own)
-        self._follow(step, shown)
-        if shown.refused is not None and clicker is not None:
-            raise shown.refused
-
-    def _follow(self, step: Step, shown: Shown) -> None:
-        """What follows a step: the other players' private screens, the computer players'
-        decisions, the move the channel still owes."""
-        table_id = step.board.table_id
-        if shown.screens:
-            over = step.results is not None
-            self._spawn(self._refresh(table_id, shown.screens, over=over), table_id)
-        elif step.results is not None:
-            self.show.screens.forget(table_id)
-        self._then(step.board, owes=shown.owes)
-
-    def _then(self, board: Board, *, owes: bool) -> None:
-        """The computer players' decisions after ``board``, and the channel's owed move."""
-        if board.prompt.kind in THINKING and board.prompt.user_id is None:
-            self.schedule_advance(board.table_id)
-        if owes:
-            task = self._retries.get(board.table_id)
-            if task is None or task.done():
-                self._retries[board.table_id] = self._spawn(
-                    self._retry(board.table_id), board.table_id
-                )
-
-    async def _refresh(self, table_id: int, users: list[int], *, over: bool) -> None:
-        """Bring other players' live private screens up to date (in the background)."""
-        for user_id in users:
-            now: Hand | str
-            try:
-                now = await self.service.hand(table_id, user_id)
-            except TableError:
-                now = await self._over_text(table_id)
-            await self.show.screens.refresh(table_id, user_id, now)
-        if over:
-            self.show.screens.forget(table_id)
-
-    def schedule_advance(self, table_id: int) -> None:
-        """Let the computer players (and the fire die) make their decisions, in the background."""
-        task = self._advancing.get(table_id)
-        if task is not None and not task.done():
-            return
-        self._advancing[table_id] = self._spawn(self._advance(table_id), table_id)
-
-    async def _advance(self, table_id: int) -> None:
-        try:
-            while True:
-                async with self.locks.table(table_id):
-                    step = await self.service.advance(table_id)
-                    if step is None:
-                        return
-                    # (This loop goes on with the computers' decisions itself.)
-                    await self._show(step)
-                p = step.board.prompt
-                if p.kind not in THINKING or p.user_id is not None:
-                    return
-                if self.ai_pause_s > 0:
-                    await asyncio.sleep(self.ai_pause_s)  # pacing: one computer move at a time
-        except Exception:
-            log.exception("table %s: a computer player's move failed", table_id)
-        finally:
-            self._advancing.pop(table_id, None)
-
-    async def _retry(self, table_id: int) -> None:
-        """Post what the channel owes again, after ``retry_first_s``, then twice as long each
-        time up to ``retry_max_s``, until Discord takes it or the table has moved on."""
-        delay = self.retry_first_s
-        try:
-            while self.show.channel.owes(table_id):
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, self.retry_max_s)
-                async with self.locks.table(table_id):
-                    if not self.show.channel.owes(table_id):
-                        return
-                    try:
-                        now = await self.service.board_of(table_id)
-                    except TableError as err:
-                        log.info("table %s: nothing more to show (%s)", table_id, err.why.value)
-                        self.show.channel.forgive(table_id)
-                        return
-                    except Exception:
-                        log.exception("table %s: could not read it to show it again", table_id)
-                        continue
-                    if not await self.show.channel.post_owed(now):
-                        log.info("table %s: next try in %.0f s", table_id, delay)
-        finally:
-            self._retries.pop(table_id, None)
-
-    # --- timers -----------------------------------------------------------------------------------
+    # --- timers, and the end ----------------------------------------------------------------------
 
     async def run_timers(self, table_id: int) -> None:
-        """A table the timer loop claimed: its due reminder, absent player's turn, next round
-        or unfinished computer decision, shown."""
-        async with self.locks.table(table_id):
-            for outcome in await self.service.run_timers(table_id):
-                if isinstance(outcome, Step):
-                    await self._show(outcome)
-                elif isinstance(outcome, Reminder):
-                    await self.show.remind(outcome)
+        """A table the timer loop claimed: its due timers handled and shown."""
+        await self.follow.run_timers(table_id)
 
     async def recover(self, *, resume: bool, started_at: float) -> None:
-        """After a start: let computer players finish decisions a restart interrupted (when
-        ``resume``), and show the moves the last run committed but never showed."""
-        try:
-            tables = await self.service.open_tables()
-        except Exception:
-            log.exception("could not list the open tables")
-            return
-        for table in tables if resume else []:
-            if table.status == "playing" and await self.service.needs_advance(table.id):
-                log.info("table %s: resuming a computer player's decision", table.id)
-                self.schedule_advance(table.id)
-        try:
-            boards = await self.service.unshown(before=started_at)
-        except Exception:
-            log.exception("could not look for moves that were never shown")
-            return
-        for board in boards:
-            log.info("table %s: showing a move the last run could not post", board.table_id)
-            try:
-                async with self.locks.table(board.table_id):
-                    owes = await self.show.post_again(board)
-                self._then(board, owes=owes)
-            except Exception:
-                log.exception("table %s: could not show its latest move", board.table_id)
-                continue
-            # The move the last run never showed may have begun someone's turn: bring their
-            # hand up to date (and tell them, if they want a DM on their turn).
-            decider = board.prompt.user_id
-            if decider is not None:
-                try:
-                    hand = await self.service.hand(board.table_id, decider, with_since=True)
-                    self.show.hands.queue(hand)
-                except Exception:
-                    log.exception("table %s: could not show the decider's hand", board.table_id)
-
-    # --- background work --------------------------------------------------------------------------
-
-    def _spawn(self, coro: Coroutine[Any, Any, Any], table_id: int) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
-        task.set_name(f"table {table_id}")
-        self._background.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if task.cancelled() or task.exception() is None:
-            return
-        log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
+        """After a start: see :meth:`bot.followups.FollowUps.recover`."""
+        await self.follow.recover(resume=resume, started_at=started_at)
 
     async def close(self) -> None:
-        """Stop the desk's background work and the show side's (at shutdown)."""
-        for task in list(self._background):
-            task.cancel()
-        if self._background:
-            await asyncio.gather(*self._background, return_exceptions=True)
-        await self.show.close()
+        """Stop the background work and the show side's (at shutdown)."""
+        await self.follow.close()

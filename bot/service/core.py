@@ -1,5 +1,10 @@
 """The table service's common ground: reading tables, what a table shows, hands, timers, and
-writing a decision (the engine checks it, the store keeps it, version-checked)."""
+writing a decision (the engine checks it, the store keeps it, version-checked).
+
+It is longer than the other parts of the service because every other part (the lobby, the
+moves, the computer players) builds on these steps; the choices of players and servers at its
+end are the next candidate to move out.
+"""
 
 from __future__ import annotations
 

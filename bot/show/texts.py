@@ -3,6 +3,9 @@
 Pure functions: the table service says what happened and what is pending; these put it into
 words within Discord's limits (messages of at most 2000 characters). The refusals' words are in
 :mod:`bot.show.words`; the accounts of turns in :mod:`bot.narrate`.
+
+This file is longer than most on purpose: it holds every sentence of the game's messages, so that
+wording (and one day a translation) is changed in one place.
 """
 
 from __future__ import annotations
