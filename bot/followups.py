@@ -71,11 +71,8 @@ class FollowUps:
         """What follows a step: the other players' private screens, the computer players'
         decisions, the move the channel still owes."""
         table_id = step.board.table_id
-        if shown.screens:
-            over = step.results is not None
-            self._spawn(self._refresh(table_id, shown.screens, over=over), table_id)
-        elif step.results is not None:
-            self.show_side.screens.forget(table_id)
+        if shown.screens or step.results is not None:
+            self._spawn(self._refresh(step, shown.screens), table_id)
         self.then(step.board, owes=shown.owes)
 
     def then(self, board: Board, *, owes: bool) -> None:
@@ -89,8 +86,10 @@ class FollowUps:
                     self._retry(board.table_id), board.table_id
                 )
 
-    async def _refresh(self, table_id: int, users: list[int], *, over: bool) -> None:
-        """Bring other players' live private screens up to date (in the background)."""
+    async def _refresh(self, step: Step, users: list[int]) -> None:
+        """Bring other players' live private screens up to date (in the background); at the
+        end of the match, then close the hands."""
+        table_id = step.board.table_id
         for user_id in users:
             now: Hand | str
             try:
@@ -98,8 +97,8 @@ class FollowUps:
             except TableError:
                 now = await self.over_text(table_id)
             await self.show_side.screens.refresh(table_id, user_id, now)
-        if over:
-            self.show_side.screens.forget(table_id)
+        if step.results is not None:
+            await self.show_side.finish(step.board, step.results)
 
     def schedule_advance(self, table_id: int) -> None:
         """Let the computer players (and the fire die) make their decisions, in the background."""

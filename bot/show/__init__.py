@@ -85,15 +85,13 @@ class Show:
         own: Own | None = None,
     ) -> Shown:
         """Show a move: its channel message, the hands it changed, the ``own`` screen of the
-        person who made it, and at the end of a match the result on the lobby card and on every
-        hand. Returns what is left to do (see :class:`Shown`)."""
+        person who made it, and at the end of a match the result on the lobby card. Returns
+        what is left to do (see :class:`Shown`; at the end of a match, :meth:`finish`)."""
         refused = None
         try:
             await self.channel.step(step, clicker=clicker, clicked=clicked)
         except NotShown as err:
             refused = err
-        if step.results is not None:
-            self.outbox.spawn(self.hands.close(step.board, step.results), step.board.table_id)
         for hand in step.hands:
             self.hands.queue(hand)
         if own is not None:
@@ -116,6 +114,12 @@ class Show:
         else:
             text = texts.MATCH_OVER if step.results is not None else texts.CLOSED
             await self.screens.show_over(own.interaction, step.board.table_id, text)
+
+    async def finish(self, board: Board, results: dict[str, Any]) -> None:
+        """The match is over and its screens show it: every DM hand tells the result, then
+        what this process remembered of the table's screens is forgotten."""
+        await self.hands.close(board, results)
+        self.screens.forget(board.table_id)
 
     async def remind(self, rem: Reminder) -> None:
         """A decision's owner is running out of time: a mention in the channel, and a direct
