@@ -29,6 +29,7 @@ from bot.kept import Kept
 from bot.service.results import (
     Board,
     Hand,
+    MatchResult,
     Prompt,
     PromptKind,
     Step,
@@ -452,11 +453,11 @@ class TableCore:
             events.extend(roll)
         results = None
         if game.match_over:
-            results = self._results(table, game)
+            results = self._results(game)
             table = await self.store.end_table(
-                table.id, table.version, "finished", self.clock(), results
+                table.id, table.version, "finished", self.clock(), results.to_dict(table)
             )
-            log.info("table %s: match over, winners %s", table.id, results["winners"])
+            log.info("table %s: match over, winners %s", table.id, results.winners)
         hands: list[Hand] = []
         p = game.pending
         turn_began = (
@@ -533,13 +534,8 @@ class TableCore:
             ) from None
 
     @staticmethod
-    def _results(table: Table, game: Game) -> dict[str, Any]:
-        return {
-            "seats": [s.to_dict() for s in table.seats],
-            "scores": list(game.scores),
-            "winners": game.winners(),
-            "rounds": game.rounds,
-        }
+    def _results(game: Game) -> MatchResult:
+        return MatchResult(tuple(game.winners()), tuple(game.scores), game.rounds)
 
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
         """Choose for good how a player gets their hands: direct messages, or ephemeral replies."""

@@ -139,6 +139,25 @@ class SpotChoice:
 
 
 @dataclass(frozen=True)
+class MatchResult:
+    """How a match ended: its winners (seats), every seat's total (tiles left in hand and pile
+    over every round, lower wins) and how many rounds it had."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    rounds: int
+
+    def to_dict(self, table: Table) -> dict[str, Any]:
+        """The results as the store keeps them (with the seats of ``table``)."""
+        return {
+            "seats": [s.to_dict() for s in table.seats],
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "rounds": self.rounds,
+        }
+
+
+@dataclass(frozen=True)
 class Step:
     """A decision was applied (or a match started): show one new channel message.
 
@@ -156,7 +175,7 @@ class Step:
     """A computer player decided for an absent player whose time ran out."""
     hands: tuple[Hand, ...] = ()
     """Hands of people that changed (or were dealt): send each to its owner."""
-    results: dict[str, Any] | None = None
+    results: MatchResult | None = None
     """Final standings when the match ended with this step."""
     turn_events: tuple[Event, ...] = ()
     """Everything the turn this step belongs to did so far (the placement, then its falls)."""

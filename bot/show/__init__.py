@@ -25,7 +25,7 @@ import discord
 from bot import budget
 from bot.errors import NotShown
 from bot.locks import Locks
-from bot.service import Board, Reminder, Step
+from bot.service import Board, MatchResult, Reminder, Step
 from bot.show import texts
 from bot.show.channel import Clicked, TableChannel
 from bot.show.handcard import HandCard
@@ -115,7 +115,7 @@ class Show:
             text = texts.MATCH_OVER if step.results is not None else texts.CLOSED
             await self.screens.show_over(own.interaction, step.board.table_id, text)
 
-    async def finish(self, board: Board, results: dict[str, Any]) -> None:
+    async def finish(self, board: Board, results: MatchResult) -> None:
         """The match is over and its screens show it: every DM hand tells the result, then
         what this process remembered of the table's screens is forgotten."""
         await self.hands.close(board, results)

@@ -21,7 +21,7 @@ import discord
 from bot import budget, names
 from bot.errors import NotShown, Why
 from bot.kept import Kept
-from bot.service import Board, LeftGame, Reminder, Step
+from bot.service import Board, LeftGame, MatchResult, Reminder, Step
 from bot.show import buttons, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
@@ -44,7 +44,7 @@ def drawn(players: tuple[str, ...]) -> list[str]:
     return [names.clean(n) for n in players]
 
 
-def lobby_message(board: Board, results: dict[str, Any] | None = None) -> Message:
+def lobby_message(board: Board, results: MatchResult | None = None) -> Message:
     """The lobby card: its embed and buttons (it never pings, keeps no pictures)."""
     view = buttons.lobby_view(board) if results is None else buttons.rematch_view(board)
     return Message(embed=texts.lobby_embed(board, results), view=view, keep_files=True)
@@ -299,7 +299,7 @@ class TableChannel:
         await self.outbox.ledger.remember(board.table_id, Kept.LOBBY, message.id)
         return message
 
-    async def edit_lobby(self, board: Board, results: dict[str, Any] | None = None) -> None:
+    async def edit_lobby(self, board: Board, results: MatchResult | None = None) -> None:
         """Bring the lobby card up to date with ``board`` (never back to an older one)."""
         message_id = Kept.LOBBY.of(board.table.messages)
         if message_id is None:
@@ -325,7 +325,7 @@ class TableChannel:
             if go:
                 await edit(**message.to_edit())
 
-    async def _show_result_on_lobby(self, board: Board, results: dict[str, Any]) -> None:
+    async def _show_result_on_lobby(self, board: Board, results: MatchResult) -> None:
         """The lobby card tells how the match ended: the winner and the final standings."""
         await self.edit_lobby(board, results)
 

@@ -18,7 +18,7 @@ import discord
 from bot import budget
 from bot.kept import Kept
 from bot.narrate import narrate
-from bot.service import Board, Hand, Reminder
+from bot.service import Board, Hand, MatchResult, Reminder
 from bot.show import buttons, texts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
@@ -141,7 +141,7 @@ class Hands:
             dm_id, Message(texts.turn_notice(hand, since), view=view), priority=budget.HAND
         )
 
-    async def close(self, board: Board, results: dict[str, Any]) -> None:
+    async def close(self, board: Board, results: MatchResult) -> None:
         """At the end of a match every DM hand of it loses its buttons and tells the result."""
         text = texts.clip(texts.hand_closed(board, results))
         for seat in board.table.seats:

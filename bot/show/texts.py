@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 import discord
 
 from bot import emoji as em
 from bot import names
 from bot.narrate import describe_preview, narrate, scores_line
-from bot.service import Board, Hand, Prompt, SpotChoice, Step
+from bot.service import Board, Hand, MatchResult, Prompt, SpotChoice, Step
 from data.store import GuildSettings, PlayerPrefs, TableOptions
 from engine.tiles import describe
 
@@ -93,7 +93,7 @@ def options_line(options: TableOptions) -> str:
     return " · ".join(parts)
 
 
-def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.Embed:
+def lobby_embed(board: Board, results: MatchResult | None = None) -> discord.Embed:
     """The lobby message: host, options, seats (or how the lobby ended; once the match is over,
     its ``results``: the winner and the final standings)."""
     t = board.table
@@ -203,12 +203,12 @@ def step_content(step: Step) -> str:
     return clip("\n".join(lines))
 
 
-def match_result(names: Sequence[str], results: dict[str, Any]) -> str:
+def match_result(names: Sequence[str], results: MatchResult) -> str:
     """Who won a finished match and the final standings, explained: each player's tiles left
     in hand and pile when someone went out (over every round of the match), lowest wins."""
-    winners = [names[i] for i in results.get("winners", []) if 0 <= i < len(names)]
-    scores = [int(s) for s in results.get("scores", [])]
-    rounds = int(results.get("rounds", 1) or 1)
+    winners = [names[i] for i in results.winners if 0 <= i < len(names)]
+    scores = list(results.scores)
+    rounds = results.rounds or 1
     over = f", over {rounds} rounds" if rounds > 1 else ""
     text = f"Winner: **{' and '.join(winners) or '—'}**."
     if len(scores) == len(names):
@@ -355,7 +355,7 @@ def dms_closed(user_id: int) -> str:
     )
 
 
-def hand_closed(board: Board, results: dict[str, Any]) -> str:
+def hand_closed(board: Board, results: MatchResult) -> str:
     """What a player's hand message says once the match is over."""
     return f"{em.MATCH_OVER} The match at table {board.table_id} is over. " + (
         match_result(names_of(board), results)

@@ -296,7 +296,7 @@ async def test_a_won_match_is_finished_and_recorded(service: TableService) -> No
     step = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(step, Step)
     assert step.board.prompt.kind == "over"
-    assert step.results is not None and step.results["winners"] == [0]
+    assert step.results is not None and step.results.winners == (0,)
     assert step.board.table.status == "finished"
     results = await service.store.results(GUILD)
     assert results and results[0]["winners"] == [0]

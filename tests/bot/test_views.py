@@ -207,13 +207,13 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
         step = played
     assert step.results is not None and step.board.view is not None
     totals = step.board.view.scores
-    assert step.results["scores"] == list(totals)
+    assert step.results.scores == tuple(totals)
     text = texts.step_content(step)
     assert "wins round 2!" in text
     assert f"Match totals: {scores_line(texts.names_of(step.board), totals)}." in text
-    winners = " and ".join(f"user{users[i]}" for i in step.results["winners"])
+    winners = " and ".join(f"user{users[i]}" for i in step.results.winners)
     assert f"🏁 **The match is over.** Winner: **{winners}**." in text
-    standings = scores_line(texts.names_of(step.board), step.results["scores"])
+    standings = scores_line(texts.names_of(step.board), step.results.scores)
     assert f"tiles left in hand and pile, over 2 rounds (lower wins): {standings}." in text
     # Once the match is over, no game button is left: only Rematch.
     over = layouts.board_view(step.board)
