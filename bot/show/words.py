@@ -1,4 +1,5 @@
-"""The words of the table service's refusals: every :class:`~bot.errors.Why` as a player reads it.
+"""The words of refusals and failures: every :class:`~bot.errors.Why` as a player reads it, and
+what a player reads when something went wrong on the bot's side.
 
 The service refuses with a kind of refusal and its values, never a sentence; this is the one
 place that words them (privately, to the person who asked). A name a player chose is quoted for
@@ -111,3 +112,21 @@ def refusal(err: TableError, quote: Callable[[str], str]) -> str:
         values["threads"] = ", ".join(f"<#{t}>" for t in threads[:10])
     values.update({k: quote(v) for k, v in err.names.items()})
     return REFUSALS[err.why].format_map(values)
+
+
+# --- failures ------------------------------------------------------------------------------------
+
+SAFE: Final = (
+    "Something went wrong on my side. The game is safe and nothing was lost; please try again."
+)
+DAMAGED: Final = (
+    "The bot's database is damaged; the server owner has been told in the bot's log. "
+    "This was not saved."
+)
+UNSAVED: Final = (
+    "The bot could not reach its database just now, so this was not saved. Please try again."
+)
+MISSING_PERMISSIONS: Final = (
+    "I am missing a permission in this channel ({what}). Ask a server admin to let me "
+    "send messages, attach files and embed links here."
+)
