@@ -133,7 +133,7 @@ class Desk:
         if isinstance(result, LeftGame):
             self.follow.then(result.board, owes=False)
             if result.closed:
-                self.show.screens.forget(result.board.table_id)
+                self.show.forget(result.board.table_id)
             return True
         return False
 
@@ -150,7 +150,7 @@ class Desk:
             if board.view is None:
                 await self.show.channel.edit_lobby(board)
             await self.show.channel.aborted(board, name)
-        self.show.screens.forget(board.table_id)
+        self.show.forget(board.table_id)
 
     # --- a player's decisions ---------------------------------------------------------------------
 

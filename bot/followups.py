@@ -90,15 +90,20 @@ class FollowUps:
         """Bring other players' live private screens up to date (in the background); at the
         end of the match, then close the hands."""
         table_id = step.board.table_id
-        for user_id in users:
-            now: Hand | str
-            try:
-                now = await self.service.hand(table_id, user_id)
-            except TableError:
-                now = await self.over_text(table_id)
-            await self.show_side.screens.refresh(table_id, user_id, now)
-        if step.results is not None:
-            await self.show_side.finish(step.board, step.results)
+        try:
+            for user_id in users:
+                now: Hand | str
+                try:
+                    now = await self.service.hand(table_id, user_id)
+                except TableError:
+                    now = await self.over_text(table_id)
+                try:
+                    await self.show_side.screens.refresh(table_id, user_id, now)
+                except Exception:
+                    log.exception("table %s: could not bring a private screen up to date", table_id)
+        finally:
+            if step.results is not None:
+                await self.show_side.finish(step.board, step.results)
 
     def schedule_advance(self, table_id: int) -> None:
         """Let the computer players (and the fire die) make their decisions, in the background."""

@@ -121,6 +121,12 @@ class Show:
         await self.hands.close(board, results)
         self.screens.forget(board.table_id)
 
+    def forget(self, table_id: int) -> None:
+        """The table closed before the end of its match: what this process remembered of its
+        messages and screens is no longer needed."""
+        self.channel.forget(table_id)
+        self.screens.forget(table_id)
+
     async def remind(self, rem: Reminder) -> None:
         """A decision's owner is running out of time: a mention in the channel, and a direct
         message if they want one."""

@@ -239,6 +239,12 @@ class TableChannel:
             told_here.add(decider)
             self.outbox.spawn(self.hands.tell_decider(board), t)
 
+    def forget(self, table_id: int) -> None:
+        """Nothing of the table is to be shown any more (it closed)."""
+        self.forgive(table_id)
+        self._turn_message.pop(table_id, None)
+        self.card.newest.pop(table_id, None)
+
     def owes(self, table_id: int) -> bool:
         """Whether the channel has not seen the table's latest move."""
         return table_id in self._owed
