@@ -23,8 +23,11 @@ from discord.ext import commands
 from bot import budget
 from bot.components import FpButton
 from bot.config import Config, offset_clock
-from bot.presenter import RETRY_FIRST_S, RETRY_MAX_S, Presenter
+from bot.desk import Desk
+from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
+from bot.locks import Locks
 from bot.service import Dealer, TableService, default_ai
+from bot.show import Show
 from bot.startup import ExtensionsFailed
 from bot.translator import CommandTranslator
 from data import open_store
@@ -105,13 +108,15 @@ class Bot(commands.AutoShardedBot):
         )
         pause = ai_pause_s if ai_pause_s is not None else (0.0 if config.test_mode else 1.0)
         retry = (0.1, 1.0) if config.test_mode else (RETRY_FIRST_S, RETRY_MAX_S)
-        self.presenter = Presenter(
-            self,
+        locks = Locks()
+        show = Show(self, self.store, locks, self.service.clock, self.budget)
+        self.desk = Desk(
             self.service,
+            show,
+            locks,
             ai_pause_s=pause,
             retry_first_s=retry[0],
             retry_max_s=retry[1],
-            rest_budget=self.budget,
         )
         self._shutdown: asyncio.Future[None] | None = None
         self.started_at = self.service.clock()
@@ -229,7 +234,7 @@ class Bot(commands.AutoShardedBot):
     async def _close_all(self) -> None:
         for hold in list(self._identify_holds):
             hold.cancel()
-        await self.presenter.close()
+        await self.desk.close()
         await super().close()
         try:
             await self.store.close()

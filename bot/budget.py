@@ -2,10 +2,10 @@
 
 discord.py only reacts to a global rate limit once Discord answered 429, and gives up after a
 few retries: a burst (many games starting at once, each sending three hands) would lose
-messages. The presenter therefore takes a token from a :class:`Budget` before every call that
-counts against the global budget (channel messages, direct messages, edits), most urgent first:
-the picture somebody waits for goes before hands, and hands before animations. Interaction
-responses are exempt from the global limit and are never paced.
+messages. The show side (:mod:`bot.show.outbox`) therefore takes a token from a :class:`Budget`
+before every call that counts against the global budget (channel messages, direct messages,
+edits), most urgent first: the picture somebody waits for goes before hands, and hands before
+animations. Interaction responses are exempt from the global limit and are never paced.
 """
 
 from __future__ import annotations

@@ -63,7 +63,6 @@ MAX_LABEL = 80
 MAX_ID: Final = 2**53
 """Table ids and versions above this are not ours (and would overflow the store's integers)."""
 MAX_COORD: Final = 999
-MAX_PAGE: Final = 99
 OUT_OF_DATE: Final = "This button is out of date or not meant for this place; nothing was changed."
 
 _DIGEST = re.compile(r"[0-9a-f]{8}")

@@ -11,7 +11,7 @@ ending in U+2069 closes the isolate early). Everything else, letters, case, emoj
 written.
 
 Names are cleaned when a player takes a seat, and again wherever one is shown (names kept
-before this cleaning existed); :func:`bot.views.esc` then escapes Discord's markdown and
+before this cleaning existed); :func:`bot.show.texts.esc` then escapes Discord's markdown and
 mentions for text. This module has no Discord in it: the table service uses it too.
 """
 

@@ -14,7 +14,7 @@ from typing import Final
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.service import PAGE_SIZE, RefusalKind, ReplayShown
-from bot.views import esc, jump_url
+from bot.show.texts import esc, jump_url
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
 from engine.tiles import describe
 from render.records import CardRow

@@ -16,22 +16,14 @@ from typing import Any
 
 import discord
 
-from bot import views
-from bot.errors import NotYourDecision, TableError
+from bot.errors import TableError
+from bot.show import texts, words
 from data.store import DatabaseDamaged, StoreError
 
 log = logging.getLogger(__name__)
 
-SAFE = "Something went wrong on my side. The game is safe and nothing was lost; please try again."
-DAMAGED = (
-    "The bot's database is damaged; the server owner has been told in the bot's log. "
-    "This was not saved."
-)
-UNSAVED = "The bot could not reach its database just now, so this was not saved. Please try again."
-MISSING_PERMISSIONS = (
-    "I am missing a permission in this channel ({what}). Ask a server admin to let me "
-    "send messages, attach files and embed links here."
-)
+SAFE = words.SAFE
+"""(Kept here for the bot's last-resort handler.)"""
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
@@ -80,17 +72,16 @@ async def guarded(
             what,
             interaction.user.id,
             type(err).__name__,
-            err.message,
+            err.why.value,
         )
-        if isinstance(err, NotYourDecision):
-            await reply_private(interaction, views.not_yours(err))
-        else:
-            await reply_private(interaction, err.worded(views.esc))
+        await reply_private(interaction, words.refusal(err, texts.esc))
     except discord.Forbidden as err:
         if table_id is None:
             table_id = await _which_table(find_table)
         log.warning("table %s: %s: missing permission: %s", table_id, what, err.text)
-        await reply_private(interaction, MISSING_PERMISSIONS.format(what=err.text or "forbidden"))
+        await reply_private(
+            interaction, words.MISSING_PERMISSIONS.format(what=err.text or "forbidden")
+        )
     except Exception as err:
         user = interaction.user.id
         if interaction.client.is_closed():
@@ -102,7 +93,9 @@ async def guarded(
             # The store refused the write as a whole (a damaged file, a lock held too long):
             # say so, and not that all is well.
             log.error("table %s: %s by user %s not saved: %s", table_id, what, user, err)
-            await reply_private(interaction, DAMAGED if type(err) is not StoreError else UNSAVED)
+            await reply_private(
+                interaction, words.DAMAGED if type(err) is not StoreError else words.UNSAVED
+            )
             return
         log.exception("table %s: %s by user %s failed", table_id, what, user)
-        await reply_private(interaction, SAFE)
+        await reply_private(interaction, words.SAFE)

@@ -10,7 +10,7 @@ import io
 
 import discord
 
-from bot import pictures
+from bot.show import pictures
 from engine import Game, Play, view
 
 SUMMARY = (

@@ -7,14 +7,14 @@ shape of its action log in one statement (one snapshot). What is wrong with a ro
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any
 
 import asyncpg
 import orjson
 
 from data import rows as R
-from data.store import CorruptRecord, Table, TableOptions, TableStatus
+from data.store import Table
 
 # The columns of a table row, with its message ids, departures and DM failures, and the shape
 # of its action log, in one statement (one snapshot).
@@ -84,68 +84,18 @@ def table_from_record(
     (tid, gid, cid, hid, status, options, seats, version, state_text, start_version) = rec[:10]
     shown, deadline, reminder_at, created_at, updated_at = rec[10:15]
     msg_keys, msg_ids, dep_seats, dep_users, dm_users = rec[15:20]
-    thread_id = rec[20]
-    initial_text, n, lo, hi = rec[21:25]
-    problems: list[str] = []
-
-    def attempt(fn: Callable[[], Any], default: Any) -> Any:
-        try:
-            return fn()
-        except (ValueError, TypeError) as e:
-            problems.append(str(e))
-            return default
-
-    if status not in R.STATUSES:
-        problems.append(f"unknown status {status!r}")
-    opts = attempt(
-        lambda: TableOptions.from_dict(R.parse_object(options, "options")), TableOptions()
-    )
-    seat_list = attempt(lambda: R.parse_seats(seats), ())
-    if state is None and state_text is not None:
-        state = attempt(lambda: json_object(state_text, "state"), None)
-        if state is not None and validate:
-            attempt(lambda: R.validate_state(cast(dict[str, Any], state), "the state"), None)
-    elif state is None and status == "playing":
-        problems.append("a game in progress without a state")
-    if not has_initial and initial_text is not None:
-        initial = attempt(lambda: json_object(initial_text, "initial state"), None)
-    gap = R.log_problem(
-        R.TableRow(
-            id=tid,
-            guild_id=gid,
-            channel_id=cid,
-            host_id=hid,
-            status=status,
-            options="",
-            seats="",
-            version=version,
-            state=None,
-            initial_state=None,
-            start_version=start_version,
-            deadline=deadline,
-            reminder_at=reminder_at,
-            created_at=created_at,
-            updated_at=updated_at,
-            log_count=n,
-            log_min=lo,
-            log_max=hi,
-        )
-    )
-    if gap:
-        problems.append(gap)
-    if problems and strict:
-        raise CorruptRecord(tid, "; ".join(problems), version)
-    return Table(
+    row = R.TableRow(
         id=tid,
         guild_id=gid,
         channel_id=cid,
         host_id=hid,
-        status=cast(TableStatus, status),
-        options=opts,
-        seats=seat_list,
+        status=status,
+        options=options,
+        seats=seats,
         version=version,
-        state=state,
-        initial_state=initial,
+        state=state_text,
+        initial_state=rec[21],
+        start_version=start_version,
         deadline=deadline,
         reminder_at=reminder_at,
         created_at=created_at,
@@ -154,7 +104,19 @@ def table_from_record(
         departed=dict(zip(dep_seats, dep_users, strict=True)),
         dm_failed=frozenset(dm_users),
         shown_version=shown,
-        thread_id=thread_id,
+        thread_id=rec[20],
+        log_count=rec[22],
+        log_min=rec[23],
+        log_max=rec[24],
+    )
+    return R.table_from_row(
+        row,
+        validate=validate,
+        strict=strict,
+        state=state,
+        initial=initial,
+        has_initial=has_initial,
+        load=json_object,
     )
 
 

@@ -718,14 +718,6 @@ class PostgresStore:
             what=f"a message id of table {table_id}",
         )
 
-    async def delete_message(self, table_id: int, key: str) -> None:
-        await self._insert(
-            "DELETE FROM messages WHERE table_id = $1 AND key = $2",
-            table_id,
-            key,
-            what=f"a message id of table {table_id}",
-        )
-
     @contextlib.asynccontextmanager
     async def message_edit(self, table_id: int, key: str, version: int) -> AsyncIterator[bool]:
         """The right to edit the kept message ``key`` to show ``version`` (see

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast, get_args
 
@@ -106,9 +106,9 @@ class TableRow:
     reminder_at: float | None
     created_at: float
     updated_at: float
-    messages: str | None = None  # JSON object key -> message id
-    departed: str | None = None  # JSON object seat -> user id
-    dm_failed: str | None = None  # JSON list of user ids
+    messages: str | dict[str, int] | None = None  # JSON object key -> message id (or read)
+    departed: str | dict[int, int] | None = None  # JSON object seat -> user id (or read)
+    dm_failed: str | frozenset[int] | None = None  # JSON list of user ids (or read)
     shown_version: int | None = None
     thread_id: int | None = None
     log_count: int | None = None
@@ -221,19 +221,32 @@ def log_problem(row: TableRow) -> str | None:
     return None
 
 
-def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True) -> Table:
-    """The :class:`Table` a row holds.
+def table_from_row(
+    row: TableRow,
+    *,
+    validate: bool = True,
+    strict: bool = True,
+    state: dict[str, Any] | None = None,
+    initial: dict[str, Any] | None = None,
+    has_initial: bool = False,
+    load: Callable[[str, str], dict[str, Any]] | None = None,
+) -> Table:
+    """The :class:`Table` a row holds: the one decoder of a table row, for every store.
 
     Raises :class:`CorruptRecord` if a column cannot be read, the state is not one the engine
     accepts (``validate``) or the action log has a gap. With ``strict=False`` nothing is raised:
-    unreadable columns come back empty (used to close a corrupt table).
+    unreadable columns come back empty (used to close a corrupt table). A store that has the
+    ``state`` (or the ``initial`` state, ``has_initial``) already passes it; ``load`` reads a
+    JSON object's text (default :func:`parse_object`); message ids, departures and DM failures
+    may come read already (a store whose query returns them as arrays).
     """
+    read = load or parse_object
     problems: list[str] = []
 
     def attempt(fn: Any, default: Any) -> Any:
         try:
             return fn()
-        except ValueError as e:
+        except (ValueError, TypeError) as e:
             problems.append(str(e))
             return default
 
@@ -241,23 +254,33 @@ def table_from_row(row: TableRow, *, validate: bool = True, strict: bool = True)
         problems.append(f"unknown status {row.status!r}")
     options = attempt(lambda: parse_options(row.options), TableOptions())
     seats = attempt(lambda: parse_seats(row.seats), ())
-    state = None
-    if row.state is not None:
-        state = attempt(lambda: parse_object(row.state, "state"), None)
+    if state is None and row.state is not None:
+        text = row.state
+        state = attempt(lambda: read(text, "state"), None)
         if state is not None and validate:
             attempt(lambda: validate_state(state, "the state"), None)
-    elif row.status == "playing":
+    elif state is None and row.status == "playing":
         problems.append("a game in progress without a state")
-    initial = None
-    if row.initial_state is not None:
-        initial = attempt(lambda: parse_object(row.initial_state, "initial state"), None)
+    if not has_initial and row.initial_state is not None:
+        initial_text = row.initial_state
+        initial = attempt(lambda: read(initial_text, "initial state"), None)
     messages: dict[str, int] = {}
-    if row.messages:
+    if isinstance(row.messages, dict):
+        messages = row.messages
+    elif row.messages:
         text = row.messages
         raw = attempt(lambda: parse_object(text, "messages"), {})
         messages = {str(k): int(v) for k, v in raw.items() if isinstance(v, int)}
-    departed = attempt(lambda: parse_departed(row.departed), {})
-    dm_failed = attempt(lambda: parse_dm_failed(row.dm_failed), frozenset())
+    departed = (
+        row.departed
+        if isinstance(row.departed, dict)
+        else attempt(lambda: parse_departed(row.departed), {})
+    )
+    dm_failed = (
+        row.dm_failed
+        if isinstance(row.dm_failed, frozenset)
+        else attempt(lambda: parse_dm_failed(row.dm_failed), frozenset())
+    )
     gap = log_problem(row)
     if gap:
         problems.append(gap)

@@ -581,14 +581,6 @@ class SqliteStore(SqliteReads):
             (table_id, key, message_id, table_id),
         )
 
-    async def delete_message(self, table_id: int, key: str) -> None:
-        """Forget the message id under ``key`` (nothing happens if there is none)."""
-
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute("DELETE FROM messages WHERE table_id = ? AND key = ?", (table_id, key))
-
-        await self._db.write(op)
-
     @contextlib.asynccontextmanager
     async def message_edit(self, table_id: int, key: str, version: int) -> AsyncIterator[bool]:
         """The right to edit the kept message ``key`` to show ``version`` (see

@@ -1,7 +1,8 @@
 """The store interface: everything the bot keeps between restarts goes through it.
 
-The bot talks only to :class:`Store`. ``data.sqlite.SqliteStore`` is the embedded default; a
-PostgreSQL store can implement the same protocol later without touching ``bot/``. Nothing that
+The bot talks only to :class:`Store`. ``data.sqlite.SqliteStore`` is the embedded default, for
+one bot process; ``data.postgres.PostgresStore`` implements the same protocol for several bot
+processes sharing one database, and the same contract tests run against both. Nothing that
 several bot processes must share lives only in one process's memory: it is all here.
 
 Vocabulary: a **table** is what sits in one channel, from ``/fp new`` to the end of the match. It
@@ -487,9 +488,6 @@ class Store(Protocol):
         ``"hand:<user_id>"``); overwrites. Only real message ids live here."""
 
     async def get_messages(self, table_id: int) -> dict[str, int]: ...
-
-    async def delete_message(self, table_id: int, key: str) -> None:
-        """Forget the message id under ``key`` (nothing happens if there is none)."""
 
     def message_edit(
         self, table_id: int, key: str, version: int

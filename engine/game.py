@@ -26,14 +26,21 @@ from engine.model import (
     FIRE_STAYS,
     LEFT,
     Action,
+    BadActionError,
+    BadSetupError,
+    BadSpotError,
     Die,
-    EngineError,
     Event,
     Fall,
+    MatchOverError,
     NextRound,
+    NotInHandError,
+    NotYourDecisionError,
     Pending,
     Play,
     Pos,
+    RoundOverError,
+    WrongDecisionError,
     action_from_dict,
     neighbours,
     pos_str,
@@ -250,9 +257,9 @@ class Game:
     ) -> Game:
         """Shuffle and deal a new match (RULES 7). The seed decides everything random."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise EngineError(f"a game has 2 to 6 players, not {players}", "bad_players")
+            raise BadSetupError(f"a game has 2 to 6 players, not {players}")
         if rounds < 1:
-            raise EngineError("a match has at least one round", "bad_rounds")
+            raise BadSetupError("a match has at least one round")
         return cls(players, curse=curse, fire_die=fire_die, rng=Rng(seed), seed=seed, rounds=rounds)
 
     def _deal(self, events: list[Event]) -> None:
@@ -408,53 +415,48 @@ class Game:
         p = self.pending
         if isinstance(action, NextRound):
             if p is not None:
-                raise EngineError("the round is not over yet", "wrong_decision")
+                raise WrongDecisionError("the round is not over yet")
             if self.round >= self.rounds:
-                raise EngineError("the match is over", "match_over")
+                raise MatchOverError("the match is over")
             return
         if p is None:
-            raise EngineError("the round is over", "round_over")
+            raise RoundOverError("the round is over")
         if player is not None and player != p.player:
-            raise EngineError(
-                f"it is player {p.player}'s decision, not player {player}'s", "not_your_decision"
-            )
+            raise NotYourDecisionError(f"it is player {p.player}'s decision, not player {player}'s")
         if isinstance(action, Play):
             if p.kind != "play":
-                raise EngineError(_waiting_for(p), "wrong_decision")
+                raise WrongDecisionError(_waiting_for(p))
             if action.tile not in self.hands[p.player]:
-                raise EngineError(
+                raise NotInHandError(
                     f"{describe(action.tile) if action.tile in WEIGHT else repr(action.tile)} "
-                    f"is not in player {p.player}'s hand",
-                    "not_in_hand",
+                    f"is not in player {p.player}'s hand"
                 )
             if action.at is None:
                 if len(p.spots) != 1:
-                    raise EngineError(
+                    raise BadSpotError(
                         "there are several spots: say where ("
                         + ", ".join(pos_str(s) for s in p.spots)
-                        + ")",
-                        "bad_spot",
+                        + ")"
                     )
             elif action.at not in p.spots:
-                raise EngineError(
+                raise BadSpotError(
                     f"{pos_str(action.at)} is not a spot; the spots are "
-                    + ", ".join(pos_str(s) for s in p.spots),
-                    "bad_spot",
+                    + ", ".join(pos_str(s) for s in p.spots)
                 )
         elif isinstance(action, Fall):
             if p.kind != "fall":
-                raise EngineError(_waiting_for(p), "wrong_decision")
+                raise WrongDecisionError(_waiting_for(p))
             if action.direction not in ("left", "right"):
-                raise EngineError('a fall is "left" or "right"', "bad_action")
+                raise BadActionError('a fall is "left" or "right"')
         elif isinstance(action, Die):
             if p.kind != "die":
                 if p.kind == "play" and not self.fire_die:
-                    raise EngineError("this game is played without the fire die", "wrong_decision")
-                raise EngineError(_waiting_for(p), "wrong_decision")
+                    raise WrongDecisionError("this game is played without the fire die")
+                raise WrongDecisionError(_waiting_for(p))
             if action.face is not None and action.face not in DIE_FACES:
-                raise EngineError(f"unknown die face {action.face!r}", "bad_action")
+                raise BadActionError(f"unknown die face {action.face!r}")
         else:  # pragma: no cover - the type says it all
-            raise EngineError(f"unknown action {action!r}", "bad_action")
+            raise BadActionError(f"unknown action {action!r}")
 
     def roll(self) -> list[Event]:
         """Roll the pending fire die with the game's own generator."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, get_args
 
 Pos = tuple[int, int]
 """A position ``(row, x)``: row 0 is the base, ``x`` counts half tiles (RULES 2)."""
@@ -33,15 +33,65 @@ MAX_PLAYERS: Final = 6
 
 
 class EngineError(ValueError):
-    """An action or a state the rules do not allow. ``str(err)`` is readable by a player.
+    """Anything the rules or the formats do not allow. ``str(err)`` is readable by a player;
+    nothing was changed when one is raised. The subclasses say which kind of problem it is
+    (python-chess's ``IllegalMoveError(ValueError)`` style): catch the one you mean."""
 
-    ``code`` names the kind of problem for programs (``"not_your_decision"``, ``"not_in_hand"``,
-    ``"bad_spot"``, ...); nothing was changed when this is raised.
-    """
 
-    def __init__(self, message: str, code: str = "illegal") -> None:
-        super().__init__(message)
-        self.code = code
+class BadStateError(EngineError):
+    """A saved state or a scenario that cannot be read."""
+
+
+class BadSetupError(EngineError):
+    """A new match with a number of players or rounds the rules do not have."""
+
+
+class BadPlayerError(EngineError):
+    """A player number that is not at this game."""
+
+
+class BadPositionError(EngineError):
+    """Text that is not a position of the pyramid (RULES 2)."""
+
+
+class BadActionError(EngineError):
+    """An action that is malformed (an unknown key, a fall that is not left or right...)."""
+
+
+class UnknownTileError(BadActionError):
+    """A tile code that is not one of the game's tiles."""
+
+
+class NoPreviewError(EngineError):
+    """A decision whose outcome is chance (the fire die) cannot be previewed."""
+
+
+class IllegalMoveError(EngineError):
+    """A well-formed action that is not allowed now."""
+
+
+class NotYourDecisionError(IllegalMoveError):
+    """Another player owns the pending decision."""
+
+
+class WrongDecisionError(IllegalMoveError):
+    """The game waits for another kind of decision (a fall, not a tile...)."""
+
+
+class RoundOverError(IllegalMoveError):
+    """The round is over: nothing is pending."""
+
+
+class MatchOverError(IllegalMoveError):
+    """The match is over: no next round."""
+
+
+class NotInHandError(IllegalMoveError):
+    """The tile is not in the deciding player's hand."""
+
+
+class BadSpotError(IllegalMoveError):
+    """The position is not one of the free spots (or several spots and none given)."""
 
 
 def pos_str(p: Pos) -> str:
@@ -63,19 +113,18 @@ def parse_pos(text: object) -> Pos:
     (2, -4)
     """
     if not isinstance(text, str):
-        raise EngineError(f'a position must be a string like "1,3", not {text!r}', "bad_position")
+        raise BadPositionError(f'a position must be a string like "1,3", not {text!r}')
     m = _POS.fullmatch(text)
     if m is None:
-        raise EngineError(f'{text!r} is not a position like "1,3"', "bad_position")
+        raise BadPositionError(f'{text!r} is not a position like "1,3"')
     r, x = int(m[1]), int(m[2])
     if r < 0:
-        raise EngineError(f"position {text}: the row cannot be negative", "bad_position")
+        raise BadPositionError(f"position {text}: the row cannot be negative")
     if r > MAX_ROW or abs(x) > MAX_X:
-        raise EngineError(f"position {text} is too far from the pyramid", "bad_position")
+        raise BadPositionError(f"position {text} is too far from the pyramid")
     if (r + x) % 2:
-        raise EngineError(
-            f"position {text}: row + x must be even (tiles sit on half-tile offsets)",
-            "bad_position",
+        raise BadPositionError(
+            f"position {text}: row + x must be even (tiles sit on half-tile offsets)"
         )
     return (r, x)
 
@@ -142,41 +191,43 @@ Action = Play | Fall | Die | NextRound
 def action_from_dict(d: object) -> Action:
     """Parse an action in the scenario format of RULES 8 (``"player"`` is read by the caller)."""
     if not isinstance(d, dict):
-        raise EngineError("an action must be a JSON object", "bad_action")
+        raise BadActionError("an action must be a JSON object")
     kinds = [k for k in ("play", "fall", "die", "next_round") if k in d]
     if len(kinds) != 1:
-        raise EngineError('an action needs exactly one of "play", "fall" or "die"', "bad_action")
+        raise BadActionError('an action needs exactly one of "play", "fall" or "die"')
     allowed = {kinds[0], "player"} | ({"at"} if kinds[0] == "play" else set())
     extra = sorted(set(d) - allowed)
     if extra:
-        raise EngineError(f"unknown key {extra[0]!r} in a {kinds[0]} action", "bad_action")
+        raise BadActionError(f"unknown key {extra[0]!r} in a {kinds[0]} action")
     kind = kinds[0]
     value = d[kind]
     if kind == "play":
         from engine.tiles import TILE_SET
 
         if not isinstance(value, str) or value not in TILE_SET:
-            raise EngineError(f"unknown tile {value!r}", "unknown_tile")
+            raise UnknownTileError(f"unknown tile {value!r}")
         at = d.get("at")
         return Play(value, None if at is None else parse_pos(at))
     if kind == "fall":
         if value not in DIRECTIONS:
-            raise EngineError(f'a fall is "left" or "right", not {value!r}', "bad_action")
+            raise BadActionError(f'a fall is "left" or "right", not {value!r}')
         return Fall(value)
     if kind == "die":
         if value == "roll":
             return Die(None)
         if value not in DIE_FACES:
-            raise EngineError(
-                f"unknown die face {value!r} (one of {', '.join(DIE_FACES)})", "bad_action"
-            )
+            raise BadActionError(f"unknown die face {value!r} (one of {', '.join(DIE_FACES)})")
         return Die(value)
     if value is not True:
-        raise EngineError('"next_round" must be true', "bad_action")
+        raise BadActionError('"next_round" must be true')
     return NextRound()
 
 
 # --- what the game waits for ----------------------------------------------------------------------
+
+
+PendingKind = Literal["play", "fall", "die"]
+"""What a pending decision is: a tile to play, where a tile falls, or the fire die."""
 
 
 class Pending(NamedTuple):
@@ -186,7 +237,7 @@ class Pending(NamedTuple):
     already gone) or ``"die"`` (chance: the fire die; ``player`` is the responsible player).
     """
 
-    kind: str
+    kind: PendingKind
     player: int
     spots: tuple[Pos, ...] = ()
     tile: str | None = None
@@ -213,6 +264,21 @@ class Pending(NamedTuple):
 # --- what happened -------------------------------------------------------------------------------
 
 Placed = tuple[tuple[str, Pos], ...]
+EventKind = Literal[
+    "dealt",
+    "turn",
+    "placed",
+    "collapsed",
+    "fell",
+    "exploded",
+    "burnt",
+    "cursed",
+    "rolled",
+    "drew",
+    "won",
+]
+"""The kinds of events (see :class:`Event`)."""
+EVENT_KINDS: Final = frozenset(get_args(EventKind))
 
 
 class Event(NamedTuple):
@@ -236,7 +302,7 @@ class Event(NamedTuple):
     - ``won``: ``player`` won the round; ``scores`` holds every player's score for the round.
     """
 
-    kind: str
+    kind: EventKind
     player: int
     tile: str | None = None
     at: Pos | None = None
@@ -273,6 +339,8 @@ class Event(NamedTuple):
         def placed(key: str) -> Placed:
             return tuple((e["tile"], parse_pos(e["at"])) for e in d.get(key, ()))
 
+        if d.get("type") not in EVENT_KINDS:
+            raise BadStateError(f"unknown event {d.get('type')!r}")
         return cls(
             kind=d["type"],
             player=d["player"],

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.game import Game
-from engine.model import Action, Die, EngineError, Event, NextRound, Pending, Play
+from engine.model import Action, Die, Event, NextRound, NoPreviewError, Pending, Play
 
 MAYHEM_KINDS: frozenset[str] = frozenset(
     {"collapsed", "fell", "exploded", "burnt", "cursed", "rolled"}
@@ -82,7 +82,7 @@ def preview(game: Game, action: Action, player: int | None = None) -> Preview:
     that must stay hidden. ``game`` is never changed.
     """
     if isinstance(action, NextRound) or (isinstance(action, Die) and action.face is None):
-        raise EngineError("chance cannot be previewed: the outcome stays hidden", "no_preview")
+        raise NoPreviewError("chance cannot be previewed: the outcome stays hidden")
     game.check(action, player)
     pending = game.pending
     assert pending is not None  # check() passed

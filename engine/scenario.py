@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.game import Game
-from engine.model import DIE_FACES, EngineError, Event, action_from_dict
+from engine.model import DIE_FACES, BadActionError, EngineError, Event, action_from_dict
 from engine.state import read_state
 
 
@@ -44,10 +44,11 @@ def scenario_state(game: Game) -> dict[str, Any]:
 
 
 class ScenarioError(EngineError):
-    """A scenario that cannot be run; ``index`` is the action at fault (None: the state)."""
+    """A scenario that cannot be run; ``index`` is the action at fault (None: the state). The
+    engine error that stopped it, if one did, is its ``__cause__``."""
 
-    def __init__(self, message: str, index: int | None, code: str = "illegal") -> None:
-        super().__init__(message, code)
+    def __init__(self, message: str, index: int | None) -> None:
+        super().__init__(message)
         self.index = index
 
     def line(self) -> str:
@@ -63,23 +64,23 @@ def run_scenario(d: object) -> dict[str, Any]:
     try:
         game = load_state(d, allow_actions=True)
     except EngineError as e:
-        raise ScenarioError(str(e), None, e.code) from None
+        raise ScenarioError(str(e), None) from e
     assert isinstance(d, dict)
     actions = d.get("actions", [])
     if not isinstance(actions, list):
-        raise ScenarioError('"actions" must be a list', None, "bad_action")
+        raise ScenarioError('"actions" must be a list', None)
     events: list[Event] = []
     for i, a in enumerate(actions):
         try:
             action = action_from_dict(a)
             player = a.get("player")
             if "player" in a and (not isinstance(player, int) or isinstance(player, bool)):
-                raise EngineError('"player" must be a player number', "bad_action")
+                raise BadActionError('"player" must be a player number')
             if player is not None and not 0 <= player < game.players:
-                raise EngineError(f"there is no player {player}", "bad_action")
+                raise BadActionError(f"there is no player {player}")
             events.extend(game.apply(action, player))
         except EngineError as e:
-            raise ScenarioError(str(e), i, e.code) from None
+            raise ScenarioError(str(e), i) from e
     return scenario_output(game, events)
 
 

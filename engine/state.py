@@ -24,8 +24,10 @@ from engine.model import (
     HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    BadStateError,
     EngineError,
     Event,
+    PendingKind,
     Pos,
     parse_pos,
     pos_str,
@@ -70,7 +72,7 @@ class PendingRecord:
     ``tile`` at ``at``) or ``"die"``. The spots of a play are the rules' to find, not the reader's.
     """
 
-    kind: str
+    kind: PendingKind
     """``"play"``, ``"fall"`` or ``"die"``."""
     player: int
     """Whose decision it is."""
@@ -140,8 +142,8 @@ class StateRecord:
     """The rest of a saved game; None for a scenario state, where ``active`` is about to play."""
 
 
-def _fail(message: str, code: str = "bad_state") -> EngineError:
-    return EngineError(message, code)
+def _fail(message: str) -> EngineError:
+    return BadStateError(message)
 
 
 def _int(d: dict[str, Any], key: str, lo: int, hi: int) -> int:
@@ -161,9 +163,9 @@ def _tile_list(value: object, what: str, seen: dict[str, str]) -> tuple[str, ...
 
 def _claim(tile: object, where: str, seen: dict[str, str]) -> None:
     if not isinstance(tile, str) or tile not in TILE_SET:
-        raise _fail(f"unknown tile {tile!r} in {where}", "unknown_tile")
+        raise _fail(f"unknown tile {tile!r} in {where}")
     if tile in seen:
-        raise _fail(f"tile {tile} appears twice: in {seen[tile]} and in {where}", "duplicate_tile")
+        raise _fail(f"tile {tile} appears twice: in {seen[tile]} and in {where}")
     seen[tile] = where
 
 
@@ -214,10 +216,10 @@ def read_state(d: object, *, allow_actions: bool = False) -> StateRecord:
         try:
             p = parse_pos(key)
         except EngineError as e:
-            raise _fail(f"pyramid: {e}", "bad_position") from None
+            raise _fail(f"pyramid: {e}") from None
         _claim(tile, f"pyramid at {key}", seen)
         if p in pyramid:
-            raise _fail(f"pyramid: position {pos_str(p)} is given twice", "bad_position")
+            raise _fail(f"pyramid: position {pos_str(p)} is given twice")
         pyramid[p] = tile
     hands = _per_player(d, "hands", n, seen)
     for i, h in enumerate(hands):

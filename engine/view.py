@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import Game
-from engine.model import EngineError, Event, Pending, Pos, pos_str
+from engine.model import BadPlayerError, Event, Pending, Pos, pos_str
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class View:
 def view(game: Game, player: int | None = None) -> View:
     """What ``player`` may see of ``game`` (``None`` for the public view)."""
     if player is not None and not 0 <= player < game.players:
-        raise EngineError(f"no player {player} in a {game.players}-player game", "bad_player")
+        raise BadPlayerError(f"no player {player} in a {game.players}-player game")
     return View(
         player=player,
         players=game.players,

@@ -36,9 +36,9 @@ from discord.ext import commands
 
 from bot import emoji as em
 from bot import records_show as show
-from bot.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
 from bot.replies import guarded, reply_private
+from bot.show.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from data.records import computer_key, person_key
 from engine.ai import LEVELS
 from render.records import render_card

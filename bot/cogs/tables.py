@@ -1,8 +1,9 @@
 """The ``/fp`` commands and every Flaming Pyramids button.
 
-Each handler acknowledges the interaction first (Discord allows 3 seconds), then asks the table
-service, then shows the result through the presenter. Refusals and failures become private
-replies in :func:`bot.replies.guarded`. No game rule lives here.
+Each handler reads its options or its button's id, acknowledges the interaction first (Discord
+allows 3 seconds), then calls the table desk (:mod:`bot.desk`), which asks the table service and
+shows the result. Refusals and failures become private replies in :func:`bot.replies.guarded`.
+No game rule lives here, and no word of the game's messages (:mod:`bot.show.texts`).
 """
 
 from __future__ import annotations
@@ -10,19 +11,19 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import emoji as em
-from bot import rules, views
+from bot import rules
 from bot.components import ButtonId
-from bot.errors import BadRequest, NotShown, Stale, TableError, TableExists
+from bot.desk import LobbyAction
+from bot.errors import BadRequest, Stale, TableError, TableExists, Why
 from bot.replies import guarded
-from bot.service import Board, LeftGame, SpotChoice, Step
+from bot.show import buttons, texts, words
+from bot.show.outbox import POST_ERRORS
 from data.store import TableDefaults
 
 if TYPE_CHECKING:
@@ -51,16 +52,7 @@ HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
 ]
-MODE_CHOSEN = {
-    "dm": "From now on your hands come by direct message.",
-    "channel": "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
-}
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
-THREAD_ARCHIVE_MINUTES: Final = 10080
-"""A game's thread leaves the channel list after a week without messages, the longest of
-Discord's four choices (60, 1440, 4320, 10080 minutes), open to every server. The bot's next
-post in it reopens it."""
-LOBBY_ACTIONS = frozenset({"join", "leave", "ai", "rmai", "cancel"})
 
 
 def missing_permissions(perms: discord.Permissions) -> list[str]:
@@ -81,8 +73,7 @@ class Tables(commands.Cog):
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.service = bot.service
-        self.presenter = bot.presenter
+        self.desk = bot.desk
 
     def _here(self, interaction: discord.Interaction[Any]) -> Callable[[], Awaitable[int | None]]:
         """Finds the id of the table in the interaction's channel (for the logs)."""
@@ -90,10 +81,7 @@ class Tables(commands.Cog):
         async def find() -> int | None:
             if interaction.channel_id is None:
                 return None
-            try:
-                return (await self.service.table_in_channel(interaction.channel_id)).id
-            except TableError as err:
-                return err.table_id
+            return await self.desk.table_here(interaction.channel_id)
 
         return find
 
@@ -123,12 +111,7 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp new"):
             missing = missing_permissions(interaction.app_permissions)
             if missing:
-                await interaction.response.send_message(
-                    "I cannot host a game here: I am missing these permissions in this channel: "
-                    + ", ".join(missing)
-                    + ". Ask a server admin to grant them, then try again.",
-                    ephemeral=True,
-                )
+                await interaction.response.send_message(texts.cannot_host(missing), ephemeral=True)
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -141,7 +124,7 @@ class Tables(commands.Cog):
                 preview=preview,
             )
             try:
-                board = await self.service.new_table(
+                table_id, message = await self.desk.new_table(
                     interaction.guild_id,
                     interaction.channel_id,
                     interaction.user.id,
@@ -149,46 +132,14 @@ class Tables(commands.Cog):
                     options,
                 )
             except TableExists as busy:
-                link = views.jump_url(interaction.guild_id, interaction.channel_id, busy.message_id)
-                await interaction.followup.send(
-                    f"This channel already has a table: {link}. Join it there, or open a new "
-                    "table in another channel.",
-                    ephemeral=True,
-                )
+                link = texts.jump_url(interaction.guild_id, interaction.channel_id, busy.message_id)
+                await interaction.followup.send(texts.channel_busy(link), ephemeral=True)
                 return
-            try:
-                message = await self.presenter.send(
-                    interaction.channel_id,
-                    interaction.guild_id,
-                    embed=views.lobby_embed(board),
-                    view=views.lobby_view(board) or discord.utils.MISSING,
-                )
-            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as err:
-                # Nobody could see or join a lobby without its message, and it would keep the
-                # channel busy: close it again. (If the network failed after Discord posted it
-                # after all, its buttons answer that the table is closed.)
-                await self.service.cancel(board.table_id, None, interaction.user.id)
-                if isinstance(err, discord.Forbidden):
-                    text = (
-                        "I cannot post in this channel ("
-                        + (err.text or "missing permissions")
-                        + "). Ask a server admin to let me send messages, attach files and "
-                        "embed links here."
-                    )
-                else:
-                    log.warning("table %s: could not post the lobby: %s", board.table_id, err)
-                    text = (
-                        "Discord did not take the table's message just now, so no table was "
-                        "opened. Please try /fp new again in a moment."
-                    )
-                await interaction.followup.send(text, ephemeral=True)
+            except POST_ERRORS as err:
+                await interaction.followup.send(texts.lobby_not_posted(err), ephemeral=True)
                 return
-            await self.service.remember_message(board.table_id, "lobby", message.id)
             await interaction.followup.send(
-                f"Table {board.table_id} is open: {message.jump_url}\n"
-                "Friends join with the **Join** button; you press **Start** when everyone is "
-                "seated.",
-                ephemeral=True,
+                texts.table_open(table_id, message.jump_url), ephemeral=True
             )
 
     # --- /fp hand, status, leave, abort, rules, settings -------------------------------------
@@ -207,10 +158,10 @@ class Tables(commands.Cog):
         what the choices are now."""
         async with guarded(interaction, None, "/fp notify"):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            prefs = await self.service.set_notify(
+            prefs = await self.desk.set_notify(
                 interaction.user.id, on_turn=turn, reminders=reminders
             )
-            await interaction.followup.send(views.notify_choices(prefs), ephemeral=True)
+            await interaction.followup.send(texts.notify_choices(prefs), ephemeral=True)
 
     @fp.command(name="hand", description="See your hand at this channel's table (privately)")
     @app_commands.describe(mode="How you get your hands from now on")
@@ -225,50 +176,25 @@ class Tables(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
             if mode is None:
-                hand = await self.service.hand_in_channel(
-                    interaction.channel_id, interaction.user.id
-                )
-                await self.presenter.screens.open_hand(interaction, hand)
+                await self.desk.open_hand_here(interaction, interaction.channel_id)
                 return
             chosen: Literal["dm", "channel"] = "dm" if mode.value == "dm" else "channel"
-            await self.service.set_hand_mode(interaction.user.id, chosen)
+            await self.desk.set_hand_mode(interaction.user.id, chosen)
             try:
-                hand = await self.service.hand_in_channel(
-                    interaction.channel_id, interaction.user.id
-                )
+                await self.desk.open_hand_here(interaction, interaction.channel_id)
             except TableError as err:
                 # The choice is made for good, game or not: say so, then why there is no hand.
                 await interaction.followup.send(
-                    f"{MODE_CHOSEN[chosen]}\n{err.message}", ephemeral=True
+                    f"{texts.MODE_CHOSEN[chosen]}\n{words.refusal(err, texts.esc)}",
+                    ephemeral=True,
                 )
-                return
-            await self.presenter.screens.open_hand(interaction, hand)
 
     @fp.command(name="status", description="Post the table's current picture again")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         """``/fp status``: the current picture at the bottom of the channel."""
         async with guarded(interaction, None, "/fp status", find_table=self._here(interaction)):
             assert interaction.channel_id is not None
-            # One quick read first, so that "no table here" is answered privately; the picture
-            # is drawn after the acknowledgement.
-            board = await self.service.board_in_channel(interaction.channel_id)
-            await interaction.response.defer(thinking=True)
-            if board.view is None:
-                await interaction.followup.send(
-                    embed=views.lobby_embed(board),
-                    view=views.lobby_view(board) or discord.utils.MISSING,
-                )
-                return
-            files = await self.presenter.board_files(board)
-            message = await interaction.followup.send(
-                views.board_content(board),
-                files=files,
-                view=views.board_view(board) or discord.utils.MISSING,
-                allowed_mentions=views.ping([]),
-                wait=True,
-            )
-            await self.service.remember_message(board.table_id, "status", message.id)
-            self.presenter.shown(board)  # a move Discord refused before is shown now
+            await self.desk.status(interaction, interaction.channel_id)
 
     @fp.command(name="leave", description="Leave this channel's table (a computer takes your seat)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -276,17 +202,10 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp leave", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
-            table = await self.service.table_in_channel(interaction.channel_id)
-            async with self.presenter.table_lock(table.id):
-                result = await self.service.leave(interaction.channel_id, interaction.user.id)
-                if isinstance(result, LeftGame):
-                    await self.presenter.show_left(result, display_name(interaction.user))
-                    await interaction.followup.send(
-                        "You left the game; a computer player took your seat.", ephemeral=True
-                    )
-                else:
-                    await self._edit_lobby(result)
-                    await interaction.followup.send("You left the table.", ephemeral=True)
+            left_game = await self.desk.leave(
+                interaction.channel_id, interaction.user.id, display_name(interaction.user)
+            )
+            await interaction.followup.send(texts.you_left(left_game), ephemeral=True)
 
     @fp.command(name="abort", description="Close this channel's table (host or channel managers)")
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
@@ -295,27 +214,13 @@ class Tables(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
             perms = interaction.permissions
-            try:
-                table_id = (await self.service.table_in_channel(interaction.channel_id)).id
-            except TableError as err:
-                if err.table_id is None:
-                    raise
-                table_id = err.table_id  # unreadable: the service can still close it
-            async with self.presenter.table_lock(table_id):
-                board = await self.service.abort(
-                    interaction.channel_id,
-                    interaction.user.id,
-                    may_manage=perms.manage_channels or perms.administrator,
-                )
-                if board.view is None:
-                    await self._edit_lobby(board)
-                await self.presenter.send(
-                    board.channel_id,
-                    board.guild_id,
-                    content=f"{em.ABORTED} Table {board.table_id} was aborted by "
-                    f"{views.esc(display_name(interaction.user))}.",
-                )
-            await interaction.followup.send("The table is closed.", ephemeral=True)
+            await self.desk.abort(
+                interaction.channel_id,
+                interaction.user.id,
+                display_name(interaction.user),
+                may_manage=perms.manage_channels or perms.administrator,
+            )
+            await interaction.followup.send(texts.ABORT_DONE, ephemeral=True)
 
     @fp.command(name="rules", description="The rules of Flaming Pyramids in short, with pictures")
     async def rules_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -345,64 +250,32 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp settings"):
             perms = interaction.permissions
             if not (perms.manage_guild or perms.administrator):
-                await interaction.response.send_message(
-                    "Only members who can manage this server can change its Flaming Pyramids "
-                    "settings.",
-                    ephemeral=True,
-                )
+                await interaction.response.send_message(texts.SETTINGS_ADMINS_ONLY, ephemeral=True)
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
-            current = await self.service.settings(
+            current = await self.desk.settings(
                 interaction.guild_id,
                 turn_limit_s=time_limit.value if time_limit else None,
                 reminder_s=reminder.value if reminder else None,
                 defaults=TableDefaults(curse=curse, fire_die=fire_die),
             )
-            await interaction.followup.send(
-                "Settings for new tables on this server: "
-                f"{views.duration(current.turn_limit_s)} per decision, reminder "
-                + (
-                    f"{views.duration(current.reminder_s)} before the end"
-                    if current.reminder_s
-                    else "off"
-                )
-                + f", curse {'on' if current.defaults.curse else 'off'}, fire die "
-                + f"{'on' if current.defaults.fire_die else 'off'}.",
-                ephemeral=True,
-            )
-
-    async def _edit_lobby(self, board: Board) -> None:
-        message_id = board.table.messages.get("lobby")
-        if message_id is None:
-            return
-        message = self.presenter.channel(
-            board.lobby_channel_id, board.guild_id
-        ).get_partial_message(message_id)
-        try:
-            await self.presenter.edit_kept(
-                board.table_id,
-                "lobby",
-                board.version,
-                message,
-                embed=views.lobby_embed(board),
-                view=views.lobby_view(board),
-            )
-        except discord.HTTPException:
-            log.warning("table %s: could not update the lobby message", board.table_id)
+            await interaction.followup.send(texts.settings_now(current), ephemeral=True)
 
     # --- buttons -------------------------------------------------------------------------------
 
     async def on_button(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`)."""
+        """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`): its custom
+        id is read, the click acknowledged, and the desk called."""
         started = time.perf_counter()
         async with guarded(interaction, bid.table_id, f"button {bid.action}"):
             handler = getattr(self, f"_button_{bid.action}", None)
             if handler is None:
-                raise Stale("This button is from an older version of the game.")
-            await self.service.check_place(
-                bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
-            )
+                raise Stale(Why.OLD_BUTTON)
+            if bid.action != "spot":  # (a spot's place is checked with the move itself)
+                await self.desk.check_place(
+                    bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
+                )
             await handler(interaction, bid)
         log.debug(
             "table %s: button %s handled in %.0f ms",
@@ -413,238 +286,72 @@ class Tables(commands.Cog):
 
     async def _lobby(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
-        user = interaction.user
-        t = bid.table_id
-        async with self.presenter.table_lock(t):
-            if bid.action == "join":
-                board = await self.service.join(t, user.id, display_name(user))
-            elif bid.action == "leave":
-                board = await self.service.leave_lobby(t, user.id)
-            elif bid.action == "ai":
-                board = await self.service.add_ai(t, bid.version, user.id, bid.arg)
-            elif bid.action == "rmai":
-                board = await self.service.remove_ai(t, bid.version, user.id)
-            else:
-                board = await self.service.cancel(t, bid.version, user.id)
-            # (Two clicks served by two processes: the card never goes back to the older one.)
-            async with self.service.store.message_edit(t, "lobby", board.version) as go:
-                if go:
-                    await interaction.edit_original_response(
-                        embed=views.lobby_embed(board), view=views.lobby_view(board)
-                    )
+        action: LobbyAction = bid.action  # type: ignore[assignment]  # one of the lobby's
+        name = display_name(interaction.user)
+        await self.desk.lobby(interaction, bid.table_id, bid.version, action, name, bid.arg)
 
     _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
 
     async def _button_start(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
-        async with self.presenter.table_lock(bid.table_id):
-            step = await self.service.start(bid.table_id, bid.version, interaction.user.id)
-            thread_id = await self._start_thread(interaction, step.board)
-            if thread_id is not None:
-                step = await self.service.move_to_thread(step, thread_id)
-            await self.presenter.show_step(step, clicker=interaction.user.id)
-        async with self.service.store.message_edit(
-            step.board.table_id, "lobby", step.board.version
-        ) as go:
-            if go:
-                await interaction.edit_original_response(
-                    embed=views.lobby_embed(step.board), view=None
-                )
-
-    async def _start_thread(
-        self, interaction: discord.Interaction[Any], board: Board
-    ) -> int | None:
-        """Start the game's thread from the lobby message, if the table wants one and the bot
-        may create threads and post in them here; the thread's id, or None (the channel)."""
-        lobby = interaction.message
-        perms = interaction.app_permissions
-        if (
-            not board.options.thread
-            or lobby is None
-            or not isinstance(interaction.channel, discord.TextChannel)
-            or not (perms.create_public_threads and perms.send_messages_in_threads)
-        ):
-            return None
-        try:
-            thread = await lobby.create_thread(
-                name=views.thread_name(board.table_id),
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
-        except discord.HTTPException as err:
-            log.warning("table %s: no thread for the game (%s)", board.table_id, err)
-            return None
-        return thread.id
+        await self.desk.start(interaction, bid.table_id, bid.version)
 
     async def _button_rematch(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """A new lobby with the same seats and options, in the finished match's channel."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         # A table already open in the channel is answered by the one place for errors.
-        board = await self.service.rematch(
+        message = await self.desk.rematch(
             bid.table_id, interaction.user.id, display_name(interaction.user)
         )
-        message = await self.presenter.send(
-            board.lobby_channel_id,
-            board.guild_id,
-            embed=views.lobby_embed(board),
-            view=views.lobby_view(board) or discord.utils.MISSING,
-        )
-        await self.service.remember_message(board.table_id, "lobby", message.id)
-        await interaction.followup.send(
-            f"{em.FIRE} Rematch: a new table is open, the others join it there: "
-            + message.jump_url,
-            ephemeral=True,
-        )
+        await interaction.followup.send(texts.rematch_open(message.jump_url), ephemeral=True)
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            hand = await self.service.hand(bid.table_id, interaction.user.id)
-        except Stale:
-            # The game is over (or closed): say which, with no buttons.
-            text = await self.presenter.screens.over_text(bid.table_id)
-            await interaction.followup.send(text, ephemeral=True)
-            return
-        await self.presenter.screens.open_hand(interaction, hand)
-
-    async def _stale_screen(
-        self, interaction: discord.Interaction[Any], table_id: int, err: Stale
-    ) -> None:
-        """A press on a private screen whose moment has passed: the screen shows the newest
-        hand (or the end of the match), saying why."""
-        log.debug("table %s: stale press on a private screen (%s)", table_id, err.code)
-        await self.presenter.screens.show_newest(interaction, table_id, note=views.OUT_OF_DATE_HAND)
+        await self.desk.open_hand(interaction, bid.table_id)
 
     async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """A tile: the same private message turns into the spot step (or, if this player must
         decide a fall first, the fall choice)."""
         tile, _, digest = bid.arg.partition(".")
         await interaction.response.defer()
-        try:
-            result = await self.service.play(bid.table_id, interaction.user.id, tile, digest)
-        except Stale as err:
-            await self._stale_screen(interaction, bid.table_id, err)
-            return
-        if isinstance(result, SpotChoice):
-            await self.presenter.screens.show_spots(interaction, result)
-        else:
-            await self.presenter.screens.show_hand(interaction, result)
+        await self.desk.play(interaction, bid.table_id, tile, digest)
 
     async def _button_back(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """From the spot step back to the tiles."""
         await interaction.response.defer()
-        await self.presenter.screens.show_newest(interaction, bid.table_id)
+        await self.desk.newest_screen(interaction, bid.table_id)
 
     async def _button_spot(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, where = bid.arg.partition("@")
         try:
             r, x = (int(n) for n in where.split(","))
         except ValueError:
-            raise BadRequest("That spot does not exist.") from None
+            raise BadRequest(Why.NO_SUCH_SPOT) from None
         await interaction.response.defer()
-        try:
-            async with self.presenter.table_lock(bid.table_id):
-                result = await self.service.choose_spot(
-                    bid.table_id, bid.version, interaction.user.id, tile, (r, x)
-                )
-                if isinstance(result, Step):
-                    await self.presenter.show_step(result, clicker=interaction.user.id)
-        except Stale as err:
-            await self._stale_screen(interaction, bid.table_id, err)
-            return
-        except NotShown:
-            # The move stands: the screen moves on, and the raised notice says why the
-            # channel does not show it yet.
-            await self.presenter.screens.show_newest(interaction, bid.table_id)
-            raise
-        if not isinstance(result, Step):
-            await self.presenter.screens.show_hand(interaction, result)
-            return
-        played = f"{em.PLAYED} You played {views.tile_label(tile)}."
-        await self.presenter.screens.show_newest(interaction, bid.table_id, note=played)
+        await self.desk.spot(interaction, bid.table_id, bid.version, tile, (r, x))
 
     async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, page = bid.arg.partition(".")
         await interaction.response.defer()
-        try:
-            choice = await self.service.spot_choice(
-                bid.table_id, bid.version, interaction.user.id, tile
+        choice = await self.desk.more_spots(interaction, bid.table_id, bid.version, tile)
+        if choice is not None:
+            await interaction.edit_original_response(
+                view=buttons.spot_view(choice, int(page) if page.isdigit() else 0)
             )
-        except Stale as err:
-            await self._stale_screen(interaction, bid.table_id, err)
-            return
-        await interaction.edit_original_response(
-            view=views.spot_view(choice, int(page) if page.isdigit() else 0)
-        )
 
     async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
-        private = _is_private(interaction)
-        try:
-            async with self.presenter.table_lock(bid.table_id):
-                step = await self.service.fall(
-                    bid.table_id, bid.version, interaction.user.id, bid.arg
-                )
-                on = (
-                    None
-                    if private
-                    else (_clicked_id(interaction), interaction.edit_original_response)
-                )
-                await self.presenter.show_step(step, clicker=interaction.user.id, clicked=on)
-        except Stale as err:
-            if not private:
-                raise
-            await self._stale_screen(interaction, bid.table_id, err)
-            return
-        if private:
-            fell = f"{em.PLAYED} The tile falls {bid.arg}."
-            await self.presenter.screens.show_newest(interaction, bid.table_id, note=fell)
-        elif not self.presenter.is_turn_message(bid.table_id, _clicked_id(interaction)):
-            await self._retire(interaction, None)  # the fall went into a message of its own
+        await self.desk.fall(interaction, bid.table_id, bid.version, bid.arg)
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer()
-        async with self.presenter.table_lock(bid.table_id):
-            step = await self.service.next_round(bid.table_id, bid.version, interaction.user.id)
-            await self.presenter.show_step(step, clicker=interaction.user.id)
-        await self._retire(interaction, None)
+        await self.desk.next_round(interaction, bid.table_id, bid.version)
 
     async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
-        await self.service.set_hand_mode(interaction.user.id, mode)
-        await interaction.followup.send(MODE_CHOSEN[mode], ephemeral=True)
-
-    async def _retire(
-        self, interaction: discord.Interaction[Any], note: str | None, *, keep: bool = True
-    ) -> None:
-        """Take the buttons off the message that was clicked (its moment has passed)."""
-        try:
-            if note is None:
-                await interaction.edit_original_response(view=None)
-                return
-            message = interaction.message
-            old = message.content if message is not None and keep else ""
-            content = f"{old}\n{note}" if old else note
-            if keep:
-                await interaction.edit_original_response(content=views.clip(content), view=None)
-            else:
-                await interaction.edit_original_response(
-                    content=views.clip(content), view=None, attachments=[]
-                )
-        except discord.HTTPException:
-            log.debug("could not retire the buttons of interaction %s", interaction.id)
-
-
-def _clicked_id(interaction: discord.Interaction[Any]) -> int:
-    """The id of the message whose button was pressed (0 if unknown)."""
-    return interaction.message.id if interaction.message is not None else 0
-
-
-def _is_private(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the clicked message is a private screen (ephemeral, or in a direct message)."""
-    message = interaction.message
-    ephemeral = message is not None and message.flags.ephemeral
-    return interaction.guild_id is None or ephemeral
+        await self.desk.set_hand_mode(interaction.user.id, mode)
+        await interaction.followup.send(texts.MODE_CHOSEN[mode], ephemeral=True)
 
 
 async def setup(bot: Bot) -> None:

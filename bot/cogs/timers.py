@@ -19,9 +19,6 @@ from typing import TYPE_CHECKING, Final
 
 from discord.ext import commands, tasks
 
-from bot import emoji as em
-from bot import views
-
 if TYPE_CHECKING:
     from bot.app import Bot
 
@@ -42,7 +39,7 @@ class Timers(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
-        self.presenter = bot.presenter
+        self.desk = bot.desk
         self.owner = process_owner()
         self.lease_s = bot.config.timer_lease_s
         self.poll.change_interval(seconds=bot.config.timer_interval_s)
@@ -75,10 +72,7 @@ class Timers(commands.Cog):
                         # while this process still works on them.
                         return
                     try:
-                        async with self.presenter.table_lock(table_id):
-                            outcomes = await self.service.run_timers(table_id)
-                            for outcome in outcomes:
-                                await self.presenter.show_timer(outcome)
+                        await self.desk.run_timers(table_id)
                     except Exception:
                         log.exception("table %s: timer failed", table_id)
                 if len(due) < CLAIM_BATCH:
@@ -99,43 +93,14 @@ class Timers(commands.Cog):
         await self.recover()
 
     async def recover(self) -> None:
-        """After a start: let computer players finish decisions a restart interrupted. (A
-        process that shares the database with others leaves them to the timer loop: their
-        deadline is near, and its claims give each to exactly one process, where resuming
-        here could race a process that is making them right now.)"""
-        try:
-            tables = await self.service.open_tables()
-        except Exception:
-            log.exception("could not list the open tables")
-            return
-        for table in tables if self.bot.config.runs_every_shard else []:
-            if table.status == "playing" and await self.service.needs_advance(table.id):
-                log.info("table %s: resuming a computer player's decision", table.id)
-                self.presenter.schedule_advance(table.id)
-        try:
-            boards = await self.service.unshown(before=self.bot.started_at)
-        except Exception:
-            log.exception("could not look for moves that were never shown")
-            return
-        for board in boards:
-            log.info("table %s: showing a move the last run could not post", board.table_id)
-            try:
-                await self.presenter.post_or_owe(
-                    board,
-                    f"{em.RESTARTED} I was restarted; here is where the game stands.\n"
-                    + views.board_content(board),
-                )
-            except Exception:
-                log.exception("table %s: could not show its latest move", board.table_id)
-                continue
-            # The move the last run never showed may have begun someone's turn: bring their
-            # hand up to date (and tell them, if they want a DM on their turn).
-            decider = board.prompt.user_id
-            if decider is not None:
-                try:
-                    self.presenter.queue_hand(await self.service.hand(board.table_id, decider))
-                except Exception:
-                    log.exception("table %s: could not show the decider's hand", board.table_id)
+        """After a start: let computer players finish decisions a restart interrupted, and show
+        the moves the last run never showed. (A process that shares the database with others
+        leaves the computers' decisions to the timer loop: their deadline is near, and its
+        claims give each to exactly one process, where resuming here could race a process that
+        is making them right now.)"""
+        await self.desk.recover(
+            resume=self.bot.config.runs_every_shard, started_at=self.bot.started_at
+        )
 
 
 async def setup(bot: Bot) -> None:

@@ -11,15 +11,15 @@ engine's actions. Persistence goes through :class:`data.store.Store`: every acce
 written (with the version read, so a stale or double click fails with ``VersionConflict`` and
 changes nothing) before the caller shows anything.
 
-Concurrency: inside one process the decisions of one table are serialised by a per-table lock
-from :class:`bot.service.locks.TableLocks`; across processes the store's version check decides.
+Concurrency: the service takes no lock. Inside one process its caller, the desk
+(:mod:`bot.desk`), makes the decisions of one table one at a time; across processes the store's
+version check decides.
 Time comes from an injectable ``clock`` so tests can move it without sleeping.
 
 The jobs, one module each: :mod:`~bot.service.results` (what the service answers),
 :mod:`~bot.service.core` (reading, writing, hands, timers' deadlines), :mod:`~bot.service.lobby`,
 :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.players` (computer players,
-the fire die, the timers), :mod:`~bot.service.locks`, and :mod:`~bot.service.table` which puts
-them together.
+the fire die, the timers), and :mod:`~bot.service.table` which puts them together.
 """
 
 from bot.service.core import (
@@ -37,14 +37,15 @@ from bot.service.core import (
     AiPlayer,
     Clock,
     Dealer,
+    Place,
     hand_digest,
 )
-from bot.service.locks import TableLocks
 from bot.service.players import default_ai, first_legal
 from bot.service.results import (
     Board,
     Hand,
     LeftGame,
+    MatchResult,
     Prompt,
     PromptKind,
     Reminder,
@@ -53,7 +54,7 @@ from bot.service.results import (
     TimerOutcome,
 )
 from bot.service.table import TableService
-from render.labels import labelled_spots as spot_labels
+from engine import labelled_spots as spot_labels
 
 __all__ = [
     "AI_GRACE_S",
@@ -73,12 +74,13 @@ __all__ = [
     "Dealer",
     "Hand",
     "LeftGame",
+    "MatchResult",
+    "Place",
     "Prompt",
     "PromptKind",
     "Reminder",
     "SpotChoice",
     "Step",
-    "TableLocks",
     "TableService",
     "TimerOutcome",
     "default_ai",

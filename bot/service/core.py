@@ -1,14 +1,18 @@
 """The table service's common ground: reading tables, what a table shows, hands, timers, and
-writing a decision (the engine checks it, the store keeps it, version-checked)."""
+writing a decision (the engine checks it, the store keeps it, version-checked).
+
+It is longer than the other parts of the service because every other part (the lobby, the
+moves, the computer players) builds on these steps; the choices of players and servers at its
+end are the next candidate to move out.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from bot import names
 from bot.errors import (
@@ -16,13 +20,16 @@ from bot.errors import (
     NoTable,
     NotAllowed,
     NotSeated,
+    NotYourDecision,
     Stale,
     TableError,
+    Why,
 )
-from bot.service.locks import TableLocks
+from bot.kept import Kept
 from bot.service.results import (
     Board,
     Hand,
+    MatchResult,
     Prompt,
     PromptKind,
     Step,
@@ -45,9 +52,13 @@ from engine import (
     Event,
     Fall,
     Game,
+    MatchOverError,
     NextRound,
+    NotYourDecisionError,
     Play,
+    RoundOverError,
     View,
+    WrongDecisionError,
     action_from_dict,
     fitting_tiles,
     view,
@@ -80,6 +91,14 @@ NEXT_ROUND_PAUSE_S = 120.0
 MAX_NAME = 32
 
 
+class Place(NamedTuple):
+    """Where a button was pressed: a server's channel or thread, or a direct message
+    (``guild_id`` None)."""
+
+    guild_id: int | None
+    channel_id: int | None
+
+
 def hand_digest(table_id: int, game_round: int, hand: Sequence[str]) -> str:
     """A short fingerprint of one hand at one table (goes into tile buttons' custom ids)."""
     raw = f"{table_id}:{game_round}:{','.join(hand)}".encode()
@@ -101,11 +120,11 @@ def _clean_name(name: str) -> str:
 
 def _engine_refusal(err: EngineError) -> TableError:
     """An engine refusal in words a player understands (no "player N")."""
-    if err.code in ("round_over", "match_over"):
-        return Stale("This round is already over.")
-    if err.code in ("not_your_decision", "wrong_decision"):
-        return Stale("That moment has passed: the game has moved on.")
-    return NotAllowed("That move is not possible now.")
+    if isinstance(err, RoundOverError | MatchOverError):
+        return Stale(Why.ROUND_OVER)
+    if isinstance(err, NotYourDecisionError | WrongDecisionError):
+        return Stale(Why.MOVED_ON)
+    return NotAllowed(Why.MOVE_IMPOSSIBLE)
 
 
 class TableCore:
@@ -118,12 +137,7 @@ class TableCore:
     seed_source: Callable[[], int]
     deal: Dealer
     next_round_pause_s: float
-    locks: TableLocks
     _reported: set[tuple[int, int | None]]
-
-    def lock(self, table_id: int) -> asyncio.Lock:
-        """The lock that serialises changes to one table in this process."""
-        return self.locks.change(table_id)
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -131,11 +145,11 @@ class TableCore:
         try:
             return self._effective(await self.store.get_table(table_id))
         except NotFound:
-            raise NoTable("This table is closed.", table_id=table_id) from None
+            raise NoTable(Why.TABLE_CLOSED, table_id=table_id) from None
         except CorruptRecord as err:
             self._report_unreadable(err)
             raise TableError(
-                "This table's record cannot be read; an admin has been told in the logs.",
+                Why.UNREADABLE_TABLE,
                 table_id=table_id,
             ) from None
 
@@ -152,7 +166,7 @@ class TableCore:
     async def _get_open(self, table_id: int) -> Table:
         table = await self._get(table_id)
         if table.status not in ("lobby", "playing"):
-            raise Stale("This table is closed.", table_id=table_id)
+            raise Stale(Why.TABLE_CLOSED, table_id=table_id)
         return table
 
     @staticmethod
@@ -172,13 +186,13 @@ class TableCore:
     @staticmethod
     def _game(table: Table) -> Game:
         if table.state is None:
-            raise TableError("This table has no game yet.", table_id=table.id)
+            raise TableError(Why.NO_GAME_YET, table_id=table.id)
         return Game.from_dict(table.state)
 
     async def _get_game(self, table_id: int) -> tuple[Table, Game]:
         table = await self._get_open(table_id)
         if table.status != "playing":
-            raise Stale("This game has not started yet.", table_id=table_id)
+            raise Stale(Why.GAME_NOT_STARTED, table_id=table_id)
         return table, self._game(table)
 
     async def table_in_channel(self, channel_id: int) -> Table:
@@ -188,8 +202,7 @@ class TableCore:
         except CorruptRecord as err:
             self._report_unreadable(err)
             raise TableError(
-                "This channel's table cannot be read any more. Someone who can manage the "
-                "channel can close it with /fp abort.",
+                Why.UNREADABLE_CHANNEL_TABLE,
                 table_id=err.table_id,
             ) from None
         if table is None:
@@ -199,12 +212,8 @@ class TableCore:
                 if t.channel_id == channel_id and t.thread_id is not None
             ]
             if threads:
-                where = ", ".join(f"<#{t}>" for t in sorted(threads)[:10])
-                raise NoTable(
-                    f"The games of this channel are played in their threads: {where}. Use the "
-                    "commands there, or start another table here: /fp new"
-                )
-            raise NoTable("There is no Flaming Pyramids table in this channel. Start one: /fp new")
+                raise NoTable(Why.GAMES_IN_THREADS, detail={"threads": tuple(sorted(threads))})
+            raise NoTable(Why.NO_TABLE_HERE)
         return table
 
     @staticmethod
@@ -219,8 +228,7 @@ class TableCore:
         seat = self.seat_of(table, user_id)
         if seat is None:
             raise NotSeated(
-                "You are not playing at this table, so this is not yours to decide. "
-                "You can watch, and join the next game!",
+                Why.NOT_PLAYING,
                 table_id=table.id,
             )
         return seat
@@ -265,7 +273,9 @@ class TableCore:
         """The board of the open table in a channel (for ``/fp status``)."""
         return self.board(await self.table_in_channel(channel_id))
 
-    async def _hand(self, table: Table, game: Game, seat: int) -> Hand:
+    async def _hand(self, table: Table, game: Game, seat: int, *, with_since: bool = False) -> Hand:
+        """The hand of ``seat``; ``with_since``: on the player's turn, with the others' turns
+        since their last move (for the direct message that tells them it is their turn)."""
         s = table.seats[seat]
         assert s.user_id is not None
         prefs = await self.store.get_prefs(s.user_id)
@@ -274,6 +284,11 @@ class TableCore:
         if p is not None and p.player == seat and p.kind in ("play", "fall"):
             decision = "play" if p.kind == "play" else "fall"
         fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
+        your_turn = p is not None and p.kind == "play" and p.player == seat
+        wants_told = prefs.hand_mode == "dm" and prefs.dm_on_turn
+        since = (
+            await self._turns_since(table, seat) if with_since and your_turn and wants_told else ()
+        )
         return Hand(
             table_id=table.id,
             guild_id=table.guild_id,
@@ -284,21 +299,22 @@ class TableCore:
             names=tuple(x.name for x in table.seats),
             digest=hand_digest(table.id, game.round, game.hands[seat]),
             version=table.version,
-            your_turn=p is not None and p.kind == "play" and p.player == seat,
+            your_turn=your_turn,
             dm=prefs.hand_mode == "dm",
             dm_failed_before=s.user_id in table.dm_failed,
             dm_on_turn=prefs.dm_on_turn,
             decision=decision,
             fitting=tuple(fitting),
             deadline=table.deadline if decision != "wait" else None,
-            board_message_id=table.messages.get("board"),
+            board_message_id=Kept.BOARD.of(table.messages),
+            since=tuple(since),
         )
 
-    async def turns_since(self, table_id: int, seat: int) -> list[tuple[Event, ...]]:
+    async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:
         """What the game did since ``seat`` last placed a tile: one group of events per turn of
         the others (their placement, its falls and fire die), replayed from the table's action
         log, so any process tells it the same. Empty when the log cannot be replayed."""
-        table = await self._get_open(table_id)
+        table_id = table.id
         if table.initial_state is None:
             return []
         turns: list[list[Event]] = []
@@ -319,17 +335,18 @@ class TableCore:
             return []
         return [tuple(t) for t in turns]
 
-    async def hand(self, table_id: int, user_id: int) -> Hand:
-        """A player's hand (for the "My hand" button); only its owner ever gets it."""
+    async def hand(self, table_id: int, user_id: int, *, with_since: bool = False) -> Hand:
+        """A player's hand (for the "My hand" button); only its owner ever gets it. With
+        ``with_since``, on their turn, what the others did since their last move."""
         table, game = await self._get_game(table_id)
         seat = self._require_seat(table, user_id)
-        return await self._hand(table, game, seat)
+        return await self._hand(table, game, seat, with_since=with_since)
 
     async def hand_in_channel(self, channel_id: int, user_id: int) -> Hand:
         """A player's hand at the table of a channel (``/fp hand``)."""
         table = await self.table_in_channel(channel_id)
         if table.status != "playing":
-            raise Stale("The game has not started yet.", table_id=table.id)
+            raise Stale(Why.HAND_BEFORE_START, table_id=table.id)
         return await self.hand(table.id, user_id)
 
     async def check_place(
@@ -338,25 +355,39 @@ class TableCore:
         """Refuse (:class:`Stale`) a button of ``table_id`` used anywhere but in its table's
         channel or thread, or in a direct message (``guild_id`` None) by someone not seated there: a
         button's id can be forged, its place cannot."""
-        table = await self._get(table_id)
-        if guild_id is None:
+        self._check_place(await self._get(table_id), Place(guild_id, channel_id), user_id)
+
+    def _check_place(self, table: Table, place: Place, user_id: int) -> None:
+        if place.guild_id is None:
             if self.seat_of(table, user_id) is not None:
                 return
-        elif table.guild_id == guild_id and channel_id in (table.channel_id, table.thread_id):
+        elif table.guild_id == place.guild_id and place.channel_id in (
+            table.channel_id,
+            table.thread_id,
+        ):
             return
-        log.info("table %s: a button used out of its place by user %s", table_id, user_id)
-        raise Stale("This button does not belong here; nothing was changed.", table_id=table_id)
+        log.info("table %s: a button used out of its place by user %s", table.id, user_id)
+        raise Stale(Why.MISPLACED_BUTTON, table_id=table.id)
+
+    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
+        """The refusal of a decision that is somebody else's: who decides what (the show side
+        words it)."""
+        p = game.pending
+        if p is None or p.kind == "die":
+            return NotYourDecision(None, None, table_id=table.id)
+        decision: Literal["play", "fall"] = "fall" if p.kind == "fall" else "play"
+        return NotYourDecision(decision, table.seats[p.player].name, table_id=table.id)
 
     def _check_version(self, table: Table, version: int) -> None:
         if table.version != version:
             raise Stale(
-                "That button belongs to a moment that has passed; nothing was changed.",
+                Why.PASSED_MOMENT,
                 table_id=table.id,
             )
 
-    def _require_host(self, table: Table, user_id: int, what: str) -> None:
+    def _require_host(self, table: Table, user_id: int, what: Why) -> None:
         if table.host_id != user_id:
-            raise NotAllowed(f"Only the host can {what}.", table_id=table.id)
+            raise NotAllowed(what, table_id=table.id)
 
     # --- timers ----------------------------------------------------------------------------------
 
@@ -398,6 +429,10 @@ class TableCore:
         hands_before = [tuple(h) for h in game.hands]
         try:
             events = list(game.apply(action, seat))
+        except (NotYourDecisionError, WrongDecisionError, RoundOverError) as err:
+            if seat is None or not isinstance(action, Play | Fall):
+                raise _engine_refusal(err) from None
+            raise self._not_yours(table, game) from None
         except EngineError as err:
             raise _engine_refusal(err) from None
         # A new turn begins with a "turn" event; until then, a fall is part of the same turn.
@@ -418,11 +453,11 @@ class TableCore:
             events.extend(roll)
         results = None
         if game.match_over:
-            results = self._results(table, game)
+            results = self._results(game)
             table = await self.store.end_table(
-                table.id, table.version, "finished", self.clock(), results
+                table.id, table.version, "finished", self.clock(), results.to_dict(table)
             )
-            log.info("table %s: match over, winners %s", table.id, results["winners"])
+            log.info("table %s: match over, winners %s", table.id, results.winners)
         hands: list[Hand] = []
         p = game.pending
         turn_began = (
@@ -442,7 +477,12 @@ class TableCore:
                     and s.user_id is not None
                     and (changed or (turn_began and i == p.player))
                 ):
-                    hands.append(await self._hand(table, game, i))
+                    began = turn_began and i == p.player
+                    hands.append(await self._hand(table, game, i, with_since=began))
+        mine = None
+        if seat is not None and user_id is not None and not game.match_over:
+            mine = next((h for h in hands if h.seat == seat), None)
+            mine = mine or await self._hand(table, game, seat)
         kind: Literal["move", "next_round"] = (
             "next_round" if isinstance(action, NextRound) else "move"
         )
@@ -458,6 +498,7 @@ class TableCore:
             turn_events=tuple(game.turn_events) if kind == "move" else (),
             continues_turn=isinstance(action, Fall | Die),
             turn=(game.round, game.turn),  # a placement counts the turn; its falls do not
+            mine=mine,
         )
 
     async def _write(
@@ -488,18 +529,13 @@ class TableCore:
             )
         except VersionConflict:
             raise Stale(
-                "That moment has passed: somebody acted first. Nothing was changed.",
+                Why.ACTED_FIRST,
                 table_id=table.id,
             ) from None
 
     @staticmethod
-    def _results(table: Table, game: Game) -> dict[str, Any]:
-        return {
-            "seats": [s.to_dict() for s in table.seats],
-            "scores": list(game.scores),
-            "winners": game.winners(),
-            "rounds": game.rounds,
-        }
+    def _results(game: Game) -> MatchResult:
+        return MatchResult(tuple(game.winners()), tuple(game.scores), game.rounds)
 
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
         """Choose for good how a player gets their hands: direct messages, or ephemeral replies."""
@@ -518,15 +554,6 @@ class TableCore:
             prefs = replace(prefs, reminders=reminders)
         await self.store.set_prefs(prefs)
         return prefs
-
-    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
-        """Remember that a direct message to ``user_id`` failed at this table; True the first time
-        (so the channel is told once)."""
-        return await self.store.note_dm_failed(table_id, user_id)
-
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        """Remember that the channel has seen the table at ``version`` (see :meth:`unshown`)."""
-        await self.store.mark_shown(table_id, version)
 
     async def unshown(self, before: float) -> list[Board]:
         """Games whose latest move was committed but never shown (the bot stopped in between),
@@ -548,10 +575,6 @@ class TableCore:
                 out.append(board)
         return out
 
-    async def remember_message(self, table_id: int, key: str, message_id: int) -> None:
-        """Remember a Discord message id (the lobby, the latest picture...)."""
-        await self.store.set_message(table_id, key, message_id)
-
     async def settings(
         self,
         guild_id: int,
@@ -564,7 +587,7 @@ class TableCore:
         current = await self.store.get_guild_settings(guild_id)
         if turn_limit_s is not None:
             if not MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S:
-                raise BadRequest("The turn time limit must be between 1 minute and 14 days.")
+                raise BadRequest(Why.TURN_LIMIT_RANGE)
             current = replace(current, turn_limit_s=turn_limit_s)
         if reminder_s is not None:
             current = replace(current, reminder_s=max(0, reminder_s))

@@ -12,7 +12,9 @@ from bot.errors import (
     NotSeated,
     Stale,
     TableExists,
+    Why,
 )
+from bot.kept import Kept
 from bot.service.core import (
     MAX_ROUNDS,
     MAX_SEATS,
@@ -75,14 +77,10 @@ class Lobby(TableCore):
             link = None
             try:
                 messages = await self.store.get_messages(busy.table_id)
-                link = messages.get("status") or messages.get("lobby")
+                link = Kept.STATUS.of(messages) or Kept.LOBBY.of(messages)
             except Exception:
                 log.exception("table %s: could not read its messages", busy.table_id)
-            raise TableExists(
-                "This channel already has a Flaming Pyramids table.",
-                table_id=busy.table_id,
-                message_id=link,
-            ) from None
+            raise TableExists(table_id=busy.table_id, message_id=link) from None
         log.info("table %s: opened in channel %s by %s", table.id, channel_id, user_id)
         return self.board(table)
 
@@ -90,11 +88,13 @@ class Lobby(TableCore):
     def _check_options(opts: TableOptions) -> TableOptions:
         rounds, limit, max_seats = opts.rounds, opts.turn_limit_s, opts.max_seats
         if not 1 <= rounds <= MAX_ROUNDS:
-            raise BadRequest(f"A match has 1 to {MAX_ROUNDS} rounds.")
+            raise BadRequest(Why.ROUNDS_RANGE, detail={"max_rounds": MAX_ROUNDS})
         if not MIN_TURN_LIMIT_S <= limit <= MAX_TURN_LIMIT_S:
-            raise BadRequest("The turn time limit must be between 1 minute and 14 days.")
+            raise BadRequest(Why.TURN_LIMIT_RANGE)
         if not MIN_SEATS <= max_seats <= MAX_SEATS:
-            raise BadRequest(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+            raise BadRequest(
+                Why.SEATS_RANGE, detail={"min_seats": MIN_SEATS, "max_seats": MAX_SEATS}
+            )
         return replace(opts, reminder_s=max(0, opts.reminder_s))
 
     async def _lobby_write(
@@ -107,127 +107,117 @@ class Lobby(TableCore):
     async def _get_lobby(self, table_id: int) -> Table:
         table = await self._get_open(table_id)
         if table.status != "lobby":
-            raise Stale("The game has already started.", table_id=table_id)
+            raise Stale(Why.ALREADY_STARTED, table_id=table_id)
         return table
 
     async def join(self, table_id: int, user_id: int, name: str) -> Board:
         """Take a seat in a lobby (idempotent: a seated user gets a polite refusal)."""
-        async with self.lock(table_id):
-            for _ in range(3):
-                table = await self._get_lobby(table_id)
-                if self.seat_of(table, user_id) is not None:
-                    raise NotAllowed("You already have a seat at this table.", table_id=table_id)
-                if len(table.seats) >= table.options.max_seats:
-                    raise NotAllowed("This table is full.", table_id=table_id)
-                seats = (*table.seats, Seat(user_id, _clean_name(name)))
-                try:
-                    table = await self._lobby_write(table, seats=seats)
-                except VersionConflict:
-                    continue  # another process changed the lobby: read it again
-                return self.board(table)
-            raise Stale("The lobby is busy; please try again.", table_id=table_id)
+        for _ in range(3):
+            table = await self._get_lobby(table_id)
+            if self.seat_of(table, user_id) is not None:
+                raise NotAllowed(Why.ALREADY_SEATED, table_id=table_id)
+            if len(table.seats) >= table.options.max_seats:
+                raise NotAllowed(Why.TABLE_FULL, table_id=table_id)
+            seats = (*table.seats, Seat(user_id, _clean_name(name)))
+            try:
+                table = await self._lobby_write(table, seats=seats)
+            except VersionConflict:
+                continue  # another process changed the lobby: read it again
+            return self.board(table)
+        raise Stale(Why.LOBBY_BUSY, table_id=table_id)
 
     async def leave_lobby(self, table_id: int, user_id: int) -> Board:
         """Give up a seat in a lobby. The host cancels instead."""
-        async with self.lock(table_id):
-            for _ in range(3):
-                table = await self._get_lobby(table_id)
-                if table.host_id == user_id:
-                    raise NotAllowed(
-                        "You host this table: use Cancel to close it.", table_id=table_id
-                    )
-                if self.seat_of(table, user_id) is None:
-                    raise NotSeated("You have no seat at this table.", table_id=table_id)
-                seats = tuple(s for s in table.seats if s.user_id != user_id or s.ai is not None)
-                try:
-                    table = await self._lobby_write(table, seats=seats)
-                except VersionConflict:
-                    continue
-                return self.board(table)
-            raise Stale("The lobby is busy; please try again.", table_id=table_id)
+        for _ in range(3):
+            table = await self._get_lobby(table_id)
+            if table.host_id == user_id:
+                raise NotAllowed(Why.HOST_CANCELS, table_id=table_id)
+            if self.seat_of(table, user_id) is None:
+                raise NotSeated(Why.NO_SEAT, table_id=table_id)
+            seats = tuple(s for s in table.seats if s.user_id != user_id or s.ai is not None)
+            try:
+                table = await self._lobby_write(table, seats=seats)
+            except VersionConflict:
+                continue
+            return self.board(table)
+        raise Stale(Why.LOBBY_BUSY, table_id=table_id)
 
     async def add_ai(self, table_id: int, version: int, user_id: int, level: str) -> Board:
         """The host adds a computer player of ``level`` to the lobby."""
         if level not in LEVELS:
-            raise BadRequest(f"Unknown level {level!r}.")
-        async with self.lock(table_id):
-            table = await self._get_lobby(table_id)
-            self._require_host(table, user_id, "add computer players")
-            self._check_version(table, version)
-            if len(table.seats) >= table.options.max_seats:
-                raise NotAllowed("This table is full.", table_id=table_id)
-            taken = {s.name for s in table.seats}
-            n = 1
-            while f"Computer {n} ({level})" in taken:
-                n += 1
-            seats = (*table.seats, Seat(None, f"Computer {n} ({level})", level))
-            try:
-                table = await self._lobby_write(table, seats=seats)
-            except VersionConflict:
-                raise Stale("The lobby just changed; please try again.") from None
-            return self.board(table)
+            raise BadRequest(Why.UNKNOWN_LEVEL, detail={"level": level})
+        table = await self._get_lobby(table_id)
+        self._require_host(table, user_id, Why.HOST_ONLY_ADD_AI)
+        self._check_version(table, version)
+        if len(table.seats) >= table.options.max_seats:
+            raise NotAllowed(Why.TABLE_FULL, table_id=table_id)
+        taken = {s.name for s in table.seats}
+        n = 1
+        while f"Computer {n} ({level})" in taken:
+            n += 1
+        seats = (*table.seats, Seat(None, f"Computer {n} ({level})", level))
+        try:
+            table = await self._lobby_write(table, seats=seats)
+        except VersionConflict:
+            raise Stale(Why.LOBBY_CHANGED) from None
+        return self.board(table)
 
     async def remove_ai(self, table_id: int, version: int, user_id: int) -> Board:
         """The host removes the last computer player of the lobby."""
-        async with self.lock(table_id):
-            table = await self._get_lobby(table_id)
-            self._require_host(table, user_id, "remove computer players")
-            self._check_version(table, version)
-            idx = [i for i, s in enumerate(table.seats) if s.ai is not None]
-            if not idx:
-                raise NotAllowed("There is no computer player to remove.", table_id=table_id)
-            seats = tuple(s for i, s in enumerate(table.seats) if i != idx[-1])
-            try:
-                table = await self._lobby_write(table, seats=seats)
-            except VersionConflict:
-                raise Stale("The lobby just changed; please try again.") from None
-            return self.board(table)
+        table = await self._get_lobby(table_id)
+        self._require_host(table, user_id, Why.HOST_ONLY_REMOVE_AI)
+        self._check_version(table, version)
+        idx = [i for i, s in enumerate(table.seats) if s.ai is not None]
+        if not idx:
+            raise NotAllowed(Why.NO_COMPUTER, table_id=table_id)
+        seats = tuple(s for i, s in enumerate(table.seats) if i != idx[-1])
+        try:
+            table = await self._lobby_write(table, seats=seats)
+        except VersionConflict:
+            raise Stale(Why.LOBBY_CHANGED) from None
+        return self.board(table)
 
     async def cancel(self, table_id: int, version: int | None, user_id: int) -> Board:
         """The host closes the lobby."""
-        async with self.lock(table_id):
-            table = await self._get_lobby(table_id)
-            self._require_host(table, user_id, "cancel the table")
-            if version is not None:
-                self._check_version(table, version)
-            try:
-                table = await self.store.end_table(
-                    table.id, table.version, "cancelled", self.clock()
-                )
-            except VersionConflict:
-                raise Stale("The lobby just changed; please try again.") from None
+        table = await self._get_lobby(table_id)
+        self._require_host(table, user_id, Why.HOST_ONLY_CANCEL)
+        if version is not None:
+            self._check_version(table, version)
+        try:
+            table = await self.store.end_table(table.id, table.version, "cancelled", self.clock())
+        except VersionConflict:
+            raise Stale(Why.LOBBY_CHANGED) from None
         log.info("table %s: cancelled by %s", table_id, user_id)
         return self.board(table)
 
     async def start(self, table_id: int, version: int | None, user_id: int) -> Step:
         """The host starts the game with the seated players (2 to 6)."""
-        async with self.lock(table_id):
-            table = await self._get_lobby(table_id)
-            self._require_host(table, user_id, "start the game")
-            if version is not None:
-                self._check_version(table, version)
-            n = len(table.seats)
-            if not MIN_SEATS <= n <= MAX_SEATS:
-                raise NotAllowed(
-                    f"A game needs {MIN_SEATS} to {MAX_SEATS} players; {n} seated. "
-                    "Invite friends or add a computer player.",
-                    table_id=table_id,
-                )
-            game = self.deal(n, self.seed_source(), table.options)
-            return await self._start_game(table, game)
+        table = await self._get_lobby(table_id)
+        self._require_host(table, user_id, Why.HOST_ONLY_START)
+        if version is not None:
+            self._check_version(table, version)
+        n = len(table.seats)
+        if not MIN_SEATS <= n <= MAX_SEATS:
+            raise NotAllowed(
+                Why.NEED_PLAYERS,
+                table_id=table_id,
+                detail={"min_seats": MIN_SEATS, "max_seats": MAX_SEATS, "seated": n},
+            )
+        game = self.deal(n, self.seed_source(), table.options)
+        return await self._start_game(table, game)
 
     async def start_from_state(self, table_id: int, user_id: int, state: dict[str, Any]) -> Step:
         """Test seam: start a lobby's game from a chosen engine state (``Game.to_dict`` or the
         scenario format). Only tests call this; players always get a shuffled deal."""
-        async with self.lock(table_id):
-            table = await self._get_lobby(table_id)
-            self._require_host(table, user_id, "start the game")
-            game = Game.from_dict(state)
-            if game.players != len(table.seats):
-                raise BadRequest(
-                    f"the state has {game.players} players, the table {len(table.seats)}"
-                )
-            return await self._start_game(table, game)
+        table = await self._get_lobby(table_id)
+        self._require_host(table, user_id, Why.HOST_ONLY_START)
+        game = Game.from_dict(state)
+        if game.players != len(table.seats):
+            raise BadRequest(
+                Why.STATE_PLAYERS,
+                detail={"state_players": game.players, "seated": len(table.seats)},
+            )
+        return await self._start_game(table, game)
 
     async def _start_game(self, table: Table, game: Game) -> Step:
         now = self.clock()
@@ -237,7 +227,7 @@ class Lobby(TableCore):
                 table.id, table.version, table.seats, game.to_dict(), deadline, reminder, now
             )
         except VersionConflict:
-            raise Stale("The lobby just changed; please try again.") from None
+            raise Stale(Why.LOBBY_CHANGED) from None
         log.info("table %s: game started with %s seats", table.id, len(table.seats))
         hands = [
             await self._hand(table, game, i)
@@ -259,18 +249,16 @@ class Lobby(TableCore):
         players confirm by joining. Raises :class:`TableExists` if the channel has a table."""
         old = await self._get(table_id)
         if old.status != "finished":
-            raise NotAllowed("The match is not over yet.", table_id=table_id)
+            raise NotAllowed(Why.MATCH_NOT_OVER, table_id=table_id)
         if self.seat_of(old, user_id) is None:
-            raise NotAllowed("Only the match's players can ask for a rematch.", table_id=table_id)
+            raise NotAllowed(Why.REMATCH_PLAYERS_ONLY, table_id=table_id)
         seats = (Seat(user_id, _clean_name(name)), *(s for s in old.seats if s.ai is not None))
         try:
             table = await self.store.create_table(
                 old.guild_id, old.channel_id, user_id, old.options, seats, self.clock()
             )
         except ChannelBusy as busy:
-            raise TableExists(
-                "This channel already has a Flaming Pyramids table.", table_id=busy.table_id
-            ) from None
+            raise TableExists(table_id=busy.table_id) from None
         log.info("table %s: rematch of table %s opened by %s", table.id, table_id, user_id)
         return self.board(table)
 
@@ -289,17 +277,16 @@ class Lobby(TableCore):
         table = await self.table_in_channel(channel_id)
         if table.status == "lobby":
             return await self.leave_lobby(table.id, user_id)
-        async with self.lock(table.id):
-            table, game = await self._get_game(table.id)
-            seat = self._require_seat(table, user_id)
-            await self.store.record_departure(table.id, seat, user_id, self.clock())
-            table = await self._get(table.id)
-            if not any(s.ai is None for s in table.seats):
-                table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
-                log.info("table %s: the last player left; table closed", table.id)
-                return LeftGame(self.board(table, game), seat, True)
-            log.info("table %s: seat %s left; a computer player took it", table.id, seat)
-            return LeftGame(self.board(table, game), seat, False)
+        table, game = await self._get_game(table.id)
+        seat = self._require_seat(table, user_id)
+        await self.store.record_departure(table.id, seat, user_id, self.clock())
+        table = await self._get(table.id)
+        if not any(s.ai is None for s in table.seats):
+            table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
+            log.info("table %s: the last player left; table closed", table.id)
+            return LeftGame(self.board(table, game), seat, True)
+        log.info("table %s: seat %s left; a computer player took it", table.id, seat)
+        return LeftGame(self.board(table, game), seat, False)
 
     async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Board:
         """``/fp abort``: the host, or a member allowed to manage the channel, closes the table
@@ -309,8 +296,7 @@ class Lobby(TableCore):
         except CorruptRecord as err:
             if not may_manage or err.version is None:
                 raise NotAllowed(
-                    "This table's record cannot be read; someone who can manage the channel "
-                    "can close it.",
+                    Why.UNREADABLE_ABORT,
                     table_id=err.table_id,
                 ) from None
             table = await self.store.end_table(err.table_id, err.version, "aborted", self.clock())
@@ -319,14 +305,13 @@ class Lobby(TableCore):
         table = await self.table_in_channel(channel_id)
         if table.host_id != user_id and not may_manage:
             raise NotAllowed(
-                "Only the host or someone who can manage this channel can abort the table.",
+                Why.ABORT_WHO,
                 table_id=table.id,
             )
-        async with self.lock(table.id):
-            table = await self._get_open(table.id)
-            try:
-                table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
-            except VersionConflict:
-                raise Stale("The table just changed; please try again.") from None
+        table = await self._get_open(table.id)
+        try:
+            table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
+        except VersionConflict:
+            raise Stale(Why.TABLE_CHANGED) from None
         log.info("table %s: aborted by %s", table.id, user_id)
         return self.board(table)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from bot.errors import BadRequest, HandChanged, NotYourDecision, Stale
-from bot.service.core import TableCore, hand_digest
+from bot.errors import BadRequest, HandChanged, Stale, Why
+from bot.kept import Kept
+from bot.service.core import Place, TableCore, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
 from data.store import Table
 from engine import Fall, Game, NextRound, Play, Pos, previews, view
-from render.labels import labelled_spots as spot_labels
+from engine import labelled_spots as spot_labels
 
 
 class Moves(TableCore):
@@ -18,23 +19,21 @@ class Moves(TableCore):
         :class:`SpotChoice` (always, even for one spot: a play is never made by one tap). If
         this player must first decide where a tile falls, the answer is their :class:`Hand`
         with that decision in it."""
-        async with self.lock(table_id):
-            table, game = await self._get_game(table_id)
-            seat = self._require_seat(table, user_id)
-            p = game.pending
-            if p is not None and p.kind == "fall" and p.player == seat:
-                return await self._hand(table, game, seat)
-            if digest != hand_digest(table.id, game.round, game.hands[seat]):
-                raise HandChanged(
-                    "Your hand has changed since this message: use your latest hand "
-                    "(the My hand button, or /fp hand).",
-                    table_id=table_id,
-                )
-            if p is None or p.kind != "play" or p.player != seat:
-                raise self._not_yours(table, game)
-            if tile not in game.hands[seat]:
-                raise Stale("That tile is no longer in your hand.", table_id=table_id)
-            return self._spot_choice(table, game, seat, user_id, tile)
+        table, game = await self._get_game(table_id)
+        seat = self._require_seat(table, user_id)
+        p = game.pending
+        if p is not None and p.kind == "fall" and p.player == seat:
+            return await self._hand(table, game, seat)
+        if digest != hand_digest(table.id, game.round, game.hands[seat]):
+            raise HandChanged(
+                Why.HAND_CHANGED,
+                table_id=table_id,
+            )
+        if p is None or p.kind != "play" or p.player != seat:
+            raise self._not_yours(table, game)
+        if tile not in game.hands[seat]:
+            raise Stale(Why.TILE_GONE, table_id=table_id)
+        return self._spot_choice(table, game, seat, user_id, tile)
 
     def _spot_choice(
         self, table: Table, game: Game, seat: int, user_id: int, tile: str
@@ -58,7 +57,7 @@ class Moves(TableCore):
             guild_id=table.guild_id,
             channel_id=table.place_id,
             deadline=table.deadline,
-            board_message_id=table.messages.get("board"),
+            board_message_id=Kept.BOARD.of(table.messages),
         )
 
     async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:
@@ -68,55 +67,51 @@ class Moves(TableCore):
         self._check_version(table, version)
         p = game.pending
         if p is None or p.kind != "play" or p.player != seat or tile not in game.hands[seat]:
-            raise Stale("That moment has passed: the game has moved on.", table_id=table_id)
+            raise Stale(Why.MOVED_ON, table_id=table_id)
         return self._spot_choice(table, game, seat, user_id, tile)
 
     async def choose_spot(
-        self, table_id: int, version: int, user_id: int, tile: str, at: Pos
+        self,
+        table_id: int,
+        version: int,
+        user_id: int,
+        tile: str,
+        at: Pos,
+        *,
+        place: Place | None = None,
     ) -> Step | Hand:
         """A spot button: play ``tile`` at ``at``. If this player must first decide where a
-        tile falls, nothing is played and the answer is their :class:`Hand` with that decision."""
-        async with self.lock(table_id):
-            table, game = await self._get_game(table_id)
-            seat = self._require_seat(table, user_id)
-            p = game.pending
-            if p is not None and p.kind == "fall" and p.player == seat:
-                return await self._hand(table, game, seat)
-            self._check_version(table, version)
-            if p is None or p.kind != "play" or p.player != seat:
-                raise self._not_yours(table, game)
-            return await self._commit(table, game, seat, user_id, Play(tile, at))
+        tile falls, nothing is played and the answer is their :class:`Hand` with that decision.
+        ``place``: where the button was pressed, refused unless it belongs there (see
+        :meth:`check_place`)."""
+        table, game = await self._get_game(table_id)
+        if place is not None:
+            self._check_place(table, place, user_id)
+        seat = self._require_seat(table, user_id)
+        p = game.pending
+        if p is not None and p.kind == "fall" and p.player == seat:
+            return await self._hand(table, game, seat)
+        self._check_version(table, version)
+        # Whose decision it is, the engine checks (a refusal names who must decide).
+        return await self._commit(table, game, seat, user_id, Play(tile, at))
 
     async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
         """A "Fall left" / "Fall right" button."""
         if direction not in ("left", "right"):
-            raise BadRequest("A tile falls left or right.")
-        async with self.lock(table_id):
-            table, game = await self._get_game(table_id)
-            seat = self._require_seat(table, user_id)
-            p = game.pending
-            if p is None or p.kind != "fall":
-                raise Stale("That fall has already been decided.", table_id=table_id)
-            if p.player != seat:
-                raise self._not_yours(table, game)
-            self._check_version(table, version)
-            return await self._commit(table, game, seat, user_id, Fall(direction))
+            raise BadRequest(Why.FALL_DIRECTION)
+        table, game = await self._get_game(table_id)
+        seat = self._require_seat(table, user_id)
+        p = game.pending
+        if p is None or p.kind != "fall":
+            raise Stale(Why.FALL_DECIDED, table_id=table_id)
+        self._check_version(table, version)
+        return await self._commit(table, game, seat, user_id, Fall(direction))
 
     async def next_round(self, table_id: int, version: int, user_id: int) -> Step:
         """The "Next round" button (any seated player)."""
-        async with self.lock(table_id):
-            table, game = await self._get_game(table_id)
-            seat = self._require_seat(table, user_id)
-            if game.pending is not None or game.match_over:
-                raise Stale("The next round has already started.", table_id=table_id)
-            self._check_version(table, version)
-            return await self._commit(table, game, seat, user_id, NextRound())
-
-    def _not_yours(self, table: Table, game: Game) -> NotYourDecision:
-        """The refusal of a decision that is somebody else's: who decides what (the adapter
-        words it)."""
-        p = game.pending
-        if p is None or p.kind == "die":
-            return NotYourDecision(None, None, table_id=table.id)
-        decision = "fall" if p.kind == "fall" else "play"
-        return NotYourDecision(decision, table.seats[p.player].name, table_id=table.id)
+        table, game = await self._get_game(table_id)
+        seat = self._require_seat(table, user_id)
+        if game.pending is not None or game.match_over:
+            raise Stale(Why.NEXT_ROUND_STARTED, table_id=table_id)
+        self._check_version(table, version)
+        return await self._commit(table, game, seat, user_id, NextRound())

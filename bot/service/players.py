@@ -80,21 +80,19 @@ class Players(TableCore):
         if p is None:
             return None
         if p.kind == "die":
-            async with self.lock(table_id):
-                table, game = await self._get_game(table_id)
-                if game.pending is None or game.pending.kind != "die":
-                    return None
-                return await self._commit(table, game, None, None, Die(None))
+            table, game = await self._get_game(table_id)
+            if game.pending is None or game.pending.kind != "die":
+                return None
+            return await self._commit(table, game, None, None, Die(None))
         seat = self._ai_owner(table, game)
         if seat is None:
             return None
         level = table.seats[seat].ai or TIMEOUT_LEVEL
         action = await self._choose(table, game, seat, level)
-        async with self.lock(table_id):
-            fresh, game = await self._get_game(table_id)
-            if fresh.version != table.version:
-                return None
-            return await self._commit_ai(fresh, game, seat, action, timed_out=False)
+        fresh, game = await self._get_game(table_id)
+        if fresh.version != table.version:
+            return None
+        return await self._commit_ai(fresh, game, seat, action, timed_out=False)
 
     async def _choose(self, table: Table, game: Game, seat: int, level: str) -> Action:
         seed = (table.id * 1_000_003 + table.version) & 0x7FFFFFFF
@@ -159,10 +157,9 @@ class Players(TableCore):
         if table.deadline is not None and table.deadline <= now:
             if p is None:
                 if not game.match_over:
-                    async with self.lock(table_id):
-                        table, game = await self._get_game(table_id)
-                        if game.pending is None and not game.match_over:
-                            out.append(await self._commit(table, game, None, None, NextRound()))
+                    table, game = await self._get_game(table_id)
+                    if game.pending is None and not game.match_over:
+                        out.append(await self._commit(table, game, None, None, NextRound()))
                 return out
             if p.kind == "die" or table.seats[p.player].ai is not None:
                 step = await self.advance(table_id)
@@ -172,12 +169,11 @@ class Players(TableCore):
             seat = p.player
             for _ in range(20):
                 action = await self._choose(table, game, seat, TIMEOUT_LEVEL)
-                async with self.lock(table_id):
-                    fresh, game = await self._get_game(table_id)
-                    pend = game.pending
-                    if fresh.version != table.version or pend is None or pend.player != seat:
-                        break
-                    step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
+                fresh, game = await self._get_game(table_id)
+                pend = game.pending
+                if fresh.version != table.version or pend is None or pend.player != seat:
+                    break
+                step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
                 log.info("table %s: seat %s timed out; a computer player decided", table_id, seat)
                 out.append(step)
                 # The computer finishes that one turn: the absent player's fall choices too,
@@ -188,21 +184,26 @@ class Players(TableCore):
                 table, game = await self._get_game(table_id)
             return out
         if table.reminder_at is not None and table.reminder_at <= now and p is not None:
-            async with self.lock(table_id):
-                fresh = await self._get_open(table_id)
-                if fresh.version != table.version or fresh.reminder_at is None:
-                    return out
-                try:
-                    await self.store.set_timers(
-                        table.id,
-                        table.version,
-                        table.deadline,
-                        None,
-                        expected_timers=(table.deadline, table.reminder_at),
-                    )
-                except VersionConflict:
-                    return out  # another process sent it
+            fresh = await self._get_open(table_id)
+            if fresh.version != table.version or fresh.reminder_at is None:
+                return out
+            try:
+                await self.store.set_timers(
+                    table.id,
+                    table.version,
+                    table.deadline,
+                    None,
+                    expected_timers=(table.deadline, table.reminder_at),
+                )
+            except VersionConflict:
+                return out  # another process sent it
             seat_obj = table.seats[p.player]
             if seat_obj.ai is None and seat_obj.user_id is not None:
-                out.append(Reminder(self.board(table, game), seat_obj.user_id, p.player))
+                prefs = await self.store.get_prefs(seat_obj.user_id)
+                dm = (
+                    prefs.reminders
+                    and prefs.hand_mode == "dm"
+                    and seat_obj.user_id not in table.dm_failed
+                )
+                out.append(Reminder(self.board(table, game), seat_obj.user_id, p.player, dm=dm))
         return out

@@ -107,6 +107,9 @@ class Hand:
     """When the turn in progress ends (unix time), if it is this player's decision."""
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
+    since: tuple[tuple[Event, ...], ...] = ()
+    """When this hand begins the player's turn and they want to be told by direct message: the
+    others' turns since their last move, one group of events per turn (else empty)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,25 @@ class SpotChoice:
 
 
 @dataclass(frozen=True)
+class MatchResult:
+    """How a match ended: its winners (seats), every seat's total (tiles left in hand and pile
+    over every round, lower wins) and how many rounds it had."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    rounds: int
+
+    def to_dict(self, table: Table) -> dict[str, Any]:
+        """The results as the store keeps them (with the seats of ``table``)."""
+        return {
+            "seats": [s.to_dict() for s in table.seats],
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "rounds": self.rounds,
+        }
+
+
+@dataclass(frozen=True)
 class Step:
     """A decision was applied (or a match started): show one new channel message.
 
@@ -153,7 +175,7 @@ class Step:
     """A computer player decided for an absent player whose time ran out."""
     hands: tuple[Hand, ...] = ()
     """Hands of people that changed (or were dealt): send each to its owner."""
-    results: dict[str, Any] | None = None
+    results: MatchResult | None = None
     """Final standings when the match ended with this step."""
     turn_events: tuple[Event, ...] = ()
     """Everything the turn this step belongs to did so far (the placement, then its falls)."""
@@ -161,6 +183,9 @@ class Step:
     """The step resolves a turn whose placement was already shown (a fall, the fire die)."""
     turn: tuple[int, int] | None = None
     """``(round, turn)`` of the turn this step belongs to (turns count placed tiles)."""
+    mine: Hand | None = None
+    """The hand, after this step, of the person whose click made it (for their own private
+    screen); None when nobody clicked or the match is over."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +195,8 @@ class Reminder:
     board: Board
     user_id: int
     seat: int
+    dm: bool = False
+    """Whether the owner wants reminders by direct message (and can get them here)."""
 
 
 @dataclass(frozen=True)

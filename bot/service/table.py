@@ -14,7 +14,6 @@ from bot.service.core import (
     _deal,
 )
 from bot.service.lobby import Lobby
-from bot.service.locks import TableLocks
 from bot.service.moves import Moves
 from bot.service.players import Players, default_ai
 from data.store import (
@@ -46,5 +45,4 @@ class TableService(Lobby, Moves, Players):
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.deal: Dealer = deal or _deal
         self.next_round_pause_s = next_round_pause_s
-        self.locks = TableLocks()
         self._reported: set[tuple[int, int | None]] = set()

@@ -22,8 +22,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bot import records_show as show  # noqa: E402
-from bot.pictures import turn_picture  # noqa: E402
 from bot.records.service import RecordsService  # noqa: E402
+from bot.show.pictures import turn_picture  # noqa: E402
 from data import open_store  # noqa: E402
 from data.records import person_key  # noqa: E402
 from data.store import Seat, Store, TableOptions  # noqa: E402

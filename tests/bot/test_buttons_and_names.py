@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import names, views
+from bot import names
 from bot.components import MAX_ID, ButtonId
-from bot.errors import NotYourDecision, Stale
+from bot.errors import NotYourDecision, Stale, Why
 from bot.service import TableService
+from bot.show import texts, words
 from data.sqlite import SqliteStore
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, ManualClock, make_service, state
@@ -83,8 +84,9 @@ async def test_a_button_counts_only_in_its_tables_channel(service: TableService)
     t = board.table_id
     await service.check_place(t, GUILD, CHANNEL, BOB)  # anyone, in the table's channel
     for guild, channel in ((GUILD + 1, CHANNEL), (GUILD, CHANNEL + 1), (GUILD + 1, 99)):
-        with pytest.raises(Stale, match="does not belong here"):
+        with pytest.raises(Stale) as refused:
             await service.check_place(t, guild, channel, BOB)
+        assert refused.value.why is Why.MISPLACED_BUTTON
 
 
 async def test_a_direct_message_button_counts_only_for_a_seated_player(
@@ -93,8 +95,9 @@ async def test_a_direct_message_button_counts_only_for_a_seated_player(
     board = await service.new_table(GUILD, CHANNEL, ALICE, "Alice")
     await service.join(board.table_id, BOB, "Bob")
     await service.check_place(board.table_id, None, 555, BOB)
-    with pytest.raises(Stale, match="does not belong here"):
+    with pytest.raises(Stale) as refused:
         await service.check_place(board.table_id, None, 556, DAVE)
+    assert refused.value.why is Why.MISPLACED_BUTTON
 
 
 # --- names ----------------------------------------------------------------------------------------
@@ -108,7 +111,7 @@ def test_names_lose_control_and_direction_characters_and_keep_the_rest() -> None
 
 
 def test_a_name_in_text_cannot_format_ping_or_turn_the_line() -> None:
-    shown = views.esc("**bold**\u202e @everyone")
+    shown = texts.esc("**bold**\u202e @everyone")
     assert shown == "\\*\\*bold\\*\\* @\u200beveryone"
     assert not set(BIDI) & set(shown)
 
@@ -125,7 +128,7 @@ async def test_a_refusal_naming_a_player_quotes_the_name_for_the_reply(
     with pytest.raises(NotYourDecision) as refused:
         await service.play(board.table_id, BOB, "R2", hand.digest)
     assert (refused.value.decision, refused.value.owner) == ("play", "**bold**evil")  # as written
-    assert views.not_yours(refused.value).startswith("It is \\*\\*bold\\*\\*evil's turn")
+    assert words.refusal(refused.value, texts.esc).startswith("It is \\*\\*bold\\*\\*evil's turn")
 
 
 async def test_a_seated_name_keeps_its_words_apart_and_loses_its_controls(

@@ -9,7 +9,7 @@ import emoji as unicode_emoji
 import pytest
 
 from bot import emoji as em
-from bot import views
+from bot.show import buttons
 
 BOT_DIR = Path(em.__file__).resolve().parent
 
@@ -32,7 +32,7 @@ def test_every_emoji_constant_is_listed_in_all() -> None:
 
 def test_the_my_hand_button_carries_an_emoji() -> None:
     assert unicode_emoji.is_emoji(em.HAND)
-    assert views.COLOUR_EMOJI == em.COLOURS
+    assert buttons.COLOUR_EMOJI == em.COLOURS
 
 
 def test_no_module_of_the_bot_writes_an_emoji_of_its_own() -> None:

@@ -8,10 +8,11 @@ import discord
 import pytest
 
 import render
-from bot import views
 from bot.components import ButtonId
 from bot.narrate import narrate, scores_line
 from bot.service import SpotChoice, Step, TableService, spot_labels
+from bot.show import buttons as layouts
+from bot.show import texts
 from engine import Event, Game, view
 from render.scene import table_scene
 
@@ -44,30 +45,30 @@ def test_foreign_custom_ids_are_ignored() -> None:
 async def test_lobby_and_game_layouts(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     board = await service.board_of(t)
-    check_limits(payload(views.lobby_view(board)))
-    assert views.lobby_embed(board).to_dict()["title"].endswith(f"table {t}")
+    check_limits(payload(layouts.lobby_view(board)))
+    assert texts.lobby_embed(board).to_dict()["title"].endswith(f"table {t}")
     step = await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
-    check_limits(payload(views.board_view(step.board)))
-    assert views.lobby_view(step.board) is None
+    check_limits(payload(layouts.board_view(step.board)))
+    assert layouts.lobby_view(step.board) is None
     hand = await service.hand(t, ALICE)
-    rows = payload(views.hand_view(hand, with_mode="channel"))
+    rows = payload(layouts.hand_view(hand, with_mode="channel"))
     check_limits(rows)
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "yellow 40" in labels and "Go to the table" in labels
     # A player at several tables sees which game each hand belongs to.
-    text = views.hand_content(hand, guild_name="Pyramid Club")
+    text = texts.hand_content(hand, guild_name="Pyramid Club")
     assert f"table {t}" in text and f"<#{hand.channel_id}>" in text and "Pyramid Club" in text
     after = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert not isinstance(after, SpotChoice)
-    rows = payload(views.board_view(after.board))
+    rows = payload(layouts.board_view(after.board))
     assert [b.get("label") for b in rows[0]["components"]] == ["Fall left", "Fall right", "My hand"]
     # The channel's picture of the fall choice marks both landing places.
     assert after.board.view is not None and after.board.view.hand is None
     fall = table_scene(after.board.view, list(after.board.names)).fall
     assert fall is not None and (fall.left, fall.right) == ((0, 0), (0, 2))
-    text = views.step_content(after)
+    text = texts.step_content(after)
     assert f"<@{ALICE}>" in text and "too heavy" in text
-    assert views.mentioned_users(after.board) == [ALICE]
+    assert texts.mentioned_users(after.board) == [ALICE]
 
 
 async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableService) -> None:
@@ -80,7 +81,7 @@ async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableServi
     on_picture = render.spot_labels(choice.view)
     buttons = [
         (b["label"].split(" · ")[0], b["custom_id"].rsplit("@", 1)[1])
-        for r in payload(views.spot_view(choice))
+        for r in payload(layouts.spot_view(choice))
         for b in r["components"]
         if ":spot:" in b["custom_id"]
     ]
@@ -97,15 +98,15 @@ async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableS
     assert isinstance(choice, SpotChoice) and choice.previews is not None
     labels = {
         b["label"]: b["style"]
-        for r in payload(views.spot_view(choice))
+        for r in payload(layouts.spot_view(choice))
         for b in r["components"]
         if ":spot:" in b["custom_id"]
     }
-    said = dict(zip([label for label, _ in choice.spots], views.spot_previews(choice), strict=True))
+    said = dict(zip([label for label, _ in choice.spots], texts.spot_previews(choice), strict=True))
     assert said == {"A": "collapse: 2 tiles to your pile", "B": "fits"}
     assert labels[f"A · {said['A']}"] == discord.ButtonStyle.danger.value
     assert labels["B · fits"] == discord.ButtonStyle.success.value
-    text = views.spot_content(choice)
+    text = texts.spot_content(choice)
     assert f"**A** · {said['A']}" in text and "**B** · fits" in text
 
 
@@ -117,9 +118,9 @@ async def test_without_previews_spots_are_bare_letters(service: TableService) ->
     assert hand.fitting == ()
     choice = await service.play(t, ALICE, "Y40", hand.digest)
     assert isinstance(choice, SpotChoice) and choice.previews is None
-    labels = [b["label"] for r in payload(views.spot_view(choice)) for b in r["components"]]
+    labels = [b["label"] for r in payload(layouts.spot_view(choice)) for b in r["components"]]
     assert (
-        labels[:2] == ["A", "B"] and "Back" in labels and "fits" not in views.spot_content(choice)
+        labels[:2] == ["A", "B"] and "Back" in labels and "fits" not in texts.spot_content(choice)
     )
 
 
@@ -129,7 +130,7 @@ def test_many_spots_are_paged() -> None:
     choice = SpotChoice(1, 5, "Y40", spot_labels(spots), view(game, 0), ("a", "b", "c"))
     seen: list[str] = []
     for page in range(3):
-        rows = payload(views.spot_view(choice, page))
+        rows = payload(layouts.spot_view(choice, page))
         check_limits(rows)
         seen += [b["label"] for r in rows for b in r["components"] if "spot" in b["custom_id"]]
     assert seen == [label for label, _ in choice.spots]
@@ -172,8 +173,8 @@ def test_scores_lowest_first() -> None:
 
 
 def test_names_cannot_ping_or_format() -> None:
-    assert "@everyone" not in views.esc("@everyone")
-    assert views.esc("**bold**") == "\\*\\*bold\\*\\*"
+    assert "@everyone" not in texts.esc("@everyone")
+    assert texts.esc("**bold**") == "\\*\\*bold\\*\\*"
 
 
 async def test_the_last_round_announces_the_final_standings(service: TableService) -> None:
@@ -184,7 +185,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     hand = await service.hand(t, ALICE)
     won = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(won, Step) and won.results is None
-    text = views.step_content(won)
+    text = texts.step_content(won)
     assert "**user11** wins round 1!" in text and "Match totals: user11 0, user12 2" in text
     step = await service.next_round(t, won.board.version, BOB)
     for _ in range(1000):  # round 2, played by everyone's first tile on the first spot
@@ -206,16 +207,16 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
         step = played
     assert step.results is not None and step.board.view is not None
     totals = step.board.view.scores
-    assert step.results["scores"] == list(totals)
-    text = views.step_content(step)
+    assert step.results.scores == tuple(totals)
+    text = texts.step_content(step)
     assert "wins round 2!" in text
-    assert f"Match totals: {scores_line(views.names_of(step.board), totals)}." in text
-    winners = " and ".join(f"user{users[i]}" for i in step.results["winners"])
+    assert f"Match totals: {scores_line(texts.names_of(step.board), totals)}." in text
+    winners = " and ".join(f"user{users[i]}" for i in step.results.winners)
     assert f"🏁 **The match is over.** Winner: **{winners}**." in text
-    standings = scores_line(views.names_of(step.board), step.results["scores"])
+    standings = scores_line(texts.names_of(step.board), step.results.scores)
     assert f"tiles left in hand and pile, over 2 rounds (lower wins): {standings}." in text
     # Once the match is over, no game button is left: only Rematch.
-    over = views.board_view(step.board)
+    over = layouts.board_view(step.board)
     assert over is not None
     labels = [c.get("label") for row in over.to_components() for c in row["components"]]
     assert labels == ["Rematch"]
@@ -223,7 +224,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
 
 @pytest.mark.parametrize("name", ["<@123>", "<@!123>", "<@&5>", "<#1>", "@everyone", "@here"])
 def test_a_name_never_reads_as_a_mention(name: str) -> None:
-    shown = views.esc(f"x {name} y")
+    shown = texts.esc(f"x {name} y")
     assert name not in shown
     assert shown.replace("\u200b", "") == f"x {name} y"
 
@@ -246,5 +247,5 @@ async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     step = await service.start_from_state(t, ALICE, state())
     assert step.board.view is not None and step.board.view.turn == 0
-    assert "turn" not in views.picture_title(step.board)
-    assert "turn 0" not in views.step_content(step)
+    assert "turn" not in texts.picture_title(step.board)
+    assert "turn 0" not in texts.step_content(step)

@@ -209,8 +209,6 @@ async def test_messages(store: SqliteStore) -> None:
     await store.set_message(t.id, "hand:1001", 556)
     assert await store.get_messages(t.id) == {"lobby": 2**62 + 1, "hand:1001": 556}
     assert (await store.get_table(t.id)).messages == {"lobby": 2**62 + 1, "hand:1001": 556}
-    await store.delete_message(t.id, "lobby")
-    assert await store.get_messages(t.id) == {"hand:1001": 556}
     with pytest.raises(NotFound):
         await store.set_message(t.id + 1, "status", 1)
 

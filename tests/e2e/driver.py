@@ -57,16 +57,44 @@ async def answer(ix: Interaction, timeout: float = TIMEOUT) -> Message:
     return msg
 
 
-STALE_HAND = "That hand is out of date: here it is now"
-"""The bot's answer to a click on a hand that is no longer the player's latest."""
+def actions(m: Message) -> list[str]:
+    """What a message's live buttons do: the action in each of their custom ids
+    (``fp:<table>:<version>:<action>:<arg>``), in display order."""
+    return [
+        (b.get("custom_id") or "").split(":")[3]
+        for b in m.buttons()
+        if (b.get("custom_id") or "").startswith("fp:") and not b.get("disabled")
+    ]
+
+
+def is_spot_step(m: Message) -> bool:
+    """A private screen that asks where to play a tile: it has spot buttons."""
+    return "spot" in actions(m)
+
+
+def shows_hand(m: Message) -> bool:
+    """A private screen that shows a hand: tile buttons (or, while its owner must decide where
+    a tile falls, the fall buttons) and no spot buttons."""
+    return not is_spot_step(m) and any(a in ("play", "fall") for a in actions(m))
+
+
+def is_players_turn(hand: Message) -> bool:
+    """A hand whose owner must play now: its tile buttons are in colour (grey while waiting)."""
+    return any(
+        ":play:" in (b.get("custom_id") or "") and b.get("style") in (PRIMARY, SUCCESS)
+        for b in hand.buttons()
+    )
+
+
+PRIMARY, SUCCESS = 1, 3
+"""Discord's button styles in colour (grey is 2)."""
 DM_PATIENCE = 5.0
 """How long a player waits for the DM saying it is their turn before pressing My hand."""
-SPOT_STEP = "Where do you play"
-"""The private screen's spot step."""
 
 
 def is_final(m: Message) -> bool:
-    return "The match is over" in m.content
+    """A game message that ends the match: its one button asks for a rematch."""
+    return "rematch" in actions(m)
 
 
 @dataclass
@@ -232,7 +260,7 @@ class TableDriver:
 
             def ready() -> Message | None:
                 m = self.hand_message(user)
-                if m is None or (turn and ("It is your turn" not in m.content or not m.settled)):
+                if m is None or (turn and (not is_players_turn(m) or not m.settled)):
                     return None
                 return m
 
@@ -257,16 +285,16 @@ class TableDriver:
         before: int,
         what: str,
         ix: Interaction | None = None,
-        showing: tuple[str, ...] = (),
+        showing: Callable[[Message], bool] | None = None,
     ) -> Message:
         """Wait until the private screen ``screen`` was edited past revision ``before`` and
         settled (a click on it turns it into its next step). If the message was deleted under
         the click (a newer hand message replaced it), the answer is the click's new private
-        message. With ``showing``, only a screen saying one of those texts is the answer (the
-        bot may also edit a DM hand for moves of its own)."""
+        message. With ``showing``, only a screen it accepts is the answer (the bot may also
+        edit a DM hand for moves of its own)."""
 
         def shows(m: Message) -> bool:
-            return not showing or any(s in m.content for s in showing)
+            return showing is None or showing(m)
 
         def ready() -> Message | None:
             if screen.deleted and ix is not None:
@@ -326,13 +354,16 @@ class TableDriver:
                 hand = await self.hand_for(user, game)
                 continue
             hand = await self.screen_after(
-                hand, before, f"{user.name}'s spot step", ix, (SPOT_STEP, STALE_HAND)
+                hand,
+                before,
+                f"{user.name}'s spot step",
+                ix,
+                lambda m: is_spot_step(m) or shows_hand(m),
             )
-            if SPOT_STEP in hand.content:
+            if is_spot_step(hand):
                 await self.click_spot(user, hand, spot)
                 break
             # The hand was out of date: the screen now shows the newest one; play from it.
-            assert STALE_HAND in hand.content, hand.content
         else:
             raise AssertionError(f"{user.name}'s hand kept changing under the click")
         await self.fake.wait_for(

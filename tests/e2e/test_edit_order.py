@@ -3,7 +3,8 @@ one made from a newer move (as when two bot processes serve one table) is droppe
 
 from __future__ import annotations
 
-from bot import views
+from bot.kept import Kept
+from bot.show.channel import lobby_message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
@@ -38,12 +39,12 @@ async def test_a_hand_edit_from_an_older_move_arriving_late_is_dropped(
     assert newer.version > older.version
     revisions, content, dms = len(hand.revisions), hand.content, len(waiting.dms())
 
-    await bot.presenter.deliver_hand(older)  # the older move's edit, late
+    await bot.desk.show.hands.deliver(older)  # the older move's edit, late
 
     assert len(hand.revisions) == revisions
     assert hand.content == content and "It is your turn" in hand.content
     assert len(waiting.dms()) == dms  # nor sent anew
-    await bot.presenter.deliver_hand(newer)  # what the message shows already: no edit either
+    await bot.desk.show.hands.deliver(newer)  # what the message shows already: no edit either
     assert len(hand.revisions) == revisions
 
 
@@ -63,15 +64,11 @@ async def test_the_lobby_card_is_not_put_back_by_a_late_edit_of_an_older_lobby(
     shown = lobby.embed_text()
     assert "2. Bob" in shown
     revisions = len(lobby.revisions)
-    message = bot.presenter.channel(lobby.channel.id).get_partial_message(lobby.id)
+    outbox = bot.desk.show.outbox
+    message = outbox.message(lobby.channel.id, lobby.id)
 
-    edited = await bot.presenter.edit_kept(
-        table_id,
-        "lobby",
-        alone.version,
-        message,
-        embed=views.lobby_embed(alone),
-        view=views.lobby_view(alone),
+    edited = await outbox.edit_kept(
+        table_id, Kept.LOBBY, alone.version, message, lobby_message(alone)
     )
 
     assert not edited

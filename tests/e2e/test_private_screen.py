@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.app import Bot
+from bot.kept import Kept
 from bot.service import Hand
+from bot.show.message import Message as Shown
 from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
@@ -215,7 +217,7 @@ async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_th
 ) -> None:
     step = await dm_spot_step(world, run_bot, table, tmp_path)
     revisions = len(step.dm.revisions)
-    await step.bot.presenter.deliver_hand(step.late)
+    await step.bot.desk.show.hands.deliver(step.late)
     assert len(step.dm.revisions) == revisions
     await the_spot_is_still_played(table, world, step)
 
@@ -230,13 +232,14 @@ async def test_a_hand_edited_in_by_another_process_never_replaces_the_spot_step(
     # ``edit_kept`` directly.
     step = await dm_spot_step(world, run_bot, table, tmp_path)
     revisions = len(step.dm.revisions)
-    partial = step.bot.presenter.channel(step.dm.channel.id).get_partial_message(step.dm.id)
-    edited = await step.bot.presenter.edit_kept(
+    outbox = step.bot.desk.show.outbox
+    partial = outbox.message(step.dm.channel.id, step.dm.id)
+    edited = await outbox.edit_kept(
         step.late.table_id,
-        f"hand:{world.alice.id}",
+        Kept.hand(world.alice.id),
         step.late.version,
         partial,
-        content="the late hand",
+        Shown("the late hand"),
     )
     assert not edited
     assert len(step.dm.revisions) == revisions

@@ -16,11 +16,15 @@ from hypothesis import strategies as st
 from engine import (
     DIE_FACES,
     Action,
+    BadSpotError,
     Die,
     EngineError,
     Fall,
     Game,
     NextRound,
+    NoPreviewError,
+    NotInHandError,
+    NotYourDecisionError,
     Play,
     Preview,
     fitting_tiles,
@@ -135,11 +139,11 @@ def test_rules_6_a_roll_and_a_new_round_cannot_be_previewed() -> None:
     g.apply(Play("G1", (0, 2)))
     with pytest.raises(EngineError) as err:
         preview(g, Die(None))
-    assert err.value.code == "no_preview"
+    assert isinstance(err.value, NoPreviewError)
     assert previewed_unchanged(g, Die("smoke")).events[0].detail == "smoke"
     with pytest.raises(EngineError) as err:
         preview(g, NextRound())
-    assert err.value.code == "no_preview"
+    assert isinstance(err.value, NoPreviewError)
 
 
 def test_rules_5_1_a_fall_choice_can_be_previewed_too() -> None:
@@ -169,10 +173,10 @@ def test_an_action_not_allowed_now_is_refused_as_apply_refuses_it() -> None:
     for action, player in ((Play("G2", (0, 2)), None), (Play("Y20", (5, 5)), None)):
         with pytest.raises(EngineError) as err:
             preview(g, action, player)
-        assert err.value.code in ("not_in_hand", "bad_spot")
+        assert isinstance(err.value, NotInHandError | BadSpotError)
     with pytest.raises(EngineError) as err:
         preview(g, Play("Y20", (0, 2)), 1)
-    assert err.value.code == "not_your_decision"
+    assert isinstance(err.value, NotYourDecisionError)
 
 
 def test_fitting_tiles_are_those_with_a_spot_where_nothing_but_the_placement_happens() -> None:

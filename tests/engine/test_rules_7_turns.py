@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine import EngineError, Game, NextRound, Play
+from engine import EngineError, Game, NextRound, Play, RoundOverError
 from engine.scenario import load_state
 from engine.tiles import ALL_TILES, INCENDIARY
 
@@ -95,7 +95,7 @@ def test_rules_7_actions_after_the_round_is_over_are_refused() -> None:
     game.apply(Play("R2"))
     with pytest.raises(EngineError) as err:
         game.apply(Play("G4", (0, 4)))
-    assert err.value.code == "round_over"
+    assert isinstance(err.value, RoundOverError)
     assert game.legal_actions() == []
 
 

@@ -1,30 +1,29 @@
-"""What the bot shows: message texts, embeds and button layouts built from service results.
+"""Every word a player reads in the bot's messages: texts and embeds built from service results.
 
-Nothing here decides anything about the game: the table service says what happened and what
-is pending; these functions only lay it out within Discord's limits (5 buttons a row, 5 rows,
-labels of at most 80 characters, custom ids of at most 100, messages of at most 2000 characters).
+Pure functions: the table service says what happened and what is pending; these put it into
+words within Discord's limits (messages of at most 2000 characters). The refusals' words are in
+:mod:`bot.show.words`; the accounts of turns in :mod:`bot.narrate`.
+
+This file is longer than most on purpose: it holds every sentence of the game's messages, so that
+wording (and one day a translation) is changed in one place.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Final
 
 import discord
 
 from bot import emoji as em
 from bot import names
-from bot.components import ButtonId, FpButton
-from bot.errors import NotYourDecision
 from bot.narrate import describe_preview, narrate, scores_line
-from bot.service import Board, Hand, Prompt, SpotChoice, Step
-from data.store import PlayerPrefs, TableOptions
-from engine.ai import LEVELS
+from bot.service import Board, Hand, MatchResult, Prompt, SpotChoice, Step
+from data.store import GuildSettings, PlayerPrefs, TableOptions
 from engine.tiles import describe
 
 MAX_CONTENT = 2000
-COLOUR_EMOJI = em.COLOURS
 EMBED_COLOUR = 0xE8590C
 
 
@@ -94,7 +93,7 @@ def options_line(options: TableOptions) -> str:
     return " · ".join(parts)
 
 
-def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.Embed:
+def lobby_embed(board: Board, results: MatchResult | None = None) -> discord.Embed:
     """The lobby message: host, options, seats (or how the lobby ended; once the match is over,
     its ``results``: the winner and the final standings)."""
     t = board.table
@@ -126,56 +125,6 @@ def lobby_embed(board: Board, results: dict[str, Any] | None = None) -> discord.
     if t.status == "lobby":
         embed.set_footer(text="Join with the button. The host starts with 2 to 6 players.")
     return embed
-
-
-def rematch_view(board: Board) -> discord.ui.View:
-    """The Rematch button of a finished match."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        FpButton(
-            ButtonId(board.table_id, board.version, "rematch"),
-            label="Rematch",
-            emoji=em.FIRE,
-            style=discord.ButtonStyle.success,
-        )
-    )
-    return view
-
-
-def lobby_view(board: Board) -> discord.ui.View | None:
-    """Join / Leave / Start / Cancel, and computer players by level; Rematch once the match is
-    over; None otherwise."""
-    if board.table.status == "finished":
-        return rematch_view(board)
-    if board.table.status != "lobby":
-        return None
-    t, v = board.table_id, board.version
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        FpButton(ButtonId(t, v, "join"), label="Join", style=discord.ButtonStyle.success, row=0)
-    )
-    view.add_item(FpButton(ButtonId(t, v, "leave"), label="Leave", row=0))
-    view.add_item(
-        FpButton(ButtonId(t, v, "start"), label="Start", style=discord.ButtonStyle.primary, row=0)
-    )
-    view.add_item(
-        FpButton(ButtonId(t, v, "cancel"), label="Cancel", style=discord.ButtonStyle.danger, row=0)
-    )
-    for level in LEVELS[:4]:
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "ai", level),
-                label=f"Add computer ({level})",
-                emoji=em.COMPUTER,
-                row=1,
-            )
-        )
-    if any(s.ai for s in board.table.seats):
-        view.add_item(FpButton(ButtonId(t, v, "rmai"), label="Remove computer", row=2))
-    return view
-
-
-# --- the table in the channel ---------------------------------------------------------------------
 
 
 def picture_title(board: Board) -> str:
@@ -254,12 +203,12 @@ def step_content(step: Step) -> str:
     return clip("\n".join(lines))
 
 
-def match_result(names: Sequence[str], results: dict[str, Any]) -> str:
+def match_result(names: Sequence[str], results: MatchResult) -> str:
     """Who won a finished match and the final standings, explained: each player's tiles left
     in hand and pile when someone went out (over every round of the match), lowest wins."""
-    winners = [names[i] for i in results.get("winners", []) if 0 <= i < len(names)]
-    scores = [int(s) for s in results.get("scores", [])]
-    rounds = int(results.get("rounds", 1) or 1)
+    winners = [names[i] for i in results.winners if 0 <= i < len(names)]
+    scores = list(results.scores)
+    rounds = results.rounds or 1
     over = f", over {rounds} rounds" if rounds > 1 else ""
     text = f"Winner: **{' and '.join(winners) or '—'}**."
     if len(scores) == len(names):
@@ -287,45 +236,6 @@ def board_content(board: Board) -> str:
     if line:
         lines.append(line)
     return clip("\n".join(lines))
-
-
-def board_view(board: Board) -> discord.ui.View | None:
-    """The channel message's buttons: My hand, the fall choice, Next round; Rematch on the
-    message that ends the match."""
-    p = board.prompt
-    if p.kind == "over" and board.table.status == "finished":
-        return rematch_view(board)
-    if p.kind in ("over", "closed", "lobby"):
-        return None
-    t, v = board.table_id, board.version
-    view = discord.ui.View(timeout=None)
-    if p.kind == "fall" and p.user_id is not None:
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "fall", "left"),
-                label="Fall left",
-                emoji=em.FALL_LEFT,
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-        )
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "fall", "right"),
-                label="Fall right",
-                emoji=em.FALL_RIGHT,
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-        )
-    if p.kind == "next_round":
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "next"), label="Next round", style=discord.ButtonStyle.success, row=0
-            )
-        )
-    view.add_item(FpButton(ButtonId(t, v, "hand"), label="My hand", emoji=em.HAND, row=0))
-    return view
 
 
 def not_shown_notice(board: Board) -> str:
@@ -360,25 +270,11 @@ def step_pings(step: Step) -> list[int]:
 # --- hands and spots ------------------------------------------------------------------------------
 
 
-def not_yours(err: NotYourDecision) -> str:
-    """A private answer to someone who pressed a button of a decision that is not theirs."""
-    if err.owner is None:
-        return "Nobody has to decide anything right now."
-    name = esc(err.owner)
-    if err.decision == "fall":
-        return f"It is {name}'s decision where the tile falls, not yours."
-    return f"It is {name}'s turn, not yours. I will mention you when it is your turn."
-
-
-NOT_PLAYING = (
-    "You are not playing at this table, so this is not yours to decide. "
-    "You can watch, and join the next game!"
-)
 OUT_OF_DATE_HAND = "That hand is out of date: here it is now."
 MATCH_OVER = f"{em.MATCH_OVER} The match is over."
 
 
-def hand_content(hand: Hand, channel_name: str | None = None, guild_name: str | None = None) -> str:
+def hand_content(hand: Hand, guild_name: str | None = None) -> str:
     """The private screen's text for a hand: where, and what to decide now."""
     where = f"<#{hand.channel_id}>"
     if guild_name:
@@ -427,69 +323,6 @@ def tile_label(tile: str) -> str:
     return describe(tile)
 
 
-def table_link(
-    guild_id: int, channel_id: int, message_id: int | None, row: int | None = None
-) -> discord.ui.Button[discord.ui.View]:
-    """ "Go to the table": to the table's newest board message when known."""
-    return discord.ui.Button(
-        label="Go to the table",
-        style=discord.ButtonStyle.link,
-        url=jump_url(guild_id, channel_id, message_id),
-        row=row,
-    )
-
-
-def hand_view(
-    hand: Hand,
-    *,
-    with_link: bool = True,
-    with_mode: str | None = None,
-    message_id: int | None = None,
-) -> discord.ui.View:
-    """The private screen's buttons: on the player's turn one button per tile (the hand's
-    fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
-    buttons, else the tiles in grey; a link to the table's newest message (``message_id``, or
-    the one the hand knows), and optionally the button that switches how hands are delivered."""
-    view = discord.ui.View(timeout=None)
-    if hand.decision == "fall":
-        for direction, emoji in (("left", em.FALL_LEFT), ("right", em.FALL_RIGHT)):
-            view.add_item(
-                FpButton(
-                    ButtonId(hand.table_id, hand.version, "fall", direction),
-                    label=f"Fall {direction}",
-                    emoji=emoji,
-                    style=discord.ButtonStyle.primary,
-                    row=0,
-                )
-            )
-    else:
-        playing = hand.decision == "play"
-        for tile in (hand.view.hand or ())[:5]:
-            fits = playing and tile in hand.fitting
-            view.add_item(
-                FpButton(
-                    ButtonId(hand.table_id, hand.version, "play", f"{tile}.{hand.digest}"),
-                    label=tile_label(tile) + (" · fits" if fits else ""),
-                    emoji=COLOUR_EMOJI.get(tile[0]),
-                    style=discord.ButtonStyle.success
-                    if fits
-                    else discord.ButtonStyle.primary
-                    if playing
-                    else discord.ButtonStyle.secondary,
-                    row=0,
-                )
-            )
-    if with_link:
-        link_to = message_id if message_id is not None else hand.board_message_id
-        view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
-    if with_mode is not None:
-        label = (
-            "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"
-        )
-        view.add_item(FpButton(ButtonId(hand.table_id, 0, "mode", with_mode), label=label, row=1))
-    return view
-
-
 def spot_previews(choice: SpotChoice) -> list[str]:
     """Per spot, what playing there would do ("fits", "collapse: 2 tiles to your pile"...);
     empty when the table shows no previews."""
@@ -514,48 +347,154 @@ def spot_content(choice: SpotChoice) -> str:
     return clip("\n".join(lines))
 
 
-SPOTS_PER_PAGE = 20
-"""Spot buttons on one message (4 rows of 5); the fifth row holds Back and "More spots"."""
+def dms_closed(user_id: int) -> str:
+    """The channel is told once that a player's direct messages are closed (nothing more)."""
+    return (
+        f"<@{user_id}>, I cannot send you direct messages, so your hand stays hidden here: use "
+        "the **My hand** button on the table's latest message, or `/fp hand`."
+    )
 
 
-def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
-    """One button per spot, labelled like the picture (with what the play would do, in short,
-    when the table shows previews); pages of 20 when there are more; Back to the tiles."""
-    view = discord.ui.View(timeout=None)
-    pages = max(1, -(-len(choice.spots) // SPOTS_PER_PAGE))
-    page = page % pages
-    first = page * SPOTS_PER_PAGE
-    shown = choice.spots[first : first + SPOTS_PER_PAGE]
-    said = spot_previews(choice)
-    for i, (label, (r, x)) in enumerate(shown):
-        text = said[first + i] if said else ""
-        fits = choice.previews is not None and choice.previews[first + i].fits
-        view.add_item(
-            FpButton(
-                ButtonId(choice.table_id, choice.version, "spot", f"{choice.tile}@{r},{x}"),
-                label=f"{label} · {text}" if text else label,
-                style=discord.ButtonStyle.success
-                if fits
-                else discord.ButtonStyle.danger
-                if said
-                else discord.ButtonStyle.primary,
-                row=i // 5,
-            )
+def hand_closed(board: Board, results: MatchResult) -> str:
+    """What a player's hand message says once the match is over."""
+    return f"{em.MATCH_OVER} The match at table {board.table_id} is over. " + (
+        match_result(names_of(board), results)
+    )
+
+
+def _ends(board: Board) -> str:
+    deadline = board.prompt.deadline
+    return f"<t:{int(deadline)}:R>" if deadline else "soon"
+
+
+def reminder_channel(board: Board, user_id: int) -> str:
+    """The channel's reminder to the person whose decision is waiting."""
+    return (
+        f"{em.REMINDER} <@{user_id}>, your decision at table {board.table_id} is waiting; "
+        f"a computer player will make it for you {_ends(board)}."
+    )
+
+
+def reminder_dm(board: Board) -> str:
+    """The reminder by direct message."""
+    return (
+        f"{em.REMINDER} Your turn at table {board.table_id} in <#{board.channel_id}> "
+        f"ends {_ends(board)}."
+    )
+
+
+def left_game(board: Board, name: str, closed: bool) -> str:
+    """A player left a running game (``/fp leave``)."""
+    if closed:
+        return (
+            f"{em.LEFT} {esc(name)} left; nobody is left at table {board.table_id}, "
+            "so it is closed."
         )
-    view.add_item(FpButton(ButtonId(choice.table_id, choice.version, "back"), label="Back", row=4))
-    if pages > 1:
-        view.add_item(
-            FpButton(
-                ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
-                label=f"More spots ({(page + 1) % pages + 1}/{pages})",
-                row=4,
-            )
+    return (
+        f"{em.LEFT} {esc(name)} left the game; a computer player takes the seat.\n"
+        + prompt_line(board)
+    )
+
+
+def aborted(board: Board, name: str) -> str:
+    """The channel's notice of ``/fp abort``."""
+    return f"{em.ABORTED} Table {board.table_id} was aborted by {esc(name)}."
+
+
+def restarted(board: Board) -> str:
+    """A move the last run could not post, shown after a restart."""
+    return f"{em.RESTARTED} I was restarted; here is where the game stands.\n" + board_content(
+        board
+    )
+
+
+def played(tile: str) -> str:
+    """The note on a player's screen after their spot click."""
+    return f"{em.PLAYED} You played {tile_label(tile)}."
+
+
+def fell(direction: str) -> str:
+    """The note on a player's private screen after their fall choice."""
+    return f"{em.PLAYED} The tile falls {direction}."
+
+
+CLOSED: Final = "This table is closed."
+"""What a private screen says once its table was closed before the end of its match."""
+
+
+# --- answers to commands -------------------------------------------------------------------------
+
+MODE_CHOSEN: Final = {
+    "dm": "From now on your hands come by direct message.",
+    "channel": "From now on I will not DM your hands: use **My hand** or `/fp hand`.",
+}
+"""The answer to a choice of how hands are delivered."""
+ABORT_DONE: Final = "The table is closed."
+"""The private answer to ``/fp abort``."""
+SETTINGS_ADMINS_ONLY: Final = (
+    "Only members who can manage this server can change its Flaming Pyramids settings."
+)
+
+
+def cannot_host(missing: Sequence[str]) -> str:
+    """``/fp new`` where the bot lacks permissions (named as Discord names them)."""
+    return (
+        "I cannot host a game here: I am missing these permissions in this channel: "
+        + ", ".join(missing)
+        + ". Ask a server admin to grant them, then try again."
+    )
+
+
+def channel_busy(link: str) -> str:
+    """``/fp new`` in a channel that has a table (``link`` leads to it)."""
+    return (
+        f"This channel already has a table: {link}. Join it there, or open a new "
+        "table in another channel."
+    )
+
+
+def lobby_not_posted(err: BaseException) -> str:
+    """``/fp new`` whose lobby card Discord did not take (so no table was opened)."""
+    if isinstance(err, discord.Forbidden):
+        return (
+            "I cannot post in this channel ("
+            + (err.text or "missing permissions")
+            + "). Ask a server admin to let me send messages, attach files and "
+            "embed links here."
         )
-    return view
+    return (
+        "Discord did not take the table's message just now, so no table was "
+        "opened. Please try /fp new again in a moment."
+    )
 
 
-def ping(users: Sequence[int]) -> discord.AllowedMentions:
-    """Allow pinging exactly these users (never everyone or roles)."""
-    return discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(u) for u in users], replied_user=False
+def table_open(table_id: int, url: str) -> str:
+    """The host's private answer to ``/fp new`` (``url``: the lobby card)."""
+    return (
+        f"Table {table_id} is open: {url}\n"
+        "Friends join with the **Join** button; you press **Start** when everyone is "
+        "seated."
+    )
+
+
+def you_left(left_game: bool) -> str:
+    """The private answer to ``/fp leave``."""
+    if left_game:
+        return "You left the game; a computer player took your seat."
+    return "You left the table."
+
+
+def rematch_open(url: str) -> str:
+    """The private answer to Rematch (``url``: the new lobby)."""
+    return f"{em.FIRE} Rematch: a new table is open, the others join it there: " + url
+
+
+def settings_now(current: GuildSettings) -> str:
+    """``/fp settings``: the server's settings as they now stand."""
+    return (
+        "Settings for new tables on this server: "
+        f"{duration(current.turn_limit_s)} per decision, reminder "
+        + (f"{duration(current.reminder_s)} before the end" if current.reminder_s else "off")
+        + f", curse {'on' if current.defaults.curse else 'off'}, fire die "
+        + f"{'on' if current.defaults.fire_die else 'off'}."
     )

@@ -3,13 +3,16 @@ spot step when they press a tile (and back), asks their fall choices, and is bro
 when a move makes what it shows obsolete.
 
 A private screen is an ephemeral message (or the player's hand message in their direct
-messages, which the presenter edits in place after each move) that the player clicked or opened.
+messages, which :mod:`bot.show.hands` edits in place after each move) that the player clicked or
+opened.
 The bot may edit an ephemeral message only through the token of the interaction that showed it,
 for 15 minutes (Discord's rule). So each ephemeral screen is remembered with the interaction
 that last touched it and when: within that time, every move of the table refreshes it (new
 buttons, or none once the match is over); after it, a press on one of its old buttons is
 answered with the newest hand.
-Edits of one player's screen at one table go one at a time, each showing the newest state.
+Edits of one player's screen at one table go one at a time, each showing the newest state
+(under the player's screen lock, :meth:`bot.locks.Locks.screen`). What a screen shows comes from
+its caller (the desk reads the hand): nothing here asks the table service.
 """
 
 from __future__ import annotations
@@ -20,31 +23,18 @@ import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol
+from typing import Any, Final, Literal
 
 import discord
 
-from bot import names, pictures, views
-from bot.errors import TableError
-from bot.service import Hand, SpotChoice, TableService
-
-
-class Host(Protocol):
-    """What the screens need of the presenter that holds them."""
-
-    service: TableService
-    renderer: pictures.Renderer
-
-    def channel(
-        self, channel_id: int, guild_id: int | None = None
-    ) -> discord.PartialMessageable: ...
-
-    async def hand_message(
-        self, hand: Hand, *, mode_button: str | None = None
-    ) -> dict[str, Any]: ...
-
-    def spawn(self, coro: Any, table_id: int) -> asyncio.Task[Any]: ...
-
+from bot import names
+from bot.kept import Kept
+from bot.locks import Locks
+from bot.service import Hand, SpotChoice
+from bot.show import buttons, pictures, texts
+from bot.show.handcard import HandCard
+from bot.show.ledger import Ledger
+from bot.show.message import Message
 
 log = logging.getLogger(__name__)
 
@@ -92,26 +82,33 @@ class DmShown:
 class Screens:
     """The private screens of every table, and their edits."""
 
-    def __init__(self, presenter: Host) -> None:
-        self.presenter = presenter
+    def __init__(
+        self,
+        card: HandCard,
+        ledger: Ledger,
+        locks: Locks,
+        clock: Callable[[], float],
+        channel: Callable[[int], discord.PartialMessageable],
+    ) -> None:
+        self.card = card
+        self.ledger = ledger
+        self.locks = locks
+        self._clock = clock
+        self._channel = channel
         self._open: dict[tuple[int, int], Screen] = {}
         self._dm: dict[tuple[int, int], DmShown] = {}
         """Per (table, player): what their hand message in direct messages shows."""
-        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
     def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
+        return self.locks.screen(*key)
 
     def _now(self) -> float:
-        return self.presenter.service.clock()
+        return self._clock()
 
     async def _take(self, key: tuple[int, int], screen: Screen) -> None:
         """Make ``screen`` the player's screen; an older one on another message loses its
         buttons (if its token still works). A screen in a direct message is the player's one
-        hand message there, which the presenter keeps up to date itself (:meth:`edit_dm`):
+        hand message there, which :mod:`bot.show.hands` keeps up to date (:meth:`edit_dm`):
         only what it shows is remembered, so that a later edit never undoes a newer step."""
         if screen.in_dm:
             version = screen.shown[0] if screen.shown is not None else 1 << 62
@@ -161,32 +158,31 @@ class Screens:
         return screen is not None and screen.message_id == message_id and self._live(screen)
 
     async def _on_clicked(
-        self, interaction: discord.Interaction[Any], table_id: int, **kwargs: Any
+        self, interaction: discord.Interaction[Any], table_id: int, shown: Message
     ) -> tuple[int, Edit]:
-        """Show ``kwargs`` on the clicked message. If that message is gone (the player's turn
+        """Show ``shown`` on the clicked message. If that message is gone (the player's turn
         began meanwhile and a new hand message replaced it), on the player's newest hand
         message in their direct messages, or else on a new private message. Returns the
         message's id and how to edit it later."""
         try:
-            await interaction.edit_original_response(**kwargs)
+            await interaction.edit_original_response(**shown.to_edit())
             return _clicked(interaction), interaction.edit_original_response
         except discord.NotFound:
             log.info(
                 "table %s: the clicked message is gone; showing the answer elsewhere", table_id
             )
         if interaction.guild_id is None and interaction.channel_id is not None:
-            messages = await self.presenter.service.store.get_messages(table_id)
-            newest = messages.get(f"hand:{interaction.user.id}")
+            newest = await self.ledger.find(table_id, Kept.hand(interaction.user.id))
             if newest is not None:
-                partial = self.presenter.channel(interaction.channel_id).get_partial_message(newest)
+                partial = self._channel(interaction.channel_id).get_partial_message(newest)
+                shown.reset()
                 try:
-                    await partial.edit(**kwargs)
+                    await partial.edit(**shown.to_edit())
                     return newest, partial.edit
                 except discord.NotFound:
                     log.info("table %s: the newest hand message is gone too", table_id)
-        if "attachments" in kwargs:
-            kwargs["files"] = kwargs.pop("attachments")
-        message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+        shown.reset()
+        message = await interaction.followup.send(ephemeral=True, wait=True, **_new(shown))
         return message.id, message.edit
 
     def _live(self, screen: Screen) -> bool:
@@ -200,8 +196,8 @@ class Screens:
         """Answer a deferred interaction with a new private message showing the hand."""
         key = (hand.table_id, hand.user_id)
         async with self._lock(key):
-            kwargs = await self._hand_kwargs(hand, note, in_dm=interaction.guild_id is None)
-            message = await interaction.followup.send(ephemeral=True, wait=True, **kwargs)
+            shown = await self._hand_message(hand, note, in_dm=interaction.guild_id is None)
+            message = await interaction.followup.send(ephemeral=True, wait=True, **_new(shown))
             screen = Screen(message.id, message.edit, self._now(), interaction.guild_id is None)
             screen.shown = (hand.version, hand.decision, hand.digest)
             await self._take(key, screen)
@@ -218,45 +214,21 @@ class Screens:
         self, interaction: discord.Interaction[Any], hand: Hand, note: str | None
     ) -> None:
         in_dm = interaction.guild_id is None
-        kwargs = await self._hand_kwargs(hand, note, in_dm=in_dm)
-        file = kwargs.pop("file")
-        message_id, edit = await self._on_clicked(
-            interaction, hand.table_id, attachments=[file], **kwargs
-        )
+        shown = await self._hand_message(hand, note, in_dm=in_dm)
+        message_id, edit = await self._on_clicked(interaction, hand.table_id, shown)
         screen = Screen(message_id, edit, self._now(), in_dm)
         screen.shown = (hand.version, hand.decision, hand.digest)
         await self._take((hand.table_id, hand.user_id), screen)
 
-    async def show_newest(
-        self, interaction: discord.Interaction[Any], table_id: int, *, note: str | None = None
+    async def show_over(
+        self, interaction: discord.Interaction[Any], table_id: int, text: str
     ) -> None:
-        """Turn the clicked private message into the clicker's newest hand, or into the end of
-        the match (no buttons) when the table is over."""
-        user_id = interaction.user.id
-        async with self._lock((table_id, user_id)):
-            try:
-                hand = await self.presenter.service.hand(table_id, user_id)
-            except TableError:
-                await self._show_over(interaction, table_id)
-                return
-            await self._show_hand(interaction, hand, note)
-
-    async def _show_over(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        message_id, edit = await self._on_clicked(
-            interaction, table_id, content=await self.over_text(table_id), attachments=[], view=None
-        )
-        screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
-        await self._take((table_id, interaction.user.id), screen)
-
-    async def over_text(self, table_id: int) -> str:
-        """What a private screen says once its table is over or closed."""
-        try:
-            board = await self.presenter.service.board_of(table_id)
-        except TableError:
-            return views.MATCH_OVER
-        if board.prompt.kind == "over":
-            return views.MATCH_OVER
-        return "This table is closed."
+        """Turn the clicked private message into the end of the match or of the table
+        (``text``, no buttons)."""
+        async with self._lock((table_id, interaction.user.id)):
+            message_id, edit = await self._on_clicked(interaction, table_id, Message(text))
+            screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
+            await self._take((table_id, interaction.user.id), screen)
 
     async def show_spots(self, interaction: discord.Interaction[Any], choice: SpotChoice) -> None:
         """Turn the clicked private message into the spot step for the chosen tile."""
@@ -266,7 +238,7 @@ class Screens:
                 choice.view,
                 [names.clean(n) for n in choice.names],
                 title="Choose a spot",
-                renderer=self.presenter.renderer,
+                renderer=self.card.outbox.renderer,
             )
             file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
             in_dm = interaction.guild_id is None
@@ -276,16 +248,16 @@ class Screens:
                     # process makes a move: noted in the store as showing this version, a
                     # hand of the same version made elsewhere does not replace the spot step.
                     await noted.enter_async_context(
-                        self.presenter.service.store.message_edit(
-                            choice.table_id, f"hand:{choice.user_id}", choice.version
-                        )
+                        self.ledger.edit(choice.table_id, Kept.hand(choice.user_id), choice.version)
                     )
                 message_id, edit = await self._on_clicked(
                     interaction,
                     choice.table_id,
-                    content=views.spot_content(choice),
-                    attachments=[file],
-                    view=views.spot_view(choice),
+                    Message(
+                        texts.spot_content(choice),
+                        files=[file],
+                        view=buttons.spot_view(choice),
+                    ),
                 )
             screen = Screen(message_id, edit, self._now(), in_dm, "spots")
             screen.shown = (choice.version, "play", "")
@@ -295,26 +267,32 @@ class Screens:
         self, interaction: discord.Interaction[Any], choice: SpotChoice
     ) -> bool:
         """Whether the clicked message is the player's kept hand message of the table."""
-        messages = await self.presenter.service.store.get_messages(choice.table_id)
-        return messages.get(f"hand:{choice.user_id}") == _clicked(interaction)
+        kept = await self.ledger.find(choice.table_id, Kept.hand(choice.user_id))
+        return kept == _clicked(interaction)
 
-    async def _hand_kwargs(self, hand: Hand, note: str | None, *, in_dm: bool) -> dict[str, Any]:
+    async def _hand_message(self, hand: Hand, note: str | None, *, in_dm: bool) -> Message:
         mode = None if in_dm else ("channel" if hand.dm else "dm")
-        kwargs = await self.presenter.hand_message(hand, mode_button=mode)
-        if note:
-            kwargs["content"] = views.clip(f"{note}\n{kwargs['content']}")
-        return kwargs
+        return await self.card.message(hand, mode_button=mode, note=note)
 
     # --- keeping screens up to date -------------------------------------------------------------
 
-    def refresh(self, table_id: int, *, skip: int | None = None) -> None:
-        """After a move: bring every live screen of the table up to date, in the background
-        (``skip``: the clicker, whose screen their own click updates)."""
-        users = [u for (t, u) in self._open if t == table_id and u != skip]
-        for user_id in users:
-            self.presenter.spawn(self._refresh_one(table_id, user_id), table_id)
+    def live(self, table_id: int, *, skip: int | None = None) -> list[int]:
+        """The players whose screen at the table a move may have made obsolete: live, not over
+        (``skip``: the clicker, whose screen their own click updates). Screens whose token has
+        run out are forgotten here."""
+        users = []
+        for key, screen in list(self._open.items()):
+            if key[0] != table_id or key[1] == skip or screen.kind == "over":
+                continue
+            if self._live(screen):
+                users.append(key[1])
+            else:
+                del self._open[key]
+        return users
 
-    async def _refresh_one(self, table_id: int, user_id: int) -> None:
+    async def refresh(self, table_id: int, user_id: int, now: Hand | str) -> None:
+        """Bring a player's live screen up to date with their hand ``now``, or close it with the
+        text ``now`` when the table is over or closed."""
         key = (table_id, user_id)
         async with self._lock(key):
             screen = self._open.get(key)
@@ -323,27 +301,23 @@ class Screens:
             if not self._live(screen):
                 del self._open[key]
                 return
-            try:
-                hand = await self.presenter.service.hand(table_id, user_id)
-            except TableError:
+            if isinstance(now, str):
                 try:
-                    await screen.edit(
-                        content=await self.over_text(table_id), attachments=[], view=None
-                    )
+                    await screen.edit(**Message(now).to_edit())
                 except discord.HTTPException as err:
                     log.debug("table %s: could not close a screen: %s", table_id, err)
                 screen.kind = "over"
                 return
+            hand = now
             same = (hand.decision, hand.digest) == (screen.shown or (0, "", ""))[1:]
             if screen.kind == "hand" and same:
                 return
             unchanged = screen.shown is not None and screen.shown[0] == hand.version
             if screen.kind == "spots" and hand.decision == "play" and unchanged:
                 return
-            kwargs = await self._hand_kwargs(hand, None, in_dm=screen.in_dm)
-            file = kwargs.pop("file")
+            shown = await self._hand_message(hand, None, in_dm=screen.in_dm)
             try:
-                await screen.edit(attachments=[file], **kwargs)
+                await screen.edit(**shown.to_edit())
             except discord.HTTPException as err:
                 log.debug("table %s: could not refresh a screen: %s", table_id, err)
                 del self._open[key]
@@ -352,16 +326,21 @@ class Screens:
             screen.shown = (hand.version, hand.decision, hand.digest)
 
     def forget(self, table_id: int) -> None:
-        """Drop the screens of a table that is over and shown as over."""
+        """Drop every screen of a table whose end its screens show already."""
         for key in [k for k in self._open if k[0] == table_id]:
-            if self._open[key].kind == "over":
-                del self._open[key]
-                self._locks.pop(key, None)
-        for key in [k for k, shown in self._dm.items() if k[0] == table_id]:
-            if self._dm[key].kind == "over":
-                del self._dm[key]
+            del self._open[key]
+        for key in [k for k in self._dm if k[0] == table_id]:
+            del self._dm[key]
 
 
 def _clicked(interaction: discord.Interaction[Any]) -> int:
     """The id of the message whose button was pressed."""
     return interaction.message.id if interaction.message is not None else 0
+
+
+def _new(shown: Message) -> dict[str, Any]:
+    """The keyword arguments of a new private message showing ``shown``."""
+    out: dict[str, Any] = {"content": shown.content, "files": shown.files}
+    if shown.view is not None:
+        out["view"] = shown.view
+    return out

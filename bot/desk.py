@@ -1,0 +1,339 @@
+"""The table desk: the one way from a click (or a timer) to the messages it causes.
+
+For every request about a table the desk takes the table's lock (:class:`bot.locks.Locks`), asks
+the table service, hands the result to the show side (:class:`bot.show.Show`) and runs what
+follows: the computer players' turns and the fire die, a move the channel still owes, the other
+players' private screens. The cogs parse and acknowledge, then call the desk; the timer loop
+claims due tables and calls the desk. Nothing else takes a table's lock, and the show side never
+asks the service anything: the desk reads what it needs and passes it on.
+
+Data flows one way: cog -> desk -> service -> desk -> show. What follows a change (showing it,
+the computer players, retries, timers) is :mod:`bot.followups`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import discord
+
+from bot.errors import Stale, TableError, Why
+from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
+from bot.locks import Locks
+from bot.service import Hand, LeftGame, Place, SpotChoice, TableService
+from bot.show import Own, Show, texts
+from bot.show.channel import Clicked
+from bot.show.outbox import POST_ERRORS
+from data.store import GuildSettings, PlayerPrefs, TableDefaults
+
+log = logging.getLogger(__name__)
+
+LobbyAction = Literal["join", "leave", "ai", "rmai", "cancel"]
+
+
+class Desk:
+    """Takes each table's requests one at a time, and shows what they did."""
+
+    def __init__(
+        self,
+        service: TableService,
+        show: Show,
+        locks: Locks,
+        *,
+        ai_pause_s: float = 1.0,
+        retry_first_s: float = RETRY_FIRST_S,
+        retry_max_s: float = RETRY_MAX_S,
+    ) -> None:
+        self.service = service
+        self.show = show
+        self.locks = locks
+        self.follow = FollowUps(
+            service,
+            show,
+            locks,
+            ai_pause_s=ai_pause_s,
+            retry_first_s=retry_first_s,
+            retry_max_s=retry_max_s,
+        )
+
+    # --- the lobby --------------------------------------------------------------------------------
+
+    async def new_table(
+        self, guild_id: int, channel_id: int, user_id: int, name: str, options: TableDefaults
+    ) -> tuple[int, discord.Message]:
+        """Open a lobby and post its card; the table's id and the card. If Discord does not take
+        the card, the lobby is closed again (nobody could see or join it, and it would keep the
+        channel busy) and the posting error raised."""
+        board = await self.service.new_table(guild_id, channel_id, user_id, name, options)
+        try:
+            return board.table_id, await self.show.channel.post_lobby(board)
+        except POST_ERRORS as err:
+            # (If the network failed after Discord posted it after all, its buttons answer
+            # that the table is closed.)
+            await self.service.cancel(board.table_id, None, user_id)
+            if not isinstance(err, discord.Forbidden):
+                log.warning("table %s: could not post the lobby: %s", board.table_id, err)
+            raise
+
+    async def lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        action: LobbyAction,
+        name: str,
+        level: str = "",
+    ) -> None:
+        """A lobby button: a seat taken or given up, a computer player added or removed, the
+        lobby cancelled; the clicked card shows the lobby after it."""
+        user_id = interaction.user.id
+        async with self.locks.table(table_id):
+            if action == "join":
+                board = await self.service.join(table_id, user_id, name)
+            elif action == "leave":
+                board = await self.service.leave_lobby(table_id, user_id)
+            elif action == "ai":
+                board = await self.service.add_ai(table_id, version, user_id, level)
+            elif action == "rmai":
+                board = await self.service.remove_ai(table_id, version, user_id)
+            else:
+                board = await self.service.cancel(table_id, version, user_id)
+            await self.show.channel.lobby_clicked(board, interaction.edit_original_response)
+
+    async def start(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int
+    ) -> None:
+        """The host's Start: the game's first message (in a thread of its own if the table
+        wants one), the hands, and the lobby card without buttons."""
+        async with self.locks.table(table_id):
+            step = await self.service.start(table_id, version, interaction.user.id)
+            thread_id = await self.show.channel.start_thread(interaction, step.board)
+            if thread_id is not None:
+                step = await self.service.move_to_thread(step, thread_id)
+            await self.follow.show(step, clicker=interaction.user.id)
+        await self.show.channel.lobby_clicked(
+            step.board, interaction.edit_original_response, started=True
+        )
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> discord.Message:
+        """A new lobby with the same seats and options, in the finished match's channel."""
+        board = await self.service.rematch(table_id, user_id, name)
+        return await self.show.channel.post_lobby(board)
+
+    async def leave(self, channel_id: int, user_id: int, name: str) -> bool:
+        """``/fp leave``; True if a running game was left (a computer took the seat)."""
+        table = await self.service.table_in_channel(channel_id)
+        async with self.locks.table(table.id):
+            result = await self.service.leave(channel_id, user_id)
+            if isinstance(result, LeftGame):
+                await self.show.channel.left(result, name)
+            else:
+                await self.show.channel.edit_lobby(result)
+        if isinstance(result, LeftGame):
+            self.follow.then(result.board, owes=False)
+            if result.closed:
+                self.show.forget(result.board.table_id)
+            return True
+        return False
+
+    async def abort(self, channel_id: int, user_id: int, name: str, *, may_manage: bool) -> None:
+        """``/fp abort``: the table closes; the channel is told who closed it."""
+        try:
+            table_id = (await self.service.table_in_channel(channel_id)).id
+        except TableError as err:
+            if err.table_id is None:
+                raise
+            table_id = err.table_id  # unreadable: the service can still close it
+        async with self.locks.table(table_id):
+            board = await self.service.abort(channel_id, user_id, may_manage=may_manage)
+            if board.view is None:
+                await self.show.channel.edit_lobby(board)
+            await self.show.channel.aborted(board, name)
+        self.show.forget(board.table_id)
+
+    # --- a player's decisions ---------------------------------------------------------------------
+
+    async def play(
+        self, interaction: discord.Interaction[Any], table_id: int, tile: str, digest: str
+    ) -> None:
+        """A tile on a private screen: the screen turns into the spot step (or, if this player
+        must decide a fall first, the fall choice)."""
+        try:
+            result = await self.service.play(table_id, interaction.user.id, tile, digest)
+        except Stale as err:
+            await self._stale_screen(interaction, table_id, err)
+            return
+        if isinstance(result, SpotChoice):
+            await self.show.screens.show_spots(interaction, result)
+        else:
+            await self.show.screens.show_hand(interaction, result)
+
+    async def spot(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        tile: str,
+        at: tuple[int, int],
+    ) -> None:
+        """A spot: the tile is played; the channel shows the move, the clicker's screen their
+        hand after it."""
+        user_id = interaction.user.id
+        place = Place(interaction.guild_id, interaction.channel_id)
+        try:
+            async with self.locks.table(table_id):
+                result = await self.service.choose_spot(
+                    table_id, version, user_id, tile, at, place=place
+                )
+                if isinstance(result, Hand):
+                    await self.show.screens.show_hand(interaction, result)
+                    return
+                # If Discord refused the move's message, the move stands all the same: the
+                # screen moves on, and the raised notice says why the channel does not show it.
+                await self.follow.show(result, clicker=user_id, own=Own(interaction, played=tile))
+        except Stale as err:
+            if err.why is Why.MISPLACED_BUTTON:
+                raise
+            await self._stale_screen(interaction, table_id, err)
+
+    async def more_spots(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, tile: str
+    ) -> SpotChoice | None:
+        """The spots for a tile again (another page); None if the moment passed (the screen
+        shows the newest hand instead)."""
+        try:
+            return await self.service.spot_choice(table_id, version, interaction.user.id, tile)
+        except Stale as err:
+            await self._stale_screen(interaction, table_id, err)
+            return None
+
+    async def fall(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, direction: str
+    ) -> None:
+        """A fall choice, on the channel's message or on a private screen."""
+        message = interaction.message
+        private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+        clicked_id = message.id if message is not None else 0
+        clicked: Clicked | None = (
+            None if private else (clicked_id, interaction.edit_original_response)
+        )
+        own = Own(interaction, fell=direction) if private else None
+        try:
+            async with self.locks.table(table_id):
+                step = await self.service.fall(table_id, version, interaction.user.id, direction)
+                await self.follow.show(step, clicker=interaction.user.id, clicked=clicked, own=own)
+        except Stale as err:
+            if not private:
+                raise
+            await self._stale_screen(interaction, table_id, err)
+            return
+        if not private and not self.show.channel.is_turn_message(table_id, clicked_id):
+            await self.show.channel.retire(interaction)  # the fall went into its own message
+
+    async def next_round(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int
+    ) -> None:
+        """The "Next round" button."""
+        async with self.locks.table(table_id):
+            step = await self.service.next_round(table_id, version, interaction.user.id)
+            await self.follow.show(step, clicker=interaction.user.id)
+        await self.show.channel.retire(interaction)
+
+    # --- private screens --------------------------------------------------------------------------
+
+    async def open_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """ "My hand": a new private message with the clicker's hand, or the end of the match."""
+        try:
+            hand = await self.service.hand(table_id, interaction.user.id)
+        except Stale:
+            # The game is over (or closed): say which, with no buttons.
+            await interaction.followup.send(await self.follow.over_text(table_id), ephemeral=True)
+            return
+        await self.show.screens.open_hand(interaction, hand)
+
+    async def open_hand_here(
+        self, interaction: discord.Interaction[Any], channel_id: int, *, mode: str | None = None
+    ) -> None:
+        """``/fp hand``: the hand at the channel's table, privately."""
+        hand = await self.service.hand_in_channel(channel_id, interaction.user.id)
+        await self.show.screens.open_hand(interaction, hand)
+
+    async def newest_screen(
+        self, interaction: discord.Interaction[Any], table_id: int, note: str | None = None
+    ) -> None:
+        """Turn the clicked private message into the clicker's newest hand, or into the end of
+        the match (no buttons) when the table is over."""
+        try:
+            hand = await self.service.hand(table_id, interaction.user.id)
+        except TableError:
+            await self.show.screens.show_over(
+                interaction, table_id, await self.follow.over_text(table_id)
+            )
+            return
+        await self.show.screens.show_hand(interaction, hand, note=note)
+
+    async def _stale_screen(
+        self, interaction: discord.Interaction[Any], table_id: int, err: Stale
+    ) -> None:
+        """A press on a private screen whose moment has passed: the screen shows the newest
+        hand (or the end of the match), saying why."""
+        log.debug("table %s: stale press on a private screen (%s)", table_id, err.why.value)
+        await self.newest_screen(interaction, table_id, note=texts.OUT_OF_DATE_HAND)
+
+    # --- a player's choices, a server's settings ----------------------------------------------
+
+    async def status(self, interaction: discord.Interaction[Any], channel_id: int) -> None:
+        """``/fp status``: one quick read first, so that "no table here" is answered privately;
+        the picture is drawn after the acknowledgement."""
+        board = await self.service.board_in_channel(channel_id)
+        await interaction.response.defer(thinking=True)
+        await self.show.channel.status(interaction, board)
+
+    async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
+        await self.service.set_hand_mode(user_id, mode)
+
+    async def set_notify(
+        self, user_id: int, *, on_turn: bool | None, reminders: bool | None
+    ) -> PlayerPrefs:
+        return await self.service.set_notify(user_id, on_turn=on_turn, reminders=reminders)
+
+    async def settings(
+        self,
+        guild_id: int,
+        *,
+        turn_limit_s: int | None,
+        reminder_s: int | None,
+        defaults: TableDefaults,
+    ) -> GuildSettings:
+        return await self.service.settings(
+            guild_id, turn_limit_s=turn_limit_s, reminder_s=reminder_s, defaults=defaults
+        )
+
+    async def check_place(
+        self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int
+    ) -> None:
+        """Refuse a button of ``table_id`` used out of its place (see
+        :meth:`bot.service.TableService.check_place`)."""
+        await self.service.check_place(table_id, guild_id, channel_id, user_id)
+
+    async def table_here(self, channel_id: int) -> int | None:
+        """The id of the table in a channel, if there is one (for the logs)."""
+        try:
+            return (await self.service.table_in_channel(channel_id)).id
+        except TableError as err:
+            return err.table_id
+
+    # --- timers, and the end ----------------------------------------------------------------------
+
+    async def run_timers(self, table_id: int) -> None:
+        """A table the timer loop claimed: its due timers handled and shown."""
+        await self.follow.run_timers(table_id)
+
+    async def recover(self, *, resume: bool, started_at: float) -> None:
+        """After a start: see :meth:`bot.followups.FollowUps.recover`."""
+        await self.follow.recover(resume=resume, started_at=started_at)
+
+    async def close(self) -> None:
+        """Stop the background work and the show side's (at shutdown)."""
+        await self.follow.close()

@@ -1,0 +1,236 @@
+"""What follows a change of a table: showing it, then the computer players' decisions and the
+fire die, a move the channel still owes (posted again with backoff), the other players' private
+screens, the timers' outcomes, and after a restart what the last run left unfinished.
+
+The desk (:mod:`bot.desk`) hands every change here under the table's lock; the work that
+follows runs in background tasks that take the lock again, one decision at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from bot.errors import TableError
+from bot.locks import Locks
+from bot.service import Board, Hand, Reminder, Step, TableService
+from bot.show import Own, Show, Shown, texts
+from bot.show.channel import Clicked
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST_S = 5.0
+"""A message Discord refused is posted again after this long, then twice as long each time..."""
+RETRY_MAX_S = 600.0
+"""...up to this long between tries, until it is shown."""
+THINKING = ("play", "fall", "die")
+"""The prompts a computer player (or the fire die) may own."""
+
+
+class FollowUps:
+    """Shows changes and runs what follows them, per table."""
+
+    def __init__(
+        self,
+        service: TableService,
+        show: Show,
+        locks: Locks,
+        *,
+        ai_pause_s: float = 1.0,
+        retry_first_s: float = RETRY_FIRST_S,
+        retry_max_s: float = RETRY_MAX_S,
+    ) -> None:
+        self.service = service
+        self.show_side = show
+        self.locks = locks
+        self.ai_pause_s = ai_pause_s
+        self.retry_first_s = retry_first_s
+        self.retry_max_s = retry_max_s
+        self._advancing: dict[int, asyncio.Task[None]] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    async def show(
+        self,
+        step: Step,
+        *,
+        clicker: int | None = None,
+        clicked: Clicked | None = None,
+        own: Own | None = None,
+    ) -> None:
+        """Show a step (the caller holds the table's lock), then start what follows; raise
+        :class:`NotShown` to the clicker if Discord refused the move's message."""
+        shown = await self.show_side.step(step, clicker=clicker, clicked=clicked, own=own)
+        self._follow(step, shown)
+        if shown.refused is not None and clicker is not None:
+            raise shown.refused
+
+    def _follow(self, step: Step, shown: Shown) -> None:
+        """What follows a step: the other players' private screens, the computer players'
+        decisions, the move the channel still owes."""
+        table_id = step.board.table_id
+        if shown.screens or step.results is not None:
+            self._spawn(self._refresh(step, shown.screens), table_id)
+        self.then(step.board, owes=shown.owes)
+
+    def then(self, board: Board, *, owes: bool) -> None:
+        """The computer players' decisions after ``board``, and the channel's owed move."""
+        if board.prompt.kind in THINKING and board.prompt.user_id is None:
+            self.schedule_advance(board.table_id)
+        if owes:
+            task = self._retries.get(board.table_id)
+            if task is None or task.done():
+                self._retries[board.table_id] = self._spawn(
+                    self._retry(board.table_id), board.table_id
+                )
+
+    async def _refresh(self, step: Step, users: list[int]) -> None:
+        """Bring other players' live private screens up to date (in the background); at the
+        end of the match, then close the hands."""
+        table_id = step.board.table_id
+        try:
+            for user_id in users:
+                now: Hand | str
+                try:
+                    now = await self.service.hand(table_id, user_id)
+                except TableError:
+                    now = await self.over_text(table_id)
+                try:
+                    await self.show_side.screens.refresh(table_id, user_id, now)
+                except Exception:
+                    log.exception("table %s: could not bring a private screen up to date", table_id)
+        finally:
+            if step.results is not None:
+                await self.show_side.finish(step.board, step.results)
+
+    def schedule_advance(self, table_id: int) -> None:
+        """Let the computer players (and the fire die) make their decisions, in the background."""
+        task = self._advancing.get(table_id)
+        if task is not None and not task.done():
+            return
+        self._advancing[table_id] = self._spawn(self._advance(table_id), table_id)
+
+    async def _advance(self, table_id: int) -> None:
+        try:
+            while True:
+                async with self.locks.table(table_id):
+                    step = await self.service.advance(table_id)
+                    if step is None:
+                        return
+                    # (This loop goes on with the computers' decisions itself.)
+                    await self.show(step)
+                p = step.board.prompt
+                if p.kind not in THINKING or p.user_id is not None:
+                    return
+                if self.ai_pause_s > 0:
+                    await asyncio.sleep(self.ai_pause_s)  # pacing: one computer move at a time
+        except Exception:
+            log.exception("table %s: a computer player's move failed", table_id)
+        finally:
+            self._advancing.pop(table_id, None)
+
+    async def _retry(self, table_id: int) -> None:
+        """Post what the channel owes again, after ``retry_first_s``, then twice as long each
+        time up to ``retry_max_s``, until Discord takes it or the table has moved on."""
+        delay = self.retry_first_s
+        try:
+            while self.show_side.channel.owes(table_id):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.retry_max_s)
+                async with self.locks.table(table_id):
+                    if not self.show_side.channel.owes(table_id):
+                        return
+                    try:
+                        now = await self.service.board_of(table_id)
+                    except TableError as err:
+                        log.info("table %s: nothing more to show (%s)", table_id, err.why.value)
+                        self.show_side.channel.forgive(table_id)
+                        return
+                    except Exception:
+                        log.exception("table %s: could not read it to show it again", table_id)
+                        continue
+                    if not await self.show_side.channel.post_owed(now):
+                        log.info("table %s: next try in %.0f s", table_id, delay)
+        finally:
+            self._retries.pop(table_id, None)
+
+    # --- timers -----------------------------------------------------------------------------------
+
+    async def run_timers(self, table_id: int) -> None:
+        """A table the timer loop claimed: its due reminder, absent player's turn, next round
+        or unfinished computer decision, shown."""
+        async with self.locks.table(table_id):
+            for outcome in await self.service.run_timers(table_id):
+                if isinstance(outcome, Step):
+                    await self.show(outcome)
+                elif isinstance(outcome, Reminder):
+                    await self.show_side.remind(outcome)
+
+    async def recover(self, *, resume: bool, started_at: float) -> None:
+        """After a start: let computer players finish decisions a restart interrupted (when
+        ``resume``), and show the moves the last run committed but never showed."""
+        try:
+            tables = await self.service.open_tables()
+        except Exception:
+            log.exception("could not list the open tables")
+            return
+        for table in tables if resume else []:
+            if table.status == "playing" and await self.service.needs_advance(table.id):
+                log.info("table %s: resuming a computer player's decision", table.id)
+                self.schedule_advance(table.id)
+        try:
+            boards = await self.service.unshown(before=started_at)
+        except Exception:
+            log.exception("could not look for moves that were never shown")
+            return
+        for board in boards:
+            log.info("table %s: showing a move the last run could not post", board.table_id)
+            try:
+                async with self.locks.table(board.table_id):
+                    owes = await self.show_side.post_again(board)
+                self.then(board, owes=owes)
+            except Exception:
+                log.exception("table %s: could not show its latest move", board.table_id)
+                continue
+            # The move the last run never showed may have begun someone's turn: bring their
+            # hand up to date (and tell them, if they want a DM on their turn).
+            decider = board.prompt.user_id
+            if decider is not None:
+                try:
+                    hand = await self.service.hand(board.table_id, decider, with_since=True)
+                    self.show_side.hands.queue(hand)
+                except Exception:
+                    log.exception("table %s: could not show the decider's hand", board.table_id)
+
+    # --- background work --------------------------------------------------------------------------
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any], table_id: int) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        task.set_name(f"table {table_id}")
+        self._background.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
+
+    async def close(self) -> None:
+        """Stop the background work, and the show side's (at shutdown)."""
+        for task in list(self._background):
+            task.cancel()
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+        await self.show_side.close()
+
+    async def over_text(self, table_id: int) -> str:
+        """What a private screen says once its table is over or closed."""
+        try:
+            board = await self.service.board_of(table_id)
+        except TableError:
+            return texts.MATCH_OVER
+        return texts.MATCH_OVER if board.prompt.kind == "over" else texts.CLOSED

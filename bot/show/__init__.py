@@ -1,0 +1,144 @@
+"""What the bot shows on Discord: a sink for the table service's results, split by audience.
+
+- :mod:`~bot.show.texts`, :mod:`~bot.show.buttons`, :mod:`~bot.show.words`: the words and the
+  buttons of every message, built from results (pure functions);
+  :mod:`~bot.show.message` the record of one message;
+- :mod:`~bot.show.outbox`: sending and editing, paced, and background delivery;
+- :mod:`~bot.show.ledger`: which Discord message shows which table version (the show side's
+  one door to the store);
+- :mod:`~bot.show.channel`: the table's channel or thread;
+- :mod:`~bot.show.hands`: each player's direct messages (hands, turn notices, reminders);
+- :mod:`~bot.show.screens`: each player's private screen.
+
+The show side imports only the table service's result types: it never asks the service
+anything. What it needs arrives in the results, handed over by the desk (:mod:`bot.desk`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot import budget
+from bot.errors import NotShown
+from bot.locks import Locks
+from bot.service import Board, MatchResult, Reminder, Step
+from bot.show import texts
+from bot.show.channel import Clicked, TableChannel
+from bot.show.handcard import HandCard
+from bot.show.hands import Hands
+from bot.show.ledger import Ledger
+from bot.show.outbox import Outbox
+from bot.show.screens import Screens
+from data.store import Store
+
+
+@dataclass(frozen=True)
+class Own:
+    """The private screen of the person whose click made a move, to show their hand after it:
+    the clicked message (through the click's ``interaction``), with a note saying what they
+    did (the tile they ``played``, or where the tile ``fell``)."""
+
+    interaction: discord.Interaction[Any]
+    played: str | None = None
+    fell: str | None = None
+
+
+@dataclass
+class Shown:
+    """What showing a move left to do, for the desk."""
+
+    refused: NotShown | None = None
+    """Discord refused the move's message: the clicker is told by this."""
+    owes: bool = False
+    """The channel has not seen the table's latest move: it is to be posted again."""
+    screens: list[int] = field(default_factory=list)
+    """Other players whose live private screen the move made obsolete (to bring up to date)."""
+
+
+class Show:
+    """The show side of one bot process."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        locks: Locks,
+        clock: Callable[[], float],
+        rest_budget: budget.Budget,
+    ) -> None:
+        self.outbox = Outbox(bot, Ledger(store), rest_budget)
+        self.card = HandCard(self.outbox)
+        self.screens = Screens(self.card, self.outbox.ledger, locks, clock, self.outbox.channel)
+        self.hands = Hands(self.outbox, self.card, self.screens)
+        self.channel = TableChannel(self.outbox, self.card, self.hands)
+
+    async def step(
+        self,
+        step: Step,
+        *,
+        clicker: int | None = None,
+        clicked: Clicked | None = None,
+        own: Own | None = None,
+    ) -> Shown:
+        """Show a move: its channel message, the hands it changed, the ``own`` screen of the
+        person who made it, and at the end of a match the result on the lobby card. Returns
+        what is left to do (see :class:`Shown`; at the end of a match, :meth:`finish`)."""
+        refused = None
+        try:
+            await self.channel.step(step, clicker=clicker, clicked=clicked)
+        except NotShown as err:
+            refused = err
+        for hand in step.hands:
+            self.hands.queue(hand)
+        if own is not None:
+            await self._own_screen(step, own, noted=refused is None)
+        table_id = step.board.table_id
+        return Shown(
+            refused, self.channel.owes(table_id), self.screens.live(table_id, skip=clicker)
+        )
+
+    async def _own_screen(self, step: Step, own: Own, *, noted: bool) -> None:
+        """The clicker's private screen shows their hand after the move (with a note saying
+        what they did, unless the channel could not show the move), or the end of the match."""
+        note = None
+        if noted and own.played is not None:
+            note = texts.played(own.played)
+        elif noted and own.fell is not None:
+            note = texts.fell(own.fell)
+        if step.mine is not None:
+            await self.screens.show_hand(own.interaction, step.mine, note=note)
+        else:
+            text = texts.MATCH_OVER if step.results is not None else texts.CLOSED
+            await self.screens.show_over(own.interaction, step.board.table_id, text)
+
+    async def finish(self, board: Board, results: MatchResult) -> None:
+        """The match is over and its screens show it: every DM hand tells the result, then
+        what this process remembered of the table's screens is forgotten."""
+        await self.hands.close(board, results)
+        self.screens.forget(board.table_id)
+
+    def forget(self, table_id: int) -> None:
+        """The table closed before the end of its match: what this process remembered of its
+        messages and screens is no longer needed."""
+        self.channel.forget(table_id)
+        self.screens.forget(table_id)
+
+    async def remind(self, rem: Reminder) -> None:
+        """A decision's owner is running out of time: a mention in the channel, and a direct
+        message if they want one."""
+        await self.channel.remind(rem)
+        await self.hands.remind(rem)
+
+    async def post_again(self, board: Board) -> bool:
+        """Show a move the last run committed but never showed (after a restart); True if the
+        channel still owes it (Discord refused it again)."""
+        await self.channel.post_or_owe(board, texts.restarted(board))
+        return self.channel.owes(board.table_id)
+
+    async def close(self) -> None:
+        """Cancel background work (at shutdown)."""
+        await self.outbox.close()

@@ -1,0 +1,208 @@
+"""The buttons of the bot's messages, laid out within Discord's limits (5 buttons a row, 5 rows,
+labels of at most 80 characters, custom ids of at most 100), built from service results.
+
+Nothing here decides anything about the game; a button's label is worded here, its custom id
+made by :class:`bot.components.ButtonId`.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot import emoji as em
+from bot.components import ButtonId, FpButton
+from bot.service import Board, Hand, SpotChoice
+from bot.show.texts import jump_url, spot_previews, tile_label
+from engine.ai import LEVELS
+
+COLOUR_EMOJI = em.COLOURS
+
+
+def rematch_view(board: Board) -> discord.ui.View:
+    """The Rematch button of a finished match."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        FpButton(
+            ButtonId(board.table_id, board.version, "rematch"),
+            label="Rematch",
+            emoji=em.FIRE,
+            style=discord.ButtonStyle.success,
+        )
+    )
+    return view
+
+
+def lobby_view(board: Board) -> discord.ui.View | None:
+    """Join / Leave / Start / Cancel, and computer players by level; Rematch once the match is
+    over; None otherwise."""
+    if board.table.status == "finished":
+        return rematch_view(board)
+    if board.table.status != "lobby":
+        return None
+    t, v = board.table_id, board.version
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        FpButton(ButtonId(t, v, "join"), label="Join", style=discord.ButtonStyle.success, row=0)
+    )
+    view.add_item(FpButton(ButtonId(t, v, "leave"), label="Leave", row=0))
+    view.add_item(
+        FpButton(ButtonId(t, v, "start"), label="Start", style=discord.ButtonStyle.primary, row=0)
+    )
+    view.add_item(
+        FpButton(ButtonId(t, v, "cancel"), label="Cancel", style=discord.ButtonStyle.danger, row=0)
+    )
+    for level in LEVELS[:4]:
+        view.add_item(
+            FpButton(
+                ButtonId(t, v, "ai", level),
+                label=f"Add computer ({level})",
+                emoji=em.COMPUTER,
+                row=1,
+            )
+        )
+    if any(s.ai for s in board.table.seats):
+        view.add_item(FpButton(ButtonId(t, v, "rmai"), label="Remove computer", row=2))
+    return view
+
+
+# --- the table in the channel ---------------------------------------------------------------------
+
+
+def board_view(board: Board) -> discord.ui.View | None:
+    """The channel message's buttons: My hand, the fall choice, Next round; Rematch on the
+    message that ends the match."""
+    p = board.prompt
+    if p.kind == "over" and board.table.status == "finished":
+        return rematch_view(board)
+    if p.kind in ("over", "closed", "lobby"):
+        return None
+    t, v = board.table_id, board.version
+    view = discord.ui.View(timeout=None)
+    if p.kind == "fall" and p.user_id is not None:
+        view.add_item(
+            FpButton(
+                ButtonId(t, v, "fall", "left"),
+                label="Fall left",
+                emoji=em.FALL_LEFT,
+                style=discord.ButtonStyle.primary,
+                row=0,
+            )
+        )
+        view.add_item(
+            FpButton(
+                ButtonId(t, v, "fall", "right"),
+                label="Fall right",
+                emoji=em.FALL_RIGHT,
+                style=discord.ButtonStyle.primary,
+                row=0,
+            )
+        )
+    if p.kind == "next_round":
+        view.add_item(
+            FpButton(
+                ButtonId(t, v, "next"), label="Next round", style=discord.ButtonStyle.success, row=0
+            )
+        )
+    view.add_item(FpButton(ButtonId(t, v, "hand"), label="My hand", emoji=em.HAND, row=0))
+    return view
+
+
+def table_link(
+    guild_id: int, channel_id: int, message_id: int | None, row: int | None = None
+) -> discord.ui.Button[discord.ui.View]:
+    """ "Go to the table": to the table's newest board message when known."""
+    return discord.ui.Button(
+        label="Go to the table",
+        style=discord.ButtonStyle.link,
+        url=jump_url(guild_id, channel_id, message_id),
+        row=row,
+    )
+
+
+def hand_view(
+    hand: Hand,
+    *,
+    with_mode: str | None = None,
+    message_id: int | None = None,
+) -> discord.ui.View:
+    """The private screen's buttons: on the player's turn one button per tile (the hand's
+    fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
+    buttons, else the tiles in grey; a link to the table's newest message (``message_id``, or
+    the one the hand knows), and optionally the button that switches how hands are delivered."""
+    view = discord.ui.View(timeout=None)
+    if hand.decision == "fall":
+        for direction, emoji in (("left", em.FALL_LEFT), ("right", em.FALL_RIGHT)):
+            view.add_item(
+                FpButton(
+                    ButtonId(hand.table_id, hand.version, "fall", direction),
+                    label=f"Fall {direction}",
+                    emoji=emoji,
+                    style=discord.ButtonStyle.primary,
+                    row=0,
+                )
+            )
+    else:
+        playing = hand.decision == "play"
+        for tile in (hand.view.hand or ())[:5]:
+            fits = playing and tile in hand.fitting
+            view.add_item(
+                FpButton(
+                    ButtonId(hand.table_id, hand.version, "play", f"{tile}.{hand.digest}"),
+                    label=tile_label(tile) + (" · fits" if fits else ""),
+                    emoji=COLOUR_EMOJI.get(tile[0]),
+                    style=discord.ButtonStyle.success
+                    if fits
+                    else discord.ButtonStyle.primary
+                    if playing
+                    else discord.ButtonStyle.secondary,
+                    row=0,
+                )
+            )
+    link_to = message_id if message_id is not None else hand.board_message_id
+    view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
+    if with_mode is not None:
+        label = (
+            "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"
+        )
+        view.add_item(FpButton(ButtonId(hand.table_id, 0, "mode", with_mode), label=label, row=1))
+    return view
+
+
+SPOTS_PER_PAGE = 20
+"""Spot buttons on one message (4 rows of 5); the fifth row holds Back and "More spots"."""
+
+
+def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
+    """One button per spot, labelled like the picture (with what the play would do, in short,
+    when the table shows previews); pages of 20 when there are more; Back to the tiles."""
+    view = discord.ui.View(timeout=None)
+    pages = max(1, -(-len(choice.spots) // SPOTS_PER_PAGE))
+    page = page % pages
+    first = page * SPOTS_PER_PAGE
+    shown = choice.spots[first : first + SPOTS_PER_PAGE]
+    said = spot_previews(choice)
+    for i, (label, (r, x)) in enumerate(shown):
+        text = said[first + i] if said else ""
+        fits = choice.previews is not None and choice.previews[first + i].fits
+        view.add_item(
+            FpButton(
+                ButtonId(choice.table_id, choice.version, "spot", f"{choice.tile}@{r},{x}"),
+                label=f"{label} · {text}" if text else label,
+                style=discord.ButtonStyle.success
+                if fits
+                else discord.ButtonStyle.danger
+                if said
+                else discord.ButtonStyle.primary,
+                row=i // 5,
+            )
+        )
+    view.add_item(FpButton(ButtonId(choice.table_id, choice.version, "back"), label="Back", row=4))
+    if pages > 1:
+        view.add_item(
+            FpButton(
+                ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
+                label=f"More spots ({(page + 1) % pages + 1}/{pages})",
+                row=4,
+            )
+        )
+    return view

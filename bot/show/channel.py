@@ -1,0 +1,414 @@
+"""What the table's channel (or its game's thread) shows: the lobby card, one message per move
+(its picture, its account, who decides next, the decision's buttons), the rest of a turn folded
+into that message, and notices (a player left, the table was aborted, a reminder).
+
+If Discord refuses a move's message, the table owes it to the channel: the desk posts it again
+with backoff (:meth:`TableChannel.post_owed`) until it is shown, and the person who must decide
+is told once by direct message. This process remembers, per table, its newest game message and
+the turn it shows, which the falls of that turn are folded into.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+import discord
+
+from bot import budget, names
+from bot.errors import NotShown, Why
+from bot.kept import Kept
+from bot.service import Board, LeftGame, MatchResult, Reminder, Step
+from bot.show import buttons, pictures, texts
+from bot.show.handcard import HandCard
+from bot.show.hands import Hands
+from bot.show.message import Message, ping
+from bot.show.outbox import POST_ERRORS, Outbox
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Final = 10080
+"""A game's thread leaves the channel list after a week without messages, the longest of
+Discord's four choices (60, 1440, 4320, 10080 minutes), open to every server. The bot's next
+post in it reopens it."""
+
+Clicked = tuple[int, Callable[..., Awaitable[Any]]]
+"""The message a player's click was on, and how to edit it through that click's token."""
+
+
+def drawn(players: tuple[str, ...]) -> list[str]:
+    """Names as pictures show them: cleaned like names in text (:func:`bot.names.clean`)."""
+    return [names.clean(n) for n in players]
+
+
+def lobby_message(board: Board, results: MatchResult | None = None) -> Message:
+    """The lobby card: its embed and buttons (it never pings, keeps no pictures)."""
+    view = buttons.lobby_view(board) if results is None else buttons.rematch_view(board)
+    return Message(embed=texts.lobby_embed(board, results), view=view, keep_files=True)
+
+
+class TableChannel:
+    """The channels and threads of every table."""
+
+    def __init__(self, outbox: Outbox, card: HandCard, hands: Hands) -> None:
+        self.outbox = outbox
+        self.card = card
+        self.hands = hands
+        self._owed: dict[int, tuple[Board, str]] = {}
+        """Per table: the newest board the channel has not seen, and the text to post with it."""
+        self._told: dict[int, set[int]] = {}
+        """Per table: who was told that its latest message is not in the channel yet."""
+        self._turn_message: dict[int, tuple[int, tuple[int, int]]] = {}
+        """Per table: its newest game message and the ``(round, turn)`` it shows."""
+
+    # --- pictures ---------------------------------------------------------------------------------
+
+    async def board_files(self, board: Board) -> list[discord.File]:
+        """The picture of a board."""
+        if board.view is None:
+            return []
+        png = await pictures.table_png(
+            board.view,
+            drawn(board.names),
+            title=texts.picture_title(board),
+            renderer=self.outbox.renderer,
+        )
+        return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
+
+    async def step_files(self, step: Step) -> list[discord.File]:
+        """The one picture of a move's message: the animation of what happened, ending on the
+        board, or the board alone when nothing happened beyond the placement."""
+        board = step.board
+        if board.view is None or step.before is None or not pictures.has_mayhem(step.events):
+            return await self.board_files(board)
+        pic = await pictures.turn_picture(
+            step.before,
+            step.events,
+            board.view,
+            drawn(board.names),
+            title=texts.picture_title(board),
+            renderer=self.outbox.renderer,
+        )
+        return [
+            discord.File(
+                io.BytesIO(pic.data),
+                filename=f"pyramid.{pic.extension}",
+                description="What happened, ending on the pyramid",
+            )
+        ]
+
+    async def board_message(self, board: Board, content: str | None = None) -> Message:
+        """A board's picture with its words and buttons."""
+        return Message(
+            content or texts.board_content(board),
+            files=await self.board_files(board),
+            view=buttons.board_view(board),
+            pings=tuple(texts.mentioned_users(board)),
+        )
+
+    # --- a move ---------------------------------------------------------------------------------
+
+    async def step(
+        self, step: Step, *, clicker: int | None = None, clicked: Clicked | None = None
+    ) -> None:
+        """One new channel message for a move (one picture: the animation of what happened
+        ending on the board, or the board alone; the account; the next player), or the
+        turn's message edited when the step resolves a turn already shown (a fall, the fire
+        die).
+
+        If Discord refuses the message, the table owes it to the channel (:meth:`owe`).
+        ``clicker`` (the person whose click made the move, if any) is told by the
+        :class:`NotShown` raised here; the person who must decide next, if someone else, once
+        by direct message. Without a clicker nothing is raised."""
+        board = step.board
+        started = time.perf_counter()
+        message = Message(
+            texts.step_content(step),
+            files=await self.step_files(step),
+            view=buttons.board_view(board),
+            pings=tuple(texts.step_pings(step)),
+        )
+        drawn_at = time.perf_counter()
+        posted: discord.Message | None = None
+        failure: BaseException | None = None
+        if await self._fold_into_turn(step, message, clicked):
+            self.shown(board)
+        else:
+            try:
+                posted = await self.outbox.send(
+                    board.channel_id, message, board.guild_id, priority=budget.PICTURE
+                )
+            except POST_ERRORS as err:
+                failure = err
+                self._post_failed(board.table_id, err)
+                self.owe(board, message.content or "", told=clicker)
+        if posted is not None:
+            self.shown(board)
+            self.card.newest[board.table_id] = posted.id
+            if step.turn is not None and step.kind == "move":
+                self._turn_message[board.table_id] = (posted.id, step.turn)
+            else:
+                self._turn_message.pop(board.table_id, None)
+            self.outbox.spawn(
+                self.outbox.ledger.remember(board.table_id, Kept.BOARD, posted.id), board.table_id
+            )
+        if step.results is not None:
+            self.outbox.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
+            # What this process remembered of the table's messages is no longer needed.
+            self._turn_message.pop(board.table_id, None)
+            self.card.newest.pop(board.table_id, None)
+        log.debug(
+            "table %s: picture drawn in %.0f ms, posted in %.0f ms",
+            board.table_id,
+            (drawn_at - started) * 1000,
+            (time.perf_counter() - drawn_at) * 1000,
+        )
+        if failure is not None and clicker is not None:
+            if isinstance(failure, discord.Forbidden):
+                what = failure.text or "missing permissions"
+                raise NotShown(
+                    Why.NOT_SHOWN_FORBIDDEN, table_id=board.table_id, detail={"what": what}
+                )
+            raise NotShown(Why.NOT_SHOWN, table_id=board.table_id)
+
+    def is_turn_message(self, table_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the table's newest game message, which the rest of its
+        turn is folded into (so its buttons are the table's current ones)."""
+        known = self._turn_message.get(table_id)
+        return known is not None and known[0] == message_id
+
+    async def _fold_into_turn(self, step: Step, message: Message, clicked: Clicked | None) -> bool:
+        """Show a step that resolves a turn already in the channel (a fall, the fire die) by
+        editing that turn's message: the whole turn's account, the picture of this step
+        ending on the board, the buttons of what is pending now. Returns False when the step
+        needs a message of its own: the turn's message is not known here (the bot restarted,
+        or another process showed it), Discord refused the edit, or the turn ends with
+        someone else to act who gets no direct message on their turn, so only a new message
+        can ping them (an edit never notifies anyone)."""
+        board = step.board
+        known = self._turn_message.get(board.table_id)
+        if not step.continues_turn or known is None or known[1] != step.turn:
+            return False
+        told = {
+            h.user_id
+            for h in step.hands
+            if h.your_turn and h.dm and h.dm_on_turn and not h.dm_failed_before
+        }
+        if set(message.pings) - told:
+            return False
+        try:
+            if clicked is not None and clicked[0] == known[0]:
+                # Pressed on that very message: the click's own answer edits it (interaction
+                # responses do not count against the global limit).
+                await clicked[1](**message.to_edit())
+            else:
+                target = self.outbox.message(board.channel_id, known[0], board.guild_id)
+                await self.outbox.edit(target, message, priority=budget.PICTURE)
+        except POST_ERRORS as err:
+            log.info(
+                "table %s: could not add a step to its turn's message: %s", board.table_id, err
+            )
+            message.reset()
+            return False
+        return True
+
+    # --- what a table still owes the channel ------------------------------------------------
+
+    def shown(self, board: Board) -> None:
+        """The channel has seen ``board``: nothing older is owed any more."""
+        owed = self._owed.get(board.table_id)
+        if owed is not None and owed[0].version <= board.version:
+            del self._owed[board.table_id]
+            self._told.pop(board.table_id, None)
+        self.outbox.spawn(self.outbox.ledger.shown(board.table_id, board.version), board.table_id)
+
+    def owe(self, board: Board, content: str, *, told: int | None = None) -> None:
+        """Remember that the channel has not seen ``board`` (with ``content``); the desk posts
+        it again (:meth:`post_owed`). The person who must decide is told once by direct
+        message, unless they are ``told`` already."""
+        t = board.table_id
+        self._owed[t] = (board, content)
+        told_here = self._told.setdefault(t, set())
+        if told is not None:
+            told_here.add(told)
+        decider = board.prompt.user_id
+        if decider is not None and decider not in told_here:
+            told_here.add(decider)
+            self.outbox.spawn(self.hands.tell_decider(board), t)
+
+    def forget(self, table_id: int) -> None:
+        """Nothing of the table is to be shown any more (it closed)."""
+        self.forgive(table_id)
+        self._turn_message.pop(table_id, None)
+        self.card.newest.pop(table_id, None)
+
+    def owes(self, table_id: int) -> bool:
+        """Whether the channel has not seen the table's latest move."""
+        return table_id in self._owed
+
+    def forgive(self, table_id: int) -> None:
+        """Nothing more is to be shown of the table (it closed)."""
+        self._owed.pop(table_id, None)
+        self._told.pop(table_id, None)
+
+    async def post_owed(self, now: Board) -> bool:
+        """Post what the table owes the channel, as the table is ``now`` (its latest move, if
+        it moved on meanwhile). Returns whether nothing is owed any more."""
+        owed = self._owed.get(now.table_id)
+        if owed is None:
+            return True
+        if now.prompt.kind == "closed":
+            self.forgive(now.table_id)
+            return True
+        board, content = owed
+        if now.version != board.version:  # moved on, and that was not shown either
+            board, content = now, texts.board_content(now)
+        try:
+            await self.outbox.send(
+                board.channel_id, await self.board_message(board, content), board.guild_id
+            )
+        except POST_ERRORS as err:
+            log.warning("table %s: its latest move is still not shown (%s)", board.table_id, err)
+            return False
+        log.info("table %s: its latest move is shown after all", board.table_id)
+        self.shown(board)
+        return True
+
+    async def post_or_owe(self, board: Board, content: str) -> None:
+        """Post a board now if Discord takes it, else owe it (see :meth:`owe`)."""
+        try:
+            await self.outbox.send(
+                board.channel_id, await self.board_message(board, content), board.guild_id
+            )
+        except POST_ERRORS as err:
+            self._post_failed(board.table_id, err)
+            self.owe(board, content)
+            return
+        self.shown(board)
+
+    def _post_failed(self, table_id: int, err: BaseException) -> None:
+        if isinstance(err, discord.Forbidden):
+            log.warning("table %s: missing permission to post in its channel: %s", table_id, err)
+        else:
+            log.error("table %s: could not post the move", table_id, exc_info=err)
+
+    # --- the lobby card ---------------------------------------------------------------------------
+
+    async def post_lobby(self, board: Board) -> discord.Message:
+        """Post a table's lobby card and keep it as the table's lobby."""
+        message = await self.outbox.send(
+            board.lobby_channel_id, lobby_message(board), board.guild_id
+        )
+        await self.outbox.ledger.remember(board.table_id, Kept.LOBBY, message.id)
+        return message
+
+    async def edit_lobby(self, board: Board, results: MatchResult | None = None) -> None:
+        """Bring the lobby card up to date with ``board`` (never back to an older one)."""
+        message_id = Kept.LOBBY.of(board.table.messages)
+        if message_id is None:
+            return
+        target = self.outbox.message(board.lobby_channel_id, message_id, board.guild_id)
+        try:
+            await self.outbox.edit_kept(
+                board.table_id, Kept.LOBBY, board.version, target, lobby_message(board, results)
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
+
+    async def lobby_clicked(
+        self, board: Board, edit: Callable[..., Awaitable[Any]], *, started: bool = False
+    ) -> None:
+        """The lobby card a click was on, brought up to date through the click's own answer
+        (once the game started, without buttons). Two clicks served by two processes: the
+        card never goes back to the older one."""
+        message = lobby_message(board)
+        if started:
+            message.view = None
+        async with self.outbox.ledger.edit(board.table_id, Kept.LOBBY, board.version) as go:
+            if go:
+                await edit(**message.to_edit())
+
+    async def _show_result_on_lobby(self, board: Board, results: MatchResult) -> None:
+        """The lobby card tells how the match ended: the winner and the final standings."""
+        await self.edit_lobby(board, results)
+
+    async def start_thread(self, interaction: discord.Interaction[Any], board: Board) -> int | None:
+        """Start the game's thread from the lobby message, if the table wants one and the bot
+        may create threads and post in them here; the thread's id, or None (the channel)."""
+        lobby = interaction.message
+        perms = interaction.app_permissions
+        if (
+            not board.options.thread
+            or lobby is None
+            or not isinstance(interaction.channel, discord.TextChannel)
+            or not (perms.create_public_threads and perms.send_messages_in_threads)
+        ):
+            return None
+        try:
+            thread = await lobby.create_thread(
+                name=texts.thread_name(board.table_id),
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: no thread for the game (%s)", board.table_id, err)
+            return None
+        return thread.id
+
+    # --- notices ------------------------------------------------------------------------------
+
+    async def left(self, left: LeftGame, name: str) -> None:
+        """A player left a running game."""
+        board = left.board
+        await self.outbox.send(
+            board.channel_id,
+            Message(
+                texts.left_game(board, name, left.closed),
+                pings=tuple(texts.mentioned_users(board)),
+            ),
+            board.guild_id,
+        )
+
+    async def aborted(self, board: Board, name: str) -> None:
+        """``/fp abort``: the channel is told who closed the table."""
+        await self.outbox.send(
+            board.channel_id, Message(texts.aborted(board, name)), board.guild_id
+        )
+
+    async def remind(self, rem: Reminder) -> None:
+        """Remind the owner of the pending decision in the channel."""
+        board = rem.board
+        await self.outbox.send(
+            board.channel_id,
+            Message(texts.reminder_channel(board, rem.user_id), pings=(rem.user_id,)),
+            board.guild_id,
+        )
+
+    async def status(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        """``/fp status``: the table now, as the answer to the command (its picture at the
+        bottom of the channel); a move Discord refused before is shown by it."""
+        if board.view is None:
+            await interaction.followup.send(
+                embed=texts.lobby_embed(board),
+                view=buttons.lobby_view(board) or discord.utils.MISSING,
+            )
+            return
+        files = await self.board_files(board)
+        message = await interaction.followup.send(
+            texts.board_content(board),
+            files=files,
+            view=buttons.board_view(board) or discord.utils.MISSING,
+            allowed_mentions=ping(()),
+            wait=True,
+        )
+        await self.outbox.ledger.remember(board.table_id, Kept.STATUS, message.id)
+        self.shown(board)
+
+    async def retire(self, interaction: discord.Interaction[Any]) -> None:
+        """Take the buttons off the message that was clicked (its moment has passed)."""
+        try:
+            await interaction.edit_original_response(view=None)
+        except discord.HTTPException:
+            log.debug("could not retire the buttons of interaction %s", interaction.id)

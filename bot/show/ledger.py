@@ -1,0 +1,48 @@
+"""Which Discord message shows which table version: the show side's one door to the store.
+
+The channel's newest board, the lobby card and each player's hand message are kept in the store
+by table (:class:`bot.kept.Kept`), so that any process finds them after a restart; an edit of a
+kept message goes through :meth:`Ledger.edit`, which lets it through only if the message does not
+already show a newer version of the table (across every process). The ledger also notes which
+version the channel has seen, and which players' direct messages failed at a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.kept import Kept
+from data.store import Store
+
+
+class Ledger:
+    """The kept messages of every table, in the store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    @asynccontextmanager
+    async def edit(self, table_id: int, kept: Kept, version: int) -> AsyncIterator[bool]:
+        """Whether to edit ``kept`` to show the table at ``version`` (False: it shows a newer
+        one already). Edits of one message go one at a time, across every process
+        (:meth:`data.store.Store.message_edit`): the edit is made inside this block."""
+        async with self._store.message_edit(table_id, kept.key, version) as go:
+            yield go
+
+    async def find(self, table_id: int, kept: Kept) -> int | None:
+        """The id of a kept message of a table, as the store knows it now."""
+        return kept.of(await self._store.get_messages(table_id))
+
+    async def remember(self, table_id: int, kept: Kept, message_id: int) -> None:
+        """``message_id`` is the table's ``kept`` message from now on."""
+        await self._store.set_message(table_id, kept.key, message_id)
+
+    async def shown(self, table_id: int, version: int) -> None:
+        """The channel has seen the table at ``version`` (a restart shows nothing older)."""
+        await self._store.mark_shown(table_id, version)
+
+    async def dm_failed(self, table_id: int, user_id: int) -> bool:
+        """A direct message to ``user_id`` failed at this table; True the first time (so the
+        channel is told once)."""
+        return await self._store.note_dm_failed(table_id, user_id)

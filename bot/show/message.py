@@ -1,0 +1,71 @@
+"""One message as the bot sends it or turns another into it: a typed record, so that what a
+message holds is checked where it is built, not assembled from keyword dictionaries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import discord
+
+
+def ping(users: Sequence[int]) -> discord.AllowedMentions:
+    """Allow pinging exactly these users (never everyone or roles)."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in users], replied_user=False
+    )
+
+
+@dataclass
+class Message:
+    """What a message shows. ``view`` None: no buttons; ``pings``: who may be notified (nobody
+    else, ever); an edit replaces the attachments with ``files``, unless ``keep_files`` (a
+    card whose pictures, if any, stay)."""
+
+    content: str | None = None
+    files: list[discord.File] = field(default_factory=list)
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    pings: tuple[int, ...] = ()
+    keep_files: bool = False
+
+    def noted(self, note: str | None, clip: Any) -> Message:
+        """The same message with ``note`` as its first line (``clip`` keeps it in Discord's
+        limit)."""
+        if not note:
+            return self
+        return replace(self, content=clip(f"{note}\n{self.content}" if self.content else note))
+
+    def to_send(self) -> dict[str, Any]:
+        """The keyword arguments of ``send`` (a new message)."""
+        out: dict[str, Any] = {"allowed_mentions": ping(self.pings)}
+        if self.content is not None:
+            out["content"] = self.content
+        if self.files:
+            out["files"] = self.files
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+    def to_edit(self) -> dict[str, Any]:
+        """The keyword arguments of ``edit`` (a message turned into this one: content, buttons
+        and pictures replaced). An edit never notifies anyone."""
+        out: dict[str, Any] = {
+            "view": self.view,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if self.content is not None:
+            out["content"] = self.content
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if not self.keep_files:
+            out["attachments"] = self.files
+        return out
+
+    def reset(self) -> None:
+        """Rewind the pictures, to send them again after a failed try."""
+        for file in self.files:
+            file.reset()
