@@ -322,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             url = f"sqlite:///{Path(tmp) / 'records.db'}"
             shown("sqlite", asyncio.run(measure(url, args.matches, args.players, args.samples)))
         if args.store in ("postgres", "both"):
-            from data.pgserver import PgServer
+            from tests.pgserver import PgServer
 
             server = PgServer.start()
             try:
