@@ -217,7 +217,10 @@ class FollowUps:
         self._background.discard(task)
         if task.cancelled() or task.exception() is None:
             return
-        log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
+        if self.show_side.outbox.bot.is_closed():
+            log.debug("background task failed during shutdown: %r", task.exception())
+        else:
+            log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
 
     async def close(self) -> None:
         """Stop the background work, and the show side's (at shutdown)."""
