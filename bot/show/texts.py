@@ -22,6 +22,7 @@ from bot.narrate import describe_preview, narrate, scores_line
 from bot.service import Board, Hand, MatchResult, Prompt, SpotChoice, Step
 from data.store import GuildSettings, PlayerPrefs, TableOptions
 from engine.tiles import describe
+from render.narration import result_lines
 
 MAX_CONTENT = 2000
 EMBED_COLOUR = 0xE8590C
@@ -187,15 +188,22 @@ def step_content(step: Step) -> str:
         lines.append(story)
     v = board.view
     won = [e for e in step.events if e.kind == "won"]
-    if won and v is not None and v.rounds > 1:
+    if won and v is not None:
+        # The round's winner once, as the round's; at the end the match's winners (lowest
+        # total) crowned; then one standings table.
         w = won[-1]
-        round_scores = scores_line(names, w.scores)
-        lines.append(
-            f"{em.ROUND_WON} **{names[w.player]}** wins round {v.round}! "
-            f"This round: {round_scores}."
+        told = result_lines(
+            names,
+            winner=w.player,
+            round_no=v.round,
+            rounds=v.rounds,
+            round_scores=w.scores,
+            totals=v.scores,
         )
-        lines.append(f"Match totals: {scores_line(names, v.scores)}.")
-    if step.results is not None:
+        over = f"{em.MATCH_OVER} **The match is over.** " if step.results is not None else ""
+        lines.append(f"{over or em.ROUND_WON + ' '}{told[0]}")
+        lines.extend(told[1:])
+    elif step.results is not None:
         lines.append(f"{em.MATCH_OVER} **The match is over.** {match_result(names, step.results)}")
     line = prompt_line(board)
     if line:

@@ -177,6 +177,30 @@ def test_names_cannot_ping_or_format() -> None:
     assert texts.esc("**bold**") == "\\*\\*bold\\*\\*"
 
 
+async def test_a_last_round_won_by_one_player_crowns_the_match_winner_by_total(
+    service: TableService,
+) -> None:
+    """Alice wins round 2 of 2 but Bob has the lowest total: the post names Alice as the
+    round's winner once and crowns Bob (RULES 7: lowest total wins the match)."""
+    s = with_rounds(state(hands=[["Y40"], ["R2", "G2"], ["B4", "Y4"]], piles=[[], [], []]), 2)
+    s["round"], s["scores"] = 2, [20, 0, 3]
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, s)
+    hand = await service.hand(t, ALICE)
+    step = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert step.results is not None and step.results.winners == (1,)
+    text = texts.step_content(step)
+    assert "🏁 **The match is over.** user11 wins round 2 of 2.\n" in text
+    assert "user12 wins the match with the lowest total." in text
+    assert text.count("user11 wins") == 1 and "user11 wins round 2 and the match" not in text
+    rows = [line for line in text.splitlines() if line[:1].isdigit()]
+    assert rows == [
+        "1. user12: 2 (this round 2)",
+        "2. user13: 5 (this round 2)",
+        "3. user11: 20 (this round 0)",
+    ]
+
+
 async def test_the_last_round_announces_the_final_standings(service: TableService) -> None:
     s = with_rounds(state(hands=[["Y40"], ["R2", "G2"], ["B4", "Y4"]], piles=[[], [], []]), 2)
     t = await lobby(service, ALICE, BOB, CAROL)
@@ -186,7 +210,9 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     won = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(won, Step) and won.results is None
     text = texts.step_content(won)
-    assert "**user11** wins round 1!" in text and "Match totals: user11 0, user12 2" in text
+    assert "user11 wins round 1 of 2." in text  # named once, as the round's winner
+    assert text.count("wins round") == 1 and "the match" not in text
+    assert "Standings after round 1 of 2 (lower wins):\n1. user11: 0 (this round 0)\n" in text
     step = await service.next_round(t, won.board.version, BOB)
     for _ in range(1000):  # round 2, played by everyone's first tile on the first spot
         p = step.board.prompt
@@ -209,12 +235,14 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     totals = step.board.view.scores
     assert step.results.scores == tuple(totals)
     text = texts.step_content(step)
-    assert "wins round 2!" in text
-    assert f"Match totals: {scores_line(texts.names_of(step.board), totals)}." in text
-    winners = " and ".join(f"user{users[i]}" for i in step.results.winners)
-    assert f"🏁 **The match is over.** Winner: **{winners}**." in text
-    standings = scores_line(texts.names_of(step.board), step.results.scores)
-    assert f"tiles left in hand and pile, over 2 rounds (lower wins): {standings}." in text
+    assert "🏁 **The match is over.** " in text and text.count("wins round 2 ") == 1
+    winners = [f"user{users[i]}" for i in step.results.winners]
+    assert f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share'}" in text
+    assert "Final standings, tiles left in hand and pile over 2 rounds (lower wins):" in text
+    # One standings table: a line per player, lowest total first, with this round's tiles.
+    rows = [line for line in text.splitlines() if line[:1].isdigit()]
+    assert len(rows) == 3 and rows[0].startswith(f"1. {winners[0]}: {min(totals)} (this round")
+    assert "Match totals" not in text and text.count("standings") == 1
     # Once the match is over, no game button is left: only Rematch.
     over = layouts.board_view(step.board)
     assert over is not None

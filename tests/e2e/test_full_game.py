@@ -29,7 +29,7 @@ async def test_full_three_player_game(world: World, run_bot: MakeBot, table: Tab
     final = await table.play_to_the_end(game)
     assert is_final(final)
     assert "wins round" not in final.content  # a one-round match has no rounds to tell
-    assert "Final standings, tiles left in hand and pile (lower wins): " in final.content
+    assert "Tiles left in hand and pile (lower wins):\n1. " in final.content
     assert final.labels() == ["Rematch"]  # the one button left: a new lobby, same options
     # The lobby card in the channel tells the result, not "The game has started".
     await world.fake.wait_for(
@@ -126,7 +126,8 @@ async def test_rounds_of_a_match(
     await table.open(world.alice, world.bob, world.carol)
     first = await table.start(world.alice)
     won = await table.play(world.alice, first)
-    assert "Alice** wins round 1" in won.content and "Match totals" in won.content
+    assert "Alice wins round 1 of 2." in won.content
+    assert "Standings after round 1 of 2 (lower wins):" in won.content
     assert "Next round" in won.labels()
     ix = await table.click(world.bob, won, "Next round")
     dealt = await table.settled_game(won.id)
