@@ -21,10 +21,13 @@ SUMMARY = (
     "and weigh **at most their sum**. The millstone has every colour.\n"
     "**Mayhem:** you may play anything anywhere, but a tile that does not fit collapses: the tiles "
     "under it go under **your** pile and you choose where it falls (left or right). Coals and "
-    "blowtorches set straw (and wood, for a blowtorch) on fire; two incendiaries touching "
-    "explode. Everything that leaves the pyramid goes under your pile.\n"
-    "**Options:** the *curse* sends three equal weights in a mini-pyramid to the previous player; "
-    "the *fire die* decides each fire.\n"
+    "blowtorches set straw (and wood, for a blowtorch) on fire: the burnt tiles go under your "
+    "pile and the incendiary that started the fire leaves the game. Incendiaries that touch "
+    "explode: the tiles around them go under your pile and they leave the game.\n"
+    "**Options:** with the *curse*, three tiles of equal weight as a mini-pyramid go under the "
+    "**previous** player's pile, and that player takes every tile that leaves the pyramid for the "
+    "rest of the turn and chooses where tiles fall. With the *fire die*, the die decides each "
+    "fire.\n"
     "After your turn you draw back up to 5 tiles."
 )
 

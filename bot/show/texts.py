@@ -86,7 +86,7 @@ def options_line(options: TableOptions) -> str:
         f"curse {'on' if options.curse else 'off'}",
         f"fire die {'on' if options.fire_die else 'off'}",
         f"{options.rounds} round" + ("s" if options.rounds != 1 else ""),
-        f"{duration(options.turn_limit_s)} per turn",
+        f"{duration(options.turn_limit_s)} per decision",
         f"up to {options.max_seats} players",
     ]
     if not options.preview:

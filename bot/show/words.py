@@ -99,7 +99,7 @@ def not_yours(err: NotYourDecision, quote: Callable[[str], str]) -> str:
     name = quote(err.owner)
     if err.decision == "fall":
         return f"It is {name}'s decision where the tile falls, not yours."
-    return f"It is {name}'s turn, not yours. I will mention you when it is your turn."
+    return f"It is {name}'s turn, not yours. You will be told when it is yours."
 
 
 def refusal(err: TableError, quote: Callable[[str], str]) -> str:

@@ -99,7 +99,7 @@ async def test_a_french_player_opens_a_table_with_the_french_command_and_options
     }
     await ix.wait_response()
     text = table.lobby().embed_text()
-    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per turn", "(1/2)"):
+    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per decision", "(1/2)"):
         assert shown in text, text
 
 

@@ -77,6 +77,12 @@ async def test_status_rules_hand_mode(
     ix = await table.slash(world.dave, "fp rules")
     rules = await answer(ix)
     assert rules.ephemeral and len(rules.images()) == 2
+    # RULES 5: not everything goes under the player's pile (incendiaries leave the game; the
+    # curse sends tiles to the previous player's pile).
+    text = rules.embed_text()
+    assert "Everything that leaves the pyramid goes under your pile" not in text
+    assert "the incendiary that started the fire leaves the game" in text
+    assert "they leave the game" in text and "**previous** player's pile" in text
     # Bob asks for his hands privately from now on.
     ix = await table.slash(world.bob, "fp hand", mode="channel")
     hand = await answer(ix)
@@ -130,7 +136,7 @@ async def test_settings_are_for_admins(world: World, run_bot: MakeBot, table: Ta
     reply = await private_answer(ix)
     assert "1 hour per decision, reminder 1 hour before the end, curse on" in reply
     lobby = await table.open(world.alice)
-    assert "curse on" in lobby.embed_text() and "1 hour per turn" in lobby.embed_text()
+    assert "curse on" in lobby.embed_text() and "1 hour per decision" in lobby.embed_text()
     # A table's own option still wins over the server's default.
     other = TableDriver(world.fake, world.general, table.users)
     lobby = await other.open(world.alice, curse=False)
@@ -143,7 +149,7 @@ async def test_new_table_options(world: World, run_bot: MakeBot, table: TableDri
         world.alice, world.bob, curse=True, fire_die=True, rounds=3, time_limit=900, max_seats=2
     )
     text = lobby.embed_text()
-    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per turn", "(2/2)"):
+    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per decision", "(2/2)"):
         assert shown in text, text
     ix = await table.click(world.carol, lobby, "Join")
     assert "full" in await private_answer(ix)
