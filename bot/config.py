@@ -59,7 +59,7 @@ TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 DISCORD_TIMEOUT_S = 30.0
 START_RETRY_S = (5.0, 15.0, 45.0)
 ERROR_INTERVAL_S = 60.0
-EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers", "bot.cogs.records")
+EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers", "bot.cogs.records", "bot.cogs.help")
 
 
 class ConfigError(Exception):

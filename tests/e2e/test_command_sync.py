@@ -68,6 +68,7 @@ async def test_the_commands_are_registered_with_their_french_words(
         "leaderboard": "classement",
         "history": "historique",
         "replay": "revoir",
+        "help": "aide",
     }
     new = by_name(fp["options"], "new")
     assert {o["name"]: o["name_localizations"]["fr"] for o in new["options"]} == {

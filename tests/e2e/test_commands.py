@@ -243,3 +243,22 @@ async def test_choosing_the_hand_mode_where_there_is_no_game(
     assert table.hand_message(world.bob) is None
     hand = await answer(await table.click(world.bob, game, "My hand"))
     assert hand.ephemeral and len(table.tile_labels(hand)) == 5
+
+
+async def test_help_lists_every_registered_command_in_one_private_screen(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    ix = await table.slash(world.dave, "fp help")
+    shown = await answer(ix)
+    assert shown.ephemeral and not shown.buttons()
+    text = shown.embed_text()
+    (fp,) = [c.data for c in world.fake.commands(None) if c.name == "fp"]
+    registered = [o["name"] for o in fp["options"]]
+    assert {"new", "rules", "stats", "leaderboard", "help"} <= set(registered)
+    for name in registered:  # every command Discord offers, each with what it does
+        option = next(o for o in fp["options"] if o["name"] == name)
+        assert f"`/fp {name}" in text and option["description"] in text
+    assert "`/fp new [curse] [fire_die]" in text  # optional options in brackets
+    assert "`/fp replay match`" in text  # a required one without
+    assert "**How to play:**" in text
