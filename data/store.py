@@ -514,6 +514,18 @@ class Store(Protocol):
 
     async def set_prefs(self, prefs: PlayerPrefs) -> None: ...
 
+    async def note_dm_refused(self, user_id: int, at: float) -> None:
+        """Remember that Discord refused a direct message to ``user_id`` at ``at`` (their DMs
+        are closed): kept for the player, across every table and process, until
+        :meth:`clear_dm_refused`. A later refusal moves the time forward, never back."""
+
+    async def dm_refused_at(self, user_id: int) -> float | None:
+        """When a direct message to ``user_id`` was last refused (None: not remembered)."""
+
+    async def clear_dm_refused(self, user_id: int) -> bool:
+        """Forget the refused direct messages of ``user_id`` (a DM went through, or they asked
+        to try again). True if one was remembered."""
+
     async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
 
     async def set_guild_settings(self, settings: GuildSettings) -> None: ...
