@@ -65,7 +65,10 @@ async def test_a_whole_game_with_closed_dms_sends_at_most_three_refused_requests
         await world.fake.wait_for(
             lambda h=hand: "is over" in h.content and h.settled, TIMEOUT, "hands closed"
         )
-    print(f"refused requests in a whole game with one player's DMs closed: {refused(world)}")
+    print(  # the figure for the report
+        f"refused requests in a whole game with one player's DMs closed: {len(refused(world))} "
+        f"{refused(world)}"
+    )
     assert len(refused(world)) <= 3
     assert refused_dms(world) >= 1  # the bot did find out
     assert [m for m in world.fake.dm_messages(dave)] == []
@@ -169,3 +172,39 @@ async def test_notify_tries_closed_dms_again_at_once_and_an_open_one_is_forgotte
     await remembered(bot, dave, refused=False)
     assert len(notices(table)) == 1
     assert refused_dms(world) == first + 1
+
+
+async def test_the_hand_mode_button_tries_closed_dms_again(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    dave = world.dave
+    bot: Bot = await run_bot()
+    await table.open(world.alice, world.bob, dave, time_limit=WEEK)
+    game = await until_turn_of(table, dave, await table.start(world.alice))
+    await remembered(bot, dave, refused=True)
+    world.fake.set_dms_open(dave, True)
+    # His private hand offers DMs again (he is shown as a player on private hands).
+    screen = await answer(await table.click(dave, game, "My hand"))
+    assert "Send my hands by DM" in screen.labels()
+    chosen = await answer(await table.click(dave, screen, "Send my hands by DM"))
+    assert "direct message" in chosen.content
+    assert await bot.store.dm_refused_at(dave.id) is None
+    game = await next_turn_of(table, dave, game)
+    await world.fake.wait_for(lambda: table.hand_message(dave), TIMEOUT, "Dave's hand by DM")
+    assert len(notices(table)) == 1
+
+
+async def test_a_new_table_does_not_dm_a_player_whose_dms_were_refused_but_tells_them_once(
+    world: World, run_bot: MakeBot, table: TableDriver, clock: MovableClock
+) -> None:
+    dave = world.dave
+    bot: Bot = await run_bot()
+    await bot.store.note_dm_refused(dave.id, clock() - 3600)  # at another table, an hour ago
+    await table.open(world.alice, world.bob, dave, time_limit=WEEK)
+    game = await until_turn_of(table, dave, await table.start(world.alice))
+    game = await next_turn_of(table, dave, game)
+    await world.fake.wait_for(lambda: notices(table), TIMEOUT, "the closed-DMs notice")
+    (notice,) = notices(table)
+    assert dave.id in notice.notified
+    assert refused_dms(world) == 0
+    assert refused(world) == []
