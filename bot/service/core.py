@@ -288,10 +288,10 @@ class TableCore:
             decision = "play" if p.kind == "play" else "fall"
         fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
         your_turn = p is not None and p.kind == "play" and p.player == seat
-        refused_at = await self.dm_refused_at(s.user_id)
-        dm = prefs.hand_mode == "dm" and refused_at is None
-        if prefs.hand_mode == "dm" and refused_at is not None:
-            dm = self.clock() - refused_at >= DM_RETRY_S  # once a day, try again
+        wants_dm = prefs.hand_mode == "dm"
+        refused_at = await self.dm_refused_at(s.user_id) if wants_dm else None
+        # Refused DMs are tried again once a day (or when the player asks, which forgets them).
+        dm = wants_dm and (refused_at is None or self.clock() - refused_at >= DM_RETRY_S)
         wants_told = dm and prefs.dm_on_turn
         since = (
             await self._turns_since(table, seat) if with_since and your_turn and wants_told else ()
@@ -308,7 +308,7 @@ class TableCore:
             version=table.version,
             your_turn=your_turn,
             dm=dm,
-            dms_closed=prefs.hand_mode == "dm" and not dm,
+            dms_closed=wants_dm and not dm,
             dm_refused_at=refused_at,
             dm_failed_before=s.user_id in table.dm_failed,
             dm_on_turn=prefs.dm_on_turn,
