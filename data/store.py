@@ -235,7 +235,8 @@ class Table:
     departed: Mapping[int, int] = field(default_factory=dict)
     """Seat index -> user id of each player who left the running game (``/fp leave``)."""
     dm_failed: frozenset[int] = frozenset()
-    """User ids whose direct message from this table failed (told once, then not retried)."""
+    """User ids whose closed direct messages this table's channel was told of (once per table;
+    whether to DM a player at all is remembered per player: :meth:`Store.dm_refused_at`)."""
     shown_version: int | None = None
     """The latest table version whose pictures the channel was shown (None: none yet)."""
     thread_id: int | None = None
