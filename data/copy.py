@@ -76,6 +76,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     ("departures", _cols("table_id", "seat", "user_id", "at")),
     ("dm_failures", _cols("table_id", "user_id")),
     ("player_prefs", _cols("user_id", "hand_mode", "dm_on_turn:bool", "reminders:bool")),
+    ("dm_refusals", _cols("user_id", "refused_at")),
     ("guild_settings", _cols("guild_id", "turn_limit_s", "reminder_s", "defaults:json")),
     (
         "results",

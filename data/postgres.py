@@ -843,6 +843,29 @@ class PostgresStore:
 
         await self._db.run(op, transaction=False, what="preferences")
 
+    async def note_dm_refused(self, user_id: int, at: float) -> None:
+        async def op(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO dm_refusals (user_id, refused_at) VALUES ($1, $2) "
+                "ON CONFLICT (user_id) DO UPDATE SET "
+                "refused_at = GREATEST(dm_refusals.refused_at, excluded.refused_at)",
+                user_id,
+                at,
+            )
+
+        await self._db.run(op, transaction=False, what="a refused direct message")
+
+    async def dm_refused_at(self, user_id: int) -> float | None:
+        rows = await self._db.read("SELECT refused_at FROM dm_refusals WHERE user_id = $1", user_id)
+        return float(rows[0][0]) if rows else None
+
+    async def clear_dm_refused(self, user_id: int) -> bool:
+        async def op(conn: Conn) -> str:
+            return str(await conn.execute("DELETE FROM dm_refusals WHERE user_id = $1", user_id))
+
+        status = await self._db.run(op, transaction=False, what="a refused direct message")
+        return status != "DELETE 0"
+
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults if never set; also if the stored defaults are
         unreadable, which is logged)."""

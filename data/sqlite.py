@@ -626,6 +626,24 @@ class SqliteStore(SqliteReads):
 
         await self._db.write(op)
 
+    async def note_dm_refused(self, user_id: int, at: float) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO dm_refusals (user_id, refused_at) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET "
+                "refused_at = max(refused_at, excluded.refused_at)",
+                (user_id, at),
+            )
+
+        await self._db.write(op)
+
+    async def clear_dm_refused(self, user_id: int) -> bool:
+        def op(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
+            return cursor.rowcount > 0
+
+        return await self._db.write(op)
+
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         defaults = R.dumps(settings.defaults.to_dict())
 

@@ -115,6 +115,12 @@ class SqliteReads:
             hand_mode = "dm"
         return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders))
 
+    async def dm_refused_at(self, user_id: int) -> float | None:
+        rows = await self._db.read(
+            "SELECT refused_at FROM dm_refusals WHERE user_id = ?", (user_id,)
+        )
+        return float(rows[0][0]) if rows else None
+
     async def get_guild_settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (the defaults if never set; also if the stored defaults are
         unreadable, which is logged)."""

@@ -235,7 +235,8 @@ class Table:
     departed: Mapping[int, int] = field(default_factory=dict)
     """Seat index -> user id of each player who left the running game (``/fp leave``)."""
     dm_failed: frozenset[int] = frozenset()
-    """User ids whose direct message from this table failed (told once, then not retried)."""
+    """User ids whose closed direct messages this table's channel was told of (once per table;
+    whether to DM a player at all is remembered per player: :meth:`Store.dm_refused_at`)."""
     shown_version: int | None = None
     """The latest table version whose pictures the channel was shown (None: none yet)."""
     thread_id: int | None = None
@@ -513,6 +514,18 @@ class Store(Protocol):
     async def get_prefs(self, user_id: int) -> PlayerPrefs: ...
 
     async def set_prefs(self, prefs: PlayerPrefs) -> None: ...
+
+    async def note_dm_refused(self, user_id: int, at: float) -> None:
+        """Remember that Discord refused a direct message to ``user_id`` at ``at`` (their DMs
+        are closed): kept for the player, across every table and process, until
+        :meth:`clear_dm_refused`. A later refusal moves the time forward, never back."""
+
+    async def dm_refused_at(self, user_id: int) -> float | None:
+        """When a direct message to ``user_id`` was last refused (None: not remembered)."""
+
+    async def clear_dm_refused(self, user_id: int) -> bool:
+        """Forget the refused direct messages of ``user_id`` (a DM went through, or they asked
+        to try again). True if one was remembered."""
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
 

@@ -81,6 +81,9 @@ MAX_TURN_LIMIT_S = 14 * 24 * 3600
 DEFAULT_TURN_LIMIT_S = 24 * 3600
 DEFAULT_REMINDER_S = 12 * 3600
 TIMEOUT_LEVEL = "normal"
+DM_RETRY_S = 24 * 3600
+"""After Discord refused a direct message to a player, the bot tries one again at most this
+long later (or as soon as they ask for it with ``/fp notify`` or the hand-mode choice)."""
 """The level of the computer player that plays one turn for an absent player."""
 AI_GRACE_S = 30.0
 """A decision owned by a computer (or the fire die) is made at once; its deadline is only a
@@ -285,7 +288,11 @@ class TableCore:
             decision = "play" if p.kind == "play" else "fall"
         fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
         your_turn = p is not None and p.kind == "play" and p.player == seat
-        wants_told = prefs.hand_mode == "dm" and prefs.dm_on_turn
+        wants_dm = prefs.hand_mode == "dm"
+        refused_at = await self.dm_refused_at(s.user_id) if wants_dm else None
+        # Refused DMs are tried again once a day (or when the player asks, which forgets them).
+        dm = wants_dm and (refused_at is None or self.clock() - refused_at >= DM_RETRY_S)
+        wants_told = dm and prefs.dm_on_turn
         since = (
             await self._turns_since(table, seat) if with_since and your_turn and wants_told else ()
         )
@@ -300,7 +307,9 @@ class TableCore:
             digest=hand_digest(table.id, game.round, game.hands[seat]),
             version=table.version,
             your_turn=your_turn,
-            dm=prefs.hand_mode == "dm",
+            dm=dm,
+            dms_closed=wants_dm and not dm,
+            dm_refused_at=refused_at,
             dm_failed_before=s.user_id in table.dm_failed,
             dm_on_turn=prefs.dm_on_turn,
             decision=decision,
@@ -537,17 +546,32 @@ class TableCore:
     def _results(game: Game) -> MatchResult:
         return MatchResult(tuple(game.winners()), tuple(game.scores), game.rounds)
 
+    async def dm_refused_at(self, user_id: int) -> float | None:
+        """When Discord last refused a direct message to the player (None: not remembered)."""
+        return await self.store.dm_refused_at(user_id)
+
+    async def dms_closed(self, user_id: int) -> bool:
+        """Whether the bot does not DM the player now: Discord refused a direct message to
+        them less than :data:`DM_RETRY_S` ago."""
+        refused_at = await self.dm_refused_at(user_id)
+        return refused_at is not None and self.clock() - refused_at < DM_RETRY_S
+
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
-        """Choose for good how a player gets their hands: direct messages, or ephemeral replies."""
+        """Choose for good how a player gets their hands: direct messages, or ephemeral replies.
+        Choosing direct messages tries them again, even if Discord refused one lately."""
         prefs = await self.store.get_prefs(user_id)
         await self.store.set_prefs(replace(prefs, hand_mode=mode))
+        if mode == "dm":
+            await self.store.clear_dm_refused(user_id)
 
     async def set_notify(
         self, user_id: int, *, on_turn: bool | None = None, reminders: bool | None = None
     ) -> PlayerPrefs:
         """``/fp notify``: whether a player gets a direct message when their turn begins, and
-        reminders before its end (None: unchanged). Returns the choices as they now stand."""
+        reminders before its end (None: unchanged). Returns the choices as they now stand.
+        It also tries direct messages again, even if Discord refused one lately."""
         prefs = await self.store.get_prefs(user_id)
+        await self.store.clear_dm_refused(user_id)
         if on_turn is not None:
             prefs = replace(prefs, dm_on_turn=on_turn)
         if reminders is not None:

@@ -203,7 +203,7 @@ class Players(TableCore):
                 dm = (
                     prefs.reminders
                     and prefs.hand_mode == "dm"
-                    and seat_obj.user_id not in table.dm_failed
+                    and not await self.dms_closed(seat_obj.user_id)
                 )
                 out.append(Reminder(self.board(table, game), seat_obj.user_id, p.player, dm=dm))
         return out

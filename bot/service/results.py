@@ -92,8 +92,15 @@ class Hand:
     your_turn: bool
     dm: bool
     """Whether the player wants their hand by direct message (else: ephemeral replies only)."""
+    dms_closed: bool = False
+    """Whether the player wants their hand by direct message but Discord refused one lately
+    (their DMs are closed): then ``dm`` is False, and they are shown as a player on private
+    hands (the channel's message mentions them on their turn)."""
+    dm_refused_at: float | None = None
+    """When Discord last refused a direct message to this player, if that is remembered: a
+    direct message that goes through again forgets it."""
     dm_failed_before: bool = False
-    """Whether a direct message to this player already failed at this table."""
+    """Whether the table's channel was told already that this player's DMs are closed."""
     dm_on_turn: bool = True
     """Whether the player wants a new direct message when it becomes their turn (else their
     one hand message is only edited)."""

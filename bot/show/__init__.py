@@ -70,7 +70,7 @@ class Show:
         clock: Callable[[], float],
         rest_budget: budget.Budget,
     ) -> None:
-        self.outbox = Outbox(bot, Ledger(store), rest_budget)
+        self.outbox = Outbox(bot, Ledger(store, clock), rest_budget)
         self.card = HandCard(self.outbox)
         self.screens = Screens(self.card, self.outbox.ledger, locks, clock, self.outbox.channel)
         self.hands = Hands(self.outbox, self.card, self.screens)

@@ -4,7 +4,10 @@ match on their hand, and the decision's buttons when the channel's message is no
 
 Hands are delivered in the background, one player at a time and in order: if a newer hand of a
 player comes before the older one went out, only the newer one is sent. If a player's direct
-messages are closed, the channel is told once, without revealing anything.
+messages are closed (Discord refuses with 50007), that is remembered for the player across every
+table (:meth:`~bot.show.ledger.Ledger.dm_refused`): the service then shows them as a player on
+private hands until they ask for DMs again or a day has passed, and each table's channel is told
+once, without revealing anything.
 """
 
 from __future__ import annotations
@@ -49,8 +52,11 @@ class Hands:
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def queue(self, hand: Hand) -> None:
-        """Deliver a hand in the background, without holding up the table (see the module)."""
+        """Deliver a hand in the background, without holding up the table (see the module).
+        A player whose DMs are closed gets none: the table is told so once."""
         if not hand.dm:
+            if hand.dms_closed and not hand.dm_failed_before:
+                self.outbox.spawn(self._tell_closed(hand), hand.table_id)
             return
         key = (hand.table_id, hand.user_id)
         self._hands[key] = hand
@@ -111,10 +117,18 @@ class Hands:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
             log.info("table %s: DMs closed for user %s", hand.table_id, hand.user_id)
-            if hand.dm_failed_before or not await self.outbox.ledger.dm_failed(
-                hand.table_id, hand.user_id
-            ):
-                return
+            await self.outbox.ledger.dm_refused(hand.user_id)
+            if not hand.dm_failed_before:
+                await self._tell_closed(hand)
+            return
+        if hand.dm_refused_at is not None:
+            log.info("table %s: DMs open again for user %s", hand.table_id, hand.user_id)
+            await self.outbox.ledger.dm_opened(hand.user_id)
+
+    async def _tell_closed(self, hand: Hand) -> None:
+        """Tell the table's channel, once, that the player's DMs are closed and how to open
+        them."""
+        if await self.outbox.ledger.dm_failed(hand.table_id, hand.user_id):
             await self.outbox.send(
                 hand.channel_id,
                 Message(texts.dms_closed(hand.user_id), pings=(hand.user_id,)),
@@ -181,8 +195,10 @@ class Hands:
             await self.outbox.send(
                 cid, Message(texts.reminder_dm(board), view=view), priority=budget.HAND
             )
-        except discord.Forbidden:
+        except discord.Forbidden as err:
             log.info("table %s: reminder DM refused by user %s", board.table_id, rem.user_id)
+            if err.code in (DM_CLOSED, NO_MUTUAL_GUILDS):
+                await self.outbox.ledger.dm_refused(rem.user_id)
 
     async def tell_decider(self, board: Board) -> None:
         """Tell the person who must decide, by direct message, that the table's message is not
@@ -192,11 +208,16 @@ class Hands:
         view = buttons.board_view(board) or discord.ui.View(timeout=None)
         view.add_item(link_button(board, row=1))
         try:
+            if await self.outbox.ledger.dm_refused_ever(user_id):
+                log.info("table %s: DMs closed for user %s, not told", board.table_id, user_id)
+                return
             cid = await self.outbox.dm_channel_id(user_id)
             await self.outbox.send(
                 cid, Message(texts.not_shown_notice(board), view=view), priority=budget.HAND
             )
-        except discord.Forbidden:
+        except discord.Forbidden as err:
             log.info("table %s: could not tell user %s by DM", board.table_id, user_id)
+            if err.code in (DM_CLOSED, NO_MUTUAL_GUILDS):
+                await self.outbox.ledger.dm_refused(user_id)
         except POST_ERRORS as err:
             log.warning("table %s: could not tell user %s by DM: %s", board.table_id, user_id, err)

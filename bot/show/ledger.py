@@ -4,12 +4,13 @@ The channel's newest board, the lobby card and each player's hand message are ke
 by table (:class:`bot.kept.Kept`), so that any process finds them after a restart; an edit of a
 kept message goes through :meth:`Ledger.edit`, which lets it through only if the message does not
 already show a newer version of the table (across every process). The ledger also notes which
-version the channel has seen, and which players' direct messages failed at a table.
+version the channel has seen, which tables were told that a player's direct messages are
+closed, and (for each player, across every table) when Discord last refused them a direct message.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from bot.kept import Kept
@@ -19,8 +20,9 @@ from data.store import Store
 class Ledger:
     """The kept messages of every table, in the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self._store = store
+        self._clock = clock
 
     @asynccontextmanager
     async def edit(self, table_id: int, kept: Kept, version: int) -> AsyncIterator[bool]:
@@ -43,6 +45,20 @@ class Ledger:
         await self._store.mark_shown(table_id, version)
 
     async def dm_failed(self, table_id: int, user_id: int) -> bool:
-        """A direct message to ``user_id`` failed at this table; True the first time (so the
-        channel is told once)."""
+        """The table's channel is to be told that the DMs of ``user_id`` are closed; True the
+        first time only (so each table tells it once)."""
         return await self._store.note_dm_failed(table_id, user_id)
+
+    async def dm_refused(self, user_id: int) -> None:
+        """Discord refused a direct message to ``user_id`` now: no more are sent them until
+        they ask for it or a day has passed (the service reads it)."""
+        await self._store.note_dm_refused(user_id, self._clock())
+
+    async def dm_opened(self, user_id: int) -> None:
+        """A direct message to ``user_id`` went through: forget that one was refused."""
+        await self._store.clear_dm_refused(user_id)
+
+    async def dm_refused_ever(self, user_id: int) -> bool:
+        """Whether a refused direct message to ``user_id`` is remembered (for the rare DMs the
+        service does not decide, such as the decision's buttons when the channel is down)."""
+        return await self._store.dm_refused_at(user_id) is not None

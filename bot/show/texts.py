@@ -356,10 +356,13 @@ def spot_content(choice: SpotChoice) -> str:
 
 
 def dms_closed(user_id: int) -> str:
-    """The channel is told once that a player's direct messages are closed (nothing more)."""
+    """The channel is told once that a player's direct messages are closed, and how to open
+    them (nothing more)."""
     return (
-        f"<@{user_id}>, I cannot send you direct messages, so your hand stays hidden here: use "
-        "the **My hand** button on the table's latest message, or `/fp hand`."
+        f"<@{user_id}>, I cannot send you direct messages, so I will mention you here on your "
+        "turn; see your hand with the **My hand** button on the table's latest message, or "
+        "`/fp hand`. For DMs, turn on **Allow direct messages from server members** in this "
+        "server's Privacy Settings, then use `/fp notify` or **Send my hands by DM**."
     )
 
 

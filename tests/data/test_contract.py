@@ -374,6 +374,23 @@ async def test_direct_message_choices_are_kept_per_player(store: Store) -> None:
     assert await store.get_prefs(2) == PlayerPrefs(2)
 
 
+async def test_a_refused_direct_message_is_kept_per_player_for_every_store_until_cleared(
+    store: Store, other: Store
+) -> None:
+    assert await store.dm_refused_at(11) is None
+    await store.note_dm_refused(11, NOW)
+    assert await other.dm_refused_at(11) == NOW  # another process sees it
+    await other.note_dm_refused(11, NOW + 86_400)
+    await store.note_dm_refused(11, NOW + 5)  # an older refusal noted late never moves it back
+    assert await store.dm_refused_at(11) == NOW + 86_400
+    assert await store.dm_refused_at(12) is None
+    await store.set_prefs(PlayerPrefs(11, "channel"))  # choices do not touch it
+    assert await other.dm_refused_at(11) == NOW + 86_400
+    assert await other.clear_dm_refused(11) is True
+    assert await store.clear_dm_refused(11) is False
+    assert await store.dm_refused_at(11) is None
+
+
 async def test_open_tables_are_counted_lobbies_and_games_but_not_finished_ones(
     store: Store,
 ) -> None:
