@@ -159,6 +159,14 @@ class TableDriver:
                 return m
         raise AssertionError("no lobby message")
 
+    def table_id(self) -> int:
+        """The id of this table (from the custom ids of its newest game message or lobby)."""
+        for m in [*self.game_messages(), self.lobby()]:
+            found = table_of(m)
+            if found is not None:
+                return found
+        raise AssertionError("no message of this table has buttons")
+
     @staticmethod
     def decider(m: Message) -> int | None:
         """The user a game message asks to decide (its first mention)."""
@@ -485,6 +493,27 @@ async def stored_channel_table(db_url: str, channel_id: int) -> Table | None:
         return await store.open_table_in_channel(channel_id)
     finally:
         await store.close()
+
+
+def tile_codes(hand: Message) -> list[str]:
+    """The tiles (engine codes, "Y40") on a hand's tile buttons, live or grey, in order."""
+    codes = []
+    for b in hand.buttons():
+        parts = (b.get("custom_id") or "").split(":", 4)
+        if len(parts) == 5 and parts[0] == "fp" and parts[3] == "play":
+            codes.append(parts[4].split(".")[0])
+    return codes
+
+
+def turn_notices(user: FakeUser) -> list[Message]:
+    """The direct messages that told ``user`` a turn of theirs began: they link to the user's
+    hand message (a link into the DMs) and carry no game buttons."""
+    return [
+        m
+        for m in user.dms()
+        if any("/channels/@me/" in (b.get("url") or "") for b in m.buttons())
+        and not button_actions(m)
+    ]
 
 
 def refusal_text(why: Why, **values: Any) -> str:
