@@ -516,6 +516,18 @@ def turn_notices(user: FakeUser) -> list[Message]:
     ]
 
 
+def decision_copies(user: FakeUser) -> list[Message]:
+    """Direct messages to ``user`` carrying a table's decision buttons (My hand, a fall, the
+    next round) rather than a hand: what the bot sends the person who must decide while the
+    table's own message is not in its channel."""
+    board = {"hand", "fall", "next"}
+    return [
+        m
+        for m in user.dms()
+        if (found := {a for a, _ in button_actions(m)}) and found <= board and not m.images()
+    ]
+
+
 def refusal_text(why: Why, **values: Any) -> str:
     """The private answer the show side gives for the refusal ``why`` (with its values): the
     tests compare answers with it rather than with a copied sentence."""
