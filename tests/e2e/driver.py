@@ -16,7 +16,7 @@ from typing import Any, Literal
 from bot.errors import NotYourDecision, TableError, Why
 from bot.show.texts import esc
 from bot.show.words import refusal
-from data import LoggedAction, Table, open_store
+from data import GuildSettings, LoggedAction, PlayerPrefs, Table, open_store
 from engine import Game
 from tests.fakediscord import (
     Channel,
@@ -483,6 +483,26 @@ async def stored_game(db_url: str, table_id: int) -> Game:
     record = await stored_table(db_url, table_id)
     assert record.state is not None, f"table {table_id} has no game: {record.status}"
     return Game.from_dict(record.state)
+
+
+async def stored_prefs(db_url: str, user_id: int) -> PlayerPrefs:
+    """A player's preferences as the bot stored them."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.get_prefs(user_id)
+    finally:
+        await store.close()
+
+
+async def stored_settings(db_url: str, guild_id: int) -> GuildSettings:
+    """A server's settings as the bot stored them."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.get_guild_settings(guild_id)
+    finally:
+        await store.close()
 
 
 async def stored_channel_table(db_url: str, channel_id: int) -> Table | None:
