@@ -11,8 +11,13 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from bot.errors import NotYourDecision, TableError, Why
+from bot.show.texts import esc
+from bot.show.words import refusal
+from data import GuildSettings, LoggedAction, PlayerPrefs, Table, open_store
+from engine import Game
 from tests.fakediscord import (
     Channel,
     ComponentNotFound,
@@ -153,6 +158,14 @@ class TableDriver:
             if "Flaming Pyramids — table" in m.embed_text():
                 return m
         raise AssertionError("no lobby message")
+
+    def table_id(self) -> int:
+        """The id of this table (from the custom ids of its newest game message or lobby)."""
+        for m in [*self.game_messages(), self.lobby()]:
+            found = table_of(m)
+            if found is not None:
+                return found
+        raise AssertionError("no message of this table has buttons")
 
     @staticmethod
     def decider(m: Message) -> int | None:
@@ -427,3 +440,122 @@ class TableDriver:
                 return game
             game = await self.step(game)
         raise AssertionError(f"the match did not end in {max_steps} decisions")
+
+
+# --- outcomes: what the buttons do, what the bot stored, how it refused ---------------------------
+
+
+def button_actions(m: Message, *, disabled: bool = False) -> list[tuple[str, str]]:
+    """What a message's buttons do, as ``(action, arg)`` from their custom ids
+    (``fp:<table>:<version>:<action>:<arg>``), in display order: the live ones, or with
+    ``disabled`` the greyed-out ones. Words on the buttons play no part."""
+    found = []
+    for b in m.buttons():
+        cid = b.get("custom_id") or ""
+        if cid.startswith("fp:") and bool(b.get("disabled")) == disabled:
+            _, _, _, action, arg = cid.split(":", 4)
+            found.append((action, arg))
+    return found
+
+
+async def stored_table(db_url: str, table_id: int) -> Table:
+    """The table as the bot stored it, read from the bot's own database."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.get_table(table_id)
+    finally:
+        await store.close()
+
+
+async def stored_log(db_url: str, table_id: int) -> list[LoggedAction]:
+    """The table's action log as stored, oldest first (who acted, the engine action)."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.action_log(table_id)
+    finally:
+        await store.close()
+
+
+async def stored_game(db_url: str, table_id: int) -> Game:
+    """The engine's state of the table's game as stored."""
+    record = await stored_table(db_url, table_id)
+    assert record.state is not None, f"table {table_id} has no game: {record.status}"
+    return Game.from_dict(record.state)
+
+
+async def stored_prefs(db_url: str, user_id: int) -> PlayerPrefs:
+    """A player's preferences as the bot stored them."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.get_prefs(user_id)
+    finally:
+        await store.close()
+
+
+async def stored_settings(db_url: str, guild_id: int) -> GuildSettings:
+    """A server's settings as the bot stored them."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.get_guild_settings(guild_id)
+    finally:
+        await store.close()
+
+
+async def stored_channel_table(db_url: str, channel_id: int) -> Table | None:
+    """The open table of a channel, as stored (None: none)."""
+    store = open_store(db_url)
+    await store.open()
+    try:
+        return await store.open_table_in_channel(channel_id)
+    finally:
+        await store.close()
+
+
+def tile_codes(hand: Message) -> list[str]:
+    """The tiles (engine codes, "Y40") on a hand's tile buttons, live or grey, in order."""
+    codes = []
+    for b in hand.buttons():
+        parts = (b.get("custom_id") or "").split(":", 4)
+        if len(parts) == 5 and parts[0] == "fp" and parts[3] == "play":
+            codes.append(parts[4].split(".")[0])
+    return codes
+
+
+def turn_notices(user: FakeUser) -> list[Message]:
+    """The direct messages that told ``user`` a turn of theirs began: they link to the user's
+    hand message (a link into the DMs) and carry no game buttons."""
+    return [
+        m
+        for m in user.dms()
+        if any("/channels/@me/" in (b.get("url") or "") for b in m.buttons())
+        and not button_actions(m)
+    ]
+
+
+def decision_copies(user: FakeUser) -> list[Message]:
+    """Direct messages to ``user`` carrying a table's decision buttons (My hand, a fall, the
+    next round) rather than a hand: what the bot sends the person who must decide while the
+    table's own message is not in its channel."""
+    board = {"hand", "fall", "next"}
+    return [
+        m
+        for m in user.dms()
+        if (found := {a for a, _ in button_actions(m)}) and found <= board and not m.images()
+    ]
+
+
+def refusal_text(why: Why, **values: Any) -> str:
+    """The private answer the show side gives for the refusal ``why`` (with its values): the
+    tests compare answers with it rather than with a copied sentence."""
+    names = {k: v for k, v in values.items() if k in ("name", "owner", "host")}
+    detail = {k: v for k, v in values.items() if k not in names}
+    return refusal(TableError(why, names=names, detail=detail), esc)
+
+
+def not_yours_text(decision: Literal["play", "fall"] | None, owner: str | None) -> str:
+    """The private answer to a click on somebody else's decision (``owner`` must take it)."""
+    return refusal(NotYourDecision(decision, owner), esc)

@@ -5,22 +5,46 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.fakediscord import Perm
+from bot.errors import Why
+from bot.show import texts
+from tests.fakediscord import Message, Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, answer, is_game_message
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    button_actions,
+    is_game_message,
+    refusal_text,
+    stored_channel_table,
+    stored_game,
+    stored_prefs,
+    stored_settings,
+    stored_table,
+    table_of,
+    tile_codes,
+)
 from .test_decisions import COLLAPSE, private_answer, write_state
 
 
+def newest(messages: list[Message], seen: int) -> list[Message]:
+    """The messages (newest first) posted after the first ``seen`` ones."""
+    return messages[: len(messages) - seen]
+
+
 async def test_second_table_in_a_busy_channel_links_to_the_first(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     lobby = await table.open(world.alice)
     ix = await table.slash(world.bob, "fp new")
     answer = await private_answer(ix)
-    assert "already has a table" in answer and str(lobby.id) in answer
+    link = f"https://discord.com/channels/{world.guild.id}/{world.games.id}/{lobby.id}"
+    assert answer == texts.channel_busy(link)  # the show side's words, with the first's link
+    still = await stored_channel_table(db_url, world.games.id)
+    assert still is not None and still.id == table_of(lobby) and still.host_id == world.alice.id
     # Another channel may have its own table, with the same player.
     other = TableDriver(world.fake, world.general, table.users)
     second = await other.open(world.alice, world.bob)
@@ -39,32 +63,47 @@ async def test_missing_permissions_are_reported_to_the_host(
 
 
 async def test_only_the_host_starts_and_outsiders_cannot_leave(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     lobby = await table.open(world.alice, world.bob)
+    table_id = table_of(lobby)
+    assert table_id is not None
+    version = (await stored_table(db_url, table_id)).version
     ix = await table.click(world.bob, lobby, "Start")
-    assert "Only the host" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.HOST_ONLY_START)
     ix = await table.click(world.carol, lobby, "Leave")
-    assert "no seat" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NO_SEAT)
+    record = await stored_table(db_url, table_id)
+    assert record.status == "lobby" and record.version == version  # nothing changed
     await table.click(world.alice, lobby, "Start")
     await table.settled_game()
+    version = (await stored_table(db_url, table_id)).version
     ix = await table.slash(world.carol, "fp leave")
-    assert "not playing" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NOT_PLAYING)
+    assert (await stored_table(db_url, table_id)).version == version
 
 
-async def test_cancel_frees_the_channel(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+async def test_cancel_frees_the_channel(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
     await run_bot()
     lobby = await table.open(world.alice, world.bob)
+    table_id = table_of(lobby)
+    assert table_id is not None
+    seen = len(lobby.revisions)
     await table.click(world.alice, lobby, "Cancel")
-    await world.fake.wait_for(lambda: "Cancelled" in lobby.embed_text(), TIMEOUT, "cancel")
+    await world.fake.wait_for(
+        lambda: len(lobby.revisions) > seen and lobby.settled, TIMEOUT, "cancel"
+    )
     assert lobby.buttons() == []
+    assert (await stored_table(db_url, table_id)).status == "cancelled"
     await table.slash(world.bob, "fp new")
     await world.fake.wait_for(lambda: table.lobby().id != lobby.id, TIMEOUT, "a new lobby")
 
 
 async def test_status_rules_hand_mode(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
@@ -72,7 +111,7 @@ async def test_status_rules_hand_mode(
     ix = await table.slash(world.dave, "fp status")  # anyone may ask
     status = await answer(ix)
     assert is_game_message(status) and not status.ephemeral
-    assert "My hand" in status.labels()
+    assert ("hand", "") in button_actions(status)
     game = status  # the newest picture of the table
     ix = await table.slash(world.dave, "fp rules")
     rules = await answer(ix)
@@ -86,10 +125,12 @@ async def test_status_rules_hand_mode(
     # Bob asks for his hands privately from now on.
     ix = await table.slash(world.bob, "fp hand", mode="channel")
     hand = await answer(ix)
-    assert hand.ephemeral and "red 2" in hand.labels()
+    assert hand.ephemeral and "R2" in tile_codes(hand)
+    assert (await stored_prefs(db_url, world.bob.id)).hand_mode == "channel"
 
     def hands_by_dm() -> int:
-        return len([m for m in world.bob.dms() if "Your hand" in m.content])
+        """Bob's DMs that show a hand (a hand message is posted with its picture)."""
+        return len([m for m in world.bob.dms() if m.revisions[0].attachments])
 
     dms_before = hands_by_dm()
     table.private_only.add(world.bob.id)
@@ -98,93 +139,132 @@ async def test_status_rules_hand_mode(
     assert TableDriver.decider(after) == world.bob.id
     after = await table.step(after)  # Bob plays; his new hand is not sent by DM
     assert hands_by_dm() == dms_before
+    version = (await stored_table(db_url, table.table_id())).version
     ix = await table.slash(world.dave, "fp hand")
-    assert "not playing" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NOT_PLAYING)
+    assert (await stored_table(db_url, table.table_id())).version == version
 
 
 async def test_leave_a_running_game_and_abort(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
+    table_id = table.table_id()
     ix = await table.slash(world.alice, "fp leave")
-    assert "computer player took your seat" in await private_answer(ix)
+    await private_answer(ix)
+    record = await stored_table(db_url, table_id)
+    assert dict(record.departed) == {0: world.alice.id}  # a computer player took her seat
+    assert record.seats[0].user_id is None and record.seats[0].ai is not None
     # Alice's pending decisions are now made by a computer; then it is Bob's turn.
     nxt = await table.settled_game(game.id)
     assert TableDriver.decider(nxt) == world.bob.id
     ix = await table.slash(world.bob, "fp abort")
-    assert "Only the host" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.ABORT_WHO)
+    assert (await stored_table(db_url, table_id)).status == "playing"
+    posted = len(table.bot_messages())
     ix = await table.slash(world.alice, "fp abort")  # the host, even after leaving
-    assert "closed" in await private_answer(ix)
-    await world.fake.wait_for(
-        lambda: any("aborted" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
+    await private_answer(ix)
+    assert (await stored_table(db_url, table_id)).status == "aborted"
+    await world.fake.wait_for(  # and the table says so where it is played
+        lambda: len(table.bot_messages()) > posted, TIMEOUT, "abort"
     )
     ix = await table.slash(world.bob, "fp status")
-    assert "no Flaming Pyramids table" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NO_TABLE_HERE)
 
 
-async def test_settings_are_for_admins(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+async def test_settings_are_for_admins(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
     await run_bot()
     ix = await table.slash(world.bob, "fp settings", time_limit=3600)
-    assert "Only members who can manage" in await private_answer(ix)
+    await private_answer(ix)
+    default = (await stored_settings(db_url, world.guild.id)).turn_limit_s
+    assert default != 3600  # refused: not changed
     admin_role = world.fake.create_role(world.guild, "admins", Perm.MANAGE_GUILD)
     world.fake.state.add_member(world.guild, world.carol.account, [admin_role])
     ix = await table.slash(world.carol, "fp settings", time_limit=3600)
-    assert "1 hour per decision" in await private_answer(ix)
+    await private_answer(ix)
+    assert (await stored_settings(db_url, world.guild.id)).turn_limit_s == 3600
     ix = await table.slash(world.carol, "fp settings", reminder=3600, curse=True)
-    reply = await private_answer(ix)
-    assert "1 hour per decision, reminder 1 hour before the end, curse on" in reply
+    await private_answer(ix)
+    settings = await stored_settings(db_url, world.guild.id)
+    assert (settings.turn_limit_s, settings.reminder_s, settings.defaults.curse) == (
+        3600,
+        3600,
+        True,
+    )
     lobby = await table.open(world.alice)
-    assert "curse on" in lobby.embed_text() and "1 hour per decision" in lobby.embed_text()
+    table_id = table_of(lobby)
+    assert table_id is not None
+    options = (await stored_table(db_url, table_id)).options
+    assert options.curse is True and options.turn_limit_s == 3600
     # A table's own option still wins over the server's default.
     other = TableDriver(world.fake, world.general, table.users)
     lobby = await other.open(world.alice, curse=False)
-    assert "curse off" in lobby.embed_text()
+    table_id = table_of(lobby)
+    assert table_id is not None
+    assert (await stored_table(db_url, table_id)).options.curse is False
 
 
-async def test_new_table_options(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+async def test_new_table_options(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
     await run_bot()
     lobby = await table.open(
         world.alice, world.bob, curse=True, fire_die=True, rounds=3, time_limit=900, max_seats=2
     )
-    text = lobby.embed_text()
-    for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per decision", "(2/2)"):
-        assert shown in text, text
+    table_id = table_of(lobby)
+    assert table_id is not None
+    options = (await stored_table(db_url, table_id)).options
+    assert (options.curse, options.fire_die, options.rounds) == (True, True, 3)
+    assert (options.turn_limit_s, options.max_seats) == (900, 2)
     ix = await table.click(world.carol, lobby, "Join")
-    assert "full" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.TABLE_FULL)
+    seats = (await stored_table(db_url, table_id)).seats
+    assert [s.user_id for s in seats] == [world.alice.id, world.bob.id]
     game = await table.start(world.alice)
     assert "curse on" not in game.content  # the options are said once, on the lobby card
-    hand = await table.hand_for(world.alice, game)
-    assert "round 1/3" in hand.content
+    state = await stored_game(db_url, table_id)
+    assert (state.round, state.rounds, state.curse, state.fire_die) == (1, 3, True, True)
 
 
 async def test_a_channel_manager_aborts_a_table_they_do_not_host(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
-    await table.open(world.alice, world.bob)
+    lobby = await table.open(world.alice, world.bob)
+    table_id = table_of(lobby)
+    assert table_id is not None
     ix = await table.slash(world.dave, "fp abort")
-    assert "Only the host" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.ABORT_WHO)
+    assert (await stored_table(db_url, table_id)).status == "lobby"
     moderators = world.fake.create_role(world.guild, "moderators", Perm.MANAGE_CHANNELS)
     world.fake.state.add_member(world.guild, world.dave.account, [moderators])
+    posted = len(table.bot_messages())
     ix = await table.slash(world.dave, "fp abort")
-    assert "closed" in await private_answer(ix)
-    await world.fake.wait_for(
-        lambda: any("aborted by Dave" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
+    await private_answer(ix)
+    assert (await stored_table(db_url, table_id)).status == "aborted"
+    await world.fake.wait_for(  # the channel is told, naming who closed it
+        lambda: any("Dave" in m.content for m in newest(table.bot_messages(), posted)),
+        TIMEOUT,
+        "abort",
     )
 
 
 async def test_hands_in_the_channel_for_good_with_the_button(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     hand = await answer(await table.click(world.alice, game, "My hand"))
-    assert hand.ephemeral and "yellow 40" in table.tiles(hand)
+    assert hand.ephemeral and "Y40" in tile_codes(hand)
+    assert ("mode", "channel") in button_actions(hand)
     ix = await table.click(world.alice, hand, "Always show my hand here (no DMs)")
-    assert "not DM your hands" in await private_answer(ix)
+    await private_answer(ix)
+    assert (await stored_prefs(db_url, world.alice.id)).hand_mode == "channel"
     dms_before = len(world.alice.dms())
     # Alice plays from the private hand; her new hand is not sent by DM, only on request.
     before = len(hand.revisions)
@@ -196,46 +276,54 @@ async def test_hands_in_the_channel_for_good_with_the_button(
     assert TableDriver.decider(after) == world.bob.id
     assert len(world.alice.dms()) == dms_before
     hand = await answer(await table.click(world.alice, after, "My hand"))
-    assert hand.ephemeral and "blue 2" in table.tiles(hand)
-    assert "Send my hands by DM" in hand.labels()
+    assert hand.ephemeral and "B2" in tile_codes(hand)
+    assert ("mode", "dm") in button_actions(hand)
 
 
 async def test_commands_go_to_the_development_server_when_one_is_set(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot(dev_guild_id=world.guild.id)
     assert [c.name for c in world.fake.commands(guild=world.guild)] == ["fp"]
     assert world.fake.commands() == []  # nothing global
     lobby = await table.open(world.alice)  # and they work there
-    assert "Waiting for players" in lobby.embed_text()
+    assert ("join", "") in button_actions(lobby)
+    table_id = table_of(lobby)
+    assert table_id is not None
+    assert (await stored_table(db_url, table_id)).status == "lobby"
 
 
 async def test_the_host_adds_computer_players_of_each_level(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     lobby = await table.open(world.alice, world.bob)
+    table_id = table_of(lobby)
+    assert table_id is not None
     for level in ("easy", "normal", "hard"):
-        assert f"Add computer ({level})" in lobby.labels()
+        assert ("ai", level) in button_actions(lobby)
     ix = await table.click(world.bob, lobby, "Add computer (easy)")
-    assert "Only the host" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.HOST_ONLY_ADD_AI)
+    assert len((await stored_table(db_url, table_id)).seats) == 2
     for level in ("easy", "hard"):
         before = len(lobby.revisions)
         await table.click(world.alice, lobby, f"Add computer ({level})")
         await world.fake.wait_for(
             lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
         )
-    text = lobby.embed_text()
-    assert "Computer 1 (easy)" in text and "Computer 1 (hard)" in text and "(4/6)" in text
+    record = await stored_table(db_url, table_id)
+    assert [s.ai for s in record.seats] == [None, None, "easy", "hard"]
+    assert record.options.max_seats == 6
 
 
 async def test_choosing_the_hand_mode_where_there_is_no_game(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     ix = await table.slash(world.bob, "fp hand", mode="channel")
     reply = await private_answer(ix)
-    assert "will not DM your hands" in reply and "no Flaming Pyramids table" in reply
+    assert refusal_text(Why.NO_TABLE_HERE) in reply  # no hand to show here
+    assert (await stored_prefs(db_url, world.bob.id)).hand_mode == "channel"  # but noted
     # The choice holds at the next game: Bob gets no hand by DM.
     await table.open(world.alice, world.bob)
     game = await table.start(world.alice)

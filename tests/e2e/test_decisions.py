@@ -8,15 +8,27 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot.narrate import DIE_FACES_TEXT
+from bot.errors import Why
 from engine import Fall, Game, Play
 from engine.model import Die
-from engine.tiles import describe
 from tests.fakediscord import FakeUser, Interaction, Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    button_actions,
+    is_players_turn,
+    not_yours_text,
+    refusal_text,
+    stored_game,
+    stored_log,
+    stored_table,
+    tile_codes,
+    turn_notices,
+)
 
 COLLAPSE = {
     # Alice (seat 0) plays yellow 40 on yellow 2 and red 4: too heavy, she chooses its fall.
@@ -90,40 +102,49 @@ async def begin(
 
 
 async def test_fall_choice_by_the_right_and_the_wrong_player(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
-    assert falling.labels()[:2] == ["Fall left", "Fall right"]
+    assert button_actions(falling)[:2] == [("fall", "left"), ("fall", "right")]
     assert TableDriver.decider(falling) == world.alice.id
     # Alice is asked by name, not pinged: she just played; the turn pings the next player only.
     assert pinged(world, falling) == set() and falling.notified == []
-    assert "too heavy" in falling.content
+    table_id = table.table_id()
+    state = await stored_game(db_url, table_id)  # yellow 40 is too heavy: Alice's fall
+    assert [e.detail for e in state.turn_events if e.kind == "collapsed"] == ["overweight"]
+    assert state.pending is not None and state.pending[:2] == ("fall", 0)
+    version = (await stored_table(db_url, table_id)).version
     # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
-    for intruder, expected in ((world.bob, "Alice's decision"), (world.dave, "not playing")):
+    for intruder, expected in (
+        (world.bob, not_yours_text("fall", "Alice")),
+        (world.dave, refusal_text(Why.NOT_PLAYING)),
+    ):
         ix = await table.click(intruder, falling, "Fall left")
-        assert expected in await private_answer(ix)
+        assert await private_answer(ix) == expected
     assert table.latest_game().id == falling.id
+    assert (await stored_table(db_url, table_id)).version == version
     after = await table.fall(world.alice, falling, "right")
     # The fall is told on the turn's own message, which now asks Bob: one message per turn.
     assert after.id == falling.id
-    assert "too heavy" in after.content and "fell right" in after.content
+    log = await stored_log(db_url, table_id)
+    assert (log[-1].seat, log[-1].action) == (0, {"fall": "right"})
+    state = await stored_game(db_url, table_id)
+    assert [e.detail for e in state.turn_events if e.kind == "fell"] == ["right"]
+    assert state.pending is not None and state.pending[:2] == ("play", 1)
     assert TableDriver.decider(after) == world.bob.id
-    assert after.labels()[0] == "My hand" and "Fall left" not in after.labels()
+    assert button_actions(after)[0] == ("hand", "")
+    assert "fall" not in [a for a, _ in button_actions(after)]
     assert [a.filename for a in after.images()] == ["pyramid.gif"]  # the fall, ending on the board
     # An edit notifies nobody: Bob, who wants a DM on his turn, is told there, once.
     assert after.notified == []
-    turn_dm = await world.fake.wait_for(
-        lambda: next((m for m in world.bob.dms() if "Your turn at table" in m.content), None),
-        TIMEOUT,
-        "Bob's turn DM",
-    )
-    assert "fell right" in turn_dm.content
+    await world.fake.wait_for(lambda: turn_notices(world.bob), TIMEOUT, "Bob's turn DM")
+    assert len(turn_notices(world.bob)) == 1
 
 
 async def test_a_fall_that_begins_the_turn_of_a_player_without_turn_dms_is_a_post_that_pings(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     ix = await world.bob.slash("fp notify", world.games, turn=False)
@@ -131,30 +152,34 @@ async def test_a_fall_that_begins_the_turn_of_a_player_without_turn_dms_is_a_pos
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
     after = await table.fall(world.alice, falling, "right")
-    assert after.id > falling.id and "fell right" in after.content
+    assert after.id > falling.id
+    log = await stored_log(db_url, table.table_id())
+    assert (log[-1].seat, log[-1].action) == (0, {"fall": "right"})
     assert after.notified == [world.bob.id]
-    assert not [m for m in world.bob.dms() if "Your turn at table" in m.content]
+    assert not turn_notices(world.bob)
     # The turn's earlier message keeps no live fall button.
     await world.fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "retire")
 
 
 async def test_curse_gives_the_fall_choice_to_the_previous_player(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, CURSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
-    assert "curse" in falling.content.lower()
+    state = await stored_game(db_url, table.table_id())
+    assert [e.player for e in state.turn_events if e.kind == "cursed"] == [2]  # Carol's pile
+    assert state.pending is not None and state.pending[:2] == ("fall", 2)
     assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
     assert pinged(world, falling) == {world.carol.id}  # someone else's decision: a ping
     ix = await table.click(world.alice, falling, "Fall left")
-    assert "Carol's decision" in await private_answer(ix)
+    assert await private_answer(ix) == not_yours_text("fall", "Carol")
     after = await table.fall(world.carol, falling, "left")
     assert TableDriver.decider(after) == world.bob.id
 
 
 async def test_double_click_and_stale_buttons(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, TWO_SPOTS)
     lobby = table.lobby()
@@ -168,16 +193,20 @@ async def test_double_click_and_stale_buttons(
     await table.click(world.alice, hand, table.tile_labels(hand)[0])
     await table.screen_after(hand, before, "the spot step")
     assert [label.split(" · ")[0] for label in hand.labels()] == ["A", "B", "Back"]
+    steps = button_actions(hand)
+    assert [a for a, _ in steps] == ["spot", "spot", "back"]
+    assert all(arg.startswith("Y40@") for _, arg in steps[:2])
     assert [a.filename for a in hand.images()] == ["spots.png"]
     first_spots = hand.buttons()
     before = len(hand.revisions)
     await table.click(world.alice, hand, "Back")
     await table.screen_after(hand, before, "the tiles again")
-    assert table.tiles(hand) == ["yellow 40", "red 6"]
+    assert tile_codes(hand) == ["Y40", "R6"]
     before = len(hand.revisions)
-    await table.click(world.alice, hand, next(x for x in table.tile_labels(hand) if "red 6" in x))
+    await table.click(world.alice, hand, table.tile_labels(hand)[1])
     await table.screen_after(hand, before, "the spot step for red 6")
-    assert "red 6" in hand.content
+    spots = [arg for action, arg in button_actions(hand) if action == "spot"]
+    assert len(spots) == 2 and all(arg.startswith("R6@") for arg in spots)
     b = table.spot_button(hand, "B")
     # Double click on B: both clicks are sent before the bot handles either.
     clicks = await asyncio.gather(
@@ -194,8 +223,11 @@ async def test_double_click_and_stale_buttons(
         TIMEOUT,
         "the screen after the move",
     )
-    assert "yellow 40" in table.tiles(hand)  # her hand as it is now, red 6 played
-    assert "red 6" not in table.tiles(hand)
+    now = await stored_game(db_url, table.table_id())
+    assert tile_codes(hand) == now.hands[0]  # her hand as it is now: red 6 played
+    assert "Y40" in now.hands[0] and "R6" not in now.hands[0]
+    plays = [a.action for a in await stored_log(db_url, table.table_id()) if "play" in a.action]
+    assert [p["play"] for p in plays] == ["R6"]  # played once
     del first_spots
 
 
@@ -206,29 +238,31 @@ async def test_closed_dms_use_my_hand(
     await run_bot(test_state_file=write_state(tmp_path, state))
     await table.open(world.alice, world.dave, world.carol)
     game = await table.start(world.alice)
-    notice = await world.fake.wait_for(
-        lambda: next(
-            (m for m in table.bot_messages() if "cannot send you direct messages" in m.content),
-            None,
-        ),
-        TIMEOUT,
-        "the closed-DMs notice",
-    )
-    assert f"<@{world.dave.id}>" in notice.content
+
+    def dm_notices() -> list[Message]:
+        """Channel messages for Dave alone, with no picture and no button: the notice that
+        his direct messages are closed."""
+        return [
+            m
+            for m in table.bot_messages()
+            if TableDriver.decider(m) == world.dave.id and not m.attachments and not m.buttons()
+        ]
+
+    notice = await world.fake.wait_for(lambda: next(iter(dm_notices()), None), TIMEOUT, "notice")
+    assert notice.notified == [world.dave.id]
     assert not any(a for a in notice.attachments)  # nothing about the hand in the channel
     assert TableDriver.decider(game) == world.dave.id
     # Dave gets his hand privately with the My hand button, and plays from it.
     ix = await table.click(world.dave, game, "My hand")
     hand = await answer(ix)
     assert hand.ephemeral and hand.images()
-    assert "red 2" in table.tiles(hand)
+    assert "R2" in tile_codes(hand)
     # Nobody else sees it.
     assert hand not in world.alice.messages(table.place())
     after = await table.play(world.dave, game)
     assert TableDriver.decider(after) == world.carol.id
     # The notice is said once per table only.
-    notices = [m for m in table.bot_messages() if "cannot send you direct" in m.content]
-    assert len(notices) == 1
+    assert len(dm_notices()) == 1
 
 
 async def test_hand_buttons_belong_to_their_owner(
@@ -247,12 +281,17 @@ async def test_hand_buttons_belong_to_their_owner(
     newest = table.latest_game().id  # the link leads to the table's newest message
     assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}/{newest}"]
     ix = await table.click(bob, hand, "red 2")  # not his turn
-    assert "turn" in await private_answer(ix)
+    assert await private_answer(ix) == not_yours_text("play", "Alice")
     assert table.latest_game().id == game.id
 
 
 async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    clock: MovableClock,
+    db_url: str,
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
@@ -261,7 +300,7 @@ async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
     # plays yellow 40 from her DM: it is too heavy, she lets it fall left and takes tiles back.
     ix = await table.click(world.alice, game, "My hand")
     copy = await answer(ix)
-    assert table.tiles(copy) == ["yellow 40", "blue 2"]
+    assert tile_codes(copy) == ["Y40", "B2"]
     clock.advance(16 * 60)
     world.fake.advance_time(16 * 60)
     falling = await table.play(world.alice, game)
@@ -270,22 +309,23 @@ async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
     now = Game.from_dict(json.loads(json.dumps(COLLAPSE)))  # the same moves, by the engine
     now.apply(Play("Y40", (1, 1)), 0)
     now.apply(Fall("left"), 0)
-    expected = [describe(t) for t in now.hands[0]]
-    assert expected != ["yellow 40", "blue 2"]
+    expected = list(now.hands[0])
+    assert expected != ["Y40", "B2"]
+    version = (await stored_table(db_url, table.table_id())).version
     # The copy's blue 2 is from the hand she had before: the copy itself turns into her hand
     # as it is now, saying why.
     before = len(copy.revisions)
     await table.click(world.alice, copy, table.tile_labels(copy)[1])
     await table.screen_after(copy, before, "the copy brought up to date")
     assert copy.ephemeral and [a.filename for a in copy.images()] == ["hand.png"]
-    assert copy.content.startswith("That hand is out of date: here it is now")
-    assert sorted(table.tiles(copy)) == sorted(expected)
-    assert "Not your turn yet" in copy.content
+    assert sorted(tile_codes(copy)) == sorted(expected)
+    assert not is_players_turn(copy)  # grey tiles: not her turn yet
     assert table.latest_game().id == after.id  # nothing was played
+    assert (await stored_table(db_url, table.table_id())).version == version
 
 
 async def test_a_refused_picture_is_explained_and_nothing_is_lost(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
@@ -306,7 +346,9 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
         channel_id=table.place().id,
     )
     ix = await table.click(world.alice, falling, "Fall left")
-    assert "Your move is recorded" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NOT_SHOWN)
+    log = await stored_log(db_url, table.table_id())
+    assert (log[-1].seat, log[-1].action) == (0, {"fall": "left"})  # recorded
     # The move stands, and its message comes once Discord takes it: Bob's turn, and play goes
     # on from there.
     shown = await table.settled_game(falling.id)
@@ -316,7 +358,7 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
 
 
 async def test_the_fire_die_is_rolled_by_the_game_and_shown(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     # What the game's own generator rolls for this state, blowtorch on spot A (left of Y30).
     expected = Game.from_dict(FIRE)
@@ -325,12 +367,14 @@ async def test_the_fire_die_is_rolled_by_the_game_and_shown(
     await begin(world, run_bot, table, tmp_path, FIRE)
     game = await table.start(world.alice)
     after = await table.play(world.alice, game, spot="A")
-    assert f"the fire die for blue blowtorch (7) showed {DIE_FACES_TEXT[face]}" in after.content
+    state = await stored_game(db_url, table.table_id())
+    rolled = [(e.tile, e.detail) for e in state.turn_events if e.kind == "rolled"]
+    assert rolled == [("B7", face)]
     assert TableDriver.decider(after) == world.bob.id
 
 
 async def test_mayhem_is_the_one_animated_picture_of_the_moves_message_from_the_start(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
@@ -343,6 +387,7 @@ async def test_mayhem_is_the_one_animated_picture_of_the_moves_message_from_the_
     assert TableDriver.decider(after) == world.bob.id
     # Bob's red 2 goes on the base and nothing happens: the picture only.
     quiet = await table.play(world.bob, after)
-    assert "Bob played red 2" in quiet.content
+    log = await stored_log(db_url, table.table_id())
+    assert (log[-1].seat, log[-1].action.get("play")) == (1, "R2")
     await world.fake.wait_for(lambda: quiet.settled, TIMEOUT, "the quiet move")
     assert [a.filename for a in quiet.attachments] == ["pyramid.png"]

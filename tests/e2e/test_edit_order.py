@@ -8,7 +8,7 @@ from bot.show.channel import lobby_message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, table_of
+from .driver import TIMEOUT, TableDriver, is_players_turn, stored_table, table_of, turn_notices
 from .test_full_game import SHORT_SEED
 
 
@@ -31,7 +31,7 @@ async def test_a_hand_edit_from_an_older_move_arriving_late_is_dropped(
     game = await table.play(first, game)
     hand = await table.hand_for(waiting, game, turn=True)  # edited: now it is their turn
     await world.fake.wait_for(
-        lambda: any("Your turn at table" in m.content and m.settled for m in waiting.dms()),
+        lambda: any(m.settled for m in turn_notices(waiting)),
         TIMEOUT,
         "the DM that tells the turn",
     )
@@ -42,14 +42,14 @@ async def test_a_hand_edit_from_an_older_move_arriving_late_is_dropped(
     await bot.desk.show.hands.deliver(older)  # the older move's edit, late
 
     assert len(hand.revisions) == revisions
-    assert hand.content == content and "It is your turn" in hand.content
+    assert hand.content == content and is_players_turn(hand)
     assert len(waiting.dms()) == dms  # nor sent anew
     await bot.desk.show.hands.deliver(newer)  # what the message shows already: no edit either
     assert len(hand.revisions) == revisions
 
 
 async def test_the_lobby_card_is_not_put_back_by_a_late_edit_of_an_older_lobby(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     bot = await run_bot()
     lobby = await table.open(world.alice)
@@ -62,7 +62,8 @@ async def test_the_lobby_card_is_not_put_back_by_a_late_edit_of_an_older_lobby(
         lambda: len(lobby.revisions) > before and lobby.settled, TIMEOUT, "bob in the lobby"
     )
     shown = lobby.embed_text()
-    assert "2. Bob" in shown
+    seated = [seat.user_id for seat in (await stored_table(db_url, table_id)).seats]
+    assert seated == [world.alice.id, world.bob.id] and "Bob" in shown
     revisions = len(lobby.revisions)
     outbox = bot.desk.show.outbox
     message = outbox.message(lobby.channel.id, lobby.id)

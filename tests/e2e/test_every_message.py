@@ -11,11 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.errors import Why
+from bot.show import texts
 from tests.fakediscord import FakeUser, Message, Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer, is_final, is_game_message
+from .driver import TIMEOUT, TableDriver, answer, is_final, is_game_message, refusal_text
 from .test_decisions import COLLAPSE, CURSE, FIRE, private_answer, write_state
 
 NAMES = tuple(
@@ -172,25 +174,30 @@ async def test_every_command_and_every_error_reply(
         return await private_answer(await table.slash(user, command, **options))
 
     # No table yet.
+    no_table = refusal_text(Why.NO_TABLE_HERE)
     for command in ("fp status", "fp leave", "fp abort"):
-        assert "no Flaming Pyramids table" in await private(host, command)
-    assert "no Flaming Pyramids table" in await private(host, "fp hand")
-    assert "Only members who can manage" in await private(guest, "fp settings", time_limit=3600)
+        assert await private(host, command) == no_table
+    assert await private(host, "fp hand") == no_table
+    settings = await private(guest, "fp settings", time_limit=3600)
+    assert settings == texts.SETTINGS_ADMINS_ONLY
     rules = await answer(await table.slash(outsider, "fp rules"))
     assert rules.ephemeral and len(rules.images()) == 2
     # The lobby.
     lobby = await table.open(host, guest, third)
-    assert "already has a table" in await private(outsider, "fp new")
-    assert "Only the host" in await private_answer(await table.click(guest, lobby, "Start"))
-    assert "no seat" in await private_answer(await table.click(outsider, lobby, "Leave"))
+    link = f"https://discord.com/channels/{world.guild.id}/{lobby.channel.id}/{lobby.id}"
+    assert await private(outsider, "fp new") == texts.channel_busy(link)
+    start = await private_answer(await table.click(guest, lobby, "Start"))
+    assert start == refusal_text(Why.HOST_ONLY_START)
+    leave = await private_answer(await table.click(outsider, lobby, "Leave"))
+    assert leave == refusal_text(Why.NO_SEAT)
     # The game.
     game = await table.start(host)
     status = await answer(await table.slash(outsider, "fp status"))
     assert is_game_message(status)
     hand = await answer(await table.slash(third, "fp hand"))
     assert hand.ephemeral and table.tile_labels(hand)
-    assert "not playing" in await private(outsider, "fp hand")
-    assert "not playing" in await private(outsider, "fp leave")
+    assert await private(outsider, "fp hand") == refusal_text(Why.NOT_PLAYING)
+    assert await private(outsider, "fp leave") == refusal_text(Why.NOT_PLAYING)
     mode = await answer(await table.slash(guest, "fp hand", mode="channel"))
     assert mode.ephemeral and "Your hand" in mode.content
     wrong = await table.click(guest, status, "My hand")
@@ -199,9 +206,9 @@ async def test_every_command_and_every_error_reply(
     click = await table.click(guest, falling, "Fall left")  # not the guest's decision
     assert "not" in (await private_answer(click)).lower()
     after = await table.fall(host, falling)
-    assert "computer player took your seat" in await private(third, "fp leave")
-    assert "Only the host" in await private(guest, "fp abort")
-    assert "closed" in await private(host, "fp abort")
+    assert await private(third, "fp leave") == texts.you_left(True)
+    assert await private(guest, "fp abort") == refusal_text(Why.ABORT_WHO)
+    assert await private(host, "fp abort") == texts.ABORT_DONE
     await world.fake.wait_for(
         lambda: any("aborted" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
     )

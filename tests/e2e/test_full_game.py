@@ -5,12 +5,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.errors import Why
 from bot.service import NEXT_ROUND_PAUSE_S
 from engine import Game
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, is_final
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    button_actions,
+    is_final,
+    refusal_text,
+    stored_game,
+    stored_log,
+    stored_table,
+    table_of,
+)
 from .test_decisions import private_answer
 
 SHORT_SEED = 877
@@ -18,34 +30,43 @@ SHORT_SEED = 877
 decisions, found by playing that policy with the engine over many seeds."""
 
 
-async def test_full_three_player_game(world: World, run_bot: MakeBot, table: TableDriver) -> None:
+async def test_full_three_player_game(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
     await run_bot(seed=SHORT_SEED)
     lobby = await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
+    table_id = table_of(game)
+    assert table_id is not None
+    # The lobby's buttons are gone once the game runs.
     await world.fake.wait_for(
-        lambda: "The game has started" in lobby.embed_text() and lobby.settled, 10, "lobby edit"
+        lambda: len(lobby.revisions) > 1 and lobby.buttons() == [] and lobby.settled,
+        10,
+        "lobby edit",
     )
-    assert lobby.buttons() == []  # the lobby's buttons are gone once the game runs
     final = await table.play_to_the_end(game)
     assert is_final(final)
-    assert "wins round" not in final.content  # a one-round match has no rounds to tell
-    assert "Tiles left in hand and pile (lower wins):\n1. " in final.content
-    assert final.labels() == ["Rematch"]  # the one button left: a new lobby, same options
-    # The lobby card in the channel tells the result, not "The game has started".
+    assert table.decider(final) is None  # nobody has anything left to decide
+    assert button_actions(final) == [("rematch", "")]  # the one button: a new lobby
+    record = await stored_table(db_url, table_id)
+    assert record.status == "finished"
+    ended = await stored_game(db_url, table_id)
+    assert ended.match_over and ended.rounds == 1 and ended.winners()
+    names = [seat.name for seat in record.seats]
+    # The lobby card in the channel tells the result: its winners, and the Rematch button.
     await world.fake.wait_for(
-        lambda: "Finished. Winner:" in lobby.embed_text() and lobby.settled, 10, "lobby result"
+        lambda: button_actions(lobby) == [("rematch", "")] and lobby.settled, 10, "lobby result"
     )
-    assert "The game has started" not in lobby.embed_text()
-    assert "lower wins" in lobby.embed_text()
-    # Every hand message loses its buttons and its picture (which showed a game still going),
-    # and tells the result.
+    assert all(names[w] in lobby.embed_text() for w in ended.winners())
+    # Every hand message loses its buttons and its picture (which showed a game still going).
     for user in (world.alice, world.bob, world.carol):
         hand = [m for m in user.dms() if m.revisions[0].attachments]
         assert len(hand) == 1  # one hand message per player for the whole game
         await world.fake.wait_for(
-            lambda h=hand[0]: "is over" in h.content and h.settled, TIMEOUT, "hands closed"
+            lambda h=hand[0]: h.buttons() == [] and h.images() == [] and h.settled,
+            TIMEOUT,
+            "hands closed",
         )
-        assert hand[0].buttons() == [] and hand[0].images() == []
     # Every move posted one new picture; every hand went only to its owner.
     for user in (world.alice, world.bob, world.carol):
         for dm in user.dms():
@@ -59,7 +80,7 @@ async def test_full_three_player_game(world: World, run_bot: MakeBot, table: Tab
 
 
 async def test_game_with_a_computer_player(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     # A short deal: Alice against a computer, a few tiles each.
     state = {
@@ -74,31 +95,45 @@ async def test_game_with_a_computer_player(
     await run_bot(test_state_file=str(path))
     lobby = await table.open(world.alice)
     await table.click(world.alice, lobby, "Add computer (normal)")
-    await world.fake.wait_for(lambda: "Computer 1" in lobby.embed_text(), 10, "the computer seat")
+    await world.fake.wait_for(lambda: "rmai" in [a for a, _ in button_actions(lobby)], 10, "seat")
     game = await table.start(world.alice)
+    table_id = table_of(game)
+    assert table_id is not None
     final = await table.play_to_the_end(game, max_steps=100)
     assert is_final(final)
-    computer_moves = [m for m in table.game_messages() if "Computer 1 (normal) played" in m.content]
+    first = await stored_table(db_url, table_id)
+    assert [(s.user_id, s.ai) for s in first.seats] == [(world.alice.id, None), (None, "normal")]
+    computer_moves = [
+        a for a in await stored_log(db_url, table_id) if a.seat == 1 and "play" in a.action
+    ]
     assert computer_moves, "the computer player never moved"
     # Rematch, on the lobby card that now tells the result: a new lobby with the same options,
     # the computer keeping its seat, the clicker hosting; a stranger may not ask for it.
     await world.fake.wait_for(
-        lambda: "Rematch" in lobby.labels() and lobby.settled, TIMEOUT, "the Rematch button"
+        lambda: button_actions(lobby) == [("rematch", "")] and lobby.settled,
+        TIMEOUT,
+        "the Rematch button",
     )
-    assert "Finished. Winner:" in lobby.embed_text()
+    assert first.status == "finished"
     ix = await table.click(world.bob, lobby, "Rematch")
-    assert "Only the match's players" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.REMATCH_PLAYERS_ONLY)
+    assert table.lobby() is lobby  # no new lobby for a stranger
     # The game's last message in its thread has the same button: the new lobby opens in the
     # channel (the thread stays the finished game's).
-    assert final.channel.is_thread and final.labels() == ["Rematch"]
+    assert final.channel.is_thread and button_actions(final) == [("rematch", "")]
     ix = await table.click(world.alice, final, "Rematch")
-    assert "Rematch: a new table is open" in await private_answer(ix)
+    reply = await answer(ix)
+    assert reply.ephemeral
     again = table.lobby()
     assert again is not lobby and again.channel is world.games
-    assert "Waiting for players" in again.embed_text()
-    assert "1. Alice" in again.embed_text() and "2. Computer 1" in again.embed_text()
-    assert lobby.embed_text().split("\n")[1] == again.embed_text().split("\n")[1]  # options
-    assert "Join" in again.labels()
+    assert f"/{again.id}" in reply.content  # the answer links to the new lobby
+    new_id = table_of(again)
+    assert new_id is not None and new_id != table_id
+    second = await stored_table(db_url, new_id)
+    assert second.status == "lobby" and second.host_id == world.alice.id
+    assert [(s.user_id, s.ai) for s in second.seats] == [(world.alice.id, None), (None, "normal")]
+    assert second.options == first.options
+    assert ("join", "") in button_actions(again)
 
 
 def last_tile_of_round_one(tmp_path: Path) -> str:
@@ -119,37 +154,68 @@ def last_tile_of_round_one(tmp_path: Path) -> str:
 
 
 async def test_rounds_of_a_match(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     # Alice holds her last tile: she wins round 1 of 2; Bob starts round 2 with the button.
     await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
     await table.open(world.alice, world.bob, world.carol)
     first = await table.start(world.alice)
+    table_id = table_of(first)
+    assert table_id is not None
     won = await table.play(world.alice, first)
-    assert "Alice wins round 1 of 2." in won.content
-    assert "Standings after round 1 of 2 (lower wins):" in won.content
-    assert "Next round" in won.labels()
+    after_one = await stored_game(db_url, table_id)
+    assert after_one.round == 1 and after_one.winner == 0 and after_one.pending is None
+    assert not after_one.match_over
+    assert after_one.scores[0] == 0 and min(after_one.scores[1:]) > 0  # Alice leads
+    assert ("next", "") in button_actions(won)
     ix = await table.click(world.bob, won, "Next round")
     dealt = await table.settled_game(won.id)
-    assert "Round 2 of 2 is dealt" in dealt.content
     assert not ix.followups  # no refusal
-    for user in (world.alice, world.bob, world.carol):
+    second = await stored_game(db_url, table_id)
+    assert second.round == 2 and second.pending is not None
+    assert second.scores == after_one.scores  # the standings carry over
+    seats = (await stored_table(db_url, table_id)).seats
+    assert table.decider(dealt) == seats[second.active].user_id
+    # Everyone gets a new hand: the tiles of round 2 on their DM's buttons.
+    for seat, user in enumerate((world.alice, world.bob, world.carol)):
+        dealt_tiles = sorted(second.hands[seat])
         await world.fake.wait_for(
-            lambda u=user: any("round 2/2" in m.content for m in u.dms()), TIMEOUT, "new hands"
+            lambda u=user, t=dealt_tiles: (
+                (h := table.hand_message(u)) is not None
+                and h.settled
+                and sorted(
+                    arg.split(".")[0]
+                    for a, arg in button_actions(h) + button_actions(h, disabled=True)
+                    if a == "play"
+                )
+                == t
+            ),
+            TIMEOUT,
+            "new hands",
         )
 
 
 async def test_the_next_round_starts_by_itself_after_a_pause(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    clock: MovableClock,
+    db_url: str,
 ) -> None:
     await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
     await table.open(world.alice, world.bob, world.carol)
     first = await table.start(world.alice)
+    table_id = table_of(first)
+    assert table_id is not None
     won = await table.play(world.alice, first)
-    assert "Next round" in won.labels()
+    assert ("next", "") in button_actions(won)
     clock.advance(NEXT_ROUND_PAUSE_S + 1)  # nobody presses the button
     dealt = await table.settled_game(won.id)
-    assert "Round 2 of 2 is dealt" in dealt.content
+    second = await stored_game(db_url, table_id)
+    assert second.round == 2 and second.pending is not None
+    version = (await stored_table(db_url, table_id)).version
     ix = await table.click(world.carol, won, "Next round")  # too late: nothing changes
-    assert "already started" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NEXT_ROUND_STARTED)
     assert table.latest_game().id == dealt.id
+    assert (await stored_table(db_url, table_id)).version == version

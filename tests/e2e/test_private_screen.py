@@ -8,14 +8,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.app import Bot
+from bot.errors import Why
 from bot.kept import Kept
 from bot.service import Hand
 from bot.show.message import Message as Shown
+from bot.show.texts import MATCH_OVER
 from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer, table_of
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    button_actions,
+    is_final,
+    is_players_turn,
+    not_yours_text,
+    refusal_text,
+    stored_game,
+    stored_table,
+    table_of,
+    tile_codes,
+)
 from .test_decisions import COLLAPSE, CURSE, begin, private_answer, write_state
 
 LAST_TILE = {
@@ -45,50 +60,61 @@ async def test_a_tile_turns_the_same_message_into_the_spot_step_that_says_what_e
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     hand = await answer(await table.click(world.alice, game, "My hand"))
-    # The tile step: it is her turn, and the tile that fits somewhere is marked.
-    assert "It is your turn" in hand.content and "<t:" in hand.content
+    # The tile step: it is her turn (with its time limit), and the tile that fits is marked.
+    assert is_players_turn(hand) and "<t:" in hand.content
     assert table.tile_labels(hand) == ["yellow 40", "blue 2 · fits"]
     ephemerals = len(world.alice.ephemerals(world.games))
     await press(table, world.alice, hand, "yellow 40")
     # The same message now asks for the spot, even though yellow 40 has only one.
     assert len(world.alice.ephemerals(world.games)) == ephemerals  # no new message
-    assert "Where do you play **yellow 40**?" in hand.content
+    assert [(a, arg.split("@")[0]) for a, arg in button_actions(hand)] == [
+        ("spot", "Y40"),
+        ("back", ""),
+    ]
+    # What the spot would do, said on the screen and on its button (the subject here).
     assert "**A** · collapse: 2 tiles to your pile" in hand.content
     assert hand.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
     assert [a.filename for a in hand.images()] == ["spots.png"]
     assert table.latest_game().id == game.id  # nothing is played by the tile alone
     # Back: the tiles again, on the same message.
     await press(table, world.alice, hand, "Back")
-    assert table.tiles(hand) == ["yellow 40", "blue 2"]
+    assert tile_codes(hand) == ["Y40", "B2"]
     assert [a.filename for a in hand.images()] == ["hand.png"]
 
 
+FALLS = [("fall", "left"), ("fall", "right")]
+
+
+def falls(screen: Message) -> list[tuple[str, str]]:
+    """The fall buttons a screen offers (live)."""
+    return [b for b in button_actions(screen) if b[0] == "fall"]
+
+
 async def test_the_fall_is_asked_on_the_screen_of_whoever_must_decide_it(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await begin(world, run_bot, table, tmp_path, CURSE)
     game = await table.start(world.alice)
     carol = await answer(await table.click(world.carol, game, "My hand"))
-    assert "Not your turn yet" in carol.content
+    assert not is_players_turn(carol) and tile_codes(carol)  # her tiles, grey: not her turn
     falling = await table.play(world.alice, game)
+    state = await stored_game(db_url, table.table_id())
+    assert state.pending is not None and state.pending[:2] == ("fall", 2)  # Carol's
+    assert state.pending.tile == "B30"
     # The curse hands the fall of blue 30 to Carol: her open screen asks her, with the buttons.
-    await world.fake.wait_for(
-        lambda: "Fall left" in carol.labels() and carol.settled, TIMEOUT, "Carol's fall"
-    )
-    assert "Where does blue 30 fall?" in carol.content
+    await world.fake.wait_for(lambda: falls(carol) == FALLS and carol.settled, TIMEOUT, "fall")
     # Alice, who played, is told whose decision it is, by name as Carol wrote it.
     ix = await table.click(world.alice, falling, "Fall left")
-    assert await private_answer(ix) == "It is Carol's decision where the tile falls, not yours."
+    assert await private_answer(ix) == not_yours_text("fall", "Carol")
     # A tile pressed on her DM hand meanwhile: that screen answers with the fall buttons.
     dm = table.hand_message(world.carol)
     assert dm is not None
     await press(table, world.carol, dm, table.tile_labels(dm)[0])
-    assert "Where does blue 30 fall?" in dm.content
-    assert [x for x in dm.labels() if x.startswith("Fall")] == ["Fall left", "Fall right"]
+    assert falls(dm) == FALLS
     # She opens her hand again in the channel: the new message asks the same, and the older
     # private one there loses its buttons.
     copy = await answer(await table.click(world.carol, falling, "My hand"))
-    assert "Fall left" in copy.labels() and "Where does blue 30 fall?" in copy.content
+    assert falls(copy) == FALLS
     await world.fake.wait_for(
         lambda: carol.settled and not carol.buttons(), TIMEOUT, "the older screen retired"
     )
@@ -96,7 +122,7 @@ async def test_the_fall_is_asked_on_the_screen_of_whoever_must_decide_it(
     await press(table, world.carol, copy, "Fall right")
     after = await table.after_fall(falling, revisions)
     assert TableDriver.decider(after) == world.bob.id
-    assert "Not your turn yet" in copy.content and "Fall right" not in copy.labels()
+    assert not is_players_turn(copy) and not falls(copy)  # her hand again, not her turn
 
 
 async def test_a_stranger_is_told_they_are_not_playing_here(
@@ -106,18 +132,24 @@ async def test_a_stranger_is_told_they_are_not_playing_here(
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     ix = await table.click(world.dave, game, "My hand")
-    assert (await private_answer(ix)).startswith("You are not playing at this table")
+    assert await private_answer(ix) == refusal_text(Why.NOT_PLAYING)
 
 
 async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_button(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    clock: MovableClock,
+    db_url: str,
 ) -> None:
     await begin(world, run_bot, table, tmp_path, LAST_TILE)
     lobby = table.lobby()
+    lobby_revisions = len(lobby.revisions)
     game = await table.start(world.alice)
-    # Start's own answer (the lobby card) is in before the clock jumps 16 minutes.
+    # Start's own answer (the lobby card, its buttons gone) is in before the clock jumps.
     await world.fake.wait_for(
-        lambda: "The game has started" in lobby.embed_text() and lobby.settled,
+        lambda: len(lobby.revisions) > lobby_revisions and not lobby.buttons() and lobby.settled,
         TIMEOUT,
         "the lobby card after Start",
     )
@@ -130,7 +162,9 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
         lambda: table.hand_message(world.bob), TIMEOUT, "Bob's hand by DM"
     )
     final = await table.play(world.alice, game, spot="B")
-    assert "The match is over" in final.content
+    assert is_final(final) and TableDriver.decider(final) is None
+    record = await stored_table(db_url, table.table_id())
+    assert record.status == "finished"
     # Bob's open screen and his DM hand are closed by the bot itself.
     for screen in (bob, bob_dm):
         await world.fake.wait_for(
@@ -138,13 +172,14 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
             TIMEOUT,
             "Bob's screens to close",
         )
-    assert "The match is over" in bob.content
+    assert not bob.images() and not tile_codes(bob)  # no hand left to show
     # A press on the screen the bot could no longer close says so, and leaves no live button.
     await press(table, world.carol, carol, table.tile_labels(carol)[0])
-    assert "The match is over" in carol.content and not carol.buttons()
+    assert MATCH_OVER in carol.content and not carol.buttons()
     # My hand on an old game message says the same, privately.
     ix = await table.click(world.carol, game, "My hand")
-    assert await private_answer(ix) == "🏁 The match is over."
+    assert await private_answer(ix) == MATCH_OVER
+    assert (await stored_table(db_url, table.table_id())).version == record.version
 
 
 async def test_a_move_links_the_table_to_its_newest_board_message(
@@ -161,14 +196,17 @@ async def test_a_move_links_the_table_to_its_newest_board_message(
 
 
 async def test_a_table_without_previews_shows_bare_spots(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     lobby = await table.open(world.alice, world.bob, world.carol, preview=False)
-    assert "no previews" in lobby.embed_text()
+    table_id = table_of(lobby)
+    assert table_id is not None
+    assert (await stored_table(db_url, table_id)).options.preview is False
     game = await table.start(world.alice)
     hand = await answer(await table.click(world.alice, game, "My hand"))
-    assert table.tile_labels(hand) == ["yellow 40", "blue 2"]
+    assert table.tile_labels(hand) == table.tiles(hand)  # no tile marked as fitting
+    assert tile_codes(hand) == ["Y40", "B2"]
     await press(table, world.alice, hand, "yellow 40")
     assert hand.labels() == ["A", "Back"] and "collapse" not in hand.content
 
@@ -200,16 +238,16 @@ async def dm_spot_step(
     )
     late = await bot.service.hand(table_id, world.alice.id)
     await press(table, world.alice, dm, "yellow 40")
-    assert dm.labels() == [SPOT, "Back"]
+    assert [a for a, _ in button_actions(dm)] == ["spot", "back"]
     return DmSpotStep(bot, game, dm, late)
 
 
 async def the_spot_is_still_played(table: TableDriver, world: World, step: DmSpotStep) -> None:
     """The spot step stays as she left it, and the spot she picks on it is played."""
-    assert step.dm.labels() == [SPOT, "Back"]
+    assert [a for a, _ in button_actions(step.dm)] == ["spot", "back"]
     await table.click(world.alice, step.dm, SPOT)
     falling = await table.settled_game(newer_than=step.game.id)
-    assert "Fall left" in falling.labels()
+    assert falls(falling) == FALLS
 
 
 async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_the_next_click(

@@ -7,14 +7,28 @@ import asyncio
 from pathlib import Path
 
 from bot.components import OUT_OF_DATE
+from bot.errors import Why
 from tests.fakediscord import Channel, Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TableDriver, table_of
+from .driver import (
+    TableDriver,
+    button_actions,
+    decision_copies,
+    is_game_message,
+    not_yours_text,
+    refusal_text,
+    stored_log,
+    stored_table,
+    table_of,
+)
+from .driver import (
+    answer as answer_of,
+)
 from .test_decisions import COLLAPSE, private_answer, write_state
 
-NOT_HERE = "This button does not belong here; nothing was changed."
+NOT_HERE = refusal_text(Why.MISPLACED_BUTTON)
 
 
 def custom_id(message: Message, label: str) -> str:
@@ -37,7 +51,7 @@ def forge(world: World, channel: Channel, cid: str, label: str = "Join") -> Mess
 
 
 async def test_a_join_forged_in_another_server_seats_nobody(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     other = world.fake.create_guild("Elsewhere")
     lounge = world.fake.create_text_channel(other, "lounge")
@@ -53,19 +67,25 @@ async def test_a_join_forged_in_another_server_seats_nobody(
     ix = await world.bob.click(lobby, "Join")
     await ix
     await world.fake.wait_for(lambda: len(lobby.revisions) > seen and lobby.settled, 10, "join")
-    seats = lobby.embed_text()
-    assert "Bob" in seats and "Eve" not in seats
+    t = table_of(lobby)
+    assert t is not None
+    seated = [s.user_id for s in (await stored_table(db_url, t)).seats]
+    assert seated == [world.alice.id, world.bob.id]  # Bob, and not Eve
 
 
 async def test_a_direct_message_button_of_a_table_one_is_not_seated_at_changes_nothing(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     lobby = await table.open(world.alice)
     join = custom_id(lobby, "Join")
     ix = await world.bob.click(forge(world, world.bob.dm_channel, join), custom_id=join)
     assert await private_answer(ix) == NOT_HERE
-    assert "Bob" not in lobby.embed_text() and len(lobby.revisions) == 1
+    t = table_of(lobby)
+    assert t is not None
+    record = await stored_table(db_url, t)
+    assert [s.user_id for s in record.seats] == [world.alice.id] and record.version == 1
+    assert len(lobby.revisions) == 1
 
 
 async def test_ids_and_arguments_out_of_range_are_refused_privately(
@@ -98,19 +118,19 @@ async def test_names_cannot_format_or_turn_a_private_answer_around(
     falling = await table.play(weird, game)  # too heavy: the weird name decides the fall
     ix = await table.click(world.alice, falling, "Fall left")
     reply = await private_answer(ix)
-    assert reply.startswith("It is \\*\\*bold\\*\\*evil's decision where the tile falls")
+    assert reply == not_yours_text("fall", "**bold**\u202eevil")  # the name quoted
+    assert "\\*\\*bold\\*\\*evil" in reply
     for text in (reply, lobby.embed_text(), *(m.content for m in table.bot_messages())):
         assert "\u202e" not in text
 
 
 # --- messages Discord refused ---------------------------------------------------------------------
 
-NOTICE = "Discord did not take my latest message"
 MOVES = "POST /channels/{channel_id}/messages"
 
 
 async def test_a_move_discord_refused_is_posted_again_until_it_is_shown(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
@@ -124,19 +144,21 @@ async def test_a_move_discord_refused_is_posted_again_until_it_is_shown(
     await table.screen_after(hand, before, "the spot step")
     ix = await table.click(world.alice, hand, table.spot_button_label(hand, "A"))
     # Alice is told once, privately, that her move stands and will be shown.
-    assert "Your move is recorded" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.NOT_SHOWN)
+    log = await stored_log(db_url, table.table_id())
+    assert (log[-1].seat, log[-1].action.get("play")) == (0, "Y40")  # the move stands
     # Nobody types /fp status: the fall decision's message comes by itself once Discord takes it.
     falling = await table.settled_game(game.id)
     assert refusal.hits == 3
     assert falling.labels()[:2] == ["Fall left", "Fall right"]
     assert TableDriver.decider(falling) == world.alice.id
-    assert not [m for m in world.alice.dms() if NOTICE in m.content]  # told once, not twice
+    assert not decision_copies(world.alice)  # told once (privately), not twice
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
 
 
 async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_player_told_once(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
@@ -157,16 +179,26 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
         channel_id=table.place().id,
     )
     ix = await table.click(world.alice, falling, "Fall left")
-    reply = await private_answer(ix)
-    assert reply.startswith("Your move is recorded, but I may not post in this channel just now")
+    reply = await answer_of(ix)
+    assert reply.ephemeral
+    log = await stored_log(db_url, table.table_id())
+    assert (log[-1].seat, log[-1].action) == (0, {"fall": "left"})  # the move stands
+    # Told which permission Discord said was missing (the fake's error text).
+    assert reply.content == refusal_text(Why.NOT_SHOWN_FORBIDDEN, what="Missing Permissions")
     # Bob, who must play next, hears of it once by direct message, with a link to the table.
-    notice = await world.bob.wait_for_dm(lambda m: NOTICE in m.content)
-    assert "Go to the table" in notice.labels()
+    notice = await world.fake.wait_for(
+        lambda: next(iter(decision_copies(world.bob)), None), 10, "Bob's notice"
+    )
+    assert ("hand", "") in button_actions(notice)
+    assert any(
+        (b.get("url") or "").startswith(f"https://discord.com/channels/{world.guild.id}/")
+        for b in notice.buttons()
+    )
     after = await table.settled_game(falling.id)
     assert refusal.hits == 4
     assert TableDriver.decider(after) == world.bob.id
-    assert len([m for m in world.bob.dms() if NOTICE in m.content]) == 1
-    assert not [m for m in world.alice.dms() if NOTICE in m.content]
+    assert len(decision_copies(world.bob)) == 1
+    assert not decision_copies(world.alice)
     after = await table.play(world.bob, after)
     assert TableDriver.decider(after) == world.carol.id
 
@@ -182,23 +214,33 @@ QUIET = {
 
 
 async def test_a_timed_out_move_discord_refused_is_shown_later_and_the_next_player_told(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    clock: MovableClock,
+    db_url: str,
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, QUIET))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
-    clock.advance(13 * 3600)  # the reminder comes and goes
-    await world.fake.wait_for_message(table.place(), lambda m: "is waiting" in m.content)
+    clock.advance(13 * 3600)  # the reminder comes and goes: a ping for Alice, no picture
+    await world.fake.wait_for_message(
+        table.place(), lambda m: m.notified == [world.alice.id] and not is_game_message(m)
+    )
     refusal = world.fake.faults.server_error(
         MOVES, status=503, times=2, channel_id=table.place().id
     )
     clock.advance(12 * 3600)  # Alice's time runs out: a computer player moves for her
-    notice = await world.bob.wait_for_dm(lambda m: NOTICE in m.content)
-    assert "My hand" in notice.labels()
+    notice = await world.fake.wait_for(
+        lambda: next(iter(decision_copies(world.bob)), None), 10, "Bob's notice"
+    )
+    assert ("hand", "") in button_actions(notice)
     shown = await table.settled_game(game.id)
-    assert "time ran out" in shown.content
+    log = await stored_log(db_url, table.table_id())
+    assert [(a.seat, a.user_id) for a in log if "play" in a.action] == [(0, None)]  # not Alice
     assert TableDriver.decider(shown) == world.bob.id
     assert refusal.hits == 2
-    assert len([m for m in world.bob.dms() if NOTICE in m.content]) == 1
+    assert len(decision_copies(world.bob)) == 1
     after = await table.play(world.bob, shown)
     assert TableDriver.decider(after) == world.carol.id

@@ -12,11 +12,13 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.records_show import NO_STATS, REFUSALS
+from bot.show import texts
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, answer, is_final
+from .driver import TIMEOUT, TableDriver, answer, button_actions, is_final
 
 SHORT = {
     "players": 2,
@@ -32,7 +34,9 @@ async def computer_match(world: World, table: TableDriver) -> Message:
     """Alice plays the short deal against a hard computer, to the end."""
     lobby = await table.open(world.alice)
     await table.click(world.alice, lobby, "Add computer (hard)")
-    await world.fake.wait_for(lambda: "Computer 1" in lobby.embed_text(), 10, "the computer seat")
+    await world.fake.wait_for(  # a computer seated: the host may remove it
+        lambda: ("rmai", "") in button_actions(lobby), 10, "the computer seat"
+    )
     game = await table.start(world.alice)
     final = await table.play_to_the_end(game, max_steps=100)
     assert is_final(final)
@@ -72,7 +76,8 @@ async def test_stats_are_private_and_can_be_shared_in_the_channel(
     assert "**Stats of Computer (hard)**" in hard.content and "Matches: **1**" in hard.content
     # Someone with no match yet is told so, privately, with no card.
     none = await slash_answer(world.bob, table, "fp stats", player=world.carol)
-    assert none.ephemeral and "Carol has no rated match in this server yet." in none.content
+    assert none.ephemeral and none.content == NO_STATS.format(who="Carol")
+    assert not none.images()
     # Alice shares hers: a public message in the channel with the same stats.
     ix = await world.alice.click(stats, "Share in channel")
     shared = await answer(ix)
@@ -146,7 +151,9 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     bob_replay = await answer(ix)
     assert bob_replay.ephemeral and "step 1 of" in bob_replay.content
     ix = await world.bob.click(bob_replay, "Export")
-    assert "Only the match's players can export it" in (await answer(ix)).content
+    refused = await answer(ix)
+    assert refused.ephemeral and refused.content == REFUSALS["not_player"]
+    assert not refused.attachments  # no export
     # The summary: one animated GIF, privately.
     ix = await world.alice.click(replay, "Summary")
     summary = await answer(ix)
@@ -170,7 +177,7 @@ async def test_a_replay_of_an_unknown_match_is_refused_privately(
 ) -> None:
     await run_bot()
     answer_ = await slash_answer(world.alice, table, "fp replay", match=123456)
-    assert answer_.ephemeral and answer_.content == "There is no such match."
+    assert answer_.ephemeral and answer_.content == REFUSALS["no_match"]
 
 
 async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_is_not(
@@ -182,7 +189,7 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     await table.open(world.alice, world.bob)
     game = await table.start(world.alice)
     ix = await table.slash(world.bob, "fp leave")
-    assert "computer player took your seat" in (await answer(ix)).content
+    assert (await answer(ix)).content == texts.you_left(True)
     final = await table.play_to_the_end(await table.settled_game(game.id), max_steps=100)
     assert is_final(final)
     bob = await slash_answer(world.bob, table, "fp stats")
@@ -195,4 +202,4 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     assert mu_alice > 25.0 > mu_bob
     for level in ("easy", "normal", "hard"):
         computer = await slash_answer(world.carol, table, "fp stats", computer=level)
-        assert "has no rated match" in computer.content
+        assert computer.content == NO_STATS.format(who=f"Computer ({level})")
