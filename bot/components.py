@@ -8,14 +8,20 @@ without changing anything.
 A custom id can be forged (any client can send an interaction with any id), so nothing in it is
 trusted: :meth:`ButtonId.decode` accepts only table ids and versions that fit the store
 (``1..2**53`` and ``0..2**53``), known actions and the arguments each action takes; anything else
-is answered privately as an out-of-date button and changes nothing. Where a button may be
-clicked (its table's channel, or a direct message of a player seated there) is checked by the
-``Tables`` cog before it acts.
+is answered privately as an out-of-date button and changes nothing.
+
+Nor is the message it was clicked on: every action has its places (:data:`PLACES`), checked
+from the click alone (:func:`place_of`) before anything is read or acknowledged. A private
+screen's action (a tile, a spot, a page, back, a hand mode) acts only on the clicker's own
+private screen, a public action only on a public message; anywhere else the click is refused
+privately and no message changes. That a public message belongs to the button's table (its
+channel or thread, or a direct message of a player seated there) is checked next, from the
+database, by the ``Tables`` cog.
 
 Actions:
 
 ============  =====================================  ==========================================
-action        arg                                    meaning
+action        arg                                    meaning (places: see :data:`PLACES`)
 ============  =====================================  ==========================================
 ``join``      -                                      take a seat in the lobby
 ``leave``     -                                      leave the lobby
@@ -41,7 +47,7 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import discord
 
@@ -99,6 +105,49 @@ ARGS: Final[dict[str, Callable[[str], bool]]] = {
 }
 """The actions, and what each accepts as its argument."""
 ACTIONS: Final = frozenset(ARGS)
+
+Place = Literal["public", "dm", "ephemeral"]
+"""Where a button was clicked: a message everyone in a server channel or thread sees
+(``public``), a message in the clicker's direct messages with the bot (``dm``: Discord delivers
+a DM's click only from its one recipient), or a message only the clicker sees (``ephemeral``).
+The last two are the clicker's own private screen."""
+PUBLIC: Final[frozenset[Place]] = frozenset({"public"})
+PRIVATE: Final[frozenset[Place]] = frozenset({"dm", "ephemeral"})
+
+PLACES: Final[dict[str, frozenset[Place]]] = {
+    # The lobby card, and the message that ends a match (Rematch): the channel's.
+    **{a: PUBLIC for a in ("join", "leave", "ai", "rmai", "start", "cancel", "rematch")},
+    # The board's "Next round" takes its buttons off the clicked message: the channel's only.
+    "next": PUBLIC,
+    # "My hand" answers with a new private message: on the board, and on the direct message
+    # that tells a decider the channel does not show their decision yet.
+    "hand": PUBLIC | {"dm"},
+    # The fall choice: on the board, on that notice, and on the decider's private screen.
+    "fall": PUBLIC | PRIVATE,
+    # A private screen's steps edit the clicked message: only the clicker's own screen.
+    **{a: PRIVATE for a in ("play", "spot", "more", "back", "mode")},
+}
+"""Where each action may be clicked; anywhere else it is refused and changes nothing."""
+assert PLACES.keys() == ARGS.keys()
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place | None:
+    """Where ``interaction`` was clicked, from the interaction alone (no database read); None
+    if it came with no message."""
+    message = interaction.message
+    if message is None:
+        return None
+    if message.flags.ephemeral:
+        return "ephemeral"
+    if interaction.guild_id is None:
+        return "dm"
+    return "public"
+
+
+def may_act_here(action: str, interaction: discord.Interaction[Any]) -> bool:
+    """Whether a button of ``action`` may act on the message it was clicked on."""
+    place = place_of(interaction)
+    return place is not None and place in PLACES.get(action, frozenset())
 
 
 @dataclass(frozen=True)

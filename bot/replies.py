@@ -3,8 +3,11 @@
 Every command and button runs inside :func:`guarded`. A :class:`~bot.errors.TableError` (a
 refusal of the table service) becomes a polite ephemeral message to the person who clicked; a
 missing permission is explained; a database that is damaged or out of reach is logged and the
-user is told that nothing was saved; anything else unexpected is logged with the table id and the
-user is told that the game is safe. The user never sees "This interaction failed" or a traceback.
+user is told so (a click is acknowledged before anything is read, so this answer can wait for
+the database); Discord's expected refusals of an interaction another process answered or whose
+token expired (10062, 40060) are logged as information, without a traceback; anything else
+unexpected is logged with the table id and the user is told that the game is safe. The user
+never sees "This interaction failed" or a traceback.
 """
 
 from __future__ import annotations
@@ -24,6 +27,13 @@ log = logging.getLogger(__name__)
 
 SAFE = words.SAFE
 """(Kept here for the bot's last-resort handler.)"""
+UNKNOWN_INTERACTION = 10062
+"""Discord's answer when an interaction's token is no longer valid (it expired, or another
+process acknowledged the interaction before its token reached this one)."""
+ALREADY_ACKNOWLEDGED = 40060
+"""Discord's answer when another process already acknowledged the interaction (one
+interaction delivered to two processes)."""
+ANSWERED_ELSEWHERE = frozenset({UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED})
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
@@ -84,17 +94,28 @@ async def guarded(
         )
     except Exception as err:
         user = interaction.user.id
+        if isinstance(err, discord.HTTPException) and err.code in ANSWERED_ELSEWHERE:
+            # Expected: this process may not answer it (any more); nothing was done here.
+            log.info(
+                "table %s: %s by user %s not answered here: %s (%s)",
+                table_id,
+                what,
+                user,
+                err.text or type(err).__name__,
+                err.code,
+            )
+            return
         if interaction.client.is_closed():
             log.debug("table %s: %s interrupted by shutdown", table_id, what)
             return
         if table_id is None:
             table_id = await _which_table(find_table)
         if isinstance(err, DatabaseDamaged) or type(err) is StoreError:
-            # The store refused the write as a whole (a damaged file, a lock held too long):
-            # say so, and not that all is well.
+            # The store could not be read or refused the write as a whole (a damaged file, a
+            # lock held too long, a database out of reach): say so, and not that all is well.
             log.error("table %s: %s by user %s not saved: %s", table_id, what, user, err)
             await reply_private(
-                interaction, words.DAMAGED if type(err) is not StoreError else words.UNSAVED
+                interaction, words.DAMAGED if type(err) is not StoreError else words.UNREACHABLE
             )
             return
         log.exception("table %s: %s by user %s failed", table_id, what, user)

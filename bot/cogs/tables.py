@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rules
-from bot.components import ButtonId
+from bot.components import ButtonId, may_act_here, place_of
 from bot.desk import LobbyAction
 from bot.errors import BadRequest, Stale, TableError, TableExists, Why
 from bot.replies import guarded
@@ -52,6 +52,8 @@ HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
 ]
+NEW_ANSWER = frozenset({"hand", "rematch", "mode"})
+"""The buttons answered with a new private message; the others edit the clicked message."""
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
 
 
@@ -265,13 +267,30 @@ class Tables(commands.Cog):
     # --- buttons -------------------------------------------------------------------------------
 
     async def on_button(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`): its custom
-        id is read, the click acknowledged, and the desk called."""
+        """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`). In this
+        order, so that nothing acts where it may not and every click is answered: the place it
+        was clicked is checked from the click alone (a forged id on the wrong message is refused
+        privately, and that message is not touched); the click is acknowledged (before any
+        read of the database, so that an unreachable database is answered, not timed out);
+        the table's place is checked in the database; then the handler calls the desk."""
         started = time.perf_counter()
         async with guarded(interaction, bid.table_id, f"button {bid.action}"):
             handler = getattr(self, f"_button_{bid.action}", None)
             if handler is None:
                 raise Stale(Why.OLD_BUTTON)
+            if not may_act_here(bid.action, interaction):
+                log.info(
+                    "table %s: button %s refused on a %s message (user %s)",
+                    bid.table_id,
+                    bid.action,
+                    place_of(interaction) or "missing",
+                    interaction.user.id,
+                )
+                raise Stale(Why.MISPLACED_BUTTON, table_id=bid.table_id)
+            if bid.action in NEW_ANSWER:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:  # the clicked message is edited (or left as it is)
+                await interaction.response.defer()
             if bid.action != "spot":  # (a spot's place is checked with the move itself)
                 await self.desk.check_place(
                     bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
@@ -285,7 +304,6 @@ class Tables(commands.Cog):
         )
 
     async def _lobby(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await interaction.response.defer()
         action: LobbyAction = bid.action  # type: ignore[assignment]  # one of the lobby's
         name = display_name(interaction.user)
         await self.desk.lobby(interaction, bid.table_id, bid.version, action, name, bid.arg)
@@ -293,12 +311,10 @@ class Tables(commands.Cog):
     _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
 
     async def _button_start(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await interaction.response.defer()
         await self.desk.start(interaction, bid.table_id, bid.version)
 
     async def _button_rematch(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """A new lobby with the same seats and options, in the finished match's channel."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
         # A table already open in the channel is answered by the one place for errors.
         message = await self.desk.rematch(
             bid.table_id, interaction.user.id, display_name(interaction.user)
@@ -306,19 +322,16 @@ class Tables(commands.Cog):
         await interaction.followup.send(texts.rematch_open(message.jump_url), ephemeral=True)
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.desk.open_hand(interaction, bid.table_id)
 
     async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """A tile: the same private message turns into the spot step (or, if this player must
         decide a fall first, the fall choice)."""
         tile, _, digest = bid.arg.partition(".")
-        await interaction.response.defer()
         await self.desk.play(interaction, bid.table_id, tile, digest)
 
     async def _button_back(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """From the spot step back to the tiles."""
-        await interaction.response.defer()
         await self.desk.newest_screen(interaction, bid.table_id)
 
     async def _button_spot(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -327,12 +340,10 @@ class Tables(commands.Cog):
             r, x = (int(n) for n in where.split(","))
         except ValueError:
             raise BadRequest(Why.NO_SUCH_SPOT) from None
-        await interaction.response.defer()
         await self.desk.spot(interaction, bid.table_id, bid.version, tile, (r, x))
 
     async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         tile, _, page = bid.arg.partition(".")
-        await interaction.response.defer()
         choice = await self.desk.more_spots(interaction, bid.table_id, bid.version, tile)
         if choice is not None:
             await interaction.edit_original_response(
@@ -340,15 +351,12 @@ class Tables(commands.Cog):
             )
 
     async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await interaction.response.defer()
         await self.desk.fall(interaction, bid.table_id, bid.version, bid.arg)
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await interaction.response.defer()
         await self.desk.next_round(interaction, bid.table_id, bid.version)
 
     async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
         mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
         await self.desk.set_hand_mode(interaction.user.id, mode)
         await interaction.followup.send(texts.MODE_CHOSEN[mode], ephemeral=True)

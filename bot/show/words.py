@@ -123,8 +123,8 @@ DAMAGED: Final = (
     "The bot's database is damaged; the server owner has been told in the bot's log. "
     "This was not saved."
 )
-UNSAVED: Final = (
-    "The bot could not reach its database just now, so this was not saved. Please try again."
+UNREACHABLE: Final = (
+    "The game's records are unreachable for a moment, try again. Nothing was changed."
 )
 MISSING_PERMISSIONS: Final = (
     "I am missing a permission in this channel ({what}). Ask a server admin to let me "

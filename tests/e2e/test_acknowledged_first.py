@@ -1,0 +1,109 @@
+"""A click is acknowledged before anything is read: while the database is out of reach the
+player is told so privately (not "This interaction failed"), and nothing changes; Discord's
+expected refusals (an interaction another process acknowledged) are information for the log,
+not a traceback."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import Bot
+from bot.show.words import UNREACHABLE
+from tests.fakediscord.fixtures import StartBot, World
+from tests.pgserver import PgServer
+
+from .conftest import MakeBot, MovableClock, bot_config
+from .driver import TableDriver
+from .test_decisions import COLLAPSE, private_answer, write_state
+
+ANSWERING = ("bot.replies", "bot.components", "bot.cogs.tables")
+"""The loggers of the way a click is answered."""
+
+
+@pytest.fixture
+def own_pg(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[PgServer]:
+    """A PostgreSQL server of this test's own, that it may stop and start again; the bot waits
+    5 s for an unreachable database (longer than the 3 s Discord gives to acknowledge)."""
+    monkeypatch.setenv("DATABASE_RETRY", "5")
+    monkeypatch.setenv("DATABASE_TIMEOUT", "5")
+    server = PgServer.start(pg_server.bindir)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def test_a_click_while_the_database_is_out_of_reach_is_answered_privately_and_changes_nothing(
+    own_pg: PgServer,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = own_pg.create_database("outage")
+    bot = Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
+    await start_bot(bot)
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    hand = await table.hand_for(world.alice, game)
+    tile = table.tile_labels(hand)[0]
+    shown = table.bot_messages() + world.alice.dms()
+    revisions = [len(m.revisions) for m in shown]
+    caplog.set_level(logging.INFO)
+
+    own_pg.halt()  # PostgreSQL goes away
+    # A new private answer (My hand on the board), and an edit of the clicked message (a tile
+    # on her hand by DM): each is acknowledged in time (the world checks that no interaction
+    # failed) and answered privately.
+    for message, label in ((game, "My hand"), (hand, tile)):
+        ix = await table.click(world.alice, message, label)
+        assert await private_answer(ix) == UNREACHABLE
+        assert ix.acknowledged and not ix.failed
+    assert [len(m.revisions) for m in shown] == revisions  # no message changed...
+    assert [m for m in table.bot_messages() if not m.ephemeral] == [
+        m for m in shown if not m.ephemeral and not m.channel.is_dm
+    ]  # ...and none was posted
+    answering = [r for r in caplog.records if r.name in ANSWERING]
+    assert not [r for r in answering if r.exc_info], "a traceback in the log"
+
+    own_pg.launch()  # back: the same tile button works, the move was not lost nor half-made
+    before = len(hand.revisions)
+    await table.click(world.alice, hand, tile)
+    await table.screen_after(hand, before, "the spot step")
+    assert "Where do you play" in hand.content
+
+
+async def test_one_click_delivered_to_two_processes_is_handled_once_and_logged_as_information(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    state = write_state(tmp_path, COLLAPSE)
+    await run_bot(test_state_file=state)
+    await run_bot(test_state_file=state)  # a second process on the same shard and database
+    with world.fake.expect_refusal(40060) as refused:
+        lobby = await table.open(world.alice)
+        seen = len(lobby.revisions)
+        caplog.clear()
+        caplog.set_level(logging.INFO)
+
+        ix = await table.click(world.bob, lobby, "Join")
+
+        await ix.wait_acknowledged(10)
+        await world.fake.wait_for(lambda: len(lobby.revisions) > seen and lobby.settled, 10, "join")
+        await world.fake.wait_for(lambda: len(refused) == 2, 10, "the other process's answer")
+    assert lobby.embed_text().count("Bob") == 1
+    assert ix.followups == []  # nobody told Bob that something went wrong
+    answering = [r for r in caplog.records if r.name in ANSWERING]
+    elsewhere = [r for r in answering if "button join" in r.getMessage()]
+    assert "(40060)" in elsewhere[0].getMessage()
+    assert len(elsewhere) == 1 and elsewhere[0].levelno == logging.INFO
+    assert not [r for r in answering if r.exc_info or r.levelno >= logging.WARNING]
