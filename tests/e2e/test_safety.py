@@ -4,6 +4,7 @@ table whose record is damaged answers clearly while the other tables play on."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -12,11 +13,22 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import Why
+from bot.show import texts, words
 from tests.fakediscord import Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer, table_of
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    button_actions,
+    refusal_text,
+    stored_channel_table,
+    stored_log,
+    table_of,
+)
 from .test_decisions import COLLAPSE, private_answer, write_state
 
 SECRET_TILES = {"B4": "blue 4", "Y4": "yellow 4", "B10": "blue 10", "G20": "green 20"}
@@ -82,7 +94,7 @@ async def test_an_unexpected_failure_is_logged_with_its_table_and_answered(
     with caplog.at_level(logging.ERROR, logger="bot"):
         ix = await table.slash(world.bob, "fp hand")
         reply = await private_answer(ix)
-    assert "The game is safe" in reply and "Traceback" not in reply
+    assert reply == words.SAFE and "Traceback" not in reply
     failures = [r.getMessage() for r in caplog.records if "/fp hand" in r.getMessage()]
     assert failures, "the failure was not logged"
     assert failures[0].startswith(f"table {table_id}:"), failures
@@ -92,7 +104,7 @@ async def test_an_unexpected_failure_is_logged_with_its_table_and_answered(
 
 
 async def test_a_lobby_discord_refused_does_not_block_the_channel(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     world.fake.faults.error(
@@ -103,13 +115,15 @@ async def test_a_lobby_discord_refused_does_not_block_the_channel(
         channel_id=world.games.id,
     )
     ix = await table.slash(world.alice, "fp new")
-    assert "no table was opened" in await private_answer(ix)
+    refused = await private_answer(ix)
+    assert refused == texts.lobby_not_posted(ConnectionResetError())  # any failure but Forbidden
+    assert await stored_channel_table(db_url, world.games.id) is None  # no table was opened
     lobby = await table.open(world.bob, world.alice)  # the channel is free
-    assert "Waiting for players" in lobby.embed_text()
+    assert ("join", "") in button_actions(lobby)
 
 
 async def test_a_lobby_lost_on_the_network_does_not_block_the_channel(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
     # The connection drops while the lobby is posted (discord.py retries a reset connection
@@ -118,11 +132,13 @@ async def test_a_lobby_lost_on_the_network_does_not_block_the_channel(
         "POST /channels/{channel_id}/messages", times=None, channel_id=world.games.id
     )
     ix = await table.slash(world.alice, "fp new")
-    assert "no table was opened" in await private_answer(ix)
+    refused = await private_answer(ix)
+    assert refused == texts.lobby_not_posted(ConnectionResetError())
     world.fake.faults.clear()
     assert not table.bot_messages()  # nothing was posted
+    assert await stored_channel_table(db_url, world.games.id) is None  # no table was opened
     lobby = await table.open(world.bob, world.alice)  # the channel is free
-    assert "Waiting for players" in lobby.embed_text()
+    assert ("join", "") in button_actions(lobby)
 
 
 async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
@@ -134,7 +150,7 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
     clock: MovableClock,
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
-    await table.open(world.alice, world.bob, world.carol, time_limit=3600)
+    first = await table.open(world.alice, world.bob, world.carol, time_limit=3600)
     damaged = await table.start(world.alice)
     other = TableDriver(world.fake, world.general, table.users)
     await other.open(world.alice, world.bob, world.carol, time_limit=3600)
@@ -145,35 +161,40 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
             "UPDATE tables SET state = '{not json' WHERE channel_id = ?", (world.games.id,)
         )
     ix = await table.click(world.bob, damaged, "My hand")
-    assert "cannot be read" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.UNREADABLE_TABLE)
     ix = await table.slash(world.carol, "fp status")
-    assert "cannot be read" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.UNREADABLE_CHANNEL_TABLE)
     ix = await table.slash(world.alice, "fp new")
     reply = await private_answer(ix)
     # The damaged table still holds its channel: no second table is opened over it.
-    assert "already has a table" in reply and "cannot be read" not in reply
+    game_thread = first.id  # the game's thread, started from its lobby message, has its id
+    link = f"https://discord.com/channels/{world.guild.id}/{game_thread}/{game_thread}"
+    assert reply == texts.channel_busy(link)
 
     # The other table plays on, by clicks and by its timer.
     falling = await other.play(world.alice, game)
     assert TableDriver.decider(falling) == world.alice.id
     clock.advance(3601)
-    timed_out = await world.fake.wait_for(
-        lambda: next((m for m in other.game_messages() if "time ran out" in m.content), None),
-        TIMEOUT,
-        "the computer's fall choice for Alice",
-    )
-    assert "Alice" in timed_out.content
+    other_id = other.table_id()
+
+    for _ in range(int(TIMEOUT / 0.1)):  # the fall logged for Alice's seat, by no person
+        log = await stored_log(db_url, other_id)
+        if any("fall" in a.action and a.seat == 0 and a.user_id is None for a in log):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the game did not choose Alice's fall when her time ran out")
 
     # The damaged table's host cannot vouch for it; a member who manages the channel closes it,
     # and the channel is free again.
     ix = await table.slash(world.alice, "fp abort")
-    assert "manage the channel" in await private_answer(ix)
+    assert await private_answer(ix) == refusal_text(Why.UNREADABLE_ABORT)
     moderators = world.fake.create_role(world.guild, "moderators", Perm.MANAGE_CHANNELS)
     world.fake.state.add_member(world.guild, world.dave.account, [moderators])
     ix = await table.slash(world.dave, "fp abort")
-    assert "closed" in await private_answer(ix)
+    assert await private_answer(ix) == texts.ABORT_DONE
     lobby = await table.open(world.bob, world.carol)
-    assert "Waiting for players" in lobby.embed_text()
+    assert ("join", "") in button_actions(lobby)
 
 
 async def test_a_damaged_database_is_not_called_safe(
@@ -201,6 +222,5 @@ async def test_a_damaged_database_is_not_called_safe(
     with caplog.at_level(logging.ERROR, logger="bot"):
         ix = await table.click(world.bob, game, "My hand")
         reply = await private_answer(ix)
-    assert "database is damaged" in reply and "not saved" in reply
-    assert "safe" not in reply
+    assert reply == words.DAMAGED and reply != words.SAFE
     assert any("damaged" in r.getMessage() for r in caplog.records)
