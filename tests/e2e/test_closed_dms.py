@@ -63,7 +63,7 @@ async def test_a_whole_game_with_closed_dms_sends_at_most_three_refused_requests
     for user in (world.alice, world.bob):  # the game's last DMs went out
         hand = next(m for m in user.dms() if m.revisions[0].attachments)
         await world.fake.wait_for(
-            lambda h=hand: "is over" in h.content and h.settled, TIMEOUT, "hands closed"
+            lambda h=hand: not h.buttons() and h.settled, TIMEOUT, "hands closed"
         )
     print(  # the figure for the report
         f"refused requests in a whole game with one player's DMs closed: {len(refused(world))} "
