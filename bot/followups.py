@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from typing import Any
 
+from bot.background import Background
 from bot.errors import TableError
 from bot.locks import Locks
 from bot.service import Board, Hand, Reminder, Step, TableService
@@ -50,7 +49,7 @@ class FollowUps:
         self.retry_max_s = retry_max_s
         self._advancing: dict[int, asyncio.Task[None]] = {}
         self._retries: dict[int, asyncio.Task[None]] = {}
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = Background(show.outbox.bot.is_closed)
 
     async def show(
         self,
@@ -72,7 +71,7 @@ class FollowUps:
         decisions, the move the channel still owes."""
         table_id = step.board.table_id
         if shown.screens or step.results is not None:
-            self._spawn(self._refresh(step, shown.screens), table_id)
+            self._background.spawn(self._refresh(step, shown.screens), table_id)
         self.then(step.board, owes=shown.owes)
 
     def then(self, board: Board, *, owes: bool) -> None:
@@ -82,7 +81,7 @@ class FollowUps:
         if owes:
             task = self._retries.get(board.table_id)
             if task is None or task.done():
-                self._retries[board.table_id] = self._spawn(
+                self._retries[board.table_id] = self._background.spawn(
                     self._retry(board.table_id), board.table_id
                 )
 
@@ -110,7 +109,7 @@ class FollowUps:
         task = self._advancing.get(table_id)
         if task is not None and not task.done():
             return
-        self._advancing[table_id] = self._spawn(self._advance(table_id), table_id)
+        self._advancing[table_id] = self._background.spawn(self._advance(table_id), table_id)
 
     async def _advance(self, table_id: int) -> None:
         try:
@@ -206,28 +205,9 @@ class FollowUps:
 
     # --- background work --------------------------------------------------------------------------
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any], table_id: int) -> asyncio.Task[Any]:
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
-        task.set_name(f"table {table_id}")
-        self._background.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if task.cancelled() or task.exception() is None:
-            return
-        if self.show_side.outbox.bot.is_closed():
-            log.debug("background task failed during shutdown: %r", task.exception())
-        else:
-            log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
-
     async def close(self) -> None:
         """Stop the background work, and the show side's (at shutdown)."""
-        for task in list(self._background):
-            task.cancel()
-        if self._background:
-            await asyncio.gather(*self._background, return_exceptions=True)
+        await self._background.cancel_all()
         await self.show_side.close()
 
     async def over_text(self, table_id: int) -> str:

@@ -20,6 +20,7 @@ import aiohttp
 import discord
 
 from bot import budget
+from bot.background import Background
 from bot.kept import Kept
 from bot.show import pictures
 from bot.show.ledger import Ledger
@@ -45,7 +46,7 @@ class Outbox:
         self.ledger = ledger
         self.budget = rest_budget
         self.renderer = pictures.Renderer(workers=2)
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = Background(bot.is_closed)
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._dm_opening: dict[int, asyncio.Future[int]] = {}
         self._guild_names: OrderedDict[int, str | None] = OrderedDict()
@@ -149,27 +150,10 @@ class Outbox:
         return name
 
     def spawn(self, coro: Coroutine[Any, Any, Any], table_id: int) -> asyncio.Task[Any]:
-        """Run a coroutine for a table in the background, keeping a reference and logging its
-        failure with the table's id."""
-        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
-        task.set_name(f"table {table_id}")
-        self._background.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._background.discard(task)
-        if task.cancelled() or task.exception() is None:
-            return
-        if self.bot.is_closed():
-            log.debug("background task failed during shutdown: %r", task.exception())
-        else:
-            log.error("%s: background task failed", task.get_name(), exc_info=task.exception())
+        """Run a coroutine for a table in the background (:class:`bot.background.Background`)."""
+        return self._background.spawn(coro, table_id)
 
     async def close(self) -> None:
         """Cancel background work (at shutdown)."""
-        for task in list(self._background):
-            task.cancel()
-        if self._background:
-            await asyncio.gather(*self._background, return_exceptions=True)
+        await self._background.cancel_all()
         await self.renderer.close()
