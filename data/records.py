@@ -23,13 +23,17 @@ match not rated yet, in the order they finished.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final, Protocol
 
 from openskill.models import PlackettLuce
 
-from data.store import LoggedAction, Seat
+from data.store import CorruptRecord, LoggedAction, NotFound, Seat, Store
+
+log = logging.getLogger(__name__)
 
 MODEL: Final = PlackettLuce()
 """The rating model (openskill's defaults: mu 25, sigma 25/3)."""
@@ -468,6 +472,25 @@ class HistoryEntry:
     seats: tuple[Seat, ...]
     scores: tuple[int, ...] | None
     winners: tuple[int, ...]
+
+
+async def facts_of(store: Store, m: StoredMatch) -> MatchFacts:
+    """What a finished match's public log says (the mayhem, the openings), replayed off the event
+    loop; from its totals alone if its record or log cannot be read or replayed (logged). The
+    same for both stores."""
+    if m.facts is not None:
+        return m.facts
+    try:
+        table = await store.get_table(m.table_id)
+        log_rows = await store.action_log(m.table_id)
+        if table.initial_state is None:
+            raise ValueError("no dealt state")
+        return await asyncio.to_thread(match_facts, table.initial_state, log_rows, m.totals)
+    except (CorruptRecord, NotFound, ValueError, KeyError) as e:
+        log.warning("table %s: rated from its totals only: %s", m.table_id, e)
+    except Exception as e:  # the engine refused the log
+        log.warning("table %s: its log does not replay (%s); rated from totals", m.table_id, e)
+    return m.fallback_facts()
 
 
 class Records(Protocol):

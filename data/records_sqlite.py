@@ -21,13 +21,12 @@ from data.records import (
     RATING_COLUMNS,
     BoardPage,
     HistoryEntry,
-    MatchFacts,
     PlayerRecord,
     PlayerStats,
     StoredMatch,
 )
 from data.sqlite import SqliteStore
-from data.store import CorruptRecord, NotFound, StoreError
+from data.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -80,27 +79,12 @@ class SqliteRecords:
         )
         return RC.stored_match(row[:7], {int(s): int(u) for s, u in deps}), bool(row[7])
 
-    async def _facts(self, m: StoredMatch) -> MatchFacts:
-        if m.facts is not None:
-            return m.facts
-        try:
-            table = await self.store.get_table(m.table_id)
-            log_rows = await self.store.action_log(m.table_id)
-            if table.initial_state is None:
-                raise ValueError("no dealt state")
-            return await asyncio.to_thread(RC.match_facts, table.initial_state, log_rows, m.totals)
-        except (CorruptRecord, NotFound, ValueError, KeyError) as e:
-            log.warning("table %s: rated from its totals only: %s", m.table_id, e)
-        except Exception as e:  # the engine refused the log
-            log.warning("table %s: its log does not replay (%s); rated from totals", m.table_id, e)
-        return m.fallback_facts()
-
     async def rate_match(self, table_id: int) -> bool:
         found = await self._match(table_id)
         if found is None or found[1]:
             return False
         m, _ = found
-        facts = await self._facts(m)
+        facts = await RC.facts_of(self.store, m)
         seats = RC.rated_seats(m.seats, m.winners, m.departed, facts)
 
         def op(conn: sqlite3.Connection) -> bool:
