@@ -34,7 +34,7 @@ from bot.config import Config  # noqa: E402
 from tests.e2e.driver import TableDriver, is_final  # noqa: E402
 from tests.fakediscord import DEFAULT_TOKEN, Message  # noqa: E402
 from tests.fakediscord.fixtures import running_world  # noqa: E402
-from tests.fakediscord.models import Channel, InteractionType  # noqa: E402
+from tests.fakediscord.models import Channel, InteractionType, MessageFlag  # noqa: E402
 from tests.fakediscord.runner import InProcessBot  # noqa: E402
 
 DEFAULT_SEED = 877
@@ -55,6 +55,9 @@ class TableCounts:
     dm_edits: dict[str, int]
     own_turns: dict[str, int]
     clicks: int
+    end_pings: int = 0
+    """Players the message that ends the match pinged (each once: the end of a game played
+    over days is news to everyone)."""
     dm_deleted: dict[str, int] = field(default_factory=dict)
     """Of the DMs, those the bot deleted later (an older hand replaced by a newer one)."""
     in_thread: int = 0
@@ -98,10 +101,8 @@ class TableCounts:
         self.pings_per_turn = round(self.pings / t, 2)
         self.max_posts_in_a_turn = max(per_turn_posts, default=0)
         self.max_pings_in_a_turn = max(per_turn_pings, default=0)
-        # Besides the hand dealt at the start (one DM before anyone's turn).
         self.dms_per_player_per_own_turn = {
-            name: round(max(n - 1, 0) / max(self.own_turns.get(name, 0), 1), 2)
-            for name, n in self.dms.items()
+            name: round(n / max(self.own_turns.get(name, 0), 1), 2) for name, n in self.dms.items()
         }
         self.clicks_per_move = round(self.clicks / t, 2)
         self.rest_global_per_decision = round(self.rest_global / max(t + self.falls, 1), 2)
@@ -147,7 +148,9 @@ BOARD_PICTURES = ("pyramid.png", "pyramid.gif", "turn.png", "turn.gif")
 
 
 def shows_board(m: Message) -> bool:
-    return any(a.filename in BOARD_PICTURES for a in m.attachments)
+    """Whether the message showed the pyramid when it notified (a screen closed later by its
+    player's click no longer does, but it did when they opened it)."""
+    return any(a.filename in BOARD_PICTURES for a in m.revisions[0].attachments)
 
 
 @dataclass
@@ -164,7 +167,11 @@ class DecisionStart:
 def notifications_to(driver: TableDriver, user_id: int, since: int, until: int) -> list[Message]:
     """What notified the user between two ids (the fake's ids grow with time, messages and
     interactions alike): new DMs the bot sent on its own, and posts that pinged them."""
-    dms = [m for m in sent_dms(driver, user_id) if since < m.id < until]
+    dms = [
+        m
+        for m in sent_dms(driver, user_id)
+        if since < m.id < until and not m.revisions[0].flags & MessageFlag.SUPPRESS_NOTIFICATIONS
+    ]
     pings = [
         m for m in public_bot_messages(driver) if since < m.id < until and user_id in m.notified
     ]
@@ -209,6 +216,7 @@ async def play_counted(driver: TableDriver, seed: int, private: str | None = Non
             await ix.wait_response()
             driver.private_only.add(u.id)
     await driver.open(host, *users[1:])
+    opened_at = max(m.id for m in public_bot_messages(driver))
     game = await driver.start(host)
     started_at = max(m.id for m in public_bot_messages(driver))
     started_time = asyncio.get_running_loop().time()
@@ -224,7 +232,8 @@ async def play_counted(driver: TableDriver, seed: int, private: str | None = Non
     own_turns = {u.name: 0 for u in users}
     turns = falls = 0
     starts: list[DecisionStart] = []
-    last_click: dict[int, int] = {u.id: started_at for u in users}
+    # The first decision is told by the game's first message (or a DM sent after it).
+    last_click: dict[int, int] = {u.id: opened_at for u in users}
     previous: int | None = None
     for _ in range(400):
         if is_final(game):
@@ -259,6 +268,10 @@ async def play_counted(driver: TableDriver, seed: int, private: str | None = Non
             per_turn_pings[-1] += pings1 - pings0
     assert is_final(game), "the match did not end"
     await asyncio.sleep(0.5)  # the last hands and edits land
+    # The end of the match pings every player once; it is counted apart from the turns'.
+    end_pings = len(game.notified)
+    if per_turn_pings:
+        per_turn_pings[-1] -= end_pings
 
     msgs = public_bot_messages(driver)
     game_msgs = [m for m in msgs if m.id > started_at]
@@ -294,6 +307,7 @@ async def play_counted(driver: TableDriver, seed: int, private: str | None = Non
         in_thread=sum(1 for m in game_msgs if m.channel.is_thread),
         rest_global=sum(routes.values()),
         rest_global_by_route=dict(routes.most_common()),
+        end_pings=end_pings,
         decision_starts=len(starts),
         notifications=sum(len(t) for t in told),
         told_twice=sum(1 for t in told if len(t) > 1),
@@ -326,8 +340,7 @@ async def measure(seed: int = DEFAULT_SEED, private: str | None = None) -> Table
 
 def report(c: TableCounts) -> str:
     players = ", ".join(
-        f"{name} {c.dms[name]} ({c.dms_per_player_per_own_turn[name]} per own turn"
-        " besides the deal)"
+        f"{name} {c.dms[name]} ({c.dms_per_player_per_own_turn[name]} per own turn)"
         for name in c.dms
     )
     return "\n".join(
@@ -337,7 +350,7 @@ def report(c: TableCounts) -> str:
             f" (at most {c.max_posts_in_a_turn}); {c.in_thread} in the game's thread",
             f"edits  {c.edits:4d}  {c.edits_per_turn:.2f} per turn",
             f"pings  {c.pings:4d}  {c.pings_per_turn:.2f} per turn"
-            f" (at most {c.max_pings_in_a_turn})",
+            f" (at most {c.max_pings_in_a_turn} in a turn, {c.end_pings} at the end)",
             f"DMs sent: {players}",
             f"DM edits: {', '.join(f'{k} {v}' for k, v in c.dm_edits.items())}; deleted"
             f" later: {', '.join(f'{k} {v}' for k, v in c.dm_deleted.items())}",

@@ -26,6 +26,7 @@ from bot.show import Own, Show, texts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
 from data.store import GuildSettings, PlayerPrefs, TableDefaults
+from engine import Fall, Play
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ class Desk:
         if isinstance(result, LeftGame):
             self.follow.then(result.board, owes=False)
             if result.closed:
-                self.show.forget(result.board.table_id)
+                await self.show.closed(result.board)
             return True
         return False
 
@@ -147,10 +148,8 @@ class Desk:
             table_id = err.table_id  # unreadable: the service can still close it
         async with self.locks.table(table_id):
             board = await self.service.abort(channel_id, user_id, may_manage=may_manage)
-            if board.view is None:
-                await self.show.channel.edit_lobby(board)
             await self.show.channel.aborted(board, name)
-        self.show.forget(board.table_id)
+            await self.show.closed(board)
 
     # --- a player's decisions ---------------------------------------------------------------------
 
@@ -195,6 +194,9 @@ class Desk:
         except Stale as err:
             if err.why is Why.MISPLACED_BUTTON:
                 raise
+            if await self.service.repeated(table_id, version, user_id, Play(tile, at)):
+                log.debug("table %s: a second tap of a spot already played", table_id)
+                return  # the first tap's answer stands
             await self._stale_screen(interaction, table_id, err)
 
     async def more_spots(
@@ -224,6 +226,9 @@ class Desk:
                 step = await self.service.fall(table_id, version, interaction.user.id, direction)
                 await self.follow.show(step, clicker=interaction.user.id, clicked=clicked, own=own)
         except Stale as err:
+            if await self.service.repeated(table_id, version, interaction.user.id, Fall(direction)):
+                log.debug("table %s: a second tap of a fall already chosen", table_id)
+                return  # the first tap's answer stands
             if not private:
                 raise
             await self._stale_screen(interaction, table_id, err)

@@ -198,7 +198,7 @@ class FollowUps:
             decider = board.prompt.user_id
             if decider is not None:
                 try:
-                    hand = await self.service.hand(board.table_id, decider, with_since=True)
+                    hand = await self.service.hand(board.table_id, decider, begins=True)
                     self.show_side.hands.queue(hand)
                 except Exception:
                     log.exception("table %s: could not show the decider's hand", board.table_id)

@@ -707,14 +707,28 @@ class PostgresStore:
         if status == "UPDATE 0":
             raise NotFound(f"no open table {table_id}")
 
-    async def set_message(self, table_id: int, key: str, message_id: int) -> None:
+    async def set_message(
+        self, table_id: int, key: str, message_id: int, shown_version: int | None = None
+    ) -> None:
         """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
+        if shown_version is None:
+            await self._insert(
+                "INSERT INTO messages (table_id, key, message_id) VALUES ($1, $2, $3) "
+                "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
+                table_id,
+                key,
+                message_id,
+                what=f"a message id of table {table_id}",
+            )
+            return
         await self._insert(
-            "INSERT INTO messages (table_id, key, message_id) VALUES ($1, $2, $3) "
-            "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
+            "INSERT INTO messages (table_id, key, message_id, shown_version) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, key) DO UPDATE "
+            "SET message_id = excluded.message_id, shown_version = excluded.shown_version",
             table_id,
             key,
             message_id,
+            shown_version,
             what=f"a message id of table {table_id}",
         )
 

@@ -571,14 +571,26 @@ class SqliteStore(SqliteReads):
 
         await self._db.write(op)
 
-    async def set_message(self, table_id: int, key: str, message_id: int) -> None:
+    async def set_message(
+        self, table_id: int, key: str, message_id: int, shown_version: int | None = None
+    ) -> None:
         """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
+        if shown_version is None:
+            await self._insert_owned(
+                table_id,
+                "INSERT INTO messages (table_id, key, message_id) "
+                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) "
+                "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
+                (table_id, key, message_id, table_id),
+            )
+            return
         await self._insert_owned(
             table_id,
-            "INSERT INTO messages (table_id, key, message_id) "
-            "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) "
-            "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
-            (table_id, key, message_id, table_id),
+            "INSERT INTO messages (table_id, key, message_id, shown_version) "
+            "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) "
+            "ON CONFLICT (table_id, key) DO UPDATE "
+            "SET message_id = excluded.message_id, shown_version = excluded.shown_version",
+            (table_id, key, message_id, shown_version, table_id),
         )
 
     @contextlib.asynccontextmanager

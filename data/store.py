@@ -484,9 +484,13 @@ class Store(Protocol):
 
     # --- messages the bot edits later ---------------------------------------------------------
 
-    async def set_message(self, table_id: int, key: str, message_id: int) -> None:
+    async def set_message(
+        self, table_id: int, key: str, message_id: int, shown_version: int | None = None
+    ) -> None:
         """Remember a Discord message id under ``key`` (e.g. ``"lobby"``, ``"status"``,
-        ``"hand:<user_id>"``); overwrites. Only real message ids live here."""
+        ``"hand:<user_id>"``); overwrites. Only real message ids live here. With
+        ``shown_version``, the new message is recorded as showing that version (see
+        :meth:`message_edit`), whatever the message kept before it showed."""
 
     async def get_messages(self, table_id: int) -> dict[str, int]: ...
 

@@ -135,7 +135,7 @@ def make_group(bot: MiniBot) -> app_commands.Group:
         view.add_item(ready)
         try:
             await interaction.user.send(
-                "your hand", file=discord.File(io.BytesIO(board_png()), "hand.png"), view=view
+                "your hand", file=discord.File(io.BytesIO(board_png()), "turn.png"), view=view
             )
         except discord.Forbidden as e:
             bot.caught.append(e)

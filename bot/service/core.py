@@ -276,9 +276,10 @@ class TableCore:
         """The board of the open table in a channel (for ``/fp status``)."""
         return self.board(await self.table_in_channel(channel_id))
 
-    async def _hand(self, table: Table, game: Game, seat: int, *, with_since: bool = False) -> Hand:
-        """The hand of ``seat``; ``with_since``: on the player's turn, with the others' turns
-        since their last move (for the direct message that tells them it is their turn)."""
+    async def _hand(self, table: Table, game: Game, seat: int, *, begins: bool = False) -> Hand:
+        """The hand of ``seat``; ``begins``: it begins a decision of the player (see
+        :attr:`Hand.begins`), with the others' turns since their last move (for the direct
+        message that tells them)."""
         s = table.seats[seat]
         assert s.user_id is not None
         prefs = await self.store.get_prefs(s.user_id)
@@ -294,7 +295,9 @@ class TableCore:
         dm = wants_dm and (refused_at is None or self.clock() - refused_at >= DM_RETRY_S)
         wants_told = dm and prefs.dm_on_turn
         since = (
-            await self._turns_since(table, seat) if with_since and your_turn and wants_told else ()
+            await self._turns_since(table, seat)
+            if begins and decision != "wait" and wants_told
+            else ()
         )
         return Hand(
             table_id=table.id,
@@ -317,6 +320,7 @@ class TableCore:
             deadline=table.deadline if decision != "wait" else None,
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
+            begins=begins and decision != "wait",
         )
 
     async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:
@@ -344,12 +348,13 @@ class TableCore:
             return []
         return [tuple(t) for t in turns]
 
-    async def hand(self, table_id: int, user_id: int, *, with_since: bool = False) -> Hand:
+    async def hand(self, table_id: int, user_id: int, *, begins: bool = False) -> Hand:
         """A player's hand (for the "My hand" button); only its owner ever gets it. With
-        ``with_since``, on their turn, what the others did since their last move."""
+        ``begins``, as the beginning of their decision (see :attr:`Hand.begins`), with what
+        the others did since their last move."""
         table, game = await self._get_game(table_id)
         seat = self._require_seat(table, user_id)
-        return await self._hand(table, game, seat, with_since=with_since)
+        return await self._hand(table, game, seat, begins=begins)
 
     async def hand_in_channel(self, channel_id: int, user_id: int) -> Hand:
         """A player's hand at the table of a channel (``/fp hand``)."""
@@ -404,8 +409,10 @@ class TableCore:
         self, table: Table, game: Game, now: float, *, same_turn: bool = False
     ) -> tuple[float | None, float | None]:
         """The deadline and reminder time of the decision ``game`` waits for. A person's fall
-        choice in the turn that is still running (``same_turn``) keeps the turn's deadline: the
-        deadline covers the whole turn (unless it has passed: then the chooser gets a new one)."""
+        choice in their own turn that is still running (``same_turn``) keeps the turn's
+        deadline: the deadline covers the whole turn (unless it has passed: then the chooser
+        gets a new one). A decision passed to another person gets that person's whole limit,
+        never a computer's grace nor what was left of someone else's turn."""
         p = game.pending
         if p is None:
             if game.match_over:
@@ -414,7 +421,15 @@ class TableCore:
         seat = table.seats[p.player]
         if p.kind == "die" or seat.ai is not None:
             return now + AI_GRACE_S, None
-        if same_turn and p.kind == "fall" and table.deadline is not None and table.deadline > now:
+        # A fall chosen by the player whose turn it is belongs to that turn; a fall passed to
+        # someone else (a curse) is their own decision, with their whole time limit.
+        if (
+            same_turn
+            and p.kind == "fall"
+            and p.player == game.active
+            and table.deadline is not None
+            and table.deadline > now
+        ):
             kept = table.reminder_at
             return table.deadline, (kept if kept is not None and kept > now else None)
         limit = float(table.options.turn_limit_s)
@@ -478,16 +493,17 @@ class TableCore:
                 and before.pending.player == p.player
             )
         )
+        # A decision begins for a person unless they go on deciding on the screen they are
+        # looking at: a fall after their own placement, decided by their own click.
+        decision_began = (
+            p is not None and p.kind in ("play", "fall") and (turn_began or p.player != seat)
+        )
         if p is not None:
             for i, s in enumerate(table.seats):
                 changed = tuple(game.hands[i]) != hands_before[i]
-                if (
-                    s.ai is None
-                    and s.user_id is not None
-                    and (changed or (turn_began and i == p.player))
-                ):
-                    began = turn_began and i == p.player
-                    hands.append(await self._hand(table, game, i, with_since=began))
+                began = decision_began and i == p.player
+                if s.ai is None and s.user_id is not None and (changed or began):
+                    hands.append(await self._hand(table, game, i, begins=began))
         mine = None
         if seat is not None and user_id is not None and not game.match_over:
             mine = next((h for h in hands if h.seat == seat), None)

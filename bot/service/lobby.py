@@ -229,8 +229,9 @@ class Lobby(TableCore):
         except VersionConflict:
             raise Stale(Why.LOBBY_CHANGED) from None
         log.info("table %s: game started with %s seats", table.id, len(table.seats))
+        first = game.pending.player if game.pending is not None else None
         hands = [
-            await self._hand(table, game, i)
+            await self._hand(table, game, i, begins=i == first)
             for i, s in enumerate(table.seats)
             if s.ai is None and s.user_id is not None
         ]

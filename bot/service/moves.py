@@ -95,6 +95,18 @@ class Moves(TableCore):
         # Whose decision it is, the engine checks (a refusal names who must decide).
         return await self._commit(table, game, seat, user_id, Play(tile, at))
 
+    async def repeated(
+        self, table_id: int, version: int, user_id: int, action: Play | Fall
+    ) -> bool:
+        """Whether a click that found the table moved on is a second tap of a click already
+        applied: ``user_id``'s own ``action``, made from ``version``, is what moved it on."""
+        for logged in reversed(await self.store.action_log(table_id)):
+            if logged.version == version + 1:
+                return logged.user_id == user_id and logged.action == action.to_dict()
+            if logged.version <= version:
+                break
+        return False
+
     async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
         """A "Fall left" / "Fall right" button."""
         if direction not in ("left", "right"):

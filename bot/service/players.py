@@ -201,9 +201,17 @@ class Players(TableCore):
             if seat_obj.ai is None and seat_obj.user_id is not None:
                 prefs = await self.store.get_prefs(seat_obj.user_id)
                 dm = (
-                    prefs.reminders
-                    and prefs.hand_mode == "dm"
+                    prefs.hand_mode == "dm"
+                    and prefs.dm_on_turn
                     and not await self.dms_closed(seat_obj.user_id)
                 )
-                out.append(Reminder(self.board(table, game), seat_obj.user_id, p.player, dm=dm))
+                out.append(
+                    Reminder(
+                        self.board(table, game),
+                        seat_obj.user_id,
+                        p.player,
+                        dm=dm,
+                        quiet=dm and not prefs.reminders,
+                    )
+                )
         return out

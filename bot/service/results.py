@@ -115,8 +115,19 @@ class Hand:
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
     since: tuple[tuple[Event, ...], ...] = ()
-    """When this hand begins the player's turn and they want to be told by direct message: the
-    others' turns since their last move, one group of events per turn (else empty)."""
+    """When this hand begins a decision of the player and they want to be told by direct
+    message: the others' turns since their last move, one group of events per turn (else
+    empty)."""
+    begins: bool = False
+    """This hand begins a decision of the player that they were not already looking at: their
+    turn, or a fall passed to them by someone else's placement (a curse) or by the clock. A
+    player who gets their hands by direct message gets it as a new screen there."""
+
+    @property
+    def told_by_dm(self) -> bool:
+        """Whether this hand notifies its owner by direct message (a new screen that pings):
+        then nothing else is to notify them of the same decision."""
+        return self.begins and self.dm and self.dm_on_turn
 
 
 @dataclass(frozen=True)
@@ -203,7 +214,11 @@ class Reminder:
     user_id: int
     seat: int
     dm: bool = False
-    """Whether the owner wants reminders by direct message (and can get them here)."""
+    """Whether the owner is told of their turns by direct message (and can get them now):
+    then they are reminded there, and only there (one notification, by the channel that told
+    them of the decision); else by a mention in the table's channel."""
+    quiet: bool = False
+    """The owner is told by direct message but wants no reminders: nothing is sent."""
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import discord
 
 from bot import budget
 from bot.errors import NotShown
+from bot.kept import Kept
 from bot.locks import Locks
 from bot.service import Board, MatchResult, Reminder, Step
 from bot.show import texts
@@ -32,7 +33,7 @@ from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.ledger import Ledger
 from bot.show.outbox import Outbox
-from bot.show.screens import Screens
+from bot.show.screens import Screens, clicked_id
 from data.store import Store
 
 
@@ -73,7 +74,7 @@ class Show:
         self.outbox = Outbox(bot, Ledger(store, clock), rest_budget)
         self.card = HandCard(self.outbox)
         self.screens = Screens(self.card, self.outbox.ledger, locks, clock, self.outbox.channel)
-        self.hands = Hands(self.outbox, self.card, self.screens)
+        self.hands = Hands(self.outbox, self.card)
         self.channel = TableChannel(self.outbox, self.card, self.hands)
 
     async def step(
@@ -88,38 +89,93 @@ class Show:
         person who made it, and at the end of a match the result on the lobby card. Returns
         what is left to do (see :class:`Shown`; at the end of a match, :meth:`finish`)."""
         refused = None
-        try:
-            await self.channel.step(step, clicker=clicker, clicked=clicked)
-        except NotShown as err:
-            refused = err
+        if own is not None and step.mine is not None and step.mine.decision == "fall":
+            # The clicker goes on deciding on their own screen (a fall after their own
+            # placement): the channel gets the turn once, whole, when it is done.
+            self.channel.defer(step)
+        else:
+            try:
+                await self.channel.step(step, clicker=clicker, clicked=clicked)
+            except NotShown as err:
+                refused = err
         for hand in step.hands:
             self.hands.queue(hand)
         if own is not None:
             await self._own_screen(step, own, noted=refused is None)
+        self._close_answered(step, own)
         table_id = step.board.table_id
         return Shown(
             refused, self.channel.owes(table_id), self.screens.live(table_id, skip=clicker)
         )
 
+    def _close_answered(self, step: Step, own: Own | None) -> None:
+        """A decision answered elsewhere than on its screen in direct messages (on the
+        channel's message, on a private screen, or by the clock) closes that screen too, in
+        the background: no live button is left for a decision already taken."""
+        board = step.board
+        if step.actor is None or step.actor >= len(board.table.seats):
+            return
+        user_id = board.table.seats[step.actor].user_id
+        if user_id is None or board.prompt.user_id == user_id:
+            return  # a computer, or the decision goes on (a fall after their own placement)
+        if own is not None and own.interaction.guild_id is None:
+            return  # their own click there closes it
+        if Kept.hand(user_id).of(board.table.messages) is None:
+            return
+        text = texts.turn_done(texts.turn_account(step))
+        self.outbox.spawn(self._close_screen(board, user_id, text), board.table_id)
+
+    async def _close_screen(self, board: Board, user_id: int, text: str) -> None:
+        cid = await self.outbox.dm_channel_id(user_id)
+        await self.hands.retire(board.table_id, user_id, cid, text)
+
     async def _own_screen(self, step: Step, own: Own, *, noted: bool) -> None:
-        """The clicker's private screen shows their hand after the move (with a note saying
-        what they did, unless the channel could not show the move), or the end of the match."""
+        """The clicker's screen after their move. In direct messages, their last click of the
+        decision closes the screen with the turn's account (a fall still theirs to choose
+        shows on it instead); a private screen in the channel shows their hand after the move
+        (with a note saying what they did, unless the channel could not show the move), or the
+        end of the match."""
+        ix = own.interaction
+        mine = step.mine
+        if ix.guild_id is None and (mine is None or mine.decision == "wait"):
+            text = texts.turn_done(texts.turn_account(step))
+            if mine is None:
+                text += "\n" + (texts.MATCH_OVER if step.results is not None else texts.CLOSED)
+            await self.screens.close_clicked(
+                ix,
+                step.board.table_id,
+                text,
+                lambda close: self.hands.closed_by_click(
+                    step.board.table_id, ix.user.id, clicked_id(ix), close
+                ),
+            )
+            return
         note = None
         if noted and own.played is not None:
             note = texts.played(own.played)
         elif noted and own.fell is not None:
             note = texts.fell(own.fell)
-        if step.mine is not None:
-            await self.screens.show_hand(own.interaction, step.mine, note=note)
+        if mine is not None:
+            await self.screens.show_hand(ix, mine, note=note)
         else:
             text = texts.MATCH_OVER if step.results is not None else texts.CLOSED
-            await self.screens.show_over(own.interaction, step.board.table_id, text)
+            await self.screens.show_over(ix, step.board.table_id, text)
 
     async def finish(self, board: Board, results: MatchResult) -> None:
         """The match is over and its screens show it: every DM hand tells the result, then
         what this process remembered of the table's screens is forgotten."""
         await self.hands.close(board, results)
         self.screens.forget(board.table_id)
+
+    async def closed(self, board: Board) -> None:
+        """The table closed before the end of its match (aborted, or emptied): everything a
+        finished match closes says so (the lobby card, every screen in direct messages, every
+        live private screen), then what this process remembered of the table is forgotten."""
+        await self.channel.edit_lobby(board)
+        await self.hands.close_all(board, texts.CLOSED)
+        for user_id in self.screens.live(board.table_id):
+            await self.screens.refresh(board.table_id, user_id, texts.CLOSED)
+        self.forget(board.table_id)
 
     def forget(self, table_id: int) -> None:
         """The table closed before the end of its match: what this process remembered of its
@@ -128,10 +184,12 @@ class Show:
         self.screens.forget(table_id)
 
     async def remind(self, rem: Reminder) -> None:
-        """A decision's owner is running out of time: a mention in the channel, and a direct
-        message if they want one."""
-        await self.channel.remind(rem)
-        await self.hands.remind(rem)
+        """A decision's owner is running out of time: one reminder, by the way they were told
+        of the decision (a direct message, or a mention in the channel)."""
+        if rem.dm:
+            await self.hands.remind(rem)
+        else:
+            await self.channel.remind(rem)
 
     async def post_again(self, board: Board) -> bool:
         """Show a move the last run committed but never showed (after a restart); True if the

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any, Final
 
 import discord
@@ -27,6 +27,7 @@ from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, ping
 from bot.show.outbox import POST_ERRORS, Outbox
+from engine import View
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,9 @@ class TableChannel:
         """Per table: who was told that its latest message is not in the channel yet."""
         self._turn_message: dict[int, tuple[int, tuple[int, int]]] = {}
         """Per table: its newest game message and the ``(round, turn)`` it shows."""
+        self._deferred: dict[int, tuple[View | None, tuple[int, int] | None]] = {}
+        """Per table: the public view before a turn whose message waits for the turn's end
+        (its player decides its falls on their own screen), and that turn."""
 
     # --- pictures ---------------------------------------------------------------------------------
 
@@ -80,13 +84,18 @@ class TableChannel:
 
     async def step_files(self, step: Step) -> list[discord.File]:
         """The one picture of a move's message: the animation of what happened, ending on the
-        board, or the board alone when nothing happened beyond the placement."""
+        board, or the board alone when nothing happened beyond the placement. A turn whose
+        message waited for its end (:meth:`defer`) is animated whole, from its placement."""
         board = step.board
-        if board.view is None or step.before is None or not pictures.has_mayhem(step.events):
+        before, events = step.before, step.events
+        waited = self._deferred.pop(board.table_id, None)
+        if waited is not None and waited[1] == step.turn and waited[0] is not None:
+            before, events = waited[0], step.turn_events or step.events
+        if board.view is None or before is None or not pictures.has_mayhem(events):
             return await self.board_files(board)
         pic = await pictures.turn_picture(
-            step.before,
-            step.events,
+            before,
+            events,
             board.view,
             drawn(board.names),
             title=texts.picture_title(board),
@@ -134,6 +143,7 @@ class TableChannel:
         drawn_at = time.perf_counter()
         posted: discord.Message | None = None
         failure: BaseException | None = None
+        earlier = self._turn_message.get(board.table_id)
         if await self._fold_into_turn(step, message, clicked):
             self.shown(board)
         else:
@@ -144,7 +154,10 @@ class TableChannel:
             except POST_ERRORS as err:
                 failure = err
                 self._post_failed(board.table_id, err)
-                self.owe(board, message.content or "", told=clicker)
+                told = {h.user_id for h in step.hands if h.told_by_dm}
+                if clicker is not None:
+                    told.add(clicker)
+                self.owe(board, message.content or "", told=told)
         if posted is not None:
             self.shown(board)
             self.card.newest[board.table_id] = posted.id
@@ -155,6 +168,9 @@ class TableChannel:
             self.outbox.spawn(
                 self.outbox.ledger.remember(board.table_id, Kept.BOARD, posted.id), board.table_id
             )
+            if step.continues_turn and earlier is not None and earlier[1] == step.turn:
+                # The turn's message asked what this step answered: its buttons go.
+                self.outbox.spawn(self._close_question(board, earlier[0]), board.table_id)
         if step.results is not None:
             self.outbox.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
             # What this process remembered of the table's messages is no longer needed.
@@ -174,6 +190,23 @@ class TableChannel:
                 )
             raise NotShown(Why.NOT_SHOWN, table_id=board.table_id)
 
+    async def _close_question(self, board: Board, message_id: int) -> None:
+        """Take the buttons off a message whose question was answered elsewhere."""
+        target = self.outbox.message(board.channel_id, message_id, board.guild_id)
+        try:
+            with budget.priority(budget.NOTICE):
+                await target.edit(view=None)
+        except POST_ERRORS as err:
+            log.info("table %s: could not close an answered question: %s", board.table_id, err)
+
+    def defer(self, step: Step) -> None:
+        """Show nothing of ``step`` yet: its player goes on deciding its turn's falls on their
+        own screen, and the turn is posted once, whole, when it is done (one post per turn, no
+        edit for each fall). Remembered here: the view before the turn, for its animation."""
+        waited = self._deferred.get(step.board.table_id)
+        if waited is None or waited[1] != step.turn:
+            self._deferred[step.board.table_id] = (step.before, step.turn)
+
     def is_turn_message(self, table_id: int, message_id: int) -> bool:
         """Whether ``message_id`` is the table's newest game message, which the rest of its
         turn is folded into (so its buttons are the table's current ones)."""
@@ -192,12 +225,7 @@ class TableChannel:
         known = self._turn_message.get(board.table_id)
         if not step.continues_turn or known is None or known[1] != step.turn:
             return False
-        told = {
-            h.user_id
-            for h in step.hands
-            if h.your_turn and h.dm and h.dm_on_turn and not h.dm_failed_before
-        }
-        if set(message.pings) - told:
+        if message.pings:  # someone must be notified: only a new message can (see step_pings)
             return False
         try:
             if clicked is not None and clicked[0] == known[0]:
@@ -225,15 +253,15 @@ class TableChannel:
             self._told.pop(board.table_id, None)
         self.outbox.spawn(self.outbox.ledger.shown(board.table_id, board.version), board.table_id)
 
-    def owe(self, board: Board, content: str, *, told: int | None = None) -> None:
+    def owe(self, board: Board, content: str, *, told: Collection[int] = ()) -> None:
         """Remember that the channel has not seen ``board`` (with ``content``); the desk posts
         it again (:meth:`post_owed`). The person who must decide is told once by direct
-        message, unless they are ``told`` already."""
+        message, unless they are ``told`` already (the clicker, or whoever a new screen in
+        their direct messages tells)."""
         t = board.table_id
         self._owed[t] = (board, content)
         told_here = self._told.setdefault(t, set())
-        if told is not None:
-            told_here.add(told)
+        told_here.update(told)
         decider = board.prompt.user_id
         if decider is not None and decider not in told_here:
             told_here.add(decider)
@@ -242,6 +270,7 @@ class TableChannel:
     def forget(self, table_id: int) -> None:
         """Nothing of the table is to be shown any more (it closed)."""
         self.forgive(table_id)
+        self._deferred.pop(table_id, None)
         self._turn_message.pop(table_id, None)
         self.card.newest.pop(table_id, None)
 
@@ -364,10 +393,8 @@ class TableChannel:
         board = left.board
         await self.outbox.send(
             board.channel_id,
-            Message(
-                texts.left_game(board, name, left.closed),
-                pings=tuple(texts.mentioned_users(board)),
-            ),
+            # Nobody is pinged: whoever must decide now was told when their decision began.
+            Message(texts.left_game(board, name, left.closed)),
             board.guild_id,
         )
 

@@ -1,14 +1,17 @@
-"""The message that shows one player's hand: its picture, its words, its tile (or fall) buttons
-and a link to the table's newest message. Hand messages in direct messages and private screens
-in the channel are both made here."""
+"""The message that shows one player's screen: the board with their hand below it (one picture),
+the words (what the others did since their last move, what to decide, by when), the tile (or
+fall) buttons and a link to the table's newest message. Screens in direct messages and private
+screens in the channel are both made here."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import discord
 
 from bot import names as player_names
+from bot.narrate import narrate
 from bot.service import Hand
 from bot.show import buttons, pictures, texts
 from bot.show.message import Message
@@ -16,7 +19,7 @@ from bot.show.outbox import Outbox
 
 
 class HandCard:
-    """Makes hand messages; remembers each table's newest game message for their links."""
+    """Makes screen messages; remembers each table's newest game message for their links."""
 
     def __init__(self, outbox: Outbox) -> None:
         self.outbox = outbox
@@ -33,16 +36,31 @@ class HandCard:
         self, hand: Hand, *, mode_button: str | None = None, note: str | None = None
     ) -> Message:
         """A message showing ``hand`` (with ``note`` first, and the button that switches how
-        hands are delivered if ``mode_button`` names the mode it switches to)."""
-        png = await pictures.hand_png(
-            hand.view, player_names.clean(hand.names[hand.seat]), renderer=self.outbox.renderer
+        hands are delivered if ``mode_button`` names the mode it switches to). A hand that
+        begins the player's decision tells what the others did since their last move."""
+        drawn = [player_names.clean(n) for n in hand.names]
+        png = await pictures.screen_png(
+            hand.view, drawn, title=texts.hand_title(hand), renderer=self.outbox.renderer
         )
-        content = texts.hand_content(hand, guild_name=await self.outbox.guild_name(hand.guild_id))
+        content = texts.hand_content(
+            hand, guild_name=await self.outbox.guild_name(hand.guild_id), since=since(hand)
+        )
         message = Message(
             content,
-            files=[discord.File(io.BytesIO(png), filename="hand.png", description="Your hand")],
+            files=[
+                discord.File(
+                    io.BytesIO(png), filename="turn.png", description="The pyramid and your hand"
+                )
+            ],
             view=buttons.hand_view(
                 hand, with_mode=mode_button, message_id=self.newest_message(hand)
             ),
         )
         return message.noted(note, texts.clip)
+
+
+def since(hand: Hand) -> Sequence[str]:
+    """The others' turns since the player's last move, one line each, as every message words
+    them."""
+    shown = [texts.esc(n) for n in hand.names]
+    return [line for line in (narrate(t, shown) for t in hand.since) if line]

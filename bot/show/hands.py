@@ -1,8 +1,15 @@
-"""What reaches one player privately by direct message: their hand message (one per player per
-game, edited in place after each move), the short "your turn" message, reminders, the end of the
-match on their hand, and the decision's buttons when the channel's message is not shown yet.
+"""What reaches one player privately by direct message: the screen of each decision that
+becomes theirs (one new message: the board with their hand, what the others did since their last
+move, the deadline, the tile or fall buttons), reminders, the end of the match on a screen still
+open, and the decision's buttons when the channel's message is not shown yet.
 
-Hands are delivered in the background, one player at a time and in order: if a newer hand of a
+A player's decision comes as a new screen, and that is their one notification of it: the tile,
+spot and fall steps happen on it through the clicks' own answers, and their last click closes it
+("done", with the turn's account). A screen that no click closed (the clock played for them) is
+closed when the next one comes. Between their decisions nothing is sent: a waiting hand needs no
+message (**My hand** shows it on demand).
+
+Screens are delivered in the background, one player at a time and in order: if a newer screen of a
 player comes before the older one went out, only the newer one is sent. If a player's direct
 messages are closed (Discord refuses with 50007), that is remembered for the player across every
 table (:meth:`~bot.show.ledger.Ledger.dm_refused`): the service then shows them as a player on
@@ -14,24 +21,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import discord
 
 from bot import budget
 from bot.kept import Kept
-from bot.narrate import narrate
 from bot.service import Board, Hand, MatchResult, Reminder
 from bot.show import buttons, texts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
-from bot.show.screens import Screens
 
 log = logging.getLogger(__name__)
 
-HAND_CLOSED: Final = 2**31 - 1
-"""The version a hand message shows once the match is over: no later edit replaces it."""
+SCREEN_CLOSED: Final = 2**31 - 1
+"""The version a closed screen shows: no later edit replaces it."""
 
 
 def link_button(board: Board, row: int | None = None) -> discord.ui.Button[Any]:
@@ -44,10 +50,9 @@ def link_button(board: Board, row: int | None = None) -> discord.ui.Button[Any]:
 class Hands:
     """Every player's direct messages."""
 
-    def __init__(self, outbox: Outbox, card: HandCard, screens: Screens) -> None:
+    def __init__(self, outbox: Outbox, card: HandCard) -> None:
         self.outbox = outbox
         self.card = card
-        self.screens = screens
         self._hands: dict[tuple[int, int], Hand] = {}
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
@@ -75,44 +80,21 @@ class Hands:
             self._tasks.pop(key, None)
 
     async def deliver(self, hand: Hand) -> None:
-        """Show a changed hand to its owner by DM (unless they chose ephemeral hands): one hand
-        message per player per game, edited in place after each move. When it becomes their
-        turn (and they want a DM then), a short new DM says so, with what happened since their
-        last move and links to the table's newest message and to the hand (earlier ones stay:
-        removing them would cost a request of the token's global budget every turn). If their
-        DMs are closed, say so in the channel once, without revealing anything."""
-        if not hand.dm:
+        """Send the screen of a decision that becomes the player's (see the module): a new
+        direct message, silent if they want no notification on their turn, and the screen it
+        replaces closed if their own click did not close it. Nothing for a hand that begins no
+        decision. If their DMs are closed, say so in the channel once, without revealing
+        anything."""
+        if not hand.dm or not hand.begins:
             return
         kept = Kept.hand(hand.user_id)
-        old = await self.outbox.ledger.find(hand.table_id, kept)
         message = await self.card.message(hand)
+        message.silent = not hand.dm_on_turn
         try:
             cid = await self.outbox.dm_channel_id(hand.user_id)
-            hand_id = old
-            if old is not None:
-                target = self.outbox.message(cid, old)
-
-                async def edit() -> bool:
-                    return await self.outbox.edit_kept(
-                        hand.table_id, kept, hand.version, target, message, priority=budget.HAND
-                    )
-
-                try:
-                    if not await self.screens.edit_dm(
-                        hand.table_id, hand.user_id, old, hand.version, edit
-                    ):
-                        return  # it shows this hand or a newer one already (its turn told)
-                except discord.NotFound:
-                    log.info("table %s: hand message of user %s gone", hand.table_id, hand.user_id)
-                    hand_id = None
-            if hand_id is None:
-                message.reset()
-                sent = await self.outbox.send(cid, message, priority=budget.HAND)
-                hand_id = sent.id
-                self.screens.sent_dm(hand.table_id, hand.user_id, sent.id, hand.version)
-                await self.outbox.ledger.remember(hand.table_id, kept, sent.id)
-            if old is not None and hand.your_turn and hand.dm_on_turn:
-                await self._tell_turn(hand, cid, hand_id)
+            await self.retire(hand.table_id, hand.user_id, cid, texts.SCREEN_RETIRED)
+            sent = await self.outbox.send(cid, message, priority=budget.HAND)
+            await self.outbox.ledger.remember(hand.table_id, kept, sent.id, hand.version)
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
@@ -125,6 +107,36 @@ class Hands:
             log.info("table %s: DMs open again for user %s", hand.table_id, hand.user_id)
             await self.outbox.ledger.dm_opened(hand.user_id)
 
+    async def retire(self, table_id: int, user_id: int, dm_id: int, text: str) -> None:
+        """Close the player's screen in their direct messages (its buttons gone, ``text`` in
+        its place), unless it is closed already: by their own last click on it
+        (:meth:`closed_by_click`), or by an earlier call."""
+        kept = Kept.hand(user_id)
+        old = await self.outbox.ledger.find(table_id, kept)
+        if old is None:
+            return
+        target = self.outbox.message(dm_id, old)
+        try:
+            await self.outbox.edit_kept(
+                table_id, kept, SCREEN_CLOSED, target, Message(text), priority=budget.HAND
+            )
+        except discord.NotFound:
+            log.info("table %s: a screen of user %s is gone", table_id, user_id)
+
+    async def closed_by_click(
+        self, table_id: int, user_id: int, message_id: int, close: Callable[[], Awaitable[Any]]
+    ) -> None:
+        """The player's last click of a decision on their screen closes it (``close`` edits it
+        through the click's own answer, which costs nothing of the global budget); if it is
+        their kept screen, that is noted, so that nothing edits it again."""
+        kept = Kept.hand(user_id)
+        if await self.outbox.ledger.find(table_id, kept) != message_id:
+            await close()
+            return
+        async with self.outbox.ledger.edit(table_id, kept, SCREEN_CLOSED) as go:
+            if go:
+                await close()
+
     async def _tell_closed(self, hand: Hand) -> None:
         """Tell the table's channel, once, that the player's DMs are closed and how to open
         them."""
@@ -135,63 +147,44 @@ class Hands:
                 hand.guild_id,
             )
 
-    async def _tell_turn(self, hand: Hand, dm_id: int, hand_id: int) -> None:
-        """The one new DM of a player's turn: what happened since their last move, and links
-        to the table's newest message and to their hand."""
-        shown = [texts.esc(n) for n in hand.names]  # as every message shows them
-        since = [line for line in (narrate(t, shown) for t in hand.since) if line]
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            buttons.table_link(hand.guild_id, hand.channel_id, self.card.newest_message(hand))
-        )
-        view.add_item(
-            discord.ui.Button(
-                label="My hand",
-                style=discord.ButtonStyle.link,
-                url=f"https://discord.com/channels/@me/{dm_id}/{hand_id}",
-            )
-        )
-        await self.outbox.send(
-            dm_id, Message(texts.turn_notice(hand, since), view=view), priority=budget.HAND
-        )
-
     async def close(self, board: Board, results: MatchResult) -> None:
-        """At the end of a match every DM hand of it loses its buttons and tells the result."""
+        """At the end of a match, a screen still open in someone's direct messages (its
+        player's own click did not close it) loses its buttons and tells the result."""
         text = texts.clip(texts.hand_closed(board, results))
+        await self.close_all(board, text)
+
+    async def close_all(self, board: Board, text: str) -> None:
+        """Every screen of the table still open in direct messages says ``text``, without
+        buttons (the end of the match, or the table closed)."""
         for seat in board.table.seats:
             uid = seat.user_id
-            message_id = Kept.hand(uid).of(board.table.messages) if uid is not None else None
-            if uid is None or message_id is None:
+            if uid is None or Kept.hand(uid).of(board.table.messages) is None:
                 continue
             try:
                 cid = await self.outbox.dm_channel_id(uid)
-                target = self.outbox.message(cid, message_id)
-
-                async def edit(uid: int = uid, target: discord.PartialMessage = target) -> bool:
-                    return await self.outbox.edit_kept(
-                        board.table_id,
-                        Kept.hand(uid),
-                        HAND_CLOSED,
-                        target,
-                        Message(text),
-                        priority=budget.HAND,
-                    )
-
-                await self.screens.edit_dm(
-                    board.table_id, uid, message_id, board.version, edit, kind="over"
-                )
+                await self.retire(board.table_id, uid, cid, text)
             except discord.HTTPException as err:
-                log.info("table %s: could not close a hand message: %s", board.table_id, err)
+                log.info("table %s: could not close a screen: %s", board.table_id, err)
 
     async def remind(self, rem: Reminder) -> None:
-        """The reminder by direct message, if the owner wants reminders that way."""
+        """The reminder by direct message, where the player is told of their decisions, with
+        a link to the screen they play on."""
         board = rem.board
-        if not rem.dm:
+        if not rem.dm or rem.quiet:
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(link_button(board))
         try:
             cid = await self.outbox.dm_channel_id(rem.user_id)
+            screen = await self.outbox.ledger.find(board.table_id, Kept.hand(rem.user_id))
+            if screen is not None:
+                view.add_item(
+                    discord.ui.Button(
+                        label="My screen",
+                        style=discord.ButtonStyle.link,
+                        url=f"https://discord.com/channels/@me/{cid}/{screen}",
+                    )
+                )
+            view.add_item(link_button(board))
             await self.outbox.send(
                 cid, Message(texts.reminder_dm(board), view=view), priority=budget.HAND
             )

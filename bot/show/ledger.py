@@ -36,9 +36,12 @@ class Ledger:
         """The id of a kept message of a table, as the store knows it now."""
         return kept.of(await self._store.get_messages(table_id))
 
-    async def remember(self, table_id: int, kept: Kept, message_id: int) -> None:
-        """``message_id`` is the table's ``kept`` message from now on."""
-        await self._store.set_message(table_id, kept.key, message_id)
+    async def remember(
+        self, table_id: int, kept: Kept, message_id: int, version: int | None = None
+    ) -> None:
+        """``message_id`` is the table's ``kept`` message from now on (showing the table at
+        ``version``, when given: a new message, whatever the one before it showed)."""
+        await self._store.set_message(table_id, kept.key, message_id, version)
 
     async def shown(self, table_id: int, version: int) -> None:
         """The channel has seen the table at ``version`` (a restart shows nothing older)."""

@@ -29,6 +29,8 @@ class Message:
     view: discord.ui.View | None = None
     pings: tuple[int, ...] = ()
     keep_files: bool = False
+    silent: bool = False
+    """Sent without a push or desktop notification (Discord's SUPPRESS_NOTIFICATIONS flag)."""
 
     def noted(self, note: str | None, clip: Any) -> Message:
         """The same message with ``note`` as its first line (``clip`` keeps it in Discord's
@@ -48,6 +50,8 @@ class Message:
             out["embed"] = self.embed
         if self.view is not None:
             out["view"] = self.view
+        if self.silent:
+            out["silent"] = True
         return out
 
     def to_edit(self) -> dict[str, Any]:

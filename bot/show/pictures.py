@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import Event, View
-from render import TurnPicture, render_hand, render_table, render_turn
+from render import TurnPicture, render_table, render_turn, render_turn_screen
 
 log = logging.getLogger(__name__)
 
@@ -124,15 +124,22 @@ async def table_png(
     return _checked(data, "table")
 
 
-async def hand_png(v: View, name: str, *, renderer: Renderer | None = None) -> bytes:
-    """A player's hand (only ever sent to that player)."""
+def _screen(v: View, names: list[str], title: str | None) -> bytes:
+    return render_turn_screen(v, names, title=title)
+
+
+async def screen_png(
+    v: View, names: Sequence[str], *, title: str | None = None, renderer: Renderer | None = None
+) -> bytes:
+    """A player's turn screen: the board with their own hand below it (only ever sent to that
+    player; ``v`` is their own view)."""
     run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await run(HAND, render_hand, v, name)
+        data = await run(HAND, _screen, v, list(names), title)
     except Exception:
-        log.exception("could not draw a hand picture")
+        log.exception("could not draw a turn screen")
         return _placeholder("(the picture could not be drawn)")
-    return _checked(data, "hand")
+    return _checked(data, "turn screen")
 
 
 def _turn(

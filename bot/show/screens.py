@@ -1,15 +1,16 @@
-"""Each player's private screen at a table: one message that shows their hand, turns into the
-spot step when they press a tile (and back), asks their fall choices, and is brought up to date
-when a move makes what it shows obsolete.
+"""Each player's private screen at a table: one message that shows their hand (the board with it),
+turns into the spot step when they press a tile (and back), asks their fall choices, and is
+brought up to date when a move makes what it shows obsolete.
 
-A private screen is an ephemeral message (or the player's hand message in their direct
-messages, which :mod:`bot.show.hands` edits in place after each move) that the player clicked or
-opened.
-The bot may edit an ephemeral message only through the token of the interaction that showed it,
-for 15 minutes (Discord's rule). So each ephemeral screen is remembered with the interaction
-that last touched it and when: within that time, every move of the table refreshes it (new
-buttons, or none once the match is over); after it, a press on one of its old buttons is
-answered with the newest hand.
+A private screen is an ephemeral message in the channel, or the screen of a decision in the
+player's direct messages (:mod:`bot.show.hands` sends it), that the player clicked or opened.
+A click's answer edits the clicked message itself (interaction responses cost nothing of the
+global budget). The bot may edit an ephemeral message only through the token of the interaction
+that showed it, for 15 minutes (Discord's rule). So each ephemeral screen is remembered with the
+interaction that last touched it and when: within that time, every move of the table refreshes
+it (new buttons, or none once the match is over); after it, a press on one of its old buttons
+is answered with the newest hand. A screen in direct messages changes only by its player's
+clicks while it is theirs, and is closed by their last click (or by :mod:`bot.show.hands`).
 Edits of one player's screen at one table go one at a time, each showing the newest state
 (under the player's screen lock, :meth:`bot.locks.Locks.screen`). What a screen shows comes from
 its caller (the desk reads the hand): nothing here asks the table service.
@@ -18,7 +19,6 @@ its caller (the desk reads the hand): nothing here asks the table service.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -61,24 +61,6 @@ class Screen:
     """``(version, decision, hand digest)`` of the hand it shows."""
 
 
-@dataclass(frozen=True)
-class DmShown:
-    """What a player's hand message in their direct messages shows: the table's version it was
-    made from, and whether it is the hand, the spot step or the end of the match."""
-
-    message_id: int
-    version: int
-    kind: ScreenKind
-
-    def covers(self, message_id: int, version: int, kind: ScreenKind) -> bool:
-        """Whether showing ``kind`` at ``version`` on ``message_id`` would add nothing or step
-        back: the message already shows that version (the player may be on its spot step) or a
-        newer one. Only the end of the match replaces any screen of the same version."""
-        if message_id != self.message_id:
-            return False
-        return (version, kind == "over") <= (self.version, self.kind == "over")
-
-
 class Screens:
     """The private screens of every table, and their edits."""
 
@@ -96,8 +78,6 @@ class Screens:
         self._clock = clock
         self._channel = channel
         self._open: dict[tuple[int, int], Screen] = {}
-        self._dm: dict[tuple[int, int], DmShown] = {}
-        """Per (table, player): what their hand message in direct messages shows."""
 
     def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
         return self.locks.screen(*key)
@@ -107,12 +87,10 @@ class Screens:
 
     async def _take(self, key: tuple[int, int], screen: Screen) -> None:
         """Make ``screen`` the player's screen; an older one on another message loses its
-        buttons (if its token still works). A screen in a direct message is the player's one
-        hand message there, which :mod:`bot.show.hands` keeps up to date (:meth:`edit_dm`):
-        only what it shows is remembered, so that a later edit never undoes a newer step."""
+        buttons (if its token still works). A screen in direct messages is not remembered:
+        nothing but its player's clicks changes it while it is theirs to act on, and
+        :mod:`bot.show.hands` closes it."""
         if screen.in_dm:
-            version = screen.shown[0] if screen.shown is not None else 1 << 62
-            self._dm[key] = DmShown(screen.message_id, version, screen.kind)
             return
         old = self._open.get(key)
         self._open[key] = screen
@@ -121,35 +99,6 @@ class Screens:
                 await old.edit(view=None)
             except discord.HTTPException as err:
                 log.debug("table %s: could not retire an older screen: %s", key[0], err)
-
-    async def edit_dm(
-        self,
-        table_id: int,
-        user_id: int,
-        message_id: int,
-        version: int,
-        edit: Callable[[], Awaitable[Any]],
-        *,
-        kind: ScreenKind = "hand",
-    ) -> bool:
-        """Edit a player's hand message in their direct messages to show ``kind`` at the
-        table's ``version``, unless it already shows that version or a newer one: a hand made
-        before the player pressed a tile there must not replace the spot step under their next
-        click. Edits and clicks of one player's screens go one at a time. ``edit`` may return
-        False when it did not edit after all. Returns whether the message was edited."""
-        key = (table_id, user_id)
-        async with self._lock(key):
-            shown = self._dm.get(key)
-            if shown is not None and shown.covers(message_id, version, kind):
-                return False
-            if await edit() is False:  # the edit found a newer screen there itself
-                return False
-            self._dm[key] = DmShown(message_id, version, kind)
-            return True
-
-    def sent_dm(self, table_id: int, user_id: int, message_id: int, version: int) -> None:
-        """A new hand message was sent to the player's direct messages, showing ``version``."""
-        self._dm[(table_id, user_id)] = DmShown(message_id, version, "hand")
 
     def showing(self, table_id: int, user_id: int, message_id: int) -> bool:
         """Whether the player's live screen at the table is the message ``message_id`` (then
@@ -166,7 +115,7 @@ class Screens:
         message's id and how to edit it later."""
         try:
             await interaction.edit_original_response(**shown.to_edit())
-            return _clicked(interaction), interaction.edit_original_response
+            return clicked_id(interaction), interaction.edit_original_response
         except discord.NotFound:
             log.info(
                 "table %s: the clicked message is gone; showing the answer elsewhere", table_id
@@ -230,6 +179,26 @@ class Screens:
             screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
             await self._take((table_id, interaction.user.id), screen)
 
+    async def close_clicked(
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        text: str,
+        noted: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]],
+    ) -> None:
+        """Close the clicked screen in direct messages with ``text`` (no buttons, no picture)
+        through the click's own answer; ``noted`` runs the edit it is given where the closing
+        is recorded (:meth:`bot.show.hands.Hands.closed_by_click`)."""
+
+        async def close() -> None:
+            try:
+                await interaction.edit_original_response(**Message(text).to_edit())
+            except discord.NotFound:
+                log.info("table %s: the clicked screen is gone", table_id)
+
+        async with self._lock((table_id, interaction.user.id)):
+            await noted(close)
+
     async def show_spots(self, interaction: discord.Interaction[Any], choice: SpotChoice) -> None:
         """Turn the clicked private message into the spot step for the chosen tile."""
         key = (choice.table_id, choice.user_id)
@@ -242,33 +211,14 @@ class Screens:
             )
             file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
             in_dm = interaction.guild_id is None
-            async with contextlib.AsyncExitStack() as noted:
-                if in_dm and await self._is_kept_hand(interaction, choice):
-                    # The hand message in direct messages is kept up to date by whichever
-                    # process makes a move: noted in the store as showing this version, a
-                    # hand of the same version made elsewhere does not replace the spot step.
-                    await noted.enter_async_context(
-                        self.ledger.edit(choice.table_id, Kept.hand(choice.user_id), choice.version)
-                    )
-                message_id, edit = await self._on_clicked(
-                    interaction,
-                    choice.table_id,
-                    Message(
-                        texts.spot_content(choice),
-                        files=[file],
-                        view=buttons.spot_view(choice),
-                    ),
-                )
+            message_id, edit = await self._on_clicked(
+                interaction,
+                choice.table_id,
+                Message(texts.spot_content(choice), files=[file], view=buttons.spot_view(choice)),
+            )
             screen = Screen(message_id, edit, self._now(), in_dm, "spots")
             screen.shown = (choice.version, "play", "")
             await self._take(key, screen)
-
-    async def _is_kept_hand(
-        self, interaction: discord.Interaction[Any], choice: SpotChoice
-    ) -> bool:
-        """Whether the clicked message is the player's kept hand message of the table."""
-        kept = await self.ledger.find(choice.table_id, Kept.hand(choice.user_id))
-        return kept == _clicked(interaction)
 
     async def _hand_message(self, hand: Hand, note: str | None, *, in_dm: bool) -> Message:
         mode = None if in_dm else ("channel" if hand.dm else "dm")
@@ -329,11 +279,9 @@ class Screens:
         """Drop every screen of a table whose end its screens show already."""
         for key in [k for k in self._open if k[0] == table_id]:
             del self._open[key]
-        for key in [k for k in self._dm if k[0] == table_id]:
-            del self._dm[key]
 
 
-def _clicked(interaction: discord.Interaction[Any]) -> int:
+def clicked_id(interaction: discord.Interaction[Any]) -> int:
     """The id of the message whose button was pressed."""
     return interaction.message.id if interaction.message is not None else 0
 

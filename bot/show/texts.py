@@ -22,7 +22,7 @@ from bot.narrate import describe_preview, narrate, scores_line
 from bot.service import Board, Hand, MatchResult, Prompt, SpotChoice, Step
 from data.store import GuildSettings, PlayerPrefs, TableOptions
 from engine.tiles import describe
-from render.narration import result_lines
+from render.narration import names_and, result_lines
 
 MAX_CONTENT = 2000
 EMBED_COLOUR = 0xE8590C
@@ -168,6 +168,14 @@ def prompt_line(board: Board) -> str:
     return ""
 
 
+def turn_account(step: Step) -> str:
+    """The account of the turn a move belongs to (its placement, then its falls), as every
+    message words it; empty for the start of a round."""
+    if step.kind != "move":
+        return ""
+    return narrate(step.turn_events or step.events, names_of(step.board))
+
+
 def step_content(step: Step) -> str:
     """The one message of a move: what happened, scores if a round ended, who is next."""
     board = step.board
@@ -175,7 +183,10 @@ def step_content(step: Step) -> str:
     lines: list[str] = []
     if step.kind == "start":
         lines.append(f"{em.FIRE} **Flaming Pyramids** — table {board.table_id} begins!")
-        lines.append("Your hand comes by direct message (or use **My hand**).")
+        lines.append(
+            "Each turn comes to its player with their hand (by direct message, or here with "
+            "**My hand**)."
+        )
     elif step.kind == "next_round" and board.view is not None:
         lines.append(f"{em.FIRE} Round {board.view.round} of {board.view.rounds} is dealt.")
     if step.timed_out and step.actor is not None:
@@ -183,7 +194,7 @@ def step_content(step: Step) -> str:
             f"{em.TIMED_OUT} {names[step.actor]}'s time ran out: "
             "a computer player made this move for them."
         )
-    story = narrate(step.turn_events or step.events, names) if step.kind == "move" else ""
+    story = turn_account(step)
     if story:
         lines.append(story)
     v = board.view
@@ -208,6 +219,13 @@ def step_content(step: Step) -> str:
     line = prompt_line(board)
     if line:
         lines.append(line)
+    if step.results is not None:
+        # The end pings every player (step_pings), so the mentions come first, to survive
+        # clipping.
+        players = [f"<@{u}>" for u in step_pings(step)]
+        if players:
+            said = names_and(range(len(players)), players)
+            return clip(f"Thanks for playing, {said}!\n" + "\n".join(lines))
     return clip("\n".join(lines))
 
 
@@ -264,15 +282,20 @@ def mentioned_users(board: Board) -> list[int]:
 
 
 def step_pings(step: Step) -> list[int]:
-    """Who a move's message pings: the person who must decide now, unless it is the person
-    whose decision this message shows (they are at the table: a fall choice right after their
-    own placement asks them without a ping, so a turn pings one person, the next to act)."""
+    """Who a move's message pings: the person who must decide now, unless their direct
+    messages tell them (a new screen there: one notification per decision) or it is the person
+    whose decision this message shows (a fall right after their own placement goes on the
+    screen they are looking at). The message that ends the match pings every player once,
+    so that a game played over days tells everyone how it ended."""
     board = step.board
+    if step.results is not None:
+        return list(dict.fromkeys(s.user_id for s in board.table.seats if s.user_id is not None))
     actor = step.actor
     acted = (
         board.table.seats[actor].user_id if actor is not None and actor < len(board.names) else None
     )
-    return [u for u in mentioned_users(board) if u != acted or step.timed_out]
+    told = {h.user_id for h in step.hands if h.told_by_dm}
+    return [u for u in mentioned_users(board) if u not in told and (u != acted or step.timed_out)]
 
 
 # --- hands and spots ------------------------------------------------------------------------------
@@ -282,29 +305,56 @@ OUT_OF_DATE_HAND = "That hand is out of date: here it is now."
 MATCH_OVER = f"{em.MATCH_OVER} The match is over."
 
 
-def hand_content(hand: Hand, guild_name: str | None = None) -> str:
-    """The private screen's text for a hand: where, and what to decide now."""
+def hand_title(hand: Hand) -> str:
+    """The headline of a player's screen picture."""
+    v = hand.view
+    rounds = f" · round {v.round}/{v.rounds}" if v.rounds > 1 else ""
+    return f"Flaming Pyramids · table {hand.table_id}{rounds}"
+
+
+SINCE_SHOWN: Final = 3
+"""The others' turns a new screen tells (the newest ones); older ones are counted."""
+
+
+def hand_content(hand: Hand, guild_name: str | None = None, since: Sequence[str] = ()) -> str:
+    """A player's screen: where, what the others did since their last move (``since``, on a
+    screen that begins their decision), and what to decide now, by when."""
     where = f"<#{hand.channel_id}>"
     if guild_name:
         where += f" on {esc(guild_name)}"
     v = hand.view
-    lines = [
-        f"{em.HAND} Your hand at table {hand.table_id} in {where}"
-        + (f" (round {v.round}/{v.rounds})" if v.rounds > 1 else "")
-    ]
+    rounds = f" (round {v.round}/{v.rounds})" if v.rounds > 1 else ""
     ends = f" Your turn ends {relative(hand.deadline)}." if hand.deadline else ""
     if hand.decision == "play":
-        lines.append(f"**It is your turn:** pick a tile, then its spot.{ends}")
+        lines = [f"{em.FIRE} **Your turn** at table {hand.table_id} in {where}{rounds}"]
+    elif hand.decision == "fall":
+        lines = [f"{em.FIRE} **Your decision** at table {hand.table_id} in {where}{rounds}"]
+    else:
+        lines = [f"{em.HAND} Your hand at table {hand.table_id} in {where}{rounds}"]
+    if since:
+        earlier = len(since) - SINCE_SHOWN
+        lines.append(
+            "Since your last move"
+            + (
+                f" ({earlier} earlier {'turn' if earlier == 1 else 'turns'} not shown)"
+                if earlier > 0
+                else ""
+            )
+            + ":"
+        )
+        lines.extend(f"> {line}" for line in since[-SINCE_SHOWN:])
+    if hand.decision == "play":
+        lines.append(f"Pick a tile below, then its spot.{ends}")
         if hand.fitting:
             lines.append("Tiles marked *fits* go somewhere without mayhem.")
     elif hand.decision == "fall" and v.pending is not None and v.pending.tile:
         lines.append(
-            f"**Where does {describe(v.pending.tile)} fall?** "
-            f"Choose **Fall left** or **Fall right**.{ends}"
+            f"**Where does {describe(v.pending.tile)} fall?** The arrows show where each "
+            f"choice lands: **Fall left** or **Fall right**.{ends}"
         )
     else:
         lines.append("Not your turn yet: these buttons work once it is.")
-    return "\n".join(lines)
+    return clip("\n".join(lines))
 
 
 def notify_choices(prefs: PlayerPrefs) -> str:
@@ -315,16 +365,6 @@ def notify_choices(prefs: PlayerPrefs) -> str:
         f"Direct message when your turn begins: **{turn}**. Reminders: **{reminders}**.\n"
         "Change them with `/fp notify turn:` and `/fp notify reminders:`."
     )
-
-
-def turn_notice(hand: Hand, since: Sequence[str]) -> str:
-    """The "your turn" direct message: whose table, and what happened since the player's last
-    move (the newest moves if there were many)."""
-    lines = [f"{em.FIRE} Your turn at table {hand.table_id} in <#{hand.channel_id}>."]
-    if since:
-        lines.append("Since your last move: " + " · ".join(since[-3:]))
-    lines.append("Pick a tile in your hand (the **My hand** link leads to it).")
-    return clip("\n".join(lines), 900)
 
 
 def tile_label(tile: str) -> str:
@@ -417,6 +457,17 @@ def restarted(board: Board) -> str:
     return f"{em.RESTARTED} I was restarted; here is where the game stands.\n" + board_content(
         board
     )
+
+
+def turn_done(account: str) -> str:
+    """What a player's direct-message screen says once their turn is done, by their own last
+    click on it: the turn's account, as the table's channel tells it."""
+    return clip(f"{em.PLAYED} {account}" if account else f"{em.PLAYED} Your turn is done.")
+
+
+SCREEN_RETIRED: Final = f"{em.PLAYED} This turn is over; your newest screen is below."
+"""What a player's earlier direct-message screen says when a new one replaces it before
+their own click closed it (the clock played for them, say)."""
 
 
 def played(tile: str) -> str:

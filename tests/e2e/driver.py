@@ -27,6 +27,7 @@ from tests.fakediscord import (
     Message,
     MessageNotVisible,
 )
+from tests.fakediscord.models import MessageFlag, iter_components
 
 MENTION = re.compile(r"<@!?(\d+)>")
 TIMEOUT = 15.0
@@ -169,7 +170,16 @@ class TableDriver:
 
     @staticmethod
     def decider(m: Message) -> int | None:
-        """The user a game message asks to decide (its first mention)."""
+        """The user a game message asks to decide (its first mention; nobody once the match
+        is over, whose message mentions every player), or the owner of a private screen that
+        asks a fall (their own fall after their own placement is asked there only)."""
+        if "fall" in actions(m):
+            if m.ephemeral_for is not None:
+                return m.ephemeral_for.id
+            if m.channel.recipient is not None:
+                return m.channel.recipient.id
+        if is_final(m):
+            return None
         found = MENTION.search(m.content)
         return int(found.group(1)) if found else None
 
@@ -267,28 +277,29 @@ class TableDriver:
         return [label.split(" · ")[0] for label in self.tile_labels(hand)]
 
     async def hand_for(self, user: FakeUser, game: Message, *, turn: bool = False) -> Message:
-        """The user's hand: from DMs if they get them, else with the My hand button. With
-        ``turn``, the DM hand that says it is their turn (as a person waits for it)."""
-        if user.dms_open and user.id not in self.private_only:
+        """The user's hand: their newest screen in direct messages if they get them (on their
+        turn, ``turn``, the screen of it, waited for as a person waits for it); else (or if
+        none comes: after a restart, say) the answer to **My hand** on ``game``."""
+        turn = turn or (self.decider(game) == user.id and "Fall left" not in game.labels())
+        if not turn and self.gets_dms(user):
+            shown = self.hand_message(user)
+            if shown is not None and shown.settled:
+                return shown
+        if turn and self.gets_dms(user):
 
             def ready() -> Message | None:
                 m = self.hand_message(user)
-                if m is None or (turn and (not is_players_turn(m) or not m.settled)):
+                if m is None or not is_players_turn(m) or not m.settled:
                     return None
                 return m
 
-            if not turn:
-                hand: Message = await self.fake.wait_for(
-                    ready, TIMEOUT, f"{user.name}'s hand by DM"
-                )
-                return hand
             try:
                 found: Message = await self.fake.wait_for(
                     ready, DM_PATIENCE, f"{user.name}'s turn by DM"
                 )
                 return found
             except TimeoutError:
-                pass  # no DM says it is their turn (after a restart, say): ask for the hand
+                pass  # no screen says it is their turn: ask for the hand
         ix = await self.click(user, game, "My hand")
         return await answer(ix)
 
@@ -379,12 +390,16 @@ class TableDriver:
             # The hand was out of date: the screen now shows the newest one; play from it.
         else:
             raise AssertionError(f"{user.name}'s hand kept changing under the click")
+        self.timing.samples.append(time.perf_counter() - started)
+        if "fall" in actions(hand):
+            # A fall after their own placement is asked on the screen they played on; the
+            # channel shows the turn once, whole, when it is done.
+            return hand
         await self.fake.wait_for(
             lambda: next((m for m in self.game_messages() if m.id > newest), None),
             TIMEOUT,
             "the picture of the move",
         )
-        self.timing.samples.append(time.perf_counter() - started)
         return await self.settled_game(newest)
 
     async def click_spot(self, user: FakeUser, screen: Message, spot: str) -> Interaction:
@@ -395,14 +410,52 @@ class TableDriver:
         await self.screen_after(screen, before, f"{user.name}'s screen after the spot")
         return ix
 
-    async def fall(self, user: FakeUser, game: Message, direction: str = "left") -> Message:
-        """``user`` chooses the fall on ``game``; the fall is shown on that same message (its
-        turn's), or on a new one when it cannot be. Returns the next game message, or that
-        same one edited, that waits for a person."""
+    def gets_dms(self, user: FakeUser) -> bool:
+        """Whether ``user`` is told of their decisions by direct message."""
+        return user.dms_open and user.id not in self.private_only
+
+    async def fall_screen(self, user: FakeUser, game: Message) -> Message:
+        """The screen in ``user``'s direct messages that asks the fall ``game`` asks (its fall
+        buttons made from the same table version)."""
+        wanted = {
+            (b.get("custom_id") or "")
+            for b in game.buttons()
+            if ":fall:" in (b.get("custom_id") or "")
+        }
+
+        def ready() -> Message | None:
+            mine = [m for m in user.messages(self.place()) if m.ephemeral]
+            for m in [*user.dms(), *mine]:
+                ids = {(b.get("custom_id") or "") for b in m.buttons()}
+                if wanted & ids and m.settled and not m.loading:
+                    return m
+            return None
+
+        screen: Message = await self.fake.wait_for(ready, TIMEOUT, f"{user.name}'s fall screen")
+        return screen
+
+    async def fall(
+        self, user: FakeUser, game: Message, direction: str = "left", *, on_screen: bool = True
+    ) -> Message:
+        """``user`` chooses the fall: on the screen in their direct messages if they get
+        them (``on_screen``), else on ``game``; the fall is shown on the turn's message, or on
+        a new one when it cannot be. Returns the next game message, or that same one edited,
+        that waits for a person."""
         started = time.perf_counter()
         turn = self.latest_game()
         revisions = len(turn.revisions)
-        await self.click(user, game, f"Fall {direction}")
+        if game.ephemeral or game.channel.is_dm:  # the screen that asks it
+            before = len(game.revisions)
+            await self.click(user, game, f"Fall {direction}")
+            await self.screen_after(game, before, f"{user.name}'s screen after the fall")
+            if "fall" in actions(game):  # another fall of that turn, asked there again
+                self.timing.samples.append(time.perf_counter() - started)
+                return game
+        elif on_screen and self.gets_dms(user):
+            screen = await self.fall_screen(user, game)
+            await self.click(user, screen, f"Fall {direction}")
+        else:
+            await self.click(user, game, f"Fall {direction}")
         after = await self.after_fall(turn, revisions)
         self.timing.samples.append(time.perf_counter() - started)
         return after
@@ -526,13 +579,26 @@ def tile_codes(hand: Message) -> list[str]:
 
 
 def turn_notices(user: FakeUser) -> list[Message]:
-    """The direct messages that told ``user`` a turn of theirs began: they link to the user's
-    hand message (a link into the DMs) and carry no game buttons."""
+    """The direct messages that told ``user`` a decision of theirs began: screens sent with a
+    picture and decision buttons (tiles or a fall), with a notification (not silent), newest
+    first."""
+    found = []
+    for m in user.dms():
+        first = m.revisions[0]
+        if first.flags & MessageFlag.SUPPRESS_NOTIFICATIONS or not first.attachments:
+            continue
+        ids = [c.get("custom_id") or "" for c in iter_components(first.components)]
+        if any(":play:" in i or ":fall:" in i for i in ids):
+            found.append(m)
+    return found
+
+
+def silent_screens(user: FakeUser) -> list[Message]:
+    """Screens sent to ``user`` without a notification (they asked for none on their turn)."""
     return [
         m
         for m in user.dms()
-        if any("/channels/@me/" in (b.get("url") or "") for b in m.buttons())
-        and not button_actions(m)
+        if m.revisions[0].flags & MessageFlag.SUPPRESS_NOTIFICATIONS and m.revisions[0].attachments
     ]
 
 

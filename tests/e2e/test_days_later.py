@@ -94,7 +94,7 @@ async def test_a_lobby_and_a_status_copy_work_after_their_tokens_expired(
     status = await answer(await table.slash(world.carol, "fp status"))  # a followup message
     assert ("fall", "left") in button_actions(status)
     later(world, clock)
-    after = await table.fall(world.alice, status)
+    after = await table.fall(world.alice, status, on_screen=False)
     assert TableDriver.decider(after) == world.bob.id
     await retired(world, status)
     assert not falling.ephemeral

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import Why
+from bot.show.texts import OUT_OF_DATE_HAND
 from engine import Fall, Game, Play
 from engine.model import Die
 from tests.fakediscord import FakeUser, Interaction, Message
@@ -171,11 +172,24 @@ async def test_curse_gives_the_fall_choice_to_the_previous_player(
     assert [e.player for e in state.turn_events if e.kind == "cursed"] == [2]  # Carol's pile
     assert state.pending is not None and state.pending[:2] == ("fall", 2)
     assert TableDriver.decider(falling) == world.carol.id  # Carol played before Alice
-    assert pinged(world, falling) == {world.carol.id}  # someone else's decision: a ping
+    # Someone else's decision: Carol is told once, by a new screen in her direct messages
+    # (the fall ringed on the board, with her hand), not pinged in the thread as well.
+    assert pinged(world, falling) == set()
+    screen = await table.fall_screen(world.carol, falling)
+    assert [a for a, _ in button_actions(screen)] == ["fall", "fall"]
+    assert [a.filename for a in screen.images()] == ["turn.png"]
     ix = await table.click(world.alice, falling, "Fall left")
     assert await private_answer(ix) == not_yours_text("fall", "Carol")
     after = await table.fall(world.carol, falling, "left")
     assert TableDriver.decider(after) == world.bob.id
+    # Her screen is closed by her own click: no button is left, it tells the turn.
+    await world.fake.wait_for(
+        lambda: screen.settled and not screen.buttons(), TIMEOUT, "her screen closed"
+    )
+    assert not screen.images()
+    # The thread's question is closed too: the turn's message shows the fall, without its
+    # fall buttons.
+    assert "fall" not in [a for a, _ in button_actions(table.latest_game())]
 
 
 async def test_double_click_and_stale_buttons(
@@ -186,7 +200,7 @@ async def test_double_click_and_stale_buttons(
     game = await table.start(world.alice)
     # The lobby's buttons are gone once the game runs.
     await world.fake.wait_for(lambda: not lobby.buttons() and lobby.settled, TIMEOUT, "lobby")
-    hand = await table.hand_for(world.alice, game)
+    hand = await table.hand_for(world.alice, game, turn=True)
     # Alice picks yellow 40: the same message shows spots A and B; she goes back and picks
     # red 6 instead, on the same message again.
     before = len(hand.revisions)
@@ -219,13 +233,15 @@ async def test_double_click_and_stale_buttons(
     assert TableDriver.decider(moved) == world.bob.id
     assert len([m for m in table.game_messages() if m.id > game.id]) == 1  # one move only
     await world.fake.wait_for(
-        lambda: hand.settled and ":spot:" not in str(hand.buttons()),
-        TIMEOUT,
-        "the screen after the move",
+        lambda: hand.settled and not hand.buttons(), TIMEOUT, "the screen closed by the move"
     )
+    # The second tap is the same tap: the screen says what the first did, and nothing says
+    # "out of date".
     now = await stored_game(db_url, table.table_id())
-    assert tile_codes(hand) == now.hands[0]  # her hand as it is now: red 6 played
     assert "Y40" in now.hands[0] and "R6" not in now.hands[0]
+    assert "red 6" in hand.content
+    assert all(not ix.followups for ix in clicks)
+    assert OUT_OF_DATE_HAND not in str([r.content for r in hand.revisions])
     plays = [a.action for a in await stored_log(db_url, table.table_id()) if "play" in a.action]
     assert [p["play"] for p in plays] == ["R6"]  # played once
     del first_spots
@@ -273,7 +289,7 @@ async def test_hand_buttons_belong_to_their_owner(
     bob: FakeUser = world.bob
     hand = await table.hand_for(bob, game)  # Bob's DM
     # A picture, one button per tile, and a link to the game's newest message in its thread.
-    assert [a.filename for a in hand.images()] == ["hand.png"]
+    assert [a.filename for a in hand.images()] == ["turn.png"]
     assert table.tile_labels(hand) == ["red 2", "green 2"]
     links = [b.get("url") for b in hand.buttons() if b.get("url")]
     thread = table.place()
@@ -317,7 +333,7 @@ async def test_a_click_on_an_old_hand_answers_with_the_hand_as_it_is_now(
     before = len(copy.revisions)
     await table.click(world.alice, copy, table.tile_labels(copy)[1])
     await table.screen_after(copy, before, "the copy brought up to date")
-    assert copy.ephemeral and [a.filename for a in copy.images()] == ["hand.png"]
+    assert copy.ephemeral and [a.filename for a in copy.images()] == ["turn.png"]
     assert sorted(tile_codes(copy)) == sorted(expected)
     assert not is_players_turn(copy)  # grey tiles: not her turn yet
     assert table.latest_game().id == after.id  # nothing was played

@@ -1,5 +1,6 @@
 """Kept messages never go backwards: an edit made from an older move that reaches Discord after
-one made from a newer move (as when two bot processes serve one table) is dropped."""
+one made from a newer move (as when two bot processes serve one table) is dropped, and a screen
+its player's click closed is never edited again."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from bot.show.channel import lobby_message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, is_players_turn, stored_table, table_of, turn_notices
+from .driver import TIMEOUT, TableDriver, stored_table, table_of, turn_notices
 from .test_full_game import SHORT_SEED
 
 
-async def test_a_hand_edit_from_an_older_move_arriving_late_is_dropped(
+async def test_a_screen_closed_by_its_players_click_is_never_edited_again(
     world: World, run_bot: MakeBot, table: TableDriver
 ) -> None:
     bot = await run_bot(seed=SHORT_SEED)
@@ -25,27 +26,23 @@ async def test_a_hand_edit_from_an_older_move_arriving_late_is_dropped(
         if table.decider(game) == world.alice.id
         else (world.bob, world.alice)
     )
-    await table.hand_for(waiting, game)
-    older = await bot.service.hand(table_id, waiting.id)
-    assert not older.your_turn
+    older = await bot.service.hand(table_id, waiting.id)  # a hand that begins nothing
+    screen = await table.hand_for(first, game, turn=True)
     game = await table.play(first, game)
-    hand = await table.hand_for(waiting, game, turn=True)  # edited: now it is their turn
     await world.fake.wait_for(
-        lambda: any(m.settled for m in turn_notices(waiting)),
-        TIMEOUT,
-        "the DM that tells the turn",
+        lambda: screen.settled and not screen.buttons(), TIMEOUT, "the screen closed"
     )
-    newer = await bot.service.hand(table_id, waiting.id)
-    assert newer.version > older.version
-    revisions, content, dms = len(hand.revisions), hand.content, len(waiting.dms())
+    revisions, content = len(screen.revisions), screen.content
+    hands = bot.desk.show.hands
 
-    await bot.desk.show.hands.deliver(older)  # the older move's edit, late
-
-    assert len(hand.revisions) == revisions
-    assert hand.content == content and is_players_turn(hand)
-    assert len(waiting.dms()) == dms  # nor sent anew
-    await bot.desk.show.hands.deliver(newer)  # what the message shows already: no edit either
-    assert len(hand.revisions) == revisions
+    # A late closing (as a process that did not see the click would send): nothing is sent.
+    await hands.retire(table_id, first.id, screen.channel.id, "late")
+    assert len(screen.revisions) == revisions and screen.content == content
+    # A waiting player's hand, delivered late, sends nothing: only a decision brings a screen.
+    await world.fake.wait_for(lambda: turn_notices(waiting), TIMEOUT, "the next screen")
+    dms = len(waiting.dms())
+    await hands.deliver(older)
+    assert len(waiting.dms()) == dms
 
 
 async def test_the_lobby_card_is_not_put_back_by_a_late_edit_of_an_older_lobby(

@@ -149,12 +149,13 @@ async def test_reminders_and_timeouts(
     await table.open(*people)
     game = await table.start(people[0])
     assert TableDriver.decider(game) == people[1].id
+    screen = await table.hand_for(people[1], game, turn=True)
     clock.advance(3 * 3600 + 1)
-    reminder = await world.fake.wait_for_message(
-        table.place(), lambda m: "is waiting" in m.content, newer_than=game, timeout=TIMEOUT
-    )
-    assert f"<@{people[1].id}>" in reminder.content
-    await people[1].wait_for_dm(lambda m: "Your turn at table" in m.content)
+    # One reminder, by the way the turn came: a direct message, with a link to the screen.
+    reminder = await people[1].wait_for_dm(lambda m: "ends <t:" in m.content and not m.images())
+    links = [b.get("url") or "" for b in reminder.buttons()]
+    assert f"https://discord.com/channels/@me/{screen.channel.id}/{screen.id}" in links
+    assert not [m for m in table.bot_messages() if m.id > game.id]  # nothing in the thread
     clock.advance(3 * 3600)
     timed_out = await table.settled_game(game.id)
     assert "time ran out" in timed_out.content
@@ -219,7 +220,7 @@ async def test_every_command_and_every_error_reply(
 async def test_a_player_who_left_every_server_is_told_in_the_channel(
     world: World, run_bot: MakeBot, tmp_path: Path
 ) -> None:
-    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await run_bot(test_state_file=write_state(tmp_path, dict(COLLAPSE, active=2)))
     table = driver(world, [])
     await table.open(world.alice, world.bob, world.carol)
     world.fake.remove_member(world.guild, world.carol)  # no server in common with the bot now
@@ -231,5 +232,6 @@ async def test_a_player_who_left_every_server_is_told_in_the_channel(
     )
     assert not notice.attachments  # nothing about her tiles
     assert [r.error_code for r in world.fake.requests if r.status == 403] == [50278]
-    assert TableDriver.decider(game) == world.alice.id
+    assert TableDriver.decider(game) == world.carol.id
+    assert world.carol.id in notice.notified  # her turn: told there, since DMs cannot
     assert_all_accepted(world, table)

@@ -22,6 +22,8 @@ from .driver import (
     stored_log,
     stored_table,
     table_of,
+    tile_codes,
+    turn_notices,
 )
 from .test_decisions import private_answer
 
@@ -58,15 +60,22 @@ async def test_full_three_player_game(
         lambda: button_actions(lobby) == [("rematch", "")] and lobby.settled, 10, "lobby result"
     )
     assert all(names[w] in lobby.embed_text() for w in ended.winners())
-    # Every hand message loses its buttons and its picture (which showed a game still going).
+    # The last post pings every player once, so that a game played over days tells everyone
+    # how it ended; no earlier post pinged a player who is told by direct message.
+    assert sorted(final.notified) == sorted(u.id for u in (world.alice, world.bob, world.carol))
+    assert all(m.notified == [] for m in table.game_messages() if m.id != final.id)
+    # One screen per decision that became theirs, each a new direct message; every one closed
+    # (no button, no picture of a game still going) by their own last click on it.
     for user in (world.alice, world.bob, world.carol):
-        hand = [m for m in user.dms() if m.revisions[0].attachments]
-        assert len(hand) == 1  # one hand message per player for the whole game
-        await world.fake.wait_for(
-            lambda h=hand[0]: h.buttons() == [] and h.images() == [] and h.settled,
-            TIMEOUT,
-            "hands closed",
-        )
+        screens = [m for m in user.dms() if m.revisions[0].attachments]
+        assert screens and screens == turn_notices(user)
+        for screen in screens:
+            await world.fake.wait_for(
+                lambda h=screen: h.buttons() == [] and h.images() == [] and h.settled,
+                TIMEOUT,
+                "screens closed",
+            )
+        assert sum(len(m.revisions) > 1 for m in screens) == len(screens)
     # Every move posted one new picture; every hand went only to its owner.
     for user in (world.alice, world.bob, world.carol):
         for dm in user.dms():
@@ -176,23 +185,26 @@ async def test_rounds_of_a_match(
     assert second.scores == after_one.scores  # the standings carry over
     seats = (await stored_table(db_url, table_id)).seats
     assert table.decider(dealt) == seats[second.active].user_id
-    # Everyone gets a new hand: the tiles of round 2 on their DM's buttons.
+    # The player who begins round 2 gets its screen: the tiles of round 2 on its buttons; the
+    # others, who have nothing to decide yet, get nothing and see theirs with My hand.
+    active = (world.alice, world.bob, world.carol)[second.active]
+    dealt_tiles = sorted(second.hands[second.active])
+    await world.fake.wait_for(
+        lambda: (
+            (h := table.hand_message(active)) is not None
+            and h.settled
+            and sorted(arg.split(".")[0] for a, arg in button_actions(h) if a == "play")
+            == dealt_tiles
+        ),
+        TIMEOUT,
+        "the new round's screen",
+    )
     for seat, user in enumerate((world.alice, world.bob, world.carol)):
-        dealt_tiles = sorted(second.hands[seat])
-        await world.fake.wait_for(
-            lambda u=user, t=dealt_tiles: (
-                (h := table.hand_message(u)) is not None
-                and h.settled
-                and sorted(
-                    arg.split(".")[0]
-                    for a, arg in button_actions(h) + button_actions(h, disabled=True)
-                    if a == "play"
-                )
-                == t
-            ),
-            TIMEOUT,
-            "new hands",
-        )
+        if seat == second.active:
+            continue
+        ix = await table.click(user, dealt, "My hand")
+        hand = await answer(ix)
+        assert sorted(tile_codes(hand)) == sorted(second.hands[seat])
 
 
 async def test_the_next_round_starts_by_itself_after_a_pause(

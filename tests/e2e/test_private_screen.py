@@ -79,7 +79,7 @@ async def test_a_tile_turns_the_same_message_into_the_spot_step_that_says_what_e
     # Back: the tiles again, on the same message.
     await press(table, world.alice, hand, "Back")
     assert tile_codes(hand) == ["Y40", "B2"]
-    assert [a.filename for a in hand.images()] == ["hand.png"]
+    assert [a.filename for a in hand.images()] == ["turn.png"]
 
 
 FALLS = [("fall", "left"), ("fall", "right")]
@@ -106,10 +106,8 @@ async def test_the_fall_is_asked_on_the_screen_of_whoever_must_decide_it(
     # Alice, who played, is told whose decision it is, by name as Carol wrote it.
     ix = await table.click(world.alice, falling, "Fall left")
     assert await private_answer(ix) == not_yours_text("fall", "Carol")
-    # A tile pressed on her DM hand meanwhile: that screen answers with the fall buttons.
-    dm = table.hand_message(world.carol)
-    assert dm is not None
-    await press(table, world.carol, dm, table.tile_labels(dm)[0])
+    # She is told once, by a new screen in her direct messages that asks the same.
+    dm = await table.fall_screen(world.carol, falling)
     assert falls(dm) == FALLS
     # She opens her hand again in the channel: the new message asks the same, and the older
     # private one there loses its buttons.
@@ -123,6 +121,10 @@ async def test_the_fall_is_asked_on_the_screen_of_whoever_must_decide_it(
     after = await table.after_fall(falling, revisions)
     assert TableDriver.decider(after) == world.bob.id
     assert not is_players_turn(copy) and not falls(copy)  # her hand again, not her turn
+    # Answered there, the question is closed everywhere: her DM screen too.
+    await world.fake.wait_for(
+        lambda: dm.settled and not dm.buttons(), TIMEOUT, "her DM screen closed"
+    )
 
 
 async def test_a_stranger_is_told_they_are_not_playing_here(
@@ -158,15 +160,20 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
     clock.advance(16 * 60)
     world.fake.advance_time(16 * 60)
     bob = await answer(await table.click(world.bob, game, "My hand"))
-    bob_dm = await world.fake.wait_for(
-        lambda: table.hand_message(world.bob), TIMEOUT, "Bob's hand by DM"
-    )
+    alice_dm = await table.hand_for(world.alice, game, turn=True)
+    assert alice_dm.channel.is_dm
     final = await table.play(world.alice, game, spot="B")
     assert is_final(final) and TableDriver.decider(final) is None
     record = await stored_table(db_url, table.table_id())
     assert record.status == "finished"
-    # Bob's open screen and his DM hand are closed by the bot itself.
-    for screen in (bob, bob_dm):
+    # Alice's screen, closed by her own last click, says the match is over; Bob's open
+    # screen is closed by the bot itself.
+    await world.fake.wait_for(
+        lambda: alice_dm.settled and not alice_dm.buttons(), TIMEOUT, "Alice's screen closed"
+    )
+    assert MATCH_OVER in alice_dm.content
+    assert table.hand_message(world.bob) is None  # he had nothing to decide: no DM
+    for screen in (bob,):
         await world.fake.wait_for(
             lambda s=screen: s.settled and not [b for b in s.buttons() if not b.get("url")],
             TIMEOUT,

@@ -297,8 +297,8 @@ async def test_a_hand_shown_by_dm_is_played_through_shard_0_for_a_server_on_shar
     # Her hand names the server it is played in, also as shown by a process without that server.
     guild = table.channel.guild
     assert guild is not None
-    shown = [r.content for m in alice.dms() for r in m.revisions if "Your hand at" in r.content]
-    assert len(shown) >= 2  # as dealt (by the server's process), after her move (by shard 0's)
+    shown = [r.content for m in alice.dms() for r in m.revisions if "at table" in r.content]
+    assert len(shown) >= 2  # her turn (sent by the server's process), her fall (by shard 0's)
     assert all(f" on {guild.name}" in content for content in shown), shown
 
 
@@ -339,7 +339,7 @@ async def test_the_turn_dm_tells_every_move_since_the_last_whichever_process_sho
     await table.fall(alice, falling)  # shown by shard 3's (a click in the server)
     turn = await bob.wait_for_dm(lambda m: "Since your last move" in m.content, timeout=TIMEOUT)
     # Both moves, told as one turn (replayed from the table's log, whichever process sends it).
-    told = "Since your last move: Alice played yellow 40, too heavy for the two tiles below: "
+    told = "Since your last move:\n> Alice played yellow 40, too heavy for the two tiles below: "
     assert told in turn.content and "and yellow 40 fell left" in turn.content
 
 
@@ -379,9 +379,12 @@ async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_
     assert len(falls) == 1, log
     assert len([m for m in table.game_messages() if m.id > falling.id]) == 1
     if falls == [{"fall": "left"}]:
-        # The channel's click won: the DM click's screen says its moment passed, showing the
-        # hand as it is now, with no fall to choose.
-        assert answers(cluster.fake, in_dm)[-1].startswith(OUT_OF_DATE_HAND)
+        # The channel's click won: her DM screen is closed with the turn's account, or (if
+        # the DM click got there first) says its moment passed, with no fall to choose.
+        await cluster.fake.wait_for(
+            lambda: screen.settled and not screen.buttons(), TIMEOUT, "closed"
+        )
+        assert "fell left" in screen.content or screen.content.startswith(OUT_OF_DATE_HAND)
     else:
         assert falls == [{"fall": "right"}]  # the DM's click won
         lost = await answer(in_channel)
@@ -416,8 +419,8 @@ async def test_a_due_reminder_and_deadline_polled_by_three_processes_are_acted_o
     assert [a.user_id for a in log] == [None] * (len(log) - 1) + [bob.id]
     assert ["play" in a.action for a in timed_out(log, 0)][:1] == [True]
     assert len([a for a in timed_out(log, 0) if "play" in a.action]) == 1
-    reminders = [m for m in table.bot_messages() if "⏳" in m.content]
-    assert len(reminders) == 1
+    # One reminder, by the way her turn came (a direct message), none in the channel.
+    assert not [m for m in table.bot_messages() if "⏳" in m.content]
     assert len([m for m in alice.dms() if "⏳" in m.content]) == 1
 
 

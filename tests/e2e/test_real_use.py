@@ -16,12 +16,13 @@ from .driver import (
     TableDriver,
     button_actions,
     decision_copies,
-    is_game_message,
     not_yours_text,
     refusal_text,
     stored_log,
+    stored_prefs,
     stored_table,
     table_of,
+    turn_notices,
 )
 from .driver import (
     answer as answer_of,
@@ -89,7 +90,7 @@ async def test_a_direct_message_button_of_a_table_one_is_not_seated_at_changes_n
 
 
 async def test_ids_and_arguments_out_of_range_are_refused_privately(
-    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
@@ -103,8 +104,7 @@ async def test_ids_and_arguments_out_of_range_are_refused_privately(
         ix = await world.bob.click(forge(world, world.games, cid), custom_id=cid)
         assert await private_answer(ix) == OUT_OF_DATE
     # Bob still gets his hands by direct message (the unknown mode changed nothing).
-    hand = await table.hand_for(world.bob, game)
-    assert not hand.ephemeral
+    assert (await stored_prefs(db_url, world.bob.id)).hand_mode == "dm"
 
 
 async def test_names_cannot_format_or_turn_a_private_answer_around(
@@ -185,19 +185,20 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
     assert (log[-1].seat, log[-1].action) == (0, {"fall": "left"})  # the move stands
     # Told which permission Discord said was missing (the fake's error text).
     assert reply.content == refusal_text(Why.NOT_SHOWN_FORBIDDEN, what="Missing Permissions")
-    # Bob, who must play next, hears of it once by direct message, with a link to the table.
-    notice = await world.fake.wait_for(
-        lambda: next(iter(decision_copies(world.bob)), None), 10, "Bob's notice"
+    # Bob, who must play next, is told once, by the screen of his turn (his tiles on it work
+    # without the channel's message), with a link to the table.
+    screen = await world.fake.wait_for(
+        lambda: next(iter(turn_notices(world.bob)), None), 10, "Bob's screen"
     )
-    assert ("hand", "") in button_actions(notice)
+    assert "play" in [a for a, _ in button_actions(screen)]
     assert any(
         (b.get("url") or "").startswith(f"https://discord.com/channels/{world.guild.id}/")
-        for b in notice.buttons()
+        for b in screen.buttons()
     )
     after = await table.settled_game(falling.id)
     assert refusal.hits == 4
     assert TableDriver.decider(after) == world.bob.id
-    assert len(decision_copies(world.bob)) == 1
+    assert decision_copies(world.bob) == [] and turn_notices(world.bob) == [screen]
     assert not decision_copies(world.alice)
     after = await table.play(world.bob, after)
     assert TableDriver.decider(after) == world.carol.id
@@ -224,23 +225,23 @@ async def test_a_timed_out_move_discord_refused_is_shown_later_and_the_next_play
     await run_bot(test_state_file=write_state(tmp_path, QUIET))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
-    clock.advance(13 * 3600)  # the reminder comes and goes: a ping for Alice, no picture
-    await world.fake.wait_for_message(
-        table.place(), lambda m: m.notified == [world.alice.id] and not is_game_message(m)
-    )
+    clock.advance(13 * 3600)  # the reminder comes and goes: by DM, where her turn came
+    await world.alice.wait_for_dm(lambda m: "⏳" in m.content)
     refusal = world.fake.faults.server_error(
         MOVES, status=503, times=2, channel_id=table.place().id
     )
     clock.advance(12 * 3600)  # Alice's time runs out: a computer player moves for her
-    notice = await world.fake.wait_for(
-        lambda: next(iter(decision_copies(world.bob)), None), 10, "Bob's notice"
+    # Bob is told once, by the screen of his turn (his tiles on it work without the
+    # channel's message), not by a copy of the decision as well.
+    screen = await world.fake.wait_for(
+        lambda: next(iter(turn_notices(world.bob)), None), 10, "Bob's screen"
     )
-    assert ("hand", "") in button_actions(notice)
+    assert "play" in [a for a, _ in button_actions(screen)]
     shown = await table.settled_game(game.id)
     log = await stored_log(db_url, table.table_id())
     assert [(a.seat, a.user_id) for a in log if "play" in a.action] == [(0, None)]  # not Alice
     assert TableDriver.decider(shown) == world.bob.id
     assert refusal.hits == 2
-    assert len(decision_copies(world.bob)) == 1
+    assert decision_copies(world.bob) == [] and turn_notices(world.bob) == [screen]
     after = await table.play(world.bob, shown)
     assert TableDriver.decider(after) == world.carol.id

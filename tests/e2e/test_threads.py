@@ -21,6 +21,7 @@ from .driver import (
     button_actions,
     is_players_turn,
     refusal_text,
+    silent_screens,
     stored_channel_table,
     stored_prefs,
     table_of,
@@ -97,31 +98,36 @@ async def test_a_game_that_waits_a_week_is_reached_again_through_its_archived_th
     assert status.channel is thread and table_of(status) == table_of(game)
 
 
-async def test_a_players_turn_brings_one_short_dm_and_the_hand_is_one_message_edited(
+async def test_a_players_turn_comes_as_one_new_screen_with_the_board_and_the_hand(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)  # Alice's own fall next: no turn for Bob yet
-    bob_hand = table.hand_message(world.bob)
-    assert bob_hand is not None
+    assert table.hand_message(world.bob) is None  # nothing to decide, nothing sent
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
-    await world.fake.wait_for(lambda: turn_notices(world.bob), 10, "Bob's turn DM")
-    [notice] = turn_notices(world.bob)
-    assert "Alice" in notice.content  # what happened since his last move: Alice's turn
-    links = [b.get("url") or "" for b in notice.buttons()]
+    assert after.notified == []  # told by direct message, not pinged as well
+    await world.fake.wait_for(lambda: turn_notices(world.bob), 10, "Bob's turn screen")
+    [screen] = turn_notices(world.bob)
+    await world.fake.wait_for(lambda: screen.settled, 10, "Bob's screen")
+    # The screen he plays on: what happened since his last move (Alice's turn), the board
+    # with his hand in one picture, his tiles as buttons, a link to the table.
+    assert "Alice" in screen.content
+    assert [a.filename for a in screen.images()] == ["turn.png"]
+    assert is_players_turn(screen)
+    links = [b.get("url") or "" for b in screen.buttons() if b.get("url")]
     thread = table.place()
-    assert links == [  # to the table's newest message, and to his hand
-        f"https://discord.com/channels/{world.guild.id}/{thread.id}/{after.id}",
-        f"https://discord.com/channels/@me/{bob_hand.channel.id}/{bob_hand.id}",
-    ]
-    # Still one hand message, brought up to date in place: now it is his turn.
+    assert links == [f"https://discord.com/channels/{world.guild.id}/{thread.id}/{after.id}"]
+    # His tile and spot clicks happen on that same message; the last one closes it.
+    before = len(screen.revisions)
+    await table.click(world.bob, screen, table.tile_labels(screen)[0])
+    await table.screen_after(screen, before, "Bob's spot step")
+    await table.click_spot(world.bob, screen, "A")
     await world.fake.wait_for(
-        lambda: is_players_turn(bob_hand) and bob_hand.settled, 10, "Bob's hand"
+        lambda: not screen.buttons() and screen.settled, 10, "Bob's screen closed"
     )
-    hands = [m for m in world.bob.dms() if m.images()]
-    assert hands == [bob_hand]
+    assert [m for m in world.bob.dms() if m.revisions[0].attachments] == [screen]
 
 
 async def test_notify_turns_the_turn_dm_off_and_says_the_choices(
@@ -139,11 +145,12 @@ async def test_notify_turns_the_turn_dm_off_and_says_the_choices(
     falling = await table.play(world.alice, game)
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
-    bob_hand = table.hand_message(world.bob)
-    assert bob_hand is not None
-    await world.fake.wait_for(
-        lambda: is_players_turn(bob_hand) and bob_hand.settled, 10, "Bob's hand"
-    )
+    # No notification by DM: he is pinged in the thread instead, and his screen comes
+    # silently (a direct message without a push).
+    assert after.notified == [world.bob.id]
+    await world.fake.wait_for(lambda: silent_screens(world.bob), 10, "Bob's silent screen")
+    [bob_screen] = silent_screens(world.bob)
+    assert is_players_turn(bob_screen)
     assert not turn_notices(world.bob)
     ix = await world.bob.slash("fp notify", world.games)  # no option: the choices as they are
     assert (await answer(ix)).content == chosen

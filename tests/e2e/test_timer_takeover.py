@@ -8,6 +8,7 @@ from typing import cast
 
 from bot.cogs.timers import Timers
 from data.sqlite import SqliteStore
+from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
@@ -16,12 +17,18 @@ from .driver import TIMEOUT, TableDriver, table_of
 LEASE = 30.0
 
 
+def reminders(user: FakeUser) -> list[Message]:
+    """The reminders sent to ``user``: by DM, where their turn came."""
+    return [m for m in user.dms() if "⏳" in m.content]
+
+
 async def test_a_stopped_process_claim_is_taken_over_when_its_lease_runs_out(
     world: World, run_bot: MakeBot, table: TableDriver, clock: MovableClock, db_url: str
 ) -> None:
     bot = await run_bot(timer_lease_s=LEASE)
     await table.open(world.alice, world.bob, time_limit=3600)
     game = await table.start(world.alice)
+    first = table.users[TableDriver.decider(game) or 0]
     table_id = table_of(game)
     assert table_id is not None
     stored = await bot.service.store.get_table(table_id)
@@ -40,16 +47,12 @@ async def test_a_stopped_process_claim_is_taken_over_when_its_lease_runs_out(
     await world.fake.wait_for(
         lambda: timers.poll.current_loop >= polls + 5, TIMEOUT, "five looks at the timers"
     )
-    assert not [m for m in table.bot_messages() if "⏳" in m.content]  # the claim holds it
+    assert not reminders(first)  # the claim holds it
 
     clock.advance(LEASE)  # the claim runs out: this process takes the reminder over
-    await world.fake.wait_for(
-        lambda: next((m for m in table.bot_messages() if "⏳" in m.content), None),
-        TIMEOUT,
-        "the reminder",
-    )
+    await world.fake.wait_for(lambda: next(iter(reminders(first)), None), TIMEOUT, "the reminder")
     polls = timers.poll.current_loop
     await world.fake.wait_for(
         lambda: timers.poll.current_loop >= polls + 5, TIMEOUT, "five more looks"
     )
-    assert len([m for m in table.bot_messages() if "⏳" in m.content]) == 1
+    assert len(reminders(first)) == 1
