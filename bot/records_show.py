@@ -14,7 +14,7 @@ from typing import Final
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.service import PAGE_SIZE, RefusalKind, ReplayShown
-from bot.show.texts import esc, jump_url
+from bot.show.texts import esc, jump_url, table_name
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
 from engine.tiles import describe
 from render.records import CardRow
@@ -161,7 +161,7 @@ def step_text(shown: ReplayShown) -> StepText:
     """What a replay step says: where it is in the match, and the move told as during play."""
     s: ReplayStep = shown.step
     names = [esc(n) for n in shown.names]
-    head = f"**Replay of table {shown.table.id}** · step {s.index + 1} of {s.count}"
+    head = f"**Replay of {table_name(shown.table.number)}** · step {s.index + 1} of {s.count}"
     if s.index == 0:
         body = "The tiles are dealt; " + (names[s.after.active] if s.after.active is not None
                                           else "nobody") + " starts."  # fmt: skip
@@ -170,7 +170,7 @@ def step_text(shown: ReplayShown) -> StepText:
     if s.last:
         scores = list(s.after.scores)
         body += f"\nThe match is over. Final totals (lower wins): {scores_line(names, scores)}."
-    title = f"Replay · table {shown.table.id} · {s.index + 1}/{s.count}"
+    title = f"Replay · {table_name(shown.table.number)} · {s.index + 1}/{s.count}"
     return StepText(f"{head}\n{body}", title)
 
 

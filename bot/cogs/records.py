@@ -38,6 +38,7 @@ from bot import emoji as em
 from bot import records_show as show
 from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
 from bot.replies import guarded, reply_private
+from bot.show import texts
 from bot.show.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from data.records import computer_key, person_key
 from engine.ai import LEVELS
@@ -514,6 +515,7 @@ class Records(commands.Cog):
                 await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
                 return
             names = list(moments[0].names)
+            number = moments[0].table.number
             frames = [(m.step.after, show.summary_caption(m)) for m in moments]
             started = time.perf_counter()
             gif = await asyncio.to_thread(render_summary, frames, names)
@@ -522,8 +524,9 @@ class Records(commands.Cog):
             if len(gif) > MAX_ATTACHMENT_BYTES:
                 gif = await asyncio.to_thread(render_summary, frames[-4:], names)
             await interaction.followup.send(
-                f"**Summary of table {table_id}**: the deal, the mayhem and the last tiles.",
-                file=discord.File(io.BytesIO(gif), f"summary-{table_id}.gif"),
+                f"**Summary of {texts.table_name(number)}**: the deal, the mayhem and the "
+                "last tiles.",
+                file=discord.File(io.BytesIO(gif), f"summary-{number}.gif"),
                 ephemeral=True,
             )
 
@@ -539,10 +542,11 @@ class Records(commands.Cog):
                 await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
                 return
             data = json.dumps(scenario, separators=(",", ":")).encode()
+            number = await self.service.number(interaction.guild_id, table_id)
             await interaction.followup.send(
-                f"Table {table_id} as a scenario file: `python -m engine run "
-                f"match-{table_id}.json` replays it to its final state.",
-                file=discord.File(io.BytesIO(data), f"match-{table_id}.json"),
+                f"{texts.table_name(number, start=True)} as a scenario file: `python -m engine "
+                f"run match-{number}.json` replays it to its final state.",
+                file=discord.File(io.BytesIO(data), f"match-{number}.json"),
                 ephemeral=True,
             )
 

@@ -147,6 +147,11 @@ class RecordsService:
 
         return [ReplayShown(table, s) for s in await asyncio.to_thread(build)]
 
+    async def number(self, guild_id: int, table_id: int) -> int:
+        """The finished match's table number on its server (``table #12``), as players name it."""
+        table, _ = await self._replay(guild_id, table_id)
+        return table.number
+
     async def export(self, guild_id: int, table_id: int, user_id: int) -> dict[str, Any]:
         """The match in the engine's scenario format (see :meth:`MatchReplay.scenario`), for
         one of its players only: the file holds every hand as dealt."""

@@ -317,6 +317,7 @@ class TableCore:
             deadline=table.deadline if decision != "wait" else None,
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
+            table_number=table.number,
         )
 
     async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:

@@ -47,6 +47,11 @@ class Board:
         return self.table.id
 
     @property
+    def number(self) -> int:
+        """The table's short number on its server, the one players read ("table #12")."""
+        return self.table.number
+
+    @property
     def channel_id(self) -> int:
         """Where the game is shown: the table's thread once it has one, else its channel."""
         return self.table.place_id
@@ -117,6 +122,8 @@ class Hand:
     since: tuple[tuple[Event, ...], ...] = ()
     """When this hand begins the player's turn and they want to be told by direct message: the
     others' turns since their last move, one group of events per turn (else empty)."""
+    table_number: int = 0
+    """The table's short number on its server, the one players read ("table #12")."""
 
 
 @dataclass(frozen=True)
