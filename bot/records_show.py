@@ -137,7 +137,10 @@ def history_line(n: int, e: HistoryEntry) -> str:
     result = f"winner **{winners}**"
     if e.scores is not None and len(e.scores) == len(names):
         result += f" ({scores_line(names, e.scores)})"
-    return f"{n}. <t:{int(e.finished_at)}:d> · {', '.join(names)} · {result} · [thread]({where})"
+    return (
+        f"{n}. <t:{int(e.finished_at)}:d> · {table_name(e.number)} · {', '.join(names)} · "
+        f"{result} · [thread]({where})"
+    )
 
 
 def history_content(entries: Sequence[HistoryEntry], whose: str | None) -> str:

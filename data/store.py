@@ -376,6 +376,9 @@ class Store(Protocol):
     async def get_table(self, table_id: int) -> Table:
         """Raises :class:`NotFound` or :class:`CorruptRecord`."""
 
+    async def table_numbered(self, guild_id: int, number: int) -> int | None:
+        """The id of the guild's table numbered ``number`` (:attr:`Table.number`), or None."""
+
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
         """The open table living in ``channel_id``: a lobby or a game in that channel, or a
         game whose thread it is (a game with a thread no longer occupies its parent channel)."""

@@ -304,14 +304,16 @@ async def _history(
     await cog.history(interaction, player)
 
 
-@app_commands.describe(match="The match (table) number, as /fp history shows it")
+@app_commands.describe(match="The match's table number, as /fp history shows it (table #12: 12)")
 async def _replay(
     interaction: discord.Interaction[Any], match: app_commands.Range[int, 1, MAX_ID]
 ) -> None:
     cog = _cog(interaction)
     if cog is None:
         return await _unavailable(interaction)
-    await cog.replay_step(interaction, match, 0, new=True)
+    table_id = await cog.numbered(interaction, match)
+    if table_id is not None:
+        await cog.replay_step(interaction, table_id, 0, new=True)
 
 
 COMMANDS: Final = (
@@ -504,6 +506,17 @@ class Records(commands.Cog):
                 await interaction.edit_original_response(
                     content=text.content, attachments=[file], view=view
                 )
+
+    async def numbered(self, interaction: discord.Interaction[Any], number: int) -> int | None:
+        """The id of the server's match numbered ``number`` (as players name it), or None once
+        the player was told privately that there is none (or what went wrong)."""
+        async with guarded(interaction, None, "a match number"):
+            assert interaction.guild_id is not None
+            try:
+                return await self.service.table_numbered(interaction.guild_id, number)
+            except RecordRefusal as refused:
+                await reply_private(interaction, show.refusal(refused.kind))
+        return None
 
     async def summary(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         async with guarded(interaction, table_id, "a match summary"):

@@ -104,6 +104,14 @@ class RecordsService:
 
     # --- replays --------------------------------------------------------------------------------
 
+    async def table_numbered(self, guild_id: int, number: int) -> int:
+        """The id of the server's match numbered ``number`` (``table #12``: 12), as players
+        name it; a :class:`RecordRefusal` (``no_match``) when the server has no such table."""
+        table_id = await self.store.table_numbered(guild_id, number)
+        if table_id is None:
+            raise RecordRefusal("no_match", 0)
+        return table_id
+
     async def _replay(self, guild_id: int, table_id: int) -> tuple[Table, MatchReplay]:
         kept = self._replays.get(table_id)
         if kept is None:

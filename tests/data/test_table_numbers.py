@@ -181,3 +181,12 @@ async def test_the_migration_numbers_a_postgresql_databases_old_tables_per_guild
         assert (await s.create_table(8, 82, 1, TableOptions(), seats(2), NOW)).number == 3
     finally:
         await s.close()
+
+
+async def test_a_table_is_found_by_its_guild_and_number(store: Store) -> None:
+    first = await store.create_table(1, 10, 5, TableOptions(), seats(2), NOW)
+    other = await store.create_table(2, 20, 5, TableOptions(), seats(2), NOW)
+    assert await store.table_numbered(1, 1) == first.id
+    assert await store.table_numbered(2, 1) == other.id
+    assert await store.table_numbered(1, 2) is None
+    assert await store.table_numbered(3, 1) is None
