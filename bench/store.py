@@ -184,7 +184,7 @@ def open_games(games: int, scripts: list[Script]) -> tuple[list[Row], list[Row],
         version = start_version + len(script.moves)
         tables.append(
             (table_id, 1, 100_000 + i, 1, "playing", options, seats, version, dumps(state),
-             start_version, NOW + 86400 + i, NOW + 43200 + i, NOW, NOW)
+             start_version, NOW + 86400 + i, NOW + 43200 + i, NOW, NOW, table_id)
         )  # fmt: skip
         initial.append((table_id, dumps(script.initial)))
         log.extend(
@@ -196,7 +196,7 @@ def open_games(games: int, scripts: list[Script]) -> tuple[list[Row], list[Row],
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, seats, version, state, start_version, "
-    "deadline, reminder_at, created_at, updated_at"
+    "deadline, reminder_at, created_at, updated_at, number"
 )
 
 
@@ -232,7 +232,7 @@ class SqliteTarget(Target):
         tables, initial, log = open_games(games, scripts)
         with sqlite3.connect(self.path) as conn:
             conn.executemany(
-                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({', '.join('?' * 14)})", tables
+                f"INSERT INTO tables ({_TABLE_COLUMNS}) VALUES ({', '.join('?' * 15)})", tables
             )
             conn.executemany("INSERT INTO initial_states (table_id, state) VALUES (?, ?)", initial)
             conn.executemany(

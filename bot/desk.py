@@ -63,12 +63,12 @@ class Desk:
     async def new_table(
         self, guild_id: int, channel_id: int, user_id: int, name: str, options: TableDefaults
     ) -> tuple[int, discord.Message]:
-        """Open a lobby and post its card; the table's id and the card. If Discord does not take
+        """Open a lobby and post its card; the table's number and the card. If Discord does not take
         the card, the lobby is closed again (nobody could see or join it, and it would keep the
         channel busy) and the posting error raised."""
         board = await self.service.new_table(guild_id, channel_id, user_id, name, options)
         try:
-            return board.table_id, await self.show.channel.post_lobby(board)
+            return board.table.number, await self.show.channel.post_lobby(board)
         except POST_ERRORS as err:
             # (If the network failed after Discord posted it after all, its buttons answer
             # that the table is closed.)

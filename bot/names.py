@@ -10,6 +10,10 @@ pictures, and cannot be left unbalanced, which wrapping the name in an isolate c
 ending in U+2069 closes the isolate early). Everything else, letters, case, emoji, stays as
 written.
 
+Computer players get short names of their own (:data:`COMPUTER_NAMES`), distinct at their table
+from each other and from the people seated there; their level is shown beside the name where
+the seats are listed, not in every sentence.
+
 Names are cleaned when a player takes a seat, and again wherever one is shown (names kept
 before this cleaning existed); :func:`bot.show.texts.esc` then escapes Discord's markdown and
 mentions for text. This module has no Discord in it: the table service uses it too.
@@ -18,6 +22,7 @@ mentions for text. This module has no Discord in it: the table service uses it t
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from typing import Final
 
 BIDI_CONTROLS: Final = frozenset(
@@ -35,3 +40,36 @@ def clean(name: str) -> str:
     return "".join(
         ch for ch in name if ch not in BIDI_CONTROLS and unicodedata.category(ch) != "Cc"
     )
+
+
+COMPUTER_NAMES: Final = (
+    "Bolt",
+    "Cog",
+    "Chip",
+    "Rivet",
+    "Servo",
+    "Gizmo",
+    "Widget",
+    "Sprocket",
+    "Pixel",
+    "Byte",
+)
+"""The names computer players take, first free first: short (whole in a picture's 400 pixels,
+beside a score), machine-like (not read as a person's), each starting with its own sound."""
+
+
+def computer_name(taken: Iterable[str]) -> str:
+    """The first of :data:`COMPUTER_NAMES` that none of ``taken`` is (compared without case),
+    else ``"Bot N"`` with the first free N.
+
+    >>> computer_name([]), computer_name(["bolt", "Ann"]), computer_name(COMPUTER_NAMES)
+    ('Bolt', 'Cog', 'Bot 1')
+    """
+    used = {clean(n).casefold() for n in taken}
+    for name in COMPUTER_NAMES:
+        if name.casefold() not in used:
+            return name
+    n = 1
+    while f"bot {n}" in used:
+        n += 1
+    return f"Bot {n}"

@@ -14,7 +14,7 @@ from typing import Final
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.service import PAGE_SIZE, RefusalKind, ReplayShown
-from bot.show.texts import esc, jump_url
+from bot.show.texts import esc, jump_url, table_name
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
 from engine.tiles import describe
 from render.records import CardRow
@@ -137,7 +137,10 @@ def history_line(n: int, e: HistoryEntry) -> str:
     result = f"winner **{winners}**"
     if e.scores is not None and len(e.scores) == len(names):
         result += f" ({scores_line(names, e.scores)})"
-    return f"{n}. <t:{int(e.finished_at)}:d> · {', '.join(names)} · {result} · [thread]({where})"
+    return (
+        f"{n}. <t:{int(e.finished_at)}:d> · {table_name(e.number)} · {', '.join(names)} · "
+        f"{result} · [thread]({where})"
+    )
 
 
 def history_content(entries: Sequence[HistoryEntry], whose: str | None) -> str:
@@ -161,7 +164,7 @@ def step_text(shown: ReplayShown) -> StepText:
     """What a replay step says: where it is in the match, and the move told as during play."""
     s: ReplayStep = shown.step
     names = [esc(n) for n in shown.names]
-    head = f"**Replay of table {shown.table.id}** · step {s.index + 1} of {s.count}"
+    head = f"**Replay of {table_name(shown.table.number)}** · step {s.index + 1} of {s.count}"
     if s.index == 0:
         body = "The tiles are dealt; " + (names[s.after.active] if s.after.active is not None
                                           else "nobody") + " starts."  # fmt: skip
@@ -170,7 +173,7 @@ def step_text(shown: ReplayShown) -> StepText:
     if s.last:
         scores = list(s.after.scores)
         body += f"\nThe match is over. Final totals (lower wins): {scores_line(names, scores)}."
-    title = f"Replay · table {shown.table.id} · {s.index + 1}/{s.count}"
+    title = f"Replay · {table_name(shown.table.number)} · {s.index + 1}/{s.count}"
     return StepText(f"{head}\n{body}", title)
 
 

@@ -64,6 +64,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
             "start_version",
             "shown_version",
             "thread_id",
+            "number",
             "deadline",
             "reminder_at",
             "created_at",

@@ -16,8 +16,8 @@ import orjson
 from data import rows as R
 from data.store import Table
 
-# The columns of a table row, with its message ids, departures and DM failures, and the shape
-# of its action log, in one statement (one snapshot).
+# The columns of a table row, with its message ids, departures, DM failures, thread and number,
+# and the shape of its action log, in one statement (one snapshot).
 COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
     "t.state, t.start_version, t.shown_version, t.deadline, t.reminder_at, t.created_at, "
@@ -27,7 +27,7 @@ COLUMNS = (
     "ARRAY(SELECT d.seat FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT d.user_id FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id), "
-    "t.thread_id"
+    "t.thread_id, t.number"
 )
 _INITIAL = "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id)"
 _LOG = "l.n, l.lo, l.hi"
@@ -94,7 +94,7 @@ def table_from_record(
         seats=seats,
         version=version,
         state=state_text,
-        initial_state=rec[21],
+        initial_state=rec[22],
         start_version=start_version,
         deadline=deadline,
         reminder_at=reminder_at,
@@ -105,9 +105,10 @@ def table_from_record(
         dm_failed=frozenset(dm_users),
         shown_version=shown,
         thread_id=rec[20],
-        log_count=rec[22],
-        log_min=rec[23],
-        log_max=rec[24],
+        number=rec[21],
+        log_count=rec[23],
+        log_min=rec[24],
+        log_max=rec[25],
     )
     return R.table_from_row(
         row,

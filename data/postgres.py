@@ -71,6 +71,9 @@ IDENTIFY_LOCKS = 0x46500001
 #: The first key of the advisory locks behind :meth:`PostgresStore.message_edit` (the second is
 #: a hash of the table id and the message's key: two messages that share it only take turns).
 MESSAGE_LOCKS = 0x46500002
+#: The first key of the advisory locks that number a guild's new tables one creator at a time
+#: (the second is a hash of the guild id: two guilds that share it only take turns).
+NUMBER_LOCKS = 0x46500003
 
 #: Claim due tables no live claim holds (parameters: now, owner, lease, limit). Rows another
 #: claimer is choosing are skipped, not waited for; the conflict clause is the arbiter: a claim
@@ -84,6 +87,12 @@ CLAIM_TIMERS = (
     "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, until = excluded.until "
     "WHERE timer_claims.until <= $1 RETURNING table_id"
 )
+
+
+def number_lock(guild_id: int) -> int:
+    """The second key of a guild's numbering lock: a signed 32-bit hash of its id."""
+    digest = hashlib.blake2b(str(guild_id).encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 def message_lock(table_id: int, key: str) -> int:
@@ -216,30 +225,40 @@ class PostgresStore:
         table (the database's unique index decides between processes)."""
         options_json, seats_json = R.dumps(options.to_dict()), R.seats_json(seats)
 
-        async def op(conn: Conn) -> int:
+        async def op(conn: Conn) -> tuple[int, int]:
             try:
                 async with conn.transaction():
-                    return int(
-                        await conn.fetchval(
-                            "INSERT INTO tables (guild_id, channel_id, host_id, status, options, "
-                            "seats, version, created_at, updated_at) "
-                            "VALUES ($1, $2, $3, 'lobby', $4, $5, 1, $6, $6) RETURNING id",
-                            guild_id,
-                            channel_id,
-                            host_id,
-                            options_json,
-                            seats_json,
-                            now,
-                        )
+                    # One creator at a time per guild until the commit, so the guild's highest
+                    # number read by the INSERT (a statement started after the lock was
+                    # granted) is final; the unique index on (guild_id, number) stands behind it.
+                    await conn.execute(
+                        "SELECT pg_advisory_xact_lock($1, $2)", NUMBER_LOCKS, number_lock(guild_id)
                     )
+                    row = await conn.fetchrow(
+                        "INSERT INTO tables (guild_id, channel_id, host_id, status, options, "
+                        "seats, version, created_at, updated_at, number) "
+                        "VALUES ($1, $2, $3, 'lobby', $4, $5, 1, $6, $6, "
+                        "(SELECT coalesce(max(n.number), 0) + 1 FROM tables n "
+                        "WHERE n.guild_id = $1)) RETURNING id, number",
+                        guild_id,
+                        channel_id,
+                        host_id,
+                        options_json,
+                        seats_json,
+                        now,
+                    )
+                    assert row is not None
+                    return int(row[0]), int(row[1])
             except asyncpg.UniqueViolationError:
                 busy = await conn.fetchval(
                     f"SELECT t.id FROM tables t WHERE {PLACE} = $1 AND {OPEN}", channel_id
                 )
                 raise ChannelBusy(int(busy) if busy is not None else 0) from None
 
-        table_id = await self._db.write(op, "creating a table")
-        return Table.new_lobby(table_id, guild_id, channel_id, host_id, options, seats, now)
+        table_id, number = await self._db.write(op, "creating a table")
+        return Table.new_lobby(
+            table_id, guild_id, channel_id, host_id, options, seats, now, number=number
+        )
 
     async def get_table(self, table_id: int) -> Table:
         """Any table, open or closed. Raises :class:`NotFound` or :class:`CorruptRecord`."""
@@ -247,6 +266,13 @@ class PostgresStore:
         if not rows:
             raise NotFound(f"no table {table_id}")
         return table_from_record(rows[0], validate=self.validate_states)
+
+    async def table_numbered(self, guild_id: int, number: int) -> int | None:
+        """The id of the guild's table numbered ``number``, or None."""
+        rows = await self._db.read(
+            "SELECT id FROM tables WHERE guild_id = $1 AND number = $2", guild_id, number
+        )
+        return int(rows[0][0]) if rows else None
 
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
         """The open table living in ``channel_id`` (a channel, or a game's thread), or None;

@@ -472,6 +472,8 @@ class HistoryEntry:
     seats: tuple[Seat, ...]
     scores: tuple[int, ...] | None
     winners: tuple[int, ...]
+    number: int = 0
+    """The match's table number on its server (``table #12``), as players name it."""
 
 
 async def facts_of(store: Store, m: StoredMatch) -> MatchFacts:

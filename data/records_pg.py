@@ -59,7 +59,7 @@ NEXT_SEQ = (
 )
 HISTORY = (
     "SELECT r.table_id, r.guild_id, r.channel_id, t.thread_id, r.finished_at, r.seats::text, "
-    "r.scores::text, r.winners::text FROM results r JOIN tables t ON t.id = r.table_id "
+    "r.scores::text, r.winners::text, t.number FROM results r JOIN tables t ON t.id = r.table_id "
     "WHERE r.guild_id = $1 AND r.finished_at < $2 "
 )
 

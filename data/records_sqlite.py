@@ -53,7 +53,7 @@ NEXT_SEQ = (
 )
 HISTORY = (
     "SELECT r.table_id, r.guild_id, r.channel_id, t.thread_id, r.finished_at, r.seats, "
-    "r.scores, r.winners FROM results r JOIN tables t ON t.id = r.table_id "
+    "r.scores, r.winners, t.number FROM results r JOIN tables t ON t.id = r.table_id "
     "WHERE r.guild_id = ? AND r.finished_at < ? "
 )
 
@@ -268,8 +268,8 @@ class SqliteRecords:
 
 def entry(row: Sequence[Any]) -> HistoryEntry:
     """A history row ``(table_id, guild_id, channel_id, thread_id, finished_at, seats, scores,
-    winners)``, JSON as text."""
-    tid, gid, cid, thread, at, seats, scores, winners = row
+    winners, number)``, JSON as text."""
+    tid, gid, cid, thread, at, seats, scores, winners, number = row
     score_list = None if scores is None else R.load_json(scores, "scores")
     winner_list = None if winners is None else R.load_json(winners, "winners")
     if winner_list is None:
@@ -283,4 +283,5 @@ def entry(row: Sequence[Any]) -> HistoryEntry:
         R.parse_seats(seats),
         None if score_list is None else tuple(int(s) for s in score_list),
         tuple(winner_list or ()),
+        int(number),
     )

@@ -111,6 +111,7 @@ class TableRow:
     dm_failed: str | frozenset[int] | None = None  # JSON list of user ids (or read)
     shown_version: int | None = None
     thread_id: int | None = None
+    number: int = 0
     log_count: int | None = None
     log_min: int | None = None
     log_max: int | None = None
@@ -306,6 +307,7 @@ def table_from_row(
         dm_failed=dm_failed,
         shown_version=row.shown_version,
         thread_id=row.thread_id,
+        number=row.number,
     )
 
 

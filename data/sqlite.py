@@ -177,7 +177,7 @@ class SqliteStore(SqliteReads):
         table (checked under the write lock, and by a unique index)."""
         options_json, seats_json = R.dumps(options.to_dict()), R.seats_json(seats)
 
-        def op(conn: sqlite3.Connection) -> int:
+        def op(conn: sqlite3.Connection) -> tuple[int, int]:
             busy = list(
                 conn.execute(
                     f"SELECT t.id FROM tables t WHERE {Q.PLACE} = ? AND {Q.OPEN}", (channel_id,)
@@ -185,16 +185,22 @@ class SqliteStore(SqliteReads):
             )
             if busy:
                 raise ChannelBusy(int(busy[0][0]))
-            cursor = conn.execute(
+            # The guild's next number, read and taken under the write lock: no other writer
+            # can take it meanwhile (the unique index on (guild_id, number) stands behind it).
+            (row,) = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, status, options, seats, "
-                "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, 1, ?, ?)",
-                (guild_id, channel_id, host_id, options_json, seats_json, now, now),
-            )
-            assert cursor.lastrowid is not None
-            return cursor.lastrowid
+                "version, created_at, updated_at, number) "
+                "VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, 1, ?6, ?6, "
+                "(SELECT coalesce(max(n.number), 0) + 1 FROM tables n WHERE n.guild_id = ?1)) "
+                "RETURNING id, number",
+                (guild_id, channel_id, host_id, options_json, seats_json, now),
+            ).fetchall()
+            return int(row[0]), int(row[1])
 
-        table_id = await self._db.write(op)
-        return Table.new_lobby(table_id, guild_id, channel_id, host_id, options, seats, now)
+        table_id, number = await self._db.write(op)
+        return Table.new_lobby(
+            table_id, guild_id, channel_id, host_id, options, seats, now, number=number
+        )
 
     async def update_lobby(
         self,
@@ -380,6 +386,7 @@ class SqliteStore(SqliteReads):
                 dm_failed=R.parse_dm_failed(row[Q.DM_FAILED]),
                 shown_version=row[Q.SHOWN],
                 thread_id=row[Q.THREAD],
+                number=row[Q.NUMBER],
             )
         except (ValueError, TypeError) as e:
             raise CorruptRecord(table_id, str(e), version - 1) from None

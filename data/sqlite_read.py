@@ -44,6 +44,13 @@ class SqliteReads:
             raise NotFound(f"no table {table_id}")
         return R.table_from_row(Q.table_row(rows[0]), validate=self.validate_states)
 
+    async def table_numbered(self, guild_id: int, number: int) -> int | None:
+        """The id of the guild's table numbered ``number``, or None."""
+        rows = await self._db.read(
+            "SELECT id FROM tables WHERE guild_id = ? AND number = ?", (guild_id, number)
+        )
+        return int(rows[0][0]) if rows else None
+
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
         """The open table living in ``channel_id`` (a channel, or a game's thread), or None.
         Raises :class:`CorruptRecord` if it is unreadable (its ``version`` lets the caller abort

@@ -241,6 +241,10 @@ class Table:
     """The latest table version whose pictures the channel was shown (None: none yet)."""
     thread_id: int | None = None
     """The thread the game lives in, started from the lobby message (None: the channel)."""
+    number: int = 0
+    """The table's short number on its server ("table #12"): 1, 2, 3... per guild in the order
+    tables were opened, given by the store when it creates the table (0: a record not read
+    from a store). The id stays the table's name in button ids and logs."""
 
     @property
     def place_id(self) -> int:
@@ -257,6 +261,7 @@ class Table:
         options: TableOptions,
         seats: tuple[Seat, ...],
         now: float,
+        number: int = 0,
     ) -> Table:
         """The record of a lobby just created (version 1), as every store returns it."""
         return cls(
@@ -274,6 +279,7 @@ class Table:
             reminder_at=None,
             created_at=now,
             updated_at=now,
+            number=number,
         )
 
 
@@ -363,10 +369,15 @@ class Store(Protocol):
         seats: tuple[Seat, ...],
         now: float,
     ) -> Table:
-        """A new lobby; raises :class:`ChannelBusy` if the channel has an open table."""
+        """A new lobby, numbered after the guild's newest table (:attr:`Table.number`: two
+        tables of one guild never get the same number, whoever creates them at once); raises
+        :class:`ChannelBusy` if the channel has an open table."""
 
     async def get_table(self, table_id: int) -> Table:
         """Raises :class:`NotFound` or :class:`CorruptRecord`."""
+
+    async def table_numbered(self, guild_id: int, number: int) -> int | None:
+        """The id of the guild's table numbered ``number`` (:attr:`Table.number`), or None."""
 
     async def open_table_in_channel(self, channel_id: int) -> Table | None:
         """The open table living in ``channel_id``: a lobby or a game in that channel, or a

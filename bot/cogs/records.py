@@ -38,6 +38,7 @@ from bot import emoji as em
 from bot import records_show as show
 from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
 from bot.replies import guarded, reply_private
+from bot.show import texts
 from bot.show.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from data.records import computer_key, person_key
 from engine.ai import LEVELS
@@ -303,14 +304,16 @@ async def _history(
     await cog.history(interaction, player)
 
 
-@app_commands.describe(match="The match (table) number, as /fp history shows it")
+@app_commands.describe(match="The match's table number, as /fp history shows it (table #12: 12)")
 async def _replay(
     interaction: discord.Interaction[Any], match: app_commands.Range[int, 1, MAX_ID]
 ) -> None:
     cog = _cog(interaction)
     if cog is None:
         return await _unavailable(interaction)
-    await cog.replay_step(interaction, match, 0, new=True)
+    table_id = await cog.numbered(interaction, match)
+    if table_id is not None:
+        await cog.replay_step(interaction, table_id, 0, new=True)
 
 
 COMMANDS: Final = (
@@ -504,6 +507,17 @@ class Records(commands.Cog):
                     content=text.content, attachments=[file], view=view
                 )
 
+    async def numbered(self, interaction: discord.Interaction[Any], number: int) -> int | None:
+        """The id of the server's match numbered ``number`` (as players name it), or None once
+        the player was told privately that there is none (or what went wrong)."""
+        async with guarded(interaction, None, "a match number"):
+            assert interaction.guild_id is not None
+            try:
+                return await self.service.table_numbered(interaction.guild_id, number)
+            except RecordRefusal as refused:
+                await reply_private(interaction, show.refusal(refused.kind))
+        return None
+
     async def summary(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         async with guarded(interaction, table_id, "a match summary"):
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -514,6 +528,7 @@ class Records(commands.Cog):
                 await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
                 return
             names = list(moments[0].names)
+            number = moments[0].table.number
             frames = [(m.step.after, show.summary_caption(m)) for m in moments]
             started = time.perf_counter()
             gif = await asyncio.to_thread(render_summary, frames, names)
@@ -522,8 +537,9 @@ class Records(commands.Cog):
             if len(gif) > MAX_ATTACHMENT_BYTES:
                 gif = await asyncio.to_thread(render_summary, frames[-4:], names)
             await interaction.followup.send(
-                f"**Summary of table {table_id}**: the deal, the mayhem and the last tiles.",
-                file=discord.File(io.BytesIO(gif), f"summary-{table_id}.gif"),
+                f"**Summary of {texts.table_name(number)}**: the deal, the mayhem and the "
+                "last tiles.",
+                file=discord.File(io.BytesIO(gif), f"summary-{number}.gif"),
                 ephemeral=True,
             )
 
@@ -539,10 +555,11 @@ class Records(commands.Cog):
                 await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
                 return
             data = json.dumps(scenario, separators=(",", ":")).encode()
+            number = await self.service.number(interaction.guild_id, table_id)
             await interaction.followup.send(
-                f"Table {table_id} as a scenario file: `python -m engine run "
-                f"match-{table_id}.json` replays it to its final state.",
-                file=discord.File(io.BytesIO(data), f"match-{table_id}.json"),
+                f"{texts.table_name(number, start=True)} as a scenario file: `python -m engine "
+                f"run match-{number}.json` replays it to its final state.",
+                file=discord.File(io.BytesIO(data), f"match-{number}.json"),
                 ephemeral=True,
             )
 

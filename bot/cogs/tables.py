@@ -126,7 +126,7 @@ class Tables(commands.Cog):
                 preview=preview,
             )
             try:
-                table_id, message = await self.desk.new_table(
+                number, message = await self.desk.new_table(
                     interaction.guild_id,
                     interaction.channel_id,
                     interaction.user.id,
@@ -141,7 +141,7 @@ class Tables(commands.Cog):
                 await interaction.followup.send(texts.lobby_not_posted(err), ephemeral=True)
                 return
             await interaction.followup.send(
-                texts.table_open(table_id, message.jump_url), ephemeral=True
+                texts.table_open(number, message.jump_url), ephemeral=True
             )
 
     # --- /fp hand, status, leave, abort, rules, settings -------------------------------------

@@ -104,6 +104,14 @@ class RecordsService:
 
     # --- replays --------------------------------------------------------------------------------
 
+    async def table_numbered(self, guild_id: int, number: int) -> int:
+        """The id of the server's match numbered ``number`` (``table #12``: 12), as players
+        name it; a :class:`RecordRefusal` (``no_match``) when the server has no such table."""
+        table_id = await self.store.table_numbered(guild_id, number)
+        if table_id is None:
+            raise RecordRefusal("no_match", 0)
+        return table_id
+
     async def _replay(self, guild_id: int, table_id: int) -> tuple[Table, MatchReplay]:
         kept = self._replays.get(table_id)
         if kept is None:
@@ -146,6 +154,11 @@ class RecordsService:
             return [replay.step(i) for i in replay.moments(SUMMARY_FRAMES)]
 
         return [ReplayShown(table, s) for s in await asyncio.to_thread(build)]
+
+    async def number(self, guild_id: int, table_id: int) -> int:
+        """The finished match's table number on its server (``table #12``), as players name it."""
+        table, _ = await self._replay(guild_id, table_id)
+        return table.number
 
     async def export(self, guild_id: int, table_id: int, user_id: int) -> dict[str, Any]:
         """The match in the engine's scenario format (see :meth:`MatchReplay.scenario`), for

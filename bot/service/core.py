@@ -321,6 +321,7 @@ class TableCore:
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
             begins=begins and decision != "wait",
+            table_number=table.number,
         )
 
     async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:

@@ -6,6 +6,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from bot import names
 from bot.errors import (
     BadRequest,
     NotAllowed,
@@ -118,7 +119,7 @@ class Lobby(TableCore):
                 raise NotAllowed(Why.ALREADY_SEATED, table_id=table_id)
             if len(table.seats) >= table.options.max_seats:
                 raise NotAllowed(Why.TABLE_FULL, table_id=table_id)
-            seats = (*table.seats, Seat(user_id, _clean_name(name)))
+            seats = _named_computers((*table.seats, Seat(user_id, _clean_name(name))))
             try:
                 table = await self._lobby_write(table, seats=seats)
             except VersionConflict:
@@ -151,11 +152,7 @@ class Lobby(TableCore):
         self._check_version(table, version)
         if len(table.seats) >= table.options.max_seats:
             raise NotAllowed(Why.TABLE_FULL, table_id=table_id)
-        taken = {s.name for s in table.seats}
-        n = 1
-        while f"Computer {n} ({level})" in taken:
-            n += 1
-        seats = (*table.seats, Seat(None, f"Computer {n} ({level})", level))
+        seats = _named_computers((*table.seats, Seat(None, "", level)))
         try:
             table = await self._lobby_write(table, seats=seats)
         except VersionConflict:
@@ -253,7 +250,9 @@ class Lobby(TableCore):
             raise NotAllowed(Why.MATCH_NOT_OVER, table_id=table_id)
         if self.seat_of(old, user_id) is None:
             raise NotAllowed(Why.REMATCH_PLAYERS_ONLY, table_id=table_id)
-        seats = (Seat(user_id, _clean_name(name)), *(s for s in old.seats if s.ai is not None))
+        seats = _named_computers(
+            (Seat(user_id, _clean_name(name)), *(s for s in old.seats if s.ai is not None))
+        )
         try:
             table = await self.store.create_table(
                 old.guild_id, old.channel_id, user_id, old.options, seats, self.clock()
@@ -316,3 +315,21 @@ class Lobby(TableCore):
             raise Stale(Why.TABLE_CHANGED) from None
         log.info("table %s: aborted by %s", table.id, user_id)
         return self.board(table)
+
+
+def _named_computers(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """The seats with every computer player named apart from the people seated and from each
+    other: a computer keeps its name while it is one of :data:`bot.names.COMPUTER_NAMES` that
+    nobody else has (compared without case); one without a name yet, one whose name a person
+    joining has, and one named the old way ("Computer 1 (hard)") takes the first free name."""
+    used = {s.name.casefold() for s in seats if s.ai is None}
+    short = {n.casefold() for n in names.COMPUTER_NAMES}
+    out: list[Seat] = []
+    for seat in seats:
+        if seat.ai is not None:
+            key = seat.name.casefold()
+            if key not in short or key in used:
+                seat = replace(seat, name=names.computer_name(used))
+            used.add(seat.name.casefold())
+        out.append(seat)
+    return tuple(out)

@@ -47,6 +47,11 @@ class Board:
         return self.table.id
 
     @property
+    def number(self) -> int:
+        """The table's short number on its server, the one players read ("table #12")."""
+        return self.table.number
+
+    @property
     def channel_id(self) -> int:
         """Where the game is shown: the table's thread once it has one, else its channel."""
         return self.table.place_id
@@ -122,6 +127,9 @@ class Hand:
     """This hand begins a decision of the player that they were not already looking at: their
     turn, or a fall passed to them by someone else's placement (a curse) or by the clock. A
     player who gets their hands by direct message gets it as a new screen there."""
+
+    table_number: int = 0
+    """The table's short number on its server, the one players read ("table #12")."""
 
     @property
     def told_by_dm(self) -> bool:

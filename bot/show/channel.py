@@ -378,7 +378,7 @@ class TableChannel:
             return None
         try:
             thread = await lobby.create_thread(
-                name=texts.thread_name(board.table_id),
+                name=texts.thread_name(board.number),
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
         except discord.HTTPException as err:

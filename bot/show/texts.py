@@ -46,9 +46,19 @@ def names_of(board: Board) -> list[str]:
     return [esc(n) for n in board.names]
 
 
-def thread_name(table_id: int) -> str:
-    """The name of a game's thread."""
-    return f"Flaming Pyramids · table {table_id}"
+def table_name(number: int, *, start: bool = False) -> str:
+    """How players name a table: by its short number on its server (``table #12``; ``start``:
+    capitalised, to begin a sentence), never by its long id, which stays in button ids and logs.
+
+    >>> table_name(12), table_name(3, start=True)
+    ('table #12', 'Table #3')
+    """
+    return f"{'Table' if start else 'table'} #{number}"
+
+
+def thread_name(number: int) -> str:
+    """The name of a game's thread (``number``: the table's number on its server)."""
+    return f"Flaming Pyramids · {table_name(number)}"
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
@@ -108,14 +118,14 @@ def lobby_embed(board: Board, results: MatchResult | None = None) -> discord.Emb
     if t.status == "finished" and results is not None:
         status = f"Finished. {match_result(names_of(board), results)}"
     embed = discord.Embed(
-        title=f"Flaming Pyramids — table {t.id}",
+        title=f"Flaming Pyramids — {table_name(t.number)}",
         description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**"
         if t.status != "finished" or results is None
         else f"Host: <@{t.host_id}>\n{options_line(t.options)}\n{status}",
         colour=EMBED_COLOUR,
     )
     seats = [
-        f"{i + 1}. {esc(s.name)}" + (f" {em.COMPUTER}" if s.ai else "")
+        f"{i + 1}. {esc(s.name)}" + (f" {em.COMPUTER} {s.ai}" if s.ai else "")
         for i, s in enumerate(t.seats)
     ]
     embed.add_field(
@@ -132,10 +142,10 @@ def picture_title(board: Board) -> str:
     t = board.table
     v = board.view
     if v is None:
-        return f"Table {t.id}"
+        return table_name(t.number, start=True)
     rounds = f" · round {v.round}/{v.rounds}" if v.rounds > 1 else ""
     # The picture itself says which turn it is ("Turn N" under the headline).
-    return f"Flaming Pyramids · table {t.id}{rounds}"
+    return f"Flaming Pyramids · {table_name(t.number)}{rounds}"
 
 
 def mention(user_id: int | None, name: str) -> str:
@@ -182,7 +192,7 @@ def step_content(step: Step) -> str:
     names = names_of(board)
     lines: list[str] = []
     if step.kind == "start":
-        lines.append(f"{em.FIRE} **Flaming Pyramids** — table {board.table_id} begins!")
+        lines.append(f"{em.FIRE} **Flaming Pyramids** — {table_name(board.number)} begins!")
         lines.append(
             "Each turn comes to its player with their hand (by direct message, or here with "
             "**My hand**)."
@@ -248,7 +258,7 @@ def match_result(names: Sequence[str], results: MatchResult) -> str:
 def board_content(board: Board) -> str:
     """``/fp status``: the table now."""
     t = board.table
-    lines = [f"Flaming Pyramids — table {t.id} · {options_line(t.options)}"]
+    lines = [f"Flaming Pyramids — {table_name(t.number)} · {options_line(t.options)}"]
     v = board.view
     if v is not None:
         names = names_of(board)
@@ -268,7 +278,7 @@ def not_shown_notice(board: Board) -> str:
     """A direct message to the person who must decide while the table's message is not in its
     channel (Discord refused it; it is being posted again)."""
     return clip(
-        f"{em.WARNING} Discord did not take my latest message at table {board.table_id} in "
+        f"{em.WARNING} Discord did not take my latest message at {table_name(board.number)} in "
         f"<#{board.channel_id}>, so it is not shown there yet; I keep trying.\n"
         + prompt_line(board)
         + "\nThe buttons below work here too."
@@ -309,7 +319,7 @@ def hand_title(hand: Hand) -> str:
     """The headline of a player's screen picture."""
     v = hand.view
     rounds = f" · round {v.round}/{v.rounds}" if v.rounds > 1 else ""
-    return f"Flaming Pyramids · table {hand.table_id}{rounds}"
+    return f"Flaming Pyramids · {table_name(hand.table_number)}{rounds}"
 
 
 SINCE_SHOWN: Final = 3
@@ -326,22 +336,17 @@ def hand_content(hand: Hand, guild_name: str | None = None, since: Sequence[str]
     rounds = f" (round {v.round}/{v.rounds})" if v.rounds > 1 else ""
     ends = f" Your turn ends {relative(hand.deadline)}." if hand.deadline else ""
     if hand.decision == "play":
-        lines = [f"{em.FIRE} **Your turn** at table {hand.table_id} in {where}{rounds}"]
+        lines = [f"{em.FIRE} **Your turn** at {table_name(hand.table_number)} in {where}{rounds}"]
     elif hand.decision == "fall":
-        lines = [f"{em.FIRE} **Your decision** at table {hand.table_id} in {where}{rounds}"]
+        lines = [
+            f"{em.FIRE} **Your decision** at {table_name(hand.table_number)} in {where}{rounds}"
+        ]
     else:
-        lines = [f"{em.HAND} Your hand at table {hand.table_id} in {where}{rounds}"]
+        lines = [f"{em.HAND} Your hand at {table_name(hand.table_number)} in {where}{rounds}"]
     if since:
         earlier = len(since) - SINCE_SHOWN
-        lines.append(
-            "Since your last move"
-            + (
-                f" ({earlier} earlier {'turn' if earlier == 1 else 'turns'} not shown)"
-                if earlier > 0
-                else ""
-            )
-            + ":"
-        )
+        older = f" ({earlier} earlier not shown)" if earlier > 0 else ""
+        lines.append(f"Since your last move{older}:")
         lines.extend(f"> {line}" for line in since[-SINCE_SHOWN:])
     if hand.decision == "play":
         lines.append(f"Pick a tile below, then its spot.{ends}")
@@ -408,7 +413,7 @@ def dms_closed(user_id: int) -> str:
 
 def hand_closed(board: Board, results: MatchResult) -> str:
     """What a player's hand message says once the match is over."""
-    return f"{em.MATCH_OVER} The match at table {board.table_id} is over. " + (
+    return f"{em.MATCH_OVER} The match at {table_name(board.number)} is over. " + (
         match_result(names_of(board), results)
     )
 
@@ -421,7 +426,7 @@ def _ends(board: Board) -> str:
 def reminder_channel(board: Board, user_id: int) -> str:
     """The channel's reminder to the person whose decision is waiting."""
     return (
-        f"{em.REMINDER} <@{user_id}>, your decision at table {board.table_id} is waiting; "
+        f"{em.REMINDER} <@{user_id}>, your decision at {table_name(board.number)} is waiting; "
         f"a computer player will make it for you {_ends(board)}."
     )
 
@@ -429,7 +434,7 @@ def reminder_channel(board: Board, user_id: int) -> str:
 def reminder_dm(board: Board) -> str:
     """The reminder by direct message."""
     return (
-        f"{em.REMINDER} Your turn at table {board.table_id} in <#{board.channel_id}> "
+        f"{em.REMINDER} Your turn at {table_name(board.number)} in <#{board.channel_id}> "
         f"ends {_ends(board)}."
     )
 
@@ -438,7 +443,7 @@ def left_game(board: Board, name: str, closed: bool) -> str:
     """A player left a running game (``/fp leave``)."""
     if closed:
         return (
-            f"{em.LEFT} {esc(name)} left; nobody is left at table {board.table_id}, "
+            f"{em.LEFT} {esc(name)} left; nobody is left at {table_name(board.number)}, "
             "so it is closed."
         )
     return (
@@ -449,7 +454,7 @@ def left_game(board: Board, name: str, closed: bool) -> str:
 
 def aborted(board: Board, name: str) -> str:
     """The channel's notice of ``/fp abort``."""
-    return f"{em.ABORTED} Table {board.table_id} was aborted by {esc(name)}."
+    return f"{em.ABORTED} {table_name(board.number, start=True)} was aborted by {esc(name)}."
 
 
 def restarted(board: Board) -> str:
@@ -530,10 +535,11 @@ def lobby_not_posted(err: BaseException) -> str:
     )
 
 
-def table_open(table_id: int, url: str) -> str:
-    """The host's private answer to ``/fp new`` (``url``: the lobby card)."""
+def table_open(number: int, url: str) -> str:
+    """The host's private answer to ``/fp new`` (``number``: the table's number on its server,
+    ``url``: the lobby card)."""
     return (
-        f"Table {table_id} is open: {url}\n"
+        f"{table_name(number, start=True)} is open: {url}\n"
         "Friends join with the **Join** button; you press **Start** when everyone is "
         "seated."
     )

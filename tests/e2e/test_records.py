@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from PIL import Image
 
+from bot.names import COMPUTER_NAMES
 from bot.records_show import NO_STATS, REFUSALS
 from bot.show import texts
 from tests.fakediscord import FakeUser, Message
@@ -110,7 +112,9 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     history = await slash_answer(world.alice, table, "fp history", player=world.alice)
     assert history.ephemeral
     assert "**Recent matches of Alice**" in history.content
-    assert history.content.count("Alice, Computer 1") == 3
+    assert history.content.count(f"Alice, {COMPUTER_NAMES[0]}") == 3
+    # Each match by its table's number on the server, newest first.
+    assert _numbers_in(history) == [3, 2, 1]
     assert "https://discord.com/channels/" in history.content  # the thread of each match
     assert history.labels() == ["Replay 1", "Replay 2", "Replay 3"]
 
@@ -147,9 +151,10 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     final = json.loads(out.stdout)
     assert final["pending"] is None and final["winner"] is not None
     # Bob did not play: he may replay the match, not export every dealt hand.
-    ix = await world.bob.slash("fp replay", table.channel, match=_table_of(history))
+    ix = await world.bob.slash("fp replay", table.channel, match=_numbers_in(history)[0])
     bob_replay = await answer(ix)
     assert bob_replay.ephemeral and "step 1 of" in bob_replay.content
+    assert "**Replay of table #3**" in bob_replay.content
     ix = await world.bob.click(bob_replay, "Export")
     refused = await answer(ix)
     assert refused.ephemeral and refused.content == REFUSALS["not_player"]
@@ -164,12 +169,9 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     world.fake.assert_no_failed_interactions()
 
 
-def _table_of(history: Message) -> int:
-    for b in history.buttons():
-        cid = b.get("custom_id") or ""
-        if cid.startswith("fp:rec:step:"):
-            return int(cid.split(":")[3])
-    raise AssertionError("no replay button")
+def _numbers_in(history: Message) -> list[int]:
+    """The table numbers of the matches a history lists, in its order ("table #12": 12)."""
+    return [int(n) for n in re.findall(r"· table #(\d+) ·", history.content)]
 
 
 async def test_a_replay_of_an_unknown_match_is_refused_privately(

@@ -24,6 +24,7 @@ from .driver import (
     silent_screens,
     stored_channel_table,
     stored_prefs,
+    stored_table,
     table_of,
     turn_notices,
 )
@@ -41,7 +42,10 @@ async def test_a_started_game_lives_in_a_thread_of_the_lobby_and_the_channel_tak
     thread = table.thread()
     assert thread is not None and lobby.thread is thread  # started from the lobby message
     assert thread.type == ChannelType.PUBLIC_THREAD and thread.parent is world.games
-    assert thread.name == f"Flaming Pyramids · table {table_of(game)}"
+    game_id = table_of(game)
+    assert game_id is not None
+    number = (await stored_table(db_url, game_id)).number
+    assert number == 1 and thread.name == texts.thread_name(number)  # not the long id
     assert thread.auto_archive_duration == 10080  # the longest Discord offers
     assert game.channel is thread
     # The channel holds the lobby card only: every game message is in the thread.
@@ -63,6 +67,7 @@ async def test_a_started_game_lives_in_a_thread_of_the_lobby_and_the_channel_tak
     nxt = await stored_channel_table(db_url, world.games.id)
     assert nxt is not None and nxt.status == "lobby" and nxt.host_id == world.dave.id
     assert nxt.id == table_of(lobbies[0]) != table_of(game)
+    assert nxt.number == 2
 
 
 async def test_without_the_thread_permissions_the_game_stays_in_the_channel(
