@@ -16,7 +16,9 @@ from .driver import (
     TableDriver,
     answer,
     button_actions,
+    card_text,
     is_final,
+    lobby_controls,
     refusal_text,
     stored_game,
     stored_log,
@@ -40,7 +42,7 @@ async def test_full_three_player_game(
     assert table_id is not None
     # The lobby's buttons are gone once the game runs.
     await world.fake.wait_for(
-        lambda: len(lobby.revisions) > 1 and lobby.buttons() == [] and lobby.settled,
+        lambda: len(lobby.revisions) > 1 and not lobby_controls(lobby) and lobby.settled,
         10,
         "lobby edit",
     )
@@ -57,7 +59,7 @@ async def test_full_three_player_game(
     await world.fake.wait_for(
         lambda: button_actions(lobby) == [("rematch", "")] and lobby.settled, 10, "lobby result"
     )
-    assert all(names[w] in lobby.embed_text() for w in ended.winners())
+    assert all(names[w] in card_text(lobby) for w in ended.winners())
     # Every hand message loses its buttons and its picture (which showed a game still going).
     for user in (world.alice, world.bob, world.carol):
         hand = [m for m in user.dms() if m.revisions[0].attachments]
@@ -94,7 +96,7 @@ async def test_game_with_a_computer_player(
     path.write_text(json.dumps(state))
     await run_bot(test_state_file=str(path))
     lobby = await table.open(world.alice)
-    await table.click(world.alice, lobby, "Add computer (normal)")
+    await table.add_computer(world.alice, "normal")
     await world.fake.wait_for(lambda: "rmai" in [a for a, _ in button_actions(lobby)], 10, "seat")
     game = await table.start(world.alice)
     table_id = table_of(game)
