@@ -29,7 +29,7 @@ LayoutView = discord.ui.LayoutView
 
 def how_to_play(board: Board) -> FpButton:
     return FpButton(
-        ButtonId(board.table_id, board.version, "howto"), label="How to play", emoji="❔"
+        ButtonId(board.table_id, board.version, "howto"), label="How to play", emoji=em.HOW_TO_PLAY
     )
 
 

@@ -157,9 +157,6 @@ def lobby_status(
     return f"**{LOBBY_STATUS[t.status]}.**"
 
 
-MEDALS: Final = ("🥇", "🥈", "🥉")
-
-
 def podium(names: Sequence[str], results: MatchResult) -> str:
     """The finished match's standings, one line a player, lowest total first (ties share a
     place): medals for the first three places, the winners named first."""
@@ -172,7 +169,7 @@ def podium(names: Sequence[str], results: MatchResult) -> str:
     lines = []
     for i in order:
         place = 1 + sum(1 for s in scores if s < scores[i])
-        mark = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
+        mark = em.MEDALS[place - 1] if place <= len(em.MEDALS) else f"{place}."
         lines.append(f"{mark} {names[i]} — {scores[i]}")
     winners = [names[i] for i in results.winners if 0 <= i < len(names)]
     return (
