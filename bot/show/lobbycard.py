@@ -54,7 +54,8 @@ def lobby_card(
     box: discord.ui.Container[LayoutView] = discord.ui.Container(accent_colour=texts.EMBED_COLOUR)
     box.add_item(heading)
     box.add_item(discord.ui.Separator())
-    box.add_item(discord.ui.TextDisplay(texts.lobby_seats(board)))
+    if results is None:  # (a finished match's podium names every seat)
+        box.add_item(discord.ui.TextDisplay(texts.lobby_seats(board)))
     box.add_item(
         discord.ui.TextDisplay(
             texts.lobby_status(board, results, expired=expired, game_link=game_link)

@@ -6,10 +6,12 @@ layout."""
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 
 from bot.app import Bot
-from bot.components import ButtonId, FpButton
+from bot.components import OUT_OF_DATE, ButtonId, FpButton
 from bot.errors import Why
 from bot.kept import Kept
 from bot.service import LOBBY_TTL_S
@@ -209,3 +211,38 @@ async def test_a_card_an_older_version_posted_as_an_embed_becomes_the_layout(
     assert "2. Bob" in card_text(card) and "start" in lobby_controls(card)
     game = await table.start(world.alice)
     assert game.channel is not None
+
+
+def forged_menu(world: World, custom_id: str, value: str) -> Message:
+    """A message of the bot's that it never sent, with one menu of the given custom id whose
+    one option is ``value`` (as a modified client could send any id and any value)."""
+    state = world.fake.state
+    menu = {
+        "type": 3,
+        "custom_id": custom_id,
+        "options": [{"label": value, "value": value}],
+    }
+    body = {"content": "Pick", "components": [{"type": 1, "components": [menu]}]}
+    msg = state.create_message(world.games, state.bot, body, [])
+    msg.settled_at = asyncio.get_running_loop().time()
+    return msg
+
+
+async def test_a_menu_pick_or_id_out_of_range_is_refused_privately(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
+    await run_bot()
+    lobby = await table.open(world.alice)
+    table_id = table_of(lobby)
+    assert table_id is not None
+    (menu,) = lobby.selects()
+    record = await stored_table(db_url, table_id)
+    for cid, value in (
+        (menu["custom_id"], "expert"),  # no such level
+        (menu["custom_id"].replace(":ai", ":start"), "hard"),  # no such menu
+        (f"fps:{table_id}:99999999999999999999:ai", "hard"),  # a version out of range
+    ):
+        ix = await world.alice.select(forged_menu(world, cid, value), value)
+        assert await private_answer(ix) == OUT_OF_DATE
+    assert await stored_table(db_url, table_id) == record
+    assert len(lobby.revisions) == 1
