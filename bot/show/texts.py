@@ -151,7 +151,8 @@ def lobby_status(
             f"2 to 6 players.{until}"
         )
     if t.status == "playing" and game_link:
-        return f"**{LOBBY_STATUS['playing']}:** follow it [here]({game_link})."
+        where = "in its thread" if t.thread_id is not None else "in the channel"
+        return f"**{LOBBY_STATUS['playing']}:** follow it [{where}]({game_link})."
     if t.status == "finished" and results is not None:
         return f"**{LOBBY_STATUS['finished']}.**\n{podium(names_of(board), results)}"
     return f"**{LOBBY_STATUS[t.status]}.**"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import discord
+import pytest
 
 from bot.app import Bot
 from bot.components import OUT_OF_DATE, ButtonId, FpButton
@@ -16,7 +17,7 @@ from bot.errors import Why
 from bot.kept import Kept
 from bot.service import LOBBY_TTL_S
 from bot.show import texts
-from tests.fakediscord import Message
+from tests.fakediscord import Message, Perm
 from tests.fakediscord.fixtures import StartBot, World
 
 from .conftest import MakeBot, MovableClock, bot_config
@@ -29,6 +30,7 @@ from .driver import (
     lobby_controls,
     refusal_text,
     stored_channel_table,
+    stored_log,
     stored_table,
     table_of,
 )
@@ -166,25 +168,37 @@ async def test_a_lobby_expires_after_a_restart_and_an_older_lobby_gets_a_day(
     assert (await stored_table(db_url, table_id)).status == "cancelled"
 
 
+@pytest.mark.parametrize("thread", [True, False], ids=["in-a-thread", "in-the-channel"])
 async def test_a_game_started_from_the_card_runs_to_its_first_move(
-    world: World, run_bot: MakeBot, table: TableDriver
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str, thread: bool
 ) -> None:
+    if not thread:
+        world.fake.set_permissions(world.games, "bot", deny=Perm.CREATE_PUBLIC_THREADS)
     await run_bot()
     lobby = await table.open(world.alice, world.bob)
     game = await table.start(world.alice)
     await world.fake.wait_for(
         lambda: not lobby_controls(lobby) and lobby.settled, TIMEOUT, "the card after Start"
     )
-    text = card_text(lobby)
-    assert "**The game has started:** follow it [here](" in text
+    guild = world.guild.id
+    if thread:
+        assert game.channel is table.thread() is not None
+        url, where = f"https://discord.com/channels/{guild}/{game.channel.id}", "in its thread"
+    else:
+        assert game.channel is world.games
+        url = f"https://discord.com/channels/{guild}/{world.games.id}/{game.id}"
+        where = "in the channel"
+    assert f"**The game has started:** follow it [{where}]({url})." in card_text(lobby)
     (link,) = [b for b in lobby.buttons() if b.get("style") == 5]
-    assert link["label"] == "Go to the game"
-    assert str(link["url"]).endswith(f"/{game.channel.id}") or str(link["url"]).endswith(
-        f"/{game.id}"
-    )
-    assert link["url"] in text
-    after = await table.play(table.users[TableDriver.decider(game) or 0], game)
+    assert (link["label"], link["url"]) == ("Go to the game", url)
+    assert [a for a, _ in button_actions(lobby)] == ["howto"]
+    # The game goes on: the first player's move is played, kept and shown.
+    first = TableDriver.decider(game)
+    assert first in (world.alice.id, world.bob.id)
+    after = await table.play(table.users[first], game)
     assert after.id != game.id or len(after.revisions) > 1
+    log = await stored_log(db_url, table.table_id())
+    assert log and (log[0].user_id, "play" in log[0].action) == (first, True)
 
 
 async def test_a_card_an_older_version_posted_as_an_embed_becomes_the_layout(
