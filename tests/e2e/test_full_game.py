@@ -60,6 +60,11 @@ async def test_full_three_player_game(
         lambda: button_actions(lobby) == [("rematch", "")] and lobby.settled, 10, "lobby result"
     )
     assert all(names[w] in card_text(lobby) for w in ended.winners())
+    # The podium: one line a player, lowest total first, the first place with its medal.
+    podium = card_text(lobby).split("(lower wins):\n", 1)[1].splitlines()
+    totals = [int(line.rsplit(" — ", 1)[1]) for line in podium]
+    assert len(podium) == 3 and totals == sorted(totals)
+    assert podium[0].startswith("🥇") and names[ended.winners()[0]] in podium[0]
     # Every hand message loses its buttons and its picture (which showed a game still going).
     for user in (world.alice, world.bob, world.carol):
         hand = [m for m in user.dms() if m.revisions[0].attachments]
