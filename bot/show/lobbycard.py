@@ -79,6 +79,7 @@ def lobby_card(
         if any(s.ai for s in t.seats):
             host.add_item(FpButton(ButtonId(t_id, v, "rmai"), label="Remove computer"))
         box.add_item(host)
+        full = len(t.seats) >= t.options.max_seats
         options = []
         for level in LEVELS:
             label, said = texts.computer_option(level)
@@ -87,7 +88,12 @@ def lobby_card(
             )
         box.add_item(
             discord.ui.ActionRow(
-                FpSelect(select_id(t_id, v, "ai"), options=options, placeholder=texts.ADD_COMPUTER)
+                FpSelect(
+                    select_id(t_id, v, "ai"),
+                    options=options,
+                    placeholder=texts.TABLE_FULL if full else texts.ADD_COMPUTER,
+                    disabled=full,
+                )
             )
         )
     elif t.status == "playing" and game_link:

@@ -181,6 +181,7 @@ def podium(names: Sequence[str], results: MatchResult) -> str:
 
 HOST_ROW: Final = "**Host** · only the host can use these"
 ADD_COMPUTER: Final = "Add a computer player…"
+TABLE_FULL: Final = "The table is full"
 
 
 def computer_option(level: str) -> tuple[str, str]:

@@ -94,6 +94,8 @@ async def test_a_six_seat_match_with_every_option_posts_every_picture(
     for level in ("easy", "normal", "hard"):
         await table.add_computer(people[0], level)
     assert "(6/6)" in card_text(lobby)
+    (menu,) = lobby.selects()  # full: no computer can be added any more
+    assert menu["disabled"] and menu["placeholder"] == "The table is full"
     game = await table.start(people[0])
     final = await table.play_to_the_end(game, max_steps=600)
     assert is_final(final) and "wins round 2" in final.content
