@@ -28,6 +28,7 @@ LayoutView = discord.ui.LayoutView
 
 
 def how_to_play(board: Board) -> FpButton:
+    """The card's "How to play", for anyone (it answers privately and changes nothing)."""
     return FpButton(
         ButtonId(board.table_id, board.version, "howto"), label="How to play", emoji=em.HOW_TO_PLAY
     )
