@@ -227,7 +227,10 @@ class LoadTable:
 
         def lobby() -> Message | None:
             for m in reversed(self.messages(self.channel.id)):
-                if m.author.id == self.bot_id and m.embeds and m.buttons():
+                lobby_menu = any(
+                    str(s.get("custom_id") or "").startswith("fps:") for s in m.selects()
+                )
+                if m.author.id == self.bot_id and lobby_menu:
                     return m
             return None
 

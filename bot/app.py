@@ -21,7 +21,7 @@ import discord
 from discord.ext import commands
 
 from bot import budget
-from bot.components import FpButton
+from bot.components import FpButton, FpSelect
 from bot.config import Config, offset_clock
 from bot.desk import Desk
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
@@ -126,7 +126,7 @@ class Bot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.started_at = self.service.clock()
         await self.store.open()
-        self.add_dynamic_items(FpButton)
+        self.add_dynamic_items(FpButton, FpSelect)
         # Every extension or none: a command list synced without one would remove its
         # commands from every server while the process looks healthy.
         for ext in self.config.extensions:

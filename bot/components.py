@@ -38,7 +38,12 @@ action        arg                                    meaning (places: see :data:
 ``next``      -                                      start the next round
 ``mode``      ``dm`` / ``channel``                   how I get my hands from now on
 ``rematch``   -                                      a player: a new lobby, same seats/options
+``howto``     -                                      how to play, answered privately
 ============  =====================================  ==========================================
+
+The lobby's one select menu (the host adds a computer of the level picked) has an id of its
+own, ``fps:<table>:<version>:ai`` (:class:`FpSelect`): the level picked is its argument, and the
+click goes the same way as the button ``fp:<table>:<version>:ai:<level>`` would.
 """
 
 from __future__ import annotations
@@ -94,7 +99,18 @@ def _spot(where: str) -> bool:
 ARGS: Final[dict[str, Callable[[str], bool]]] = {
     **{
         a: (lambda arg: arg == "")
-        for a in ("join", "leave", "rmai", "start", "cancel", "hand", "next", "back", "rematch")
+        for a in (
+            "join",
+            "leave",
+            "rmai",
+            "start",
+            "cancel",
+            "hand",
+            "next",
+            "back",
+            "rematch",
+            "howto",
+        )
     },
     "ai": lambda arg: arg in LEVELS,
     "mode": lambda arg: arg in ("dm", "channel"),
@@ -116,7 +132,7 @@ PRIVATE: Final[frozenset[Place]] = frozenset({"dm", "ephemeral"})
 
 PLACES: Final[dict[str, frozenset[Place]]] = {
     # The lobby card, and the message that ends a match (Rematch): the channel's.
-    **{a: PUBLIC for a in ("join", "leave", "ai", "rmai", "start", "cancel", "rematch")},
+    **{a: PUBLIC for a in ("join", "leave", "ai", "rmai", "start", "cancel", "rematch", "howto")},
     # The board's "Next round" takes its buttons off the clicked message: the channel's only.
     "next": PUBLIC,
     # "My hand" answers with a new private message: on the board, and on the direct message
@@ -251,3 +267,80 @@ class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
             )
             return
         await cog.on_button(interaction, self.bid)
+
+
+SELECT_TEMPLATE = r"fps:(?P<table>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<action>[a-z]{1,8})"
+"""The custom id of a select menu: its action takes the option picked as its argument."""
+SELECT_ACTIONS: Final = frozenset({"ai"})
+
+
+def select_id(table_id: int, version: int, action: str) -> str:
+    """The custom id of a select menu of ``action`` (see :data:`SELECT_TEMPLATE`)."""
+    cid = f"fps:{table_id}:{version}:{action}"
+    if action not in SELECT_ACTIONS or re.fullmatch(SELECT_TEMPLATE, cid) is None:
+        raise ValueError(f"bad select id {cid!r}")
+    return cid
+
+
+class FpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """A Flaming Pyramids select menu (the lobby's "add a computer"). The option picked
+    becomes the argument of the same action as a button's (:class:`ButtonId`), checked the same
+    way: an id or a value out of range is answered privately and changes nothing."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+                disabled=disabled,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> FpSelect:
+        return cls(match.string)
+
+    def picked(self, interaction: discord.Interaction[Any]) -> ButtonId | None:
+        """The click as the button it stands for; None if anything in it is out of range."""
+        m = re.fullmatch(SELECT_TEMPLATE, self.custom_id)
+        data: Any = interaction.data or {}
+        values = data.get("values") if isinstance(data, dict) else None
+        if m is None or m["action"] not in SELECT_ACTIONS or not isinstance(values, list):
+            return None
+        if len(values) != 1 or not isinstance(values[0], str):
+            return None
+        bid = ButtonId(int(m["table"]), int(m["version"]), m["action"], values[0])
+        return bid if bid.valid() else None
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bid = self.picked(interaction)
+        if bid is None:
+            log.info("refused a select with an id or a value out of range: %r", self.custom_id)
+            try:
+                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+            except discord.HTTPException:
+                log.warning("could not answer the out-of-range select %r", self.custom_id)
+            return
+        client: Any = interaction.client
+        cog: Any = client.get_cog("Tables")
+        if cog is None:
+            log.error("select %s used but the Tables cog is not loaded", bid)
+            await interaction.response.send_message(
+                "The game service is restarting; please try again in a moment.", ephemeral=True
+            )
+            return
+        await cog.on_button(interaction, bid)

@@ -13,7 +13,14 @@ from typing import Final
 HAND: Final = "🃏"
 """The "My hand" button and the first line of a hand."""
 COMPUTER: Final = "🤖"
-"""A computer player: its seat in the lobby and the "Add computer" buttons."""
+"""A computer player: its seat on the lobby card and the options of its "add a computer" menu."""
+HOW_TO_PLAY: Final = "❔"
+"""The lobby card's "How to play"."""
+GOLD: Final = "🥇"
+SILVER: Final = "🥈"
+BRONZE: Final = "🥉"
+MEDALS: Final = (GOLD, SILVER, BRONZE)
+"""The first three places of a finished match's podium."""
 FALL_LEFT: Final = "⬅️"
 FALL_RIGHT: Final = "➡️"
 """The fall buttons; ``FALL_RIGHT`` also marks whose turn it is."""
@@ -79,5 +86,9 @@ ALL: Final = (
     GREEN,
     BLUE,
     MULTI,
+    HOW_TO_PLAY,
+    GOLD,
+    SILVER,
+    BRONZE,
 )
 """Every emoji above, for the test that checks them."""

@@ -14,7 +14,7 @@ import logging
 from bot.background import Background
 from bot.errors import TableError
 from bot.locks import Locks
-from bot.service import Board, Hand, Reminder, Step, TableService
+from bot.service import Board, Hand, LobbyExpired, Reminder, Step, TableService
 from bot.show import Own, Show, Shown, texts
 from bot.show.channel import Clicked
 
@@ -166,6 +166,9 @@ class FollowUps:
                     await self.show(outcome)
                 elif isinstance(outcome, Reminder):
                     await self.show_side.remind(outcome)
+                elif isinstance(outcome, LobbyExpired):
+                    await self.show_side.channel.edit_lobby(outcome.board, expired=True)
+                    self.show_side.forget(table_id)
 
     async def recover(self, *, resume: bool, started_at: float) -> None:
         """After a start: let computer players finish decisions a restart interrupted (when
@@ -175,6 +178,12 @@ class FollowUps:
         except Exception:
             log.exception("could not list the open tables")
             return
+        try:
+            # Lobbies an older version opened never expired: from now on they do.
+            for table_id in await self.service.give_lobbies_deadlines():
+                log.info("table %s: the lobby now expires a day after it opened", table_id)
+        except Exception:
+            log.exception("could not give the open lobbies their expiry")
         for table in tables if resume else []:
             if table.status == "playing" and await self.service.needs_advance(table.id):
                 log.info("table %s: resuming a computer player's decision", table.id)

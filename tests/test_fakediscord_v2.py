@@ -125,3 +125,41 @@ def _with_ids(a: int, b: int) -> discord.ui.LayoutView:
     view.add_item(discord.ui.TextDisplay("one", id=a))
     view.add_item(discord.ui.TextDisplay("two", id=b))
     return view
+
+
+def text_card() -> discord.ui.LayoutView:
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(discord.ui.TextDisplay("Seat 1: alice")))
+    return view
+
+
+async def test_a_classic_message_becomes_v2_only_with_its_content_and_embeds_emptied(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    channel = await games_channel(fake_world, start_bot)
+    sent = await channel.send("a classic card", embed=discord.Embed(title="Table 1"))
+    legacy = "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
+    for kept in ({"content": None}, {"embeds": []}):  # one of the two left as it was
+        with (
+            fake_world.fake.expect_refusal(legacy),
+            pytest.raises(discord.HTTPException) as refused,
+        ):
+            await sent.edit(view=text_card(), **kept)
+        assert (refused.value.status, refused.value.code) == (400, 50035)
+    stored = fake_world.fake.latest_message(fake_world.games)
+    assert not stored.flags & V2 and stored.content == "a classic card"
+    await sent.edit(view=text_card(), content=None, embeds=[])
+    assert stored.flags & V2 and stored.content == "" and stored.embeds == []
+
+
+async def test_a_v2_message_notifies_whom_its_text_displays_mention(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    channel = await games_channel(fake_world, start_bot)
+    alice = fake_world.alice.id
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(discord.ui.TextDisplay(f"Host: <@{alice}>")))
+    await channel.send(view=view)
+    assert fake_world.fake.latest_message(fake_world.games).notified == [alice]
+    await channel.send(view=view, allowed_mentions=discord.AllowedMentions.none())
+    assert fake_world.fake.latest_message(fake_world.games).notified == []

@@ -52,7 +52,7 @@ HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
 ]
-NEW_ANSWER = frozenset({"hand", "rematch", "mode"})
+NEW_ANSWER = frozenset({"hand", "rematch", "mode", "howto"})
 """The buttons answered with a new private message; the others edit the clicked message."""
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
 
@@ -291,7 +291,8 @@ class Tables(commands.Cog):
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:  # the clicked message is edited (or left as it is)
                 await interaction.response.defer()
-            if bid.action != "spot":  # (a spot's place is checked with the move itself)
+            # (A spot's place is checked with the move itself; "How to play" reads no table.)
+            if bid.action not in ("spot", "howto"):
                 await self.desk.check_place(
                     bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
                 )
@@ -320,6 +321,13 @@ class Tables(commands.Cog):
             bid.table_id, interaction.user.id, display_name(interaction.user)
         )
         await interaction.followup.send(texts.rematch_open(message.jump_url), ephemeral=True)
+
+    async def _button_howto(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """The lobby card's "How to play": a short how-to and the rules, privately."""
+        embeds, files = await rules.rules_message()
+        await interaction.followup.send(
+            texts.HOW_TO_PLAY, embeds=embeds, files=files, ephemeral=True
+        )
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await self.desk.open_hand(interaction, bid.table_id)

@@ -92,6 +92,9 @@ NEXT_ROUND_PAUSE_S = 120.0
 """After a won round of a multi-round match, the next round starts by itself after this pause
 (or at once with the "Next round" button)."""
 MAX_NAME = 32
+LOBBY_TTL_S = 24 * 3600
+"""A lobby nobody starts closes this long after it opened (its channel is free again); the
+deadline is the table's, so the timer loop closes it, also after a restart."""
 
 
 class Place(NamedTuple):

@@ -17,6 +17,7 @@ from bot.errors import (
 )
 from bot.kept import Kept
 from bot.service.core import (
+    LOBBY_TTL_S,
     MAX_ROUNDS,
     MAX_SEATS,
     MAX_TURN_LIMIT_S,
@@ -83,7 +84,39 @@ class Lobby(TableCore):
                 log.exception("table %s: could not read its messages", busy.table_id)
             raise TableExists(table_id=busy.table_id, message_id=link) from None
         log.info("table %s: opened in channel %s by %s", table.id, channel_id, user_id)
-        return self.board(table)
+        return self.board(await self._expires(table))
+
+    async def _expires(self, table: Table) -> Table:
+        """A new lobby closes by itself :data:`LOBBY_TTL_S` after it opened unless started
+        (the table's deadline: the timer loop closes it). Should this
+        write fail, :meth:`give_lobbies_deadlines` sets it at the next start."""
+        deadline = table.created_at + LOBBY_TTL_S
+        try:
+            await self.store.set_timers(table.id, table.version, deadline, None)
+        except Exception:
+            log.exception("table %s: could not set when the lobby expires", table.id)
+            return table
+        return replace(table, deadline=deadline)
+
+    async def give_lobbies_deadlines(self) -> list[int]:
+        """Lobbies opened without an expiry (by an older version of the bot, or when setting
+        it failed) expire :data:`LOBBY_TTL_S` after they opened; the ids of those changed."""
+        changed: list[int] = []
+        for table in await self.store.open_tables():
+            if table.status != "lobby" or table.deadline is not None:
+                continue
+            try:
+                await self.store.set_timers(
+                    table.id,
+                    table.version,
+                    table.created_at + LOBBY_TTL_S,
+                    None,
+                    expected_timers=(None, table.reminder_at),
+                )
+            except VersionConflict:
+                continue  # it changed meanwhile (started, or another process set it)
+            changed.append(table.id)
+        return changed
 
     @staticmethod
     def _check_options(opts: TableOptions) -> TableOptions:
@@ -260,7 +293,7 @@ class Lobby(TableCore):
         except ChannelBusy as busy:
             raise TableExists(table_id=busy.table_id) from None
         log.info("table %s: rematch of table %s opened by %s", table.id, table_id, user_id)
-        return self.board(table)
+        return self.board(await self._expires(table))
 
     async def move_to_thread(self, step: Step, thread_id: int) -> Step:
         """The game that ``step`` started lives in the thread ``thread_id`` from now on (its

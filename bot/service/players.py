@@ -14,11 +14,13 @@ from bot.service.core import (
     TableCore,
 )
 from bot.service.results import (
+    LobbyExpired,
     Reminder,
     Step,
     TimerOutcome,
 )
 from data.store import (
+    NotFound,
     Table,
     VersionConflict,
 )
@@ -133,8 +135,13 @@ class Players(TableCore):
 
     async def run_timers(self, table_id: int) -> list[TimerOutcome]:
         """Handle one table's due timers: a reminder, a computer turn for an absent player, the
-        next round after a pause, or a decision a crash left unmade. Returns what to show."""
+        next round after a pause, a decision a crash left unmade, or a lobby nobody started
+        closed. Returns what to show."""
         try:
+            table = await self._get_open(table_id)
+            if table.status == "lobby":
+                expired = await self._expire_lobby(table)
+                return [expired] if expired is not None else []
             return await self._due(table_id, self.clock())
         except TableError:
             log.debug("table %s: timer skipped (the table moved on)", table_id)
@@ -149,6 +156,18 @@ class Players(TableCore):
             except Exception:
                 log.exception("table %s: timer failed", table_id)
         return out
+
+    async def _expire_lobby(self, table: Table) -> LobbyExpired | None:
+        """Close a lobby whose deadline passed without a start (None if it changed meanwhile:
+        started, cancelled, or closed by another process)."""
+        if table.status != "lobby" or table.deadline is None or table.deadline > self.clock():
+            return None
+        try:
+            closed = await self.store.end_table(table.id, table.version, "cancelled", self.clock())
+        except (VersionConflict, NotFound):
+            return None
+        log.info("table %s: the lobby expired (nobody started it)", table.id)
+        return LobbyExpired(self.board(closed))
 
     async def _due(self, table_id: int, now: float) -> list[TimerOutcome]:
         out: list[TimerOutcome] = []

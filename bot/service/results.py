@@ -238,4 +238,12 @@ class LeftGame:
     closed: bool
 
 
-TimerOutcome = Step | Reminder
+@dataclass(frozen=True)
+class LobbyExpired:
+    """Nobody started a lobby within :data:`bot.service.core.LOBBY_TTL_S`: it closed (its
+    channel is free for a new table)."""
+
+    board: Board
+
+
+TimerOutcome = Step | Reminder | LobbyExpired

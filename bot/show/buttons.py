@@ -13,7 +13,6 @@ from bot import emoji as em
 from bot.components import ButtonId, FpButton
 from bot.service import Board, Hand, SpotChoice
 from bot.show.texts import jump_url, spot_previews, tile_label
-from engine.ai import LEVELS
 
 COLOUR_EMOJI = em.COLOURS
 
@@ -29,39 +28,6 @@ def rematch_view(board: Board) -> discord.ui.View:
             style=discord.ButtonStyle.success,
         )
     )
-    return view
-
-
-def lobby_view(board: Board) -> discord.ui.View | None:
-    """Join / Leave / Start / Cancel, and computer players by level; Rematch once the match is
-    over; None otherwise."""
-    if board.table.status == "finished":
-        return rematch_view(board)
-    if board.table.status != "lobby":
-        return None
-    t, v = board.table_id, board.version
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        FpButton(ButtonId(t, v, "join"), label="Join", style=discord.ButtonStyle.success, row=0)
-    )
-    view.add_item(FpButton(ButtonId(t, v, "leave"), label="Leave", row=0))
-    view.add_item(
-        FpButton(ButtonId(t, v, "start"), label="Start", style=discord.ButtonStyle.primary, row=0)
-    )
-    view.add_item(
-        FpButton(ButtonId(t, v, "cancel"), label="Cancel", style=discord.ButtonStyle.danger, row=0)
-    )
-    for level in LEVELS[:4]:
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "ai", level),
-                label=f"Add computer ({level})",
-                emoji=em.COMPUTER,
-                row=1,
-            )
-        )
-    if any(s.ai for s in board.table.seats):
-        view.add_item(FpButton(ButtonId(t, v, "rmai"), label="Remove computer", row=2))
     return view
 
 

@@ -22,7 +22,7 @@ from bot import budget, names
 from bot.errors import NotShown, Why
 from bot.kept import Kept
 from bot.service import Board, LeftGame, MatchResult, Reminder, Step
-from bot.show import buttons, pictures, texts
+from bot.show import buttons, lobbycard, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, ping
@@ -45,10 +45,16 @@ def drawn(players: tuple[str, ...]) -> list[str]:
     return [names.clean(n) for n in players]
 
 
-def lobby_message(board: Board, results: MatchResult | None = None) -> Message:
-    """The lobby card: its embed and buttons (it never pings, keeps no pictures)."""
-    view = buttons.lobby_view(board) if results is None else buttons.rematch_view(board)
-    return Message(embed=texts.lobby_embed(board, results), view=view, keep_files=True)
+def lobby_message(
+    board: Board,
+    results: MatchResult | None = None,
+    *,
+    expired: bool = False,
+    game_link: str | None = None,
+) -> Message:
+    """The lobby card (:mod:`bot.show.lobbycard`): it never pings, keeps no pictures."""
+    card = lobbycard.lobby_card(board, results, expired=expired, game_link=game_link)
+    return Message(view=card, keep_files=True)
 
 
 class TableChannel:
@@ -334,15 +340,22 @@ class TableChannel:
         await self.outbox.ledger.remember(board.table_id, Kept.LOBBY, message.id)
         return message
 
-    async def edit_lobby(self, board: Board, results: MatchResult | None = None) -> None:
-        """Bring the lobby card up to date with ``board`` (never back to an older one)."""
+    async def edit_lobby(
+        self, board: Board, results: MatchResult | None = None, *, expired: bool = False
+    ) -> None:
+        """Bring the lobby card up to date with ``board`` (never back to an older one);
+        ``expired``: nobody started the lobby in time."""
         message_id = Kept.LOBBY.of(board.table.messages)
         if message_id is None:
             return
         target = self.outbox.message(board.lobby_channel_id, message_id, board.guild_id)
         try:
             await self.outbox.edit_kept(
-                board.table_id, Kept.LOBBY, board.version, target, lobby_message(board, results)
+                board.table_id,
+                Kept.LOBBY,
+                board.version,
+                target,
+                lobby_message(board, results, expired=expired),
             )
         except discord.HTTPException as err:
             log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
@@ -351,14 +364,20 @@ class TableChannel:
         self, board: Board, edit: Callable[..., Awaitable[Any]], *, started: bool = False
     ) -> None:
         """The lobby card a click was on, brought up to date through the click's own answer
-        (once the game started, without buttons). Two clicks served by two processes: the
-        card never goes back to the older one."""
-        message = lobby_message(board)
-        if started:
-            message.view = None
+        (once the game ``started``, with the way to it). Two clicks served by two processes:
+        the card never goes back to the older one."""
+        message = lobby_message(board, game_link=self.game_link(board) if started else None)
         async with self.outbox.ledger.edit(board.table_id, Kept.LOBBY, board.version) as go:
             if go:
                 await edit(**message.to_edit())
+
+    def game_link(self, board: Board) -> str:
+        """Where a started game is followed: its thread, else its first message (or the
+        channel, if this process did not post it)."""
+        if board.table.thread_id is not None:
+            return texts.jump_url(board.guild_id, board.table.thread_id)
+        newest = self.card.newest.get(board.table_id)
+        return texts.jump_url(board.guild_id, board.channel_id, newest)
 
     async def _show_result_on_lobby(self, board: Board, results: MatchResult) -> None:
         """The lobby card tells how the match ended: the winner and the final standings."""
@@ -418,8 +437,7 @@ class TableChannel:
         bottom of the channel); a move Discord refused before is shown by it."""
         if board.view is None:
             await interaction.followup.send(
-                embed=texts.lobby_embed(board),
-                view=buttons.lobby_view(board) or discord.utils.MISSING,
+                view=lobbycard.lobby_card(board), allowed_mentions=ping(())
             )
             return
         files = await self.board_files(board)

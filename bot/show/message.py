@@ -26,7 +26,9 @@ class Message:
     content: str | None = None
     files: list[discord.File] = field(default_factory=list)
     embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
+    """Buttons (a classic message), or a Components V2 layout, which is the whole message: no
+    content, no embed, never a ping."""
     pings: tuple[int, ...] = ()
     keep_files: bool = False
     silent: bool = False
@@ -65,6 +67,11 @@ class Message:
             out["content"] = self.content
         if self.embed is not None:
             out["embed"] = self.embed
+        if isinstance(self.view, discord.ui.LayoutView):
+            # A classic message turned into a V2 one: Discord wants its content and embeds
+            # emptied in the same edit (developers/resources/message.mdx, Edit Message).
+            out["content"] = None
+            out["embeds"] = []
         if not self.keep_files:
             out["attachments"] = self.files
         return out

@@ -19,7 +19,7 @@ import discord
 from bot import emoji as em
 from bot import names
 from bot.narrate import describe_preview, narrate, scores_line
-from bot.service import Board, Hand, MatchResult, Prompt, SpotChoice, Step
+from bot.service import LOBBY_TTL_S, Board, Hand, MatchResult, Prompt, SpotChoice, Step
 from data.store import GuildSettings, PlayerPrefs, TableOptions
 from engine.tiles import describe
 from render.narration import names_and, result_lines
@@ -104,38 +104,117 @@ def options_line(options: TableOptions) -> str:
     return " · ".join(parts)
 
 
-def lobby_embed(board: Board, results: MatchResult | None = None) -> discord.Embed:
-    """The lobby message: host, options, seats (or how the lobby ended; once the match is over,
-    its ``results``: the winner and the final standings)."""
+LOBBY_STATUS: Final = {
+    "lobby": "Waiting for players",
+    "playing": "The game has started",
+    "cancelled": "Cancelled by the host",
+    "aborted": "Aborted",
+    "finished": "Finished",
+}
+"""The lobby card's status line, by the table's status."""
+
+
+def lobby_title(board: Board) -> str:
+    """The lobby card's heading: the table, its host and its options in one line."""
     t = board.table
-    status = {
-        "lobby": "Waiting for players",
-        "playing": "The game has started",
-        "cancelled": "Cancelled by the host",
-        "aborted": "Aborted",
-        "finished": "Finished",
-    }[t.status]
-    if t.status == "finished" and results is not None:
-        status = f"Finished. {match_result(names_of(board), results)}"
-    embed = discord.Embed(
-        title=f"Flaming Pyramids — {table_name(t.number)}",
-        description=f"Host: <@{t.host_id}>\n{options_line(t.options)}\n**{status}**"
-        if t.status != "finished" or results is None
-        else f"Host: <@{t.host_id}>\n{options_line(t.options)}\n{status}",
-        colour=EMBED_COLOUR,
+    return (
+        f"## {em.FIRE} Flaming Pyramids — {table_name(t.number)}\n"
+        f"Host: <@{t.host_id}>\n-# {options_line(t.options)}"
     )
-    seats = [
-        f"{i + 1}. {esc(s.name)}" + (f" {em.COMPUTER} {s.ai}" if s.ai else "")
-        for i, s in enumerate(t.seats)
-    ]
-    embed.add_field(
-        name=f"Seats ({len(t.seats)}/{t.options.max_seats})",
-        value="\n".join(seats) or "—",
-        inline=False,
-    )
+
+
+def seat_line(i: int, name: str, level: str | None) -> str:
+    """One seat of the card: a person's name, or a computer's stored name and its level."""
+    if level is None:
+        return f"{i + 1}. {esc(name)}"
+    return f"{i + 1}. {esc(name)} · {em.COMPUTER} computer, {level}"
+
+
+def lobby_seats(board: Board) -> str:
+    """The seats, in order, with each computer's level."""
+    t = board.table
+    seats = [seat_line(i, s.name, s.ai) for i, s in enumerate(t.seats)]
+    return f"**Seats ({len(t.seats)}/{t.options.max_seats})**\n" + ("\n".join(seats) or "—")
+
+
+def lobby_status(
+    board: Board,
+    results: MatchResult | None = None,
+    *,
+    expired: bool = False,
+    game_link: str | None = None,
+) -> str:
+    """Where the lobby stands: open (until when), started (where to follow the game), the
+    podium of a finished match, or closed (cancelled, aborted, expired)."""
+    t = board.table
+    if expired:
+        return (
+            f"**This lobby expired:** nobody started it within {duration(LOBBY_TTL_S)}. "
+            "The channel is free: open a new table with `/fp new`."
+        )
     if t.status == "lobby":
-        embed.set_footer(text="Join with the button. The host starts with 2 to 6 players.")
-    return embed
+        until = (
+            f" It closes {relative(t.deadline)} unless the host starts it." if t.deadline else ""
+        )
+        return (
+            f"**{LOBBY_STATUS['lobby']}.** Join with the button; the host starts with "
+            f"2 to 6 players.{until}"
+        )
+    if t.status == "playing" and game_link:
+        where = "in its thread" if t.thread_id is not None else "in the channel"
+        return f"**{LOBBY_STATUS['playing']}:** follow it [{where}]({game_link})."
+    if t.status == "finished" and results is not None:
+        return f"**{LOBBY_STATUS['finished']}.**\n{podium(names_of(board), results)}"
+    return f"**{LOBBY_STATUS[t.status]}.**"
+
+
+def podium(names: Sequence[str], results: MatchResult) -> str:
+    """The finished match's standings, one line a player, lowest total first (ties share a
+    place): medals for the first three places, the winners named first."""
+    scores = list(results.scores)
+    if len(scores) != len(names):
+        return match_result(names, results)
+    rounds = results.rounds or 1
+    over = f", over {rounds} rounds" if rounds > 1 else ""
+    order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
+    lines = []
+    for i in order:
+        place = 1 + sum(1 for s in scores if s < scores[i])
+        mark = em.MEDALS[place - 1] if place <= len(em.MEDALS) else f"{place}."
+        lines.append(f"{mark} {names[i]} — {scores[i]}")
+    winners = [names[i] for i in results.winners if 0 <= i < len(names)]
+    return (
+        f"Winner: **{' and '.join(winners) or '—'}**. Tiles left in hand and pile{over} "
+        "(lower wins):\n" + "\n".join(lines)
+    )
+
+
+HOST_ROW: Final = "**Host** · only the host can use these"
+ADD_COMPUTER: Final = "Add a computer player…"
+TABLE_FULL: Final = "The table is full"
+
+
+def computer_option(level: str) -> tuple[str, str]:
+    """The add-a-computer menu's option for ``level``: its label and description."""
+    said = {
+        "easy": "Plays any tile that can go, at random",
+        "normal": "Looks one turn ahead",
+        "hard": "Searches many possible games before each move",
+    }
+    return f"{level.capitalize()} computer", said.get(level, f"A {level} computer player")
+
+
+HOW_TO_PLAY: Final = (
+    "**How to play Flaming Pyramids here**\n"
+    "1. **Join** the lobby; the host adds computer players if wanted and presses **Start** "
+    "(2 to 6 players).\n"
+    "2. On your turn you get your hand by direct message (or press **My hand** on the game's "
+    "message): pick a tile, then a spot of the pyramid (the picture labels the spots A, B, C…).\n"
+    "3. If a tile falls, choose **Fall left** or **Fall right**.\n"
+    "4. The first with no tile left in hand and pile wins the round; over several rounds, the "
+    "lowest total wins.\n"
+    "The rules in short, with pictures, are below (also with `/fp rules`)."
+)
 
 
 def picture_title(board: Board) -> str:

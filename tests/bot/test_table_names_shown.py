@@ -53,7 +53,7 @@ async def test_the_lobby_lists_a_computers_level_beside_its_short_name(
     board = await service.board_of(t)
     board = await service.add_ai(t, board.version, ALICE, "hard")
     board = await service.add_ai(t, board.version, ALICE, "easy")
-    seats = texts.lobby_embed(board).to_dict()["fields"][0]["value"].splitlines()
+    seats = texts.lobby_seats(board).splitlines()[1:]
     assert seats[1].startswith("2. Bolt ") and seats[1].endswith(" hard")
     assert seats[2].startswith("3. Cog ") and seats[2].endswith(" easy")
     # Sentences name the computer only.

@@ -13,6 +13,7 @@ from bot.narrate import narrate, scores_line
 from bot.service import SpotChoice, Step, TableService, spot_labels
 from bot.show import buttons as layouts
 from bot.show import texts
+from bot.show.lobbycard import lobby_card
 from engine import Event, Game, view
 from render.scene import table_scene
 
@@ -37,6 +38,24 @@ def check_limits(rows: list[dict[str, Any]]) -> None:
     assert len(ids) == len(set(ids))
 
 
+def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for c in components:
+        out.append(c)
+        out += walk(c.get("components") or [])
+        if c.get("accessory"):
+            out += walk([c["accessory"]])
+    return out
+
+
+def card_text(components: list[dict[str, Any]]) -> str:
+    return "\n".join(c["content"] for c in walk(components) if c.get("type") == 10)
+
+
+def card_labels(components: list[dict[str, Any]]) -> list[str]:
+    return [c["label"] for c in walk(components) if c.get("type") == 2]
+
+
 def test_foreign_custom_ids_are_ignored() -> None:
     assert ButtonId.decode("echo:count:3") is None
     assert ButtonId.decode("fp:1:2:explode:") is None
@@ -45,12 +64,15 @@ def test_foreign_custom_ids_are_ignored() -> None:
 async def test_lobby_and_game_layouts(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     board = await service.board_of(t)
-    check_limits(payload(layouts.lobby_view(board)))
+    card = lobby_card(board).to_components()
     assert board.number == 1
-    assert texts.lobby_embed(board).to_dict()["title"].endswith("table #1")
+    assert "table #1" in card_text(card)
+    assert "Start" in card_labels(card) and "Join" in card_labels(card)
     step = await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
     check_limits(payload(layouts.board_view(step.board)))
-    assert layouts.lobby_view(step.board) is None
+    started = lobby_card(step.board, game_link="https://discord.com/channels/1/2/3").to_components()
+    assert card_labels(started) == ["How to play", "Go to the game"]
+    assert "https://discord.com/channels/1/2/3" in card_text(started)
     hand = await service.hand(t, ALICE)
     rows = payload(layouts.hand_view(hand, with_mode="channel"))
     check_limits(rows)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.errors import NotYourDecision, TableError, Why
-from bot.show.texts import esc
+from bot.show.texts import ADD_COMPUTER, esc
 from bot.show.words import refusal
 from data import GuildSettings, LoggedAction, PlayerPrefs, Table, open_store
 from engine import Game
@@ -37,6 +37,34 @@ def is_game_message(m: Message) -> bool:
     """A message of the bot with the pyramid picture (one per move: the board, or the
     animation of what happened ending on it)."""
     return any(a.filename in ("pyramid.png", "pyramid.gif") for a in m.attachments)
+
+
+def card_text(m: Message) -> str:
+    """What a Components V2 message (the lobby card) says: its text displays, in order."""
+    return "\n".join(
+        str(c.get("content") or "") for c in iter_components(m.components) if c.get("type") == 10
+    )
+
+
+def is_lobby_card(m: Message) -> bool:
+    """The lobby card of a table (its heading names the table)."""
+    return "Flaming Pyramids — table" in card_text(m)
+
+
+LOBBY_CONTROLS = frozenset({"join", "leave", "start", "cancel", "ai", "rmai"})
+"""What a lobby card offers while the lobby is open (its buttons and its menu)."""
+
+
+def lobby_controls(m: Message) -> list[str]:
+    """The lobby's controls still on a card: its buttons' actions, and ``ai`` for the menu
+    that adds a computer (none once the game started or the lobby closed)."""
+    found = [a for a, _ in button_actions(m) if a in LOBBY_CONTROLS]
+    found += [
+        "ai"
+        for s in m.selects()
+        if str(s.get("custom_id") or "").startswith("fps:") and not s.get("disabled")
+    ]
+    return found
 
 
 def table_of(m: Message) -> int | None:
@@ -127,7 +155,7 @@ class TableDriver:
     def thread(self) -> Channel | None:
         """The game's thread: the one started from this table's lobby message, if any."""
         for m in self.fake.messages(self.channel):
-            if m.thread is not None and "Flaming Pyramids — table" in m.embed_text():
+            if m.thread is not None and is_lobby_card(m):
                 return m.thread
         return None
 
@@ -156,7 +184,7 @@ class TableDriver:
 
     def lobby(self) -> Message:
         for m in self.bot_messages():
-            if "Flaming Pyramids — table" in m.embed_text():
+            if is_lobby_card(m) and m.webhook_id is None:
                 return m
         raise AssertionError("no lobby message")
 
@@ -252,6 +280,21 @@ class TableDriver:
             await self.click(u, lobby, "Join")
             await self._wait_for_edit(lobby, before)
         return lobby
+
+    async def add_computer(self, host: FakeUser, level: str) -> Interaction:
+        """The host picks a computer of ``level`` in the lobby card's menu; returns once the
+        card shows it (or the click was answered otherwise: a refusal)."""
+        lobby = self.lobby()
+        before = len(lobby.revisions)
+        ix = await host.select(lobby, level, placeholder=ADD_COMPUTER)
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        await self.fake.wait_for(
+            lambda: (len(lobby.revisions) > before and lobby.settled) or bool(ix.followups),
+            TIMEOUT,
+            "the card showing the computer",
+        )
+        return ix
 
     async def _wait_for_edit(self, message: Message, revisions: int) -> None:
         """Until ``message`` has more than ``revisions`` revisions and its last edit returned."""

@@ -17,7 +17,7 @@ from tests.fakediscord.fixtures import StartBot, World
 from tests.pgserver import PgServer
 
 from .conftest import MakeBot, MovableClock, bot_config
-from .driver import TableDriver, is_spot_step
+from .driver import TableDriver, card_text, is_spot_step
 from .test_decisions import COLLAPSE, private_answer, write_state
 
 ANSWERING = ("bot.replies", "bot.components", "bot.cogs.tables")
@@ -100,7 +100,7 @@ async def test_one_click_delivered_to_two_processes_is_handled_once_and_logged_a
         await ix.wait_acknowledged(10)
         await world.fake.wait_for(lambda: len(lobby.revisions) > seen and lobby.settled, 10, "join")
         await world.fake.wait_for(lambda: len(refused) == 2, 10, "the other process's answer")
-    assert lobby.embed_text().count("Bob") == 1
+    assert card_text(lobby).count("Bob") == 1
     assert ix.followups == []  # nobody told Bob that something went wrong
     answering = [r for r in caplog.records if r.name in ANSWERING]
     elsewhere = [r for r in answering if "button join" in r.getMessage()]

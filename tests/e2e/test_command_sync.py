@@ -19,7 +19,7 @@ from tests.fakediscord import BotProcess
 from tests.fakediscord.fixtures import StartBot, World
 
 from .conftest import MakeBot, MovableClock, bot_config
-from .driver import TableDriver
+from .driver import TableDriver, card_text
 
 PUT_GLOBAL = "PUT /applications/{application_id}/commands"
 
@@ -99,7 +99,7 @@ async def test_a_french_player_opens_a_table_with_the_french_command_and_options
         "max_seats",
     }
     await ix.wait_response()
-    text = table.lobby().embed_text()
+    text = card_text(table.lobby())
     for shown in ("curse on", "fire die on", "3 rounds", "15 minutes per decision", "(1/2)"):
         assert shown in text, text
 

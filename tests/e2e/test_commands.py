@@ -16,6 +16,7 @@ from .driver import (
     TableDriver,
     answer,
     button_actions,
+    card_text,
     is_game_message,
     refusal_text,
     stored_channel_table,
@@ -96,7 +97,8 @@ async def test_cancel_frees_the_channel(
     await world.fake.wait_for(
         lambda: len(lobby.revisions) > seen and lobby.settled, TIMEOUT, "cancel"
     )
-    assert lobby.buttons() == []
+    assert lobby.buttons() == [] and lobby.selects() == []
+    assert "Cancelled by the host" in card_text(lobby)
     assert (await stored_table(db_url, table_id)).status == "cancelled"
     await table.slash(world.bob, "fp new")
     await world.fake.wait_for(lambda: table.lobby().id != lobby.id, TIMEOUT, "a new lobby")
@@ -300,17 +302,14 @@ async def test_the_host_adds_computer_players_of_each_level(
     lobby = await table.open(world.alice, world.bob)
     table_id = table_of(lobby)
     assert table_id is not None
-    for level in ("easy", "normal", "hard"):
-        assert ("ai", level) in button_actions(lobby)
-    ix = await table.click(world.bob, lobby, "Add computer (easy)")
+    (menu,) = lobby.selects()
+    assert [o["value"] for o in menu["options"]] == ["easy", "normal", "hard"]
+    ix = await world.bob.select(lobby, "easy")
     assert await private_answer(ix) == refusal_text(Why.HOST_ONLY_ADD_AI)
     assert len((await stored_table(db_url, table_id)).seats) == 2
     for level in ("easy", "hard"):
-        before = len(lobby.revisions)
-        await table.click(world.alice, lobby, f"Add computer ({level})")
-        await world.fake.wait_for(
-            lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
-        )
+        await table.add_computer(world.alice, level)
+    assert "computer, easy" in card_text(lobby) and "computer, hard" in card_text(lobby)
     record = await stored_table(db_url, table_id)
     assert [s.ai for s in record.seats] == [None, None, "easy", "hard"]
     assert record.options.max_seats == 6

@@ -22,6 +22,7 @@ from .driver import (
     answer,
     button_actions,
     is_players_turn,
+    lobby_controls,
     not_yours_text,
     refusal_text,
     stored_game,
@@ -199,7 +200,7 @@ async def test_double_click_and_stale_buttons(
     lobby = table.lobby()
     game = await table.start(world.alice)
     # The lobby's buttons are gone once the game runs.
-    await world.fake.wait_for(lambda: not lobby.buttons() and lobby.settled, TIMEOUT, "lobby")
+    await world.fake.wait_for(lambda: not lobby_controls(lobby) and lobby.settled, TIMEOUT, "lobby")
     hand = await table.hand_for(world.alice, game, turn=True)
     # Alice picks yellow 40: the same message shows spots A and B; she goes back and picks
     # red 6 instead, on the same message again.

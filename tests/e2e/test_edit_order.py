@@ -9,7 +9,14 @@ from bot.show.channel import lobby_message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, stored_table, table_of, turn_notices
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    card_text,
+    stored_table,
+    table_of,
+    turn_notices,
+)
 from .test_full_game import SHORT_SEED
 
 
@@ -58,7 +65,7 @@ async def test_the_lobby_card_is_not_put_back_by_a_late_edit_of_an_older_lobby(
     await world.fake.wait_for(
         lambda: len(lobby.revisions) > before and lobby.settled, TIMEOUT, "bob in the lobby"
     )
-    shown = lobby.embed_text()
+    shown = card_text(lobby)
     seated = [seat.user_id for seat in (await stored_table(db_url, table_id)).seats]
     assert seated == [world.alice.id, world.bob.id] and "Bob" in shown
     revisions = len(lobby.revisions)
@@ -70,4 +77,4 @@ async def test_the_lobby_card_is_not_put_back_by_a_late_edit_of_an_older_lobby(
     )
 
     assert not edited
-    assert len(lobby.revisions) == revisions and lobby.embed_text() == shown
+    assert len(lobby.revisions) == revisions and card_text(lobby) == shown

@@ -17,7 +17,7 @@ from tests.fakediscord import FakeUser, Message, Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer, is_final, is_game_message, refusal_text
+from .driver import TIMEOUT, TableDriver, answer, card_text, is_final, is_game_message, refusal_text
 from .test_decisions import COLLAPSE, CURSE, FIRE, private_answer, write_state
 
 NAMES = tuple(
@@ -69,7 +69,7 @@ def assert_all_accepted(world: World, table: TableDriver) -> None:
     for m in public_messages(world):
         if m.author.id != fake.bot.id:
             continue
-        text = m.content + m.embed_text()
+        text = m.content + m.embed_text() + card_text(m)
         for raw in RAW_MENTIONS:
             assert raw not in text, f"{raw!r} unescaped in {text!r}"
         assert "**__x__**" not in text  # the name's markdown is escaped
@@ -92,12 +92,10 @@ async def test_a_six_seat_match_with_every_option_posts_every_picture(
         max_seats=6,
     )
     for level in ("easy", "normal", "hard"):
-        before = len(lobby.revisions)
-        await table.click(people[0], lobby, f"Add computer ({level})")
-        await world.fake.wait_for(
-            lambda b=before: len(lobby.revisions) > b and lobby.settled, TIMEOUT, "lobby edit"
-        )
-    assert "(6/6)" in lobby.embed_text()
+        await table.add_computer(people[0], level)
+    assert "(6/6)" in card_text(lobby)
+    (menu,) = lobby.selects()  # full: no computer can be added any more
+    assert menu["disabled"] and menu["placeholder"] == "The table is full"
     game = await table.start(people[0])
     final = await table.play_to_the_end(game, max_steps=600)
     assert is_final(final) and "wins round 2" in final.content

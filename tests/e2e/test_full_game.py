@@ -16,7 +16,9 @@ from .driver import (
     TableDriver,
     answer,
     button_actions,
+    card_text,
     is_final,
+    lobby_controls,
     refusal_text,
     stored_game,
     stored_log,
@@ -42,7 +44,7 @@ async def test_full_three_player_game(
     assert table_id is not None
     # The lobby's buttons are gone once the game runs.
     await world.fake.wait_for(
-        lambda: len(lobby.revisions) > 1 and lobby.buttons() == [] and lobby.settled,
+        lambda: len(lobby.revisions) > 1 and not lobby_controls(lobby) and lobby.settled,
         10,
         "lobby edit",
     )
@@ -59,7 +61,12 @@ async def test_full_three_player_game(
     await world.fake.wait_for(
         lambda: button_actions(lobby) == [("rematch", "")] and lobby.settled, 10, "lobby result"
     )
-    assert all(names[w] in lobby.embed_text() for w in ended.winners())
+    assert all(names[w] in card_text(lobby) for w in ended.winners())
+    # The podium: one line a player, lowest total first, the first place with its medal.
+    podium = card_text(lobby).split("(lower wins):\n", 1)[1].splitlines()
+    totals = [int(line.rsplit(" — ", 1)[1]) for line in podium]
+    assert len(podium) == 3 and totals == sorted(totals)
+    assert podium[0].startswith("🥇") and names[ended.winners()[0]] in podium[0]
     # The last post pings every player once, so that a game played over days tells everyone
     # how it ended; no earlier post pinged a player who is told by direct message.
     assert sorted(final.notified) == sorted(u.id for u in (world.alice, world.bob, world.carol))
@@ -103,7 +110,7 @@ async def test_game_with_a_computer_player(
     path.write_text(json.dumps(state))
     await run_bot(test_state_file=str(path))
     lobby = await table.open(world.alice)
-    await table.click(world.alice, lobby, "Add computer (normal)")
+    await table.add_computer(world.alice, "normal")
     await world.fake.wait_for(lambda: "rmai" in [a for a, _ in button_actions(lobby)], 10, "seat")
     game = await table.start(world.alice)
     table_id = table_of(game)

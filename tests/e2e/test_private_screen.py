@@ -24,6 +24,7 @@ from .driver import (
     button_actions,
     is_final,
     is_players_turn,
+    lobby_controls,
     not_yours_text,
     refusal_text,
     stored_game,
@@ -151,7 +152,9 @@ async def test_at_the_end_every_screen_says_the_match_is_over_with_no_live_butto
     game = await table.start(world.alice)
     # Start's own answer (the lobby card, its buttons gone) is in before the clock jumps.
     await world.fake.wait_for(
-        lambda: len(lobby.revisions) > lobby_revisions and not lobby.buttons() and lobby.settled,
+        lambda: (
+            len(lobby.revisions) > lobby_revisions and not lobby_controls(lobby) and lobby.settled
+        ),
         TIMEOUT,
         "the lobby card after Start",
     )

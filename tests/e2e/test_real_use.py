@@ -15,6 +15,7 @@ from .conftest import MakeBot, MovableClock
 from .driver import (
     TableDriver,
     button_actions,
+    card_text,
     decision_copies,
     not_yours_text,
     refusal_text,
@@ -113,14 +114,14 @@ async def test_names_cannot_format_or_turn_a_private_answer_around(
     weird = world.fake.create_user("weird", global_name="**bold**\u202eevil", guilds=[world.guild])
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     lobby = await table.open(weird, world.alice, world.bob)
-    assert "\\*\\*bold\\*\\*evil" in lobby.embed_text()
+    assert "\\*\\*bold\\*\\*evil" in card_text(lobby)
     game = await table.start(weird)
     falling = await table.play(weird, game)  # too heavy: the weird name decides the fall
     ix = await table.click(world.alice, falling, "Fall left")
     reply = await private_answer(ix)
     assert reply == not_yours_text("fall", "**bold**\u202eevil")  # the name quoted
     assert "\\*\\*bold\\*\\*evil" in reply
-    for text in (reply, lobby.embed_text(), *(m.content for m in table.bot_messages())):
+    for text in (reply, card_text(lobby), *(m.content for m in table.bot_messages())):
         assert "\u202e" not in text
 
 

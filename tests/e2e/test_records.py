@@ -35,7 +35,7 @@ SHORT = {
 async def computer_match(world: World, table: TableDriver) -> Message:
     """Alice plays the short deal against a hard computer, to the end."""
     lobby = await table.open(world.alice)
-    await table.click(world.alice, lobby, "Add computer (hard)")
+    await table.add_computer(world.alice, "hard")
     await world.fake.wait_for(  # a computer seated: the host may remove it
         lambda: ("rmai", "") in button_actions(lobby), 10, "the computer seat"
     )

@@ -24,6 +24,7 @@ from .driver import (
     TableDriver,
     answer,
     button_actions,
+    card_text,
     refusal_text,
     stored_channel_table,
     stored_log,
@@ -63,7 +64,7 @@ async def test_hands_never_reach_the_channel_or_the_logs(
         r"\b(" + "|".join([*SECRET_TILES, *SECRET_TILES.values()]) + r")\b", re.IGNORECASE
     )
     for m in table.bot_messages():
-        assert not secret.search(m.content + m.embed_text()), m.content
+        assert not secret.search(m.content + m.embed_text() + card_text(m)), m.content
     logged = [r for r in caplog.records if r.levelno >= logging.INFO]
     assert logged, "nothing was logged at INFO: the check would prove nothing"
     for record in logged:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from bot.names import COMPUTER_NAMES
 from bot.show import texts
+from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, button_actions, stored_table, table_of
+from .driver import TIMEOUT, TableDriver, button_actions, card_text, stored_table, table_of
 
 
 async def test_players_read_table_1_and_short_computer_names_in_the_thread_pictures_and_dms(
@@ -20,13 +21,13 @@ async def test_players_read_table_1_and_short_computer_names_in_the_thread_pictu
     await run_bot()
     lobby = await table.open(world.alice, world.bob)
     for level, seated in (("hard", 3), ("easy", 4)):
-        await table.click(world.alice, lobby, f"Add computer ({level})")
+        await table.add_computer(world.alice, level)
         await world.fake.wait_for(
-            lambda n=seated: lobby.settled and len(_seat_lines(lobby.embeds)) == n,
+            lambda n=seated: lobby.settled and len(_seat_lines(lobby)) == n,
             TIMEOUT,
             "a computer seated",
         )
-    seat_lines = _seat_lines(lobby.embeds)
+    seat_lines = _seat_lines(lobby)
     assert seat_lines[2].startswith(f"3. {COMPUTER_NAMES[0]} ") and seat_lines[2].endswith("hard")
     assert seat_lines[3].startswith(f"4. {COMPUTER_NAMES[1]} ") and seat_lines[3].endswith("easy")
     game = await table.start(world.alice)
@@ -39,18 +40,20 @@ async def test_players_read_table_1_and_short_computer_names_in_the_thread_pictu
     # The thread, the lobby card and the game's messages name the table by its number.
     thread = table.thread()
     assert thread is not None and thread.name == texts.thread_name(1)
-    assert "table #1" in lobby.embed_text() and str(table_id) not in lobby.embed_text()
+    assert "table #1" in card_text(lobby) and str(table_id) not in card_text(lobby)
     first = table.game_messages()[-1]
     assert "table #1 begins" in first.content and str(table_id) not in first.content
-    # Each player's direct messages (read away from the server) name the table and its place.
-    for user in (world.alice, world.bob):
-        await world.fake.wait_for(lambda u=user: u.dms() != [], TIMEOUT, "a hand by DM")
+    # The first player's screen, in direct messages (read away from the server), names the
+    # table and its place.
+    starter = table.users[table.decider(game) or 0]
+    for user in (starter,):
+        await world.fake.wait_for(lambda u=user: u.dms() != [], TIMEOUT, "a screen by DM")
         for dm in user.dms():
             assert str(table_id) not in dm.content
         hand = next(m for m in user.dms() if m.revisions[0].attachments)
         assert "table #1" in hand.content and f"<#{thread.id}>" in hand.content
     # What they read and see is kept to be looked at.
-    said = [f"thread: {thread.name}", lobby.embed_text(), first.content]
+    said = [f"thread: {thread.name}", card_text(lobby), first.content]
     said += [f"DM to {u.name}: {m.content}" for u in (world.alice, world.bob) for m in u.dms()]
     (tmp_path / "read.txt").write_text("\n\n".join(said))
     moved = await table.play(world.alice, game)
@@ -60,10 +63,9 @@ async def test_players_read_table_1_and_short_computer_names_in_the_thread_pictu
     assert ("rematch", "") not in button_actions(moved)
 
 
-def _seat_lines(embeds: list[dict[str, object]]) -> list[str]:
+def _seat_lines(lobby: Message) -> list[str]:
     """The lobby card's seat list, one line per seat."""
-    for embed in embeds:
-        for field in embed.get("fields") or []:  # type: ignore[attr-defined]
-            if str(field.get("name", "")).startswith("Seats"):
-                return str(field.get("value", "")).splitlines()
-    return []
+    text = card_text(lobby)
+    if "**Seats" not in text:
+        return []
+    return [line for line in text.split("**Seats", 1)[1].splitlines()[1:] if line[:1].isdigit()]

@@ -20,6 +20,7 @@ from .driver import (
     answer,
     button_actions,
     is_players_turn,
+    lobby_controls,
     refusal_text,
     silent_screens,
     stored_channel_table,
@@ -89,7 +90,7 @@ async def test_a_game_that_waits_a_week_is_reached_again_through_its_archived_th
     lobby = table.lobby()
     game = await table.start(world.alice)
     thread = table.place()
-    await world.fake.wait_for(lambda: not lobby.buttons() and lobby.settled, 10, "lobby edit")
+    await world.fake.wait_for(lambda: not lobby_controls(lobby) and lobby.settled, 10, "lobby edit")
     world.fake.advance_time(WEEK_S + 60)  # nobody wrote in the thread for a week
     assert world.fake.thread_archived(thread)
     with pytest.raises(ThreadArchived):  # a command typed there would never reach the bot

@@ -51,6 +51,7 @@ from .models import (
     Role,
     Snowflakes,
     iso,
+    iter_components,
     new_token,
 )
 
@@ -84,6 +85,20 @@ def _snowflake(value: Any) -> int | None:
 
 
 USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def mention_text(msg: Message) -> str:
+    """The text whose mentions a message's notifications come from: its content, or on a
+    Components V2 message the text of its components (``developers/resources/message.mdx``,
+    Edit Message: "When the message flag IS_COMPONENTS_V2 is set, the reconstructed arrays and
+    boolean are based on the edited content in the components array")."""
+    if not validation.is_v2(msg.flags):
+        return msg.content
+    return "\n".join(
+        str(c.get("content") or "")
+        for c in iter_components(msg.components)
+        if c.get("type") == validation.TEXT_DISPLAY
+    )
 
 
 def notified_users(content: str, allowed_mentions: Any) -> list[int]:
@@ -443,6 +458,8 @@ class State:
         v2 = validation.is_v2(flags)
         if v2:
             validation.check_components_v2_body({**body, "embeds": embeds})
+        if v2 and existing is not None and not validation.is_v2(old_flags):
+            validation.check_becoming_v2(body, existing.current.content, existing.current.embeds)
         if components:
             validation.check_components(components, v2=v2)
         attachments = body.get("attachments")
@@ -597,7 +614,7 @@ class State:
             nonce=body.get("nonce"),
         )
         if ephemeral_for is None and not flags & MessageFlag.SUPPRESS_NOTIFICATIONS:
-            msg.notified = notified_users(msg.content, body.get("allowed_mentions"))
+            msg.notified = notified_users(mention_text(msg), body.get("allowed_mentions"))
         self.messages[msg.id] = msg
         self.channel_messages.setdefault(channel.id, []).append(msg)
         if channel.is_thread and ephemeral_for is None:
@@ -651,7 +668,7 @@ class State:
         quiet = flags & MessageFlag.SUPPRESS_NOTIFICATIONS
         if clear_loading and msg.ephemeral_for is None and not quiet:
             # A deferred reply filled in is the message being sent: its mentions ping then.
-            msg.notified = notified_users(content, body.get("allowed_mentions"))
+            msg.notified = notified_users(mention_text(msg), body.get("allowed_mentions"))
         if msg.ephemeral_for is None:
             self._dispatch_message("MESSAGE_UPDATE", msg)
         self.notifier.changed()

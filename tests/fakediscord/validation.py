@@ -409,6 +409,21 @@ def check_components_v2_body(body: dict[str, Any]) -> None:
             )
 
 
+def check_becoming_v2(body: dict[str, Any], content: str, embeds: list[Any]) -> None:
+    """An edit that sets IS_COMPONENTS_V2 on a classic message must empty, in the same body,
+    the legacy fields the message uses: ``content`` to null, ``embeds`` to ``[]``
+    (``developers/resources/message.mdx``, Edit Message: "When the IS_COMPONENTS_V2 flag is
+    set, any of the used content, embeds, sticker_ids, or poll fields must have their values
+    reset to empty ... Failing to do this will result in a 400 BAD REQUEST response")."""
+    for key, used in (("content", bool(content)), ("embeds", bool(embeds))):
+        if used and (key not in body or body[key]):
+            raise invalid_form(
+                key,
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                f"Setting IS_COMPONENTS_V2 on this message needs its {key!r} reset to empty",
+            )
+
+
 def is_v2(flags: int) -> bool:
     return bool(flags & MessageFlag.IS_COMPONENTS_V2)
 
