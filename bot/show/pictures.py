@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import Event, View
+from i18n import ENGLISH, Language
 from render import TurnPicture, render_hand, render_table, render_turn
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,8 @@ def _checked(data: bytes, what: str) -> bytes:
     return data
 
 
-def _table(v: View, names: list[str], title: str | None) -> bytes:
-    return render_table(v, names, title=title)
+def _table(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
+    return render_table(v, names, title=title, lang=lang)
 
 
 async def table_png(
@@ -113,11 +114,13 @@ async def table_png(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
+    lang: Language = ENGLISH,
 ) -> bytes:
-    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move."""
+    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move;
+    its words in ``lang``."""
     run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await run(URGENT, _table, v, list(names), title)
+        data = await run(URGENT, _table, v, list(names), title, lang)
     except Exception:
         log.exception("could not draw a table picture")
         return _placeholder("(the picture could not be drawn)")
