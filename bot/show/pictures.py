@@ -127,11 +127,17 @@ async def table_png(
     return _checked(data, "table")
 
 
-async def hand_png(v: View, name: str, *, renderer: Renderer | None = None) -> bytes:
-    """A player's hand (only ever sent to that player)."""
+def _hand(v: View, name: str, lang: Language = ENGLISH) -> bytes:
+    return render_hand(v, name, lang=lang)
+
+
+async def hand_png(
+    v: View, name: str, *, renderer: Renderer | None = None, lang: Language = ENGLISH
+) -> bytes:
+    """A player's hand (only ever sent to that player), its words in ``lang``."""
     run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await run(HAND, render_hand, v, name)
+        data = await run(HAND, _hand, v, name, lang)
     except Exception:
         log.exception("could not draw a hand picture")
         return _placeholder("(the picture could not be drawn)")
@@ -139,9 +145,14 @@ async def hand_png(v: View, name: str, *, renderer: Renderer | None = None) -> b
 
 
 def _turn(
-    before: View, events: list[Event], after: View, names: list[str], title: str | None
+    before: View,
+    events: list[Event],
+    after: View,
+    names: list[str],
+    title: str | None,
+    lang: Language = ENGLISH,
 ) -> TurnPicture:
-    return render_turn(before, events, after, names, title=title)
+    return render_turn(before, events, after, names, title=title, lang=lang)
 
 
 async def turn_picture(
@@ -152,15 +163,16 @@ async def turn_picture(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
+    lang: Language = ENGLISH,
 ) -> TurnPicture:
     """The one picture of a move's message: the chain reaction as an animation ending on the
     board, or the board alone when nothing happened beyond the placement (or when the
-    animation would be too large, or could not be drawn)."""
+    animation would be too large, or could not be drawn); its words in ``lang``."""
     run = renderer.run if renderer is not None else _in_thread
     if has_mayhem(events):
         try:
             pic: TurnPicture = await run(
-                URGENT, _turn, before, list(events), after, list(names), title
+                URGENT, _turn, before, list(events), after, list(names), title, lang
             )
         except Exception:
             log.exception("could not draw the turn's animation")
@@ -168,4 +180,5 @@ async def turn_picture(
             if len(pic.data) <= MAX_ATTACHMENT_BYTES:
                 return pic
             log.warning("turn animation too large (%d bytes); the board only", len(pic.data))
-    return TurnPicture(await table_png(after, names, title=title, renderer=renderer), False)
+    board = await table_png(after, names, title=title, renderer=renderer, lang=lang)
+    return TurnPicture(board, False)
