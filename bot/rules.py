@@ -1,7 +1,9 @@
-"""``/fp rules``: the rules in short, with two pictures drawn from small example games.
+"""``/fp rules``: the rules in short, with two pictures drawn from small example games, in the
+reader's language (their Discord client's, ``interaction.locale``).
 
-The text only summarises RULES.md for players; the examples are real engine games (so the
-pictures can never contradict the rules) and are drawn once, then kept.
+The text only summarises RULES.md for players (its French comes from the French rulebook's own
+words: pioche, effondrement, chaos, meule, charbon, chalumeau); the examples are real engine games
+(so the pictures can never contradict the rules) and are drawn once per language, then kept.
 """
 
 from __future__ import annotations
@@ -12,26 +14,45 @@ import discord
 
 from bot.show import pictures
 from engine import Game, Play, view
+from i18n import ENGLISH, Language
 
-SUMMARY = (
-    "**Goal:** be the first with no tile left in your hand and your pile.\n"
-    "**Your turn:** play one tile of your hand on a free spot of the pyramid (the picture labels "
-    "them A, B, C…). A spot is a gap in the bottom row, or a place resting on two tiles.\n"
-    "**Building rule:** a tile on two tiles must share a **colour or a weight** with one of them "
-    "and weigh **at most their sum**. The millstone has every colour.\n"
-    "**Mayhem:** you may play anything anywhere, but a tile that does not fit collapses: the tiles "
-    "under it go under **your** pile and you choose where it falls (left or right). Coals and "
-    "blowtorches set straw (and wood, for a blowtorch) on fire: the burnt tiles go under your "
-    "pile and the incendiary that started the fire leaves the game. Incendiaries that touch "
-    "explode: the tiles around them go under your pile and they leave the game.\n"
-    "**Options:** with the *curse*, three tiles of equal weight as a mini-pyramid go under the "
-    "**previous** player's pile, and that player takes every tile that leaves the pyramid for the "
-    "rest of the turn and chooses where tiles fall. With the *fire die*, the die decides each "
-    "fire.\n"
-    "After your turn you draw back up to 5 tiles."
-)
+COLOUR = 0xE8590C
 
-_cache: dict[str, bytes] = {}
+_cache: dict[tuple[str, str], bytes] = {}
+
+
+def summary(lang: Language = ENGLISH) -> str:
+    """The rules in short, one paragraph per topic."""
+    return "\n".join(
+        [
+            lang.gettext("**Goal:** be the first with no tile left in your hand and your pile."),
+            lang.gettext(
+                "**Your turn:** play one tile of your hand on a free spot of the pyramid (the "
+                "picture labels them A, B, C…). A spot is a gap in the bottom row, or a place "
+                "resting on two tiles."
+            ),
+            lang.gettext(
+                "**Building rule:** a tile on two tiles must share a **colour or a weight** "
+                "with one of them and weigh **at most their sum**. The millstone has every "
+                "colour."
+            ),
+            lang.gettext(
+                "**Mayhem:** you may play anything anywhere, but a tile that does not fit "
+                "collapses: the tiles under it go under **your** pile and you choose where it "
+                "falls (left or right). Coals and blowtorches set straw (and wood, for a "
+                "blowtorch) on fire: the burnt tiles go under your pile and the incendiary that "
+                "started the fire leaves the game. Incendiaries that touch explode: the tiles "
+                "around them go under your pile and they leave the game."
+            ),
+            lang.gettext(
+                "**Options:** with the *curse*, three tiles of equal weight as a mini-pyramid "
+                "go under the **previous** player's pile, and that player takes every tile that "
+                "leaves the pyramid for the rest of the turn and chooses where tiles fall. With "
+                "the *fire die*, the die decides each fire."
+            ),
+            lang.gettext("After your turn you draw back up to 5 tiles."),
+        ]
+    )
 
 
 def _fits_example() -> Game:
@@ -54,28 +75,46 @@ def _collapse_example() -> Game:
     return game
 
 
-async def _picture(key: str) -> bytes:
-    if key not in _cache:
+def _titles(lang: Language) -> dict[str, str]:
+    return {
+        "fits": lang.gettext("A tile that fits"),
+        "collapse": lang.gettext("Too heavy: where does it fall?"),
+    }
+
+
+async def _picture(key: str, lang: Language) -> bytes:
+    if (key, lang.code) not in _cache:
         game = _fits_example() if key == "fits" else _collapse_example()
-        title = "A tile that fits" if key == "fits" else "Too heavy: where does it fall?"
-        _cache[key] = await pictures.table_png(view(game, None), ["Léa", "Max"], title=title)
-    return _cache[key]
+        _cache[key, lang.code] = await pictures.table_png(
+            view(game, None), ["Léa", "Max"], title=_titles(lang)[key], lang=lang
+        )
+    return _cache[key, lang.code]
 
 
-async def rules_message() -> tuple[list[discord.Embed], list[discord.File]]:
-    """The embeds and picture files of the ``/fp rules`` answer."""
-    fits, collapse = await _picture("fits"), await _picture("collapse")
-    first = discord.Embed(title="Flaming Pyramids in short", description=SUMMARY, colour=0xE8590C)
+async def rules_message(
+    lang: Language = ENGLISH,
+) -> tuple[list[discord.Embed], list[discord.File]]:
+    """The embeds and picture files of the ``/fp rules`` answer, in ``lang``."""
+    fits, collapse = await _picture("fits", lang), await _picture("collapse", lang)
+    first = discord.Embed(
+        title=lang.gettext("Flaming Pyramids in short"), description=summary(lang), colour=COLOUR
+    )
     first.set_image(url="attachment://fits.png")
     second = discord.Embed(
-        description="Yellow 40 fits on yellow 30 and red 10 (same colour as yellow 30, and 40 is "
-        "not more than 30 + 10). Below: green 20 on yellow 2 and red 4 is too heavy, so it "
-        "collapses and its player chooses where it falls.",
-        colour=0xE8590C,
+        description=lang.gettext(
+            "Yellow 40 fits on yellow 30 and red 10 (same colour as yellow 30, and 40 is not "
+            "more than 30 + 10). Below: green 20 on yellow 2 and red 4 is too heavy, so it "
+            "collapses and its player chooses where it falls."
+        ),
+        colour=COLOUR,
     )
     second.set_image(url="attachment://collapse.png")
     files = [
-        discord.File(io.BytesIO(fits), filename="fits.png", description="A tile that fits"),
-        discord.File(io.BytesIO(collapse), filename="collapse.png", description="A collapse"),
+        discord.File(
+            io.BytesIO(fits), filename="fits.png", description=lang.gettext("A tile that fits")
+        ),
+        discord.File(
+            io.BytesIO(collapse), filename="collapse.png", description=lang.gettext("A collapse")
+        ),
     ]
     return [first, second], files

@@ -26,7 +26,7 @@ from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
-from bot import i18n
+import i18n
 
 log = logging.getLogger(__name__)
 

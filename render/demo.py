@@ -1,4 +1,5 @@
-"""``python -m render demo OUTDIR``: a sample of every picture, to look at.
+"""``python -m render demo OUTDIR [--lang fr]``: a sample of every picture, to look at, in
+English or in any language with a catalog (``i18n/locales``).
 
 Writes an empty table, a game in progress with its spots, a fall choice, a full pyramid, a hand,
 the animation of the French rules' detailed example (Jenny's yellow coal collapses twice, falls
@@ -12,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import view
+from i18n import ENGLISH, Language
 from render import samples
 from render.hand import render_hand
 from render.mayhem import render_mayhem
@@ -19,27 +21,38 @@ from render.screen import render_turn_screen
 from render.table import render_table
 
 
-def write(outdir: Path) -> list[Path]:
-    """Write the samples into ``outdir`` (made if needed); returns the files written."""
+def write(outdir: Path, lang: Language = ENGLISH) -> list[Path]:
+    """Write the samples into ``outdir`` (made if needed), every word in ``lang``; returns the
+    files written."""
     outdir.mkdir(parents=True, exist_ok=True)
     names = samples.NAMES
     mid = samples.mid_game()
     before, events, after = samples.jenny_turn()
+
+    def title(number: int) -> str:
+        return lang.gettext("Table #{number}").format(number=number)
+
     pictures: dict[str, bytes | None] = {
-        "1-empty-table.png": render_table(samples.empty_table(), names, title="Table #1"),
-        "2-mid-game.png": render_table(view(mid), names, title="Table #2"),
-        "3-fall-choice.png": render_table(view(samples.jenny_fall()), names, title="Table #3"),
-        "4-full-pyramid.png": render_table(view(samples.full_pyramid()), names, title="Table #4"),
-        "5-hand.png": render_hand(view(samples.jenny(), 0), names[0]),
+        "1-empty-table.png": render_table(samples.empty_table(), names, title=title(1), lang=lang),
+        "2-mid-game.png": render_table(view(mid), names, title=title(2), lang=lang),
+        "3-fall-choice.png": render_table(
+            view(samples.jenny_fall()), names, title=title(3), lang=lang
+        ),
+        "4-full-pyramid.png": render_table(
+            view(samples.full_pyramid()), names, title=title(4), lang=lang
+        ),
+        "5-hand.png": render_hand(view(samples.jenny(), 0), names[0], lang=lang),
         "6-jenny-mayhem.gif": render_mayhem(
-            before, events, names, after=view(after), title="Table #3"
+            before, events, names, after=view(after), title=title(3), lang=lang
         ),
-        "7-after-mayhem.png": render_table(view(after), names, title="Table #3"),
-        "8-turn-screen.png": render_turn_screen(view(mid, 1), names, title="Table #2"),
+        "7-after-mayhem.png": render_table(view(after), names, title=title(3), lang=lang),
+        "8-turn-screen.png": render_turn_screen(view(mid, 1), names, title=title(2), lang=lang),
         "9-fall-screen.png": render_turn_screen(
-            view(samples.jenny_fall(), 0), names, title="Table #3"
+            view(samples.jenny_fall(), 0), names, title=title(3), lang=lang
         ),
-        "9b-match-over.png": render_table(view(samples.match_over()), names, title="Table #5"),
+        "9b-match-over.png": render_table(
+            view(samples.match_over()), names, title=title(5), lang=lang
+        ),
     }
     written = []
     for name, data in pictures.items():

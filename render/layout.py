@@ -117,7 +117,9 @@ PILE_RADIUS: Final = 10
 CAPTION_SIZE: Final = 28
 CAPTION_DETAIL_SIZE: Final = TEXT_MIN
 CAPTION_LINE_H: Final = 36
-CAPTION_LINES: Final = 2
+CAPTION_LINES: Final = 3
+"""A caption's headline, then its detail on at most two lines (a long list of tiles, or a
+language whose words are longer than English's, wraps instead of being cut)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,11 +21,12 @@ from PIL import Image, ImageDraw
 from engine import Event, Pos, View
 from engine.preview import MAYHEM_KINDS
 from engine.tiles import WEIGHT
+from i18n import ENGLISH, Language
 from render import draw, encode, fonts, layout, theme
 from render.layout import FrameLayout, frame_layout
-from render.narration import collapse_reason, die_face, possessive, tile_list, tile_name
-from render.scene import player_name, table_scene
-from render.table import table_image, table_layout
+from render.narration import collapsed_sentence, die_face, side_word, tile_in_text, tile_list
+from render.scene import player_name, table_scene, wrap
+from render.table import out_of_game, table_image, table_layout
 
 HOLD_MS: Final = 1100
 """How long an event's main frame stays."""
@@ -66,7 +67,8 @@ class Frame:
     moving: tuple[str, Pos, Pos, float] | None = None
     """A tile on its way from one position to another, and how far it has got (0 to 1)."""
     piles: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """Tiles gone under each player's pile so far this turn, after the player's name."""
+    """Tiles gone under each player's pile so far this turn, after the tray's label (which
+    names the player)."""
     out: tuple[str, ...] = ()
     """Tiles out of the game so far this turn."""
 
@@ -77,6 +79,7 @@ class _Replay:
 
     pyramid: dict[Pos, str]
     names: Sequence[str]
+    lang: Language = ENGLISH
     frames: list[Frame] = field(default_factory=list)
     ghosts: set[Pos] = field(default_factory=set)
     piles: dict[int, list[str]] = field(default_factory=dict)
@@ -89,21 +92,40 @@ class _Replay:
         marks: Sequence[tuple[str, Pos]] = (),
         moving: tuple[str, Pos, Pos, float] | None = None,
     ) -> None:
+        head, detail = (self.sentence(text) for text in caption)
         self.frames.append(
             Frame(
                 pyramid=dict(self.pyramid),
-                caption=caption,
+                caption=(head, detail),
                 duration=duration,
                 marks=tuple(marks),
                 ghosts=frozenset(q for q in self.ghosts if q not in self.pyramid),
                 moving=moving,
-                piles=tuple((self.name(p), tuple(t)) for p, t in self.piles.items()),
+                piles=tuple((self.under(p), tuple(t)) for p, t in self.piles.items()),
                 out=tuple(self.out),
             )
         )
 
     def name(self, player: int) -> str:
-        return player_name(self.names, player)
+        return player_name(self.names, player, self.lang)
+
+    def sentence(self, text: str) -> str:
+        """``text`` with a capital first letter, unless it starts with a player's name (which
+        keeps the case its owner wrote it in)."""
+        names = [self.name(i) for i in range(len(self.names))]
+        if not text or any(name and text.startswith(name) for name in names):
+            return text
+        return text[0].upper() + text[1:]
+
+    def under(self, player: int) -> str:
+        """The label of the tray of tiles gone under ``player``'s pile."""
+        return self.lang.gettext("Under {player}'s pile:").format(player=self.name(player))
+
+    def tile(self, code: str) -> str:
+        return tile_in_text(code, self.lang)
+
+    def tiles(self, codes: Sequence[str]) -> str:
+        return tile_list(codes, self.lang)
 
     def lift(self, placed: Sequence[tuple[str, Pos]], player: int | None) -> None:
         """Tiles leave the pyramid: under ``player``'s pile, or out of the game (None)."""
@@ -118,11 +140,17 @@ class _Replay:
 
 
 def frames(
-    before: View, events: Sequence[Event], names: Sequence[str], *, tell_outcome: bool = True
+    before: View,
+    events: Sequence[Event],
+    names: Sequence[str],
+    *,
+    tell_outcome: bool = True,
+    lang: Language = ENGLISH,
 ) -> list[Frame]:
     """The frames showing ``events`` happen to the pyramid of ``before``; the last one tells the
-    outcome, unless ``tell_outcome`` is False (the table picture will tell it)."""
-    s = _Replay(pyramid=dict(before.pyramid), names=names)
+    outcome, unless ``tell_outcome`` is False (the table picture will tell it). Captions are in
+    ``lang``."""
+    s = _Replay(pyramid=dict(before.pyramid), names=names, lang=lang)
     previous: Event | None = None
     for e in events:
         handler = _HANDLERS.get(e.kind)
@@ -131,20 +159,34 @@ def frames(
         previous = e
     if not tell_outcome:
         return s.frames
-    taken = {p: len(t) for p, t in s.piles.items()}
-    outcome = "; ".join(
-        f"{s.name(p)} took {n} tile{'s' if n != 1 else ''}" for p, n in taken.items()
-    )
+    said = [
+        lang.ngettext("{player} took {count} tile", "{player} took {count} tiles", len(t)).format(
+            player=s.name(p), count=len(t)
+        )
+        for p, t in s.piles.items()
+    ]
     if s.out:
-        outcome += ("; " if outcome else "") + f"{tile_list(s.out)} out of the game"
-    s.snap(("After the mayhem", (outcome or "Nothing left the pyramid") + "."), FINAL_MS)
+        said.append(
+            lang.ngettext("{tiles} out of the game", "{tiles} out of the game", len(s.out)).format(
+                tiles=s.tiles(s.out)
+            )
+        )
+    if said:
+        outcome = lang.gettext("{outcome}.").format(
+            outcome=lang.pgettext("clauses", "; ").join(said)
+        )
+    else:
+        outcome = lang.gettext("Nothing left the pyramid.")
+    s.snap((lang.gettext("After the mayhem"), outcome), FINAL_MS)
     return s.frames
 
 
 def _placed(s: _Replay, e: Event, _: Event | None) -> None:
     if e.tile is None or e.at is None:
         return
-    head = f"{s.name(e.player)} plays {tile_name(e.tile)}"
+    head = s.lang.gettext("{player} plays {tile}").format(
+        player=s.name(e.player), tile=s.tile(e.tile)
+    )
     detail = ""
     s.snap((head, detail), AFTER_MS, [(MARK_SPOT, e.at)])
     s.pyramid[e.at] = e.tile
@@ -154,30 +196,39 @@ def _placed(s: _Replay, e: Event, _: Event | None) -> None:
 def _collapsed(s: _Replay, e: Event, _: Event | None) -> None:
     if e.tile is None or e.at is None:
         return
+    lang = s.lang
     supports = [t for t, _ in e.to_pile]
-    tile = tile_name(e.tile)
-    reason = collapse_reason(len(supports), e.detail)
-    why = f"{tile} {'was ' if reason.startswith('too heavy') else ''}{reason}"
+    tile = s.tile(e.tile)
+    why = collapsed_sentence(tile, len(supports), e.detail, lang)
     if e.detail == "overweight" and supports:
         total = sum(WEIGHT.get(t, 0) for t in supports)
-        why += f" ({WEIGHT.get(e.tile, 0)} > {total})"
+        # TRANSLATORS: a collapse with the weights that caused it: "... (60 > 34)".
+        why = lang.gettext("{why} ({weight} > {total})").format(
+            why=why, weight=WEIGHT.get(e.tile, 0), total=total
+        )
     marks = [(MARK_DANGER, e.at)] + [(MARK_CROSS, p) for _, p in e.to_pile]
-    s.snap(("Collapse!", why), HOLD_MS, marks)
+    head = lang.gettext("Collapse!")
+    s.snap((head, why), HOLD_MS, marks)
     s.lift(e.to_pile, e.player)
-    after = f"{tile_list(supports)} go under {possessive(s.name(e.player))} pile; {tile} falls"
-    s.snap(("Collapse!", after), AFTER_MS, [(MARK_DANGER, e.at)])
+    after = lang.ngettext(
+        "{tiles} goes under {player}'s pile; {tile} falls",
+        "{tiles} go under {player}'s pile; {tile} falls",
+        len(supports),
+    ).format(tiles=s.tiles(supports), player=s.name(e.player), tile=tile)
+    s.snap((head, after), AFTER_MS, [(MARK_DANGER, e.at)])
 
 
 def _fell(s: _Replay, e: Event, previous: Event | None) -> None:
     if e.tile is None or e.at is None or e.to is None:
         return
-    side = e.detail or ("left" if e.to[1] < e.at[1] else "right")
-    chooser = s.name(e.player)
+    lang = s.lang
+    side = side_word(e.detail or ("left" if e.to[1] < e.at[1] else "right"), lang)
+    tile = s.tile(e.tile)
     if previous is not None and previous.kind == "collapsed" and previous.tile == e.tile:
-        head = f"{tile_name(e.tile)} falls {side}"
+        head = lang.gettext("{tile} falls {side}").format(tile=tile, side=side)
     else:
-        head = f"{tile_name(e.tile)} is in free air: it falls {side}"
-    detail = f"{chooser} chose {side}"
+        head = lang.gettext("{tile} is in free air: it falls {side}").format(tile=tile, side=side)
+    detail = lang.gettext("{player} chose {side}").format(player=s.name(e.player), side=side)
     if s.pyramid.get(e.at) == e.tile:
         del s.pyramid[e.at]
     for k in range(1, MOVE_STEPS + 1):
@@ -188,61 +239,109 @@ def _fell(s: _Replay, e: Event, previous: Event | None) -> None:
 
 
 def _burnt(s: _Replay, e: Event, _: Event | None) -> None:
+    lang = s.lang
     burning = [t for t, _ in e.to_pile]
-    igniter = tile_name(e.tile) if e.tile else "?"
-    head = f"{e.detail.capitalize() or 'A'} fire!"
+    igniter = s.tile(e.tile) if e.tile else "?"
+    if e.detail == "wood":
+        head = lang.gettext("Wood fire!")
+    elif e.detail == "straw":
+        head = lang.gettext("Straw fire!")
+    else:
+        head = lang.gettext("A fire!")
     marks = [(MARK_FIRE, p) for _, p in e.to_pile]
     if e.at is not None:
         marks.append((MARK_FALL, e.at))
-    s.snap((head, f"{igniter} sets fire to {tile_list(burning)}"), HOLD_MS, marks)
+    lights = lang.gettext("{tile} sets fire to {tiles}").format(
+        tile=igniter, tiles=s.tiles(burning)
+    )
+    s.snap((head, lights), HOLD_MS, marks)
     s.lift(e.to_pile, e.player)
     s.lift(e.out, None)
-    detail = f"{tile_list(burning)} burn: under {possessive(s.name(e.player))} pile"
     if e.out:
-        detail += f"; {igniter} leaves the game"
+        detail = lang.ngettext(
+            "{tiles} burns: under {player}'s pile; {tile} leaves the game",
+            "{tiles} burn: under {player}'s pile; {tile} leaves the game",
+            len(burning),
+        )
+    else:
+        detail = lang.ngettext(
+            "{tiles} burns: under {player}'s pile",
+            "{tiles} burn: under {player}'s pile",
+            len(burning),
+        )
+    detail = detail.format(tiles=s.tiles(burning), player=s.name(e.player), tile=igniter)
     s.snap((head, detail), AFTER_MS)
 
 
 def _exploded(s: _Replay, e: Event, _: Event | None) -> None:
+    lang = s.lang
     group = [t for t, _ in e.out]
     touching = [t for t, _ in e.to_pile]
     marks = [(MARK_BURST, p) for _, p in e.out] + [(MARK_DANGER, p) for _, p in e.to_pile]
-    s.snap(("Explosion!", f"{tile_list(group)} touch and explode"), HOLD_MS, marks)
+    head = lang.gettext("Explosion!")
+    said = lang.ngettext("{tiles} touch and explode", "{tiles} touch and explode", len(group))
+    s.snap((head, said.format(tiles=s.tiles(group))), HOLD_MS, marks)
     s.lift(e.to_pile, e.player)
     s.lift(e.out, None)
-    detail = f"{tile_list(group)} leave the game"
     if touching:
-        detail += f"; {tile_list(touching)} go under {possessive(s.name(e.player))} pile"
-    s.snap(("Explosion!", detail), AFTER_MS)
+        detail = lang.ngettext(
+            "{tiles} leave the game; {others} goes under {player}'s pile",
+            "{tiles} leave the game; {others} go under {player}'s pile",
+            len(touching),
+        )
+    else:
+        detail = lang.gettext("{tiles} leave the game")
+    detail = detail.format(tiles=s.tiles(group), others=s.tiles(touching), player=s.name(e.player))
+    s.snap((head, detail), AFTER_MS)
 
 
 def _cursed(s: _Replay, e: Event, _: Event | None) -> None:
+    lang = s.lang
     tiles = [t for t, _ in e.to_pile]
     weight = WEIGHT.get(tiles[0], 0) if tiles else 0
-    who = s.name(e.player)
+    head = lang.gettext("Curse!")
     s.snap(
-        ("Curse!", f"Three tiles of weight {weight}: {tile_list(tiles)}"),
+        (
+            head,
+            lang.gettext("Three tiles of weight {weight}: {tiles}").format(
+                weight=weight, tiles=s.tiles(tiles)
+            ),
+        ),
         HOLD_MS,
         [(MARK_CURSE, p) for _, p in e.to_pile],
     )
     s.lift(e.to_pile, e.player)
     s.snap(
         (
-            "Curse!",
-            f"Under {possessive(who)} pile; {who} now takes the tiles and chooses the falls",
+            head,
+            lang.gettext(
+                "Under {player}'s pile; {player} now takes the tiles and chooses the falls"
+            ).format(player=s.name(e.player)),
         ),
         AFTER_MS,
     )
 
 
 def _rolled(s: _Replay, e: Event, _: Event | None) -> None:
+    lang = s.lang
     marks = [(MARK_FALL, e.at)] if e.at is not None else []
-    tile = tile_name(e.tile) if e.tile else "the tile"
-    s.snap((f"Fire die: {die_face(e.detail)}", f"The game rolled it for {tile}"), HOLD_MS, marks)
+    head = lang.gettext("Fire die: {face}").format(face=die_face(e.detail, lang))
+    if e.tile:
+        detail = lang.gettext("The game rolled it for {tile}").format(tile=s.tile(e.tile))
+    else:
+        detail = lang.gettext("The game rolled it for the tile")
+    s.snap((head, detail), HOLD_MS, marks)
 
 
 def _won(s: _Replay, e: Event, _: Event | None) -> None:
-    s.snap((f"{s.name(e.player)} wins the round!", "No tile left in hand or pile"), HOLD_MS)
+    lang = s.lang
+    s.snap(
+        (
+            lang.gettext("{player} wins the round!").format(player=s.name(e.player)),
+            lang.gettext("No tile left in hand or pile"),
+        ),
+        HOLD_MS,
+    )
 
 
 _HANDLERS: Final = {
@@ -279,6 +378,7 @@ def render_mayhem(
     *,
     after: View | None = None,
     title: str | None = None,
+    lang: Language = ENGLISH,
 ) -> bytes | None:
     """Animated GIF of one turn.
 
@@ -292,10 +392,11 @@ def render_mayhem(
     With ``after`` (the public view once the events are done), the frames have the table
     picture's size and the last frame is ``render_table(after, names, title=title)``'s picture
     (with background below it if the trays of the turn needed more room than the table has).
+    Every word is in ``lang``.
     """
     if not any(e.kind in MAYHEM_KINDS for e in events):
         return None
-    images, durations = mayhem_images(before, events, names, after=after, title=title)
+    images, durations = mayhem_images(before, events, names, after=after, title=title, lang=lang)
     return encode.gif(images, durations)
 
 
@@ -321,13 +422,14 @@ def render_turn(
     names: Sequence[str],
     *,
     title: str | None = None,
+    lang: Language = ENGLISH,
 ) -> TurnPicture:
     """The picture for a turn's message: the mayhem ending on the board as it stands in
     ``after``, or, when nothing but a placement happened, the board alone (a PNG)."""
-    gif = render_mayhem(before, events, names, after=after, title=title)
+    gif = render_mayhem(before, events, names, after=after, title=title, lang=lang)
     if gif is not None:
         return TurnPicture(gif, True)
-    return TurnPicture(encode.png(table_image(after, names, title=title)), False)
+    return TurnPicture(encode.png(table_image(after, names, title=title, lang=lang)), False)
 
 
 def mayhem_images(
@@ -337,17 +439,18 @@ def mayhem_images(
     *,
     after: View | None = None,
     title: str | None = None,
+    lang: Language = ENGLISH,
 ) -> tuple[list[Image.Image], list[int]]:
     """The animation's frames as RGB images, and their durations in milliseconds."""
     if after is None:
-        fs = frames(before, events, names)
+        fs = frames(before, events, names, lang=lang)
         lay = frame_layout(_positions(before, events), max(_trays(f) for f in fs))
-        return [_draw(f, lay) for f in fs], [f.duration for f in fs]
-    fs = frames(before, events, names, tell_outcome=False)
-    board = table_image(after, names, title=title)
+        return [_draw(f, lay, lang) for f in fs], [f.duration for f in fs]
+    fs = frames(before, events, names, tell_outcome=False, lang=lang)
+    board = table_image(after, names, title=title, lang=lang)
     trays = max((_trays(f) for f in fs), default=0)
-    lay = _board_frame_layout(before, events, after, names, title, trays)
-    images = [_draw(f, lay) for f in fs]
+    lay = _board_frame_layout(before, events, after, names, title, trays, lang)
+    images = [_draw(f, lay, lang) for f in fs]
     if board.height < lay.height:
         padded = Image.new("RGB", (lay.width, lay.height), theme.BG)
         padded.paste(board, (0, 0))
@@ -362,13 +465,16 @@ def _board_frame_layout(
     names: Sequence[str],
     title: str | None,
     trays: int,
+    lang: Language = ENGLISH,
 ) -> FrameLayout:
     """Frames of the table picture's size, the pyramid where the table picture puts it; the
     caption in the header's place, the trays under the ground."""
-    table = table_layout(after, names, title=title)
+    table = table_layout(after, names, title=title, lang=lang)
     pyramid = table.pyramid
     shown = _positions(before, events)
-    if not shown <= table_scene(after, names).positions():  # pragma: no cover - a misuse guard
+    if (
+        not shown <= table_scene(after, names, lang).positions()
+    ):  # pragma: no cover - a misuse guard
         pyramid = layout.Layout.fit(
             shown | set(after.pyramid),
             left=layout.MARGIN,
@@ -394,7 +500,7 @@ def _board_frame_layout(
     )
 
 
-def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
+def _draw(frame: Frame, lay: FrameLayout, lang: Language = ENGLISH) -> Image.Image:
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
     width = lay.width - 2 * layout.MARGIN
@@ -402,8 +508,9 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
     head, detail = frame.caption
     draw.text(d, (layout.MARGIN, lay.caption_y), fonts.fit(head, f, width), f, theme.GOLD)
     f = fonts.regular(layout.CAPTION_DETAIL_SIZE)
-    y = lay.caption_y + layout.CAPTION_LINE_H
-    draw.text(d, (layout.MARGIN, y), fonts.fit(detail, f, width), f, theme.TEXT)
+    for k, line in enumerate(wrap(detail, f, width, layout.CAPTION_LINES - 1) if detail else ()):
+        y = lay.caption_y + (k + 1) * layout.CAPTION_LINE_H
+        draw.text(d, (layout.MARGIN, y), line, f, theme.TEXT)
     pyr = lay.pyramid
     bh = pyr.block_size[1]
     for pos in frame.ghosts:
@@ -445,9 +552,9 @@ def _draw(frame: Frame, lay: FrameLayout) -> Image.Image:
                 )
     draw.ground(d, lay.ground)
     y = lay.trays_y
-    for name, tiles in frame.piles:
-        draw.tray(img, d, y, f"Under {possessive(name)} pile:", tiles)
+    for label, tiles in frame.piles:
+        draw.tray(img, d, y, label, tiles)
         y += layout.TRAY_H
     if frame.out:
-        draw.tray(img, d, y, "Out of the game:", frame.out)
+        draw.tray(img, d, y, out_of_game(lang), frame.out)
     return img

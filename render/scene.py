@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine import Event, Pos, View, reading_key
 from engine.tiles import WEIGHT
+from i18n import ENGLISH, Language
 from render import fonts, layout, narration
 from render.labels import labelled_spots
 
@@ -29,9 +30,9 @@ def spot_labels(view: View) -> dict[str, Pos]:
     return dict(labelled_spots(p.spots))
 
 
-def player_name(names: Sequence[str], i: int) -> str:
+def player_name(names: Sequence[str], i: int, lang: Language = ENGLISH) -> str:
     """Player ``i``'s name, drawable; ``Player N`` when missing or blank (seats count from 1)."""
-    fallback = f"Player {i + 1}"
+    fallback = lang.gettext("Player {number}").format(number=i + 1)
     if 0 <= i < len(names) and isinstance(names[i], str):
         return fonts.clean(names[i], fallback)
     return fallback
@@ -96,7 +97,9 @@ def _left_from(events: Sequence[Event]) -> set[Pos]:
     return left
 
 
-def summary(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:
+def summary(
+    events: Sequence[Event], names: Sequence[str], lang: Language = ENGLISH
+) -> tuple[str, ...]:
     """The last move in words, as :mod:`render.narration` tells it (``"Last move: ..."``),
     wrapped onto at most :data:`render.layout.LAST_MOVE_LINES` lines of the table picture's
     width. Empty without a placement.
@@ -105,8 +108,8 @@ def summary(events: Sequence[Event], names: Sequence[str]) -> tuple[str, ...]:
     >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"])
     ('Last move: Ann played yellow 30.',)
     """
-    drawable = [player_name(names, i) for i in range(max(len(names), _seats(events)))]
-    text = narration.last_move(events, drawable)
+    drawable = [player_name(names, i, lang) for i in range(max(len(names), _seats(events)))]
+    text = narration.last_move(events, drawable, lang)
     if not text:
         return ()
     f = fonts.regular(layout.INFO_SIZE)
@@ -137,7 +140,7 @@ def wrap(text: str, f: fonts.Font, width: int, max_lines: int) -> tuple[str, ...
     return tuple(lines)
 
 
-def table_scene(view: View, names: Sequence[str]) -> TableScene:
+def table_scene(view: View, names: Sequence[str], lang: Language = ENGLISH) -> TableScene:
     """Read ``view`` into what the table picture shows."""
     pyramid = dict(view.pyramid)
     fall = None
@@ -158,7 +161,7 @@ def table_scene(view: View, names: Sequence[str]) -> TableScene:
         fall=fall,
         placed=_placed_now(events, pyramid),
         ghosts=ghosts,
-        last_move=summary(events, names),
+        last_move=summary(events, names, lang),
     )
 
 
@@ -177,35 +180,47 @@ def crowned(view: View) -> frozenset[int]:
     return frozenset({view.winner})
 
 
-def status_line(view: View, names: Sequence[str]) -> str:
+def status_line(view: View, names: Sequence[str], lang: Language = ENGLISH) -> str:
     """Whose decision it is, in words (the picture's headline); at the end, who won: the round's
     winner named as the round's, the match's winner (lowest total) crowned at the match's end."""
     p = view.pending
     if p is None:
         if view.winner is not None:
-            who = player_name(names, view.winner)
+            who = player_name(names, view.winner, lang)
             if view.rounds > 1 and match_over(view):
                 won = sorted(crowned(view))
-                drawable = [player_name(names, i) for i in range(view.players)]
-                line = narration.match_winner_line(drawable, view.scores)[:-1] + "!"
+                drawable = [player_name(names, i, lang) for i in range(view.players)]
+                line = narration.match_winner_headline(drawable, view.scores, lang)
                 if won != [view.winner]:
-                    line += f" {who} won round {view.round}."
+                    line = lang.gettext("{headline} {player} won round {round}.").format(
+                        headline=line, player=who, round=view.round
+                    )
                 return line
             if view.rounds > 1:
-                return f"{who} wins round {view.round} of {view.rounds}!"
-            return f"{who} wins!"
-        return "The round is over."
-    who = player_name(names, p.player)
+                return lang.gettext("{player} wins round {round} of {rounds}!").format(
+                    player=who, round=view.round, rounds=view.rounds
+                )
+            return lang.gettext("{player} wins!").format(player=who)
+        return lang.gettext("The round is over.")
+    who = player_name(names, p.player, lang)
     if p.kind == "play":
         labels = list(spot_labels(view))
-        where = f"spot {labels[0]}" if len(labels) == 1 else f"spots {labels[0]}–{labels[-1]}"
-        return f"{who} to play a tile on {where}"
+        if len(labels) == 1:
+            return lang.gettext("{player} to play a tile on spot {spot}").format(
+                player=who, spot=labels[0]
+            )
+        return lang.gettext("{player} to play a tile on spots {first}–{last}").format(
+            player=who, first=labels[0], last=labels[-1]
+        )
     if p.kind == "fall":
-        tile = narration.tile_name(p.tile) if p.tile else "the tile"
-        return f"{who}: where does {tile} fall? Left or right"
+        if p.tile:
+            return lang.gettext("{player}: where does {tile} fall? Left or right").format(
+                player=who, tile=narration.tile_in_text(p.tile, lang)
+            )
+        return lang.gettext("{player}: where does the tile fall? Left or right").format(player=who)
     if p.kind == "die":
-        return "The game rolls the fire die"
-    return f"Waiting for {who}"
+        return lang.gettext("The game rolls the fire die")
+    return lang.gettext("Waiting for {player}").format(player=who)
 
 
 def turn_number(view: View) -> int:
@@ -222,14 +237,23 @@ def turn_number(view: View) -> int:
     return max(1, view.turn)
 
 
-def info_line(view: View) -> str:
+def info_line(view: View, lang: Language = ENGLISH) -> str:
     """Turn, round and options in play."""
-    parts = [f"Turn {turn_number(view)}"]
+    parts = [lang.gettext("Turn {turn}").format(turn=turn_number(view))]
     if view.rounds > 1:
-        parts.append(f"Round {view.round} of {view.rounds}")
-    options = [name for name, on in (("curse", view.curse), ("fire die", view.fire_die)) if on]
-    parts.append("Options: " + ", ".join(options) if options else "Standard rules")
-    return " · ".join(parts)
+        parts.append(
+            lang.gettext("Round {round} of {rounds}").format(round=view.round, rounds=view.rounds)
+        )
+    if view.curse and view.fire_die:
+        parts.append(lang.gettext("Options: curse, fire die"))
+    elif view.curse:
+        parts.append(lang.gettext("Options: curse"))
+    elif view.fire_die:
+        parts.append(lang.gettext("Options: fire die"))
+    else:
+        parts.append(lang.gettext("Standard rules"))
+    # TRANSLATORS: between the parts of the picture's line "Turn 3 · Round 1 of 2 · ...".
+    return lang.pgettext("info line", " · ").join(parts)
 
 
 def weight_word(tile: str) -> str:

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import View
+from i18n import ENGLISH, Language
 from render import draw, encode, fonts, layout, narration, theme
 from render.hand import draw_tiles
 from render.layout import ScreenLayout
 from render.scene import TableScene, info_line, player_name, spot_labels, status_line, table_scene
-from render.table import draw_chip, draw_pyramid
+from render.table import draw_chip, draw_pyramid, out_of_game
 
 
 def _own(view: View) -> tuple[int, tuple[str, ...]]:
@@ -31,11 +32,11 @@ def _own(view: View) -> tuple[int, tuple[str, ...]]:
 
 
 def turn_screen_layout(
-    view: View, names: Sequence[str], *, title: str | None = None
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
 ) -> ScreenLayout:
     """The layout :func:`render_turn_screen` uses for these arguments."""
     _own(view)
-    return _layout(view, table_scene(view, names), title)
+    return _layout(view, table_scene(view, names, lang), title)
 
 
 def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
@@ -49,7 +50,9 @@ def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
     )
 
 
-def render_turn_screen(view: View, names: Sequence[str], *, title: str | None = None) -> bytes:
+def render_turn_screen(
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+) -> bytes:
     """PNG of the board with ``view``'s own hand below it, for that player's private screen.
 
     - A play for the viewer: the spots are lettered A, B, C... as the spot buttons are
@@ -62,15 +65,17 @@ def render_turn_screen(view: View, names: Sequence[str], *, title: str | None = 
 
     ``view`` must be a player's own view (``engine.view(game, player)``); the public view, which
     has no hand, raises ValueError. Only that player's hand is drawn. ``names[i]`` is seat i's
-    name (any Unicode; missing names become "Player N").
+    name (any Unicode; missing names become "Player N"). Every word is in ``lang``.
     """
-    return encode.png(turn_screen_image(view, names, title=title))
+    return encode.png(turn_screen_image(view, names, title=title, lang=lang))
 
 
-def turn_screen_image(view: View, names: Sequence[str], *, title: str | None = None) -> Image.Image:
+def turn_screen_image(
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+) -> Image.Image:
     """The turn screen as an RGB image (before palette encoding)."""
     me, hand = _own(view)
-    scene = table_scene(view, names)
+    scene = table_scene(view, names, lang)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
@@ -79,28 +84,28 @@ def turn_screen_image(view: View, names: Sequence[str], *, title: str | None = N
     if title and lay.title_y is not None:
         f = fonts.regular(layout.TITLE_SIZE)
         draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
-    headline, mine = viewer_status(view, names)
+    headline, mine = viewer_status(view, names, lang)
     f = fonts.bold(layout.STATUS_SIZE)
     colour = theme.GOLD if mine or view.pending is None else theme.TEXT
     draw.text(d, (x, lay.status_y), fonts.fit(headline, f, width), f, colour)
     f = fonts.regular(layout.INFO_SIZE)
-    draw.text(d, (x, lay.info_y), fonts.fit(info_line(view), f, width), f, theme.TEXT_DIM)
+    draw.text(d, (x, lay.info_y), fonts.fit(info_line(view, lang), f, width), f, theme.TEXT_DIM)
     for i, box in enumerate(lay.chips):
-        draw_chip(d, box, i, view, names)
+        draw_chip(d, box, i, view, names, lang)
     if lay.last_move_y is not None:
         for k, line in enumerate(scene.last_move):
             y = lay.last_move_y + k * layout.LAST_MOVE_H
             draw.text(d, (x, y), line, f, theme.TEXT)
-    draw_pyramid(img, d, lay.pyramid, scene)
+    draw_pyramid(img, d, lay.pyramid, scene, lang)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
-        draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
-    _hand_head(d, lay, view, me)
-    draw_tiles(img, d, lay.slots, hand, lay.label_y)
+        draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed)
+    _hand_head(d, lay, view, me, lang)
+    draw_tiles(img, d, lay.slots, hand, lay.label_y, lang)
     return img
 
 
-def viewer_status(view: View, names: Sequence[str]) -> tuple[str, bool]:
+def viewer_status(view: View, names: Sequence[str], lang: Language = ENGLISH) -> tuple[str, bool]:
     """The screen's headline, told to the viewer, and whether the decision is theirs.
 
     >>> from engine import Game, view
@@ -112,35 +117,54 @@ def viewer_status(view: View, names: Sequence[str]) -> tuple[str, bool]:
     """
     p = view.pending
     if p is None:
-        return status_line(view, names), False
-    who = player_name(names, p.player)
+        return status_line(view, names, lang), False
+    who = player_name(names, p.player, lang)
     if p.player != view.player:
         if p.kind == "play":
-            return f"Waiting for {who} to play", False
+            return lang.gettext("Waiting for {player} to play").format(player=who), False
         if p.kind == "fall":
-            return f"Waiting for {who} to choose where a tile falls", False
-        return status_line(view, names), False
+            return lang.gettext("Waiting for {player} to choose where a tile falls").format(
+                player=who
+            ), False
+        return status_line(view, names, lang), False
     # The screen is the viewer's own: their name would only push the question out of the line.
     if p.kind == "play":
         labels = list(spot_labels(view))
-        where = f"spot {labels[0]}" if len(labels) == 1 else f"a spot {labels[0]}–{labels[-1]}"
-        return f"Your turn: pick a tile below, then {where}", True
+        if len(labels) == 1:
+            text = lang.gettext("Your turn: pick a tile below, then spot {spot}").format(
+                spot=labels[0]
+            )
+        else:
+            text = lang.gettext("Your turn: pick a tile below, then a spot {first}–{last}").format(
+                first=labels[0], last=labels[-1]
+            )
+        return text, True
     if p.kind == "fall":
-        tile = narration.tile_name(p.tile) if p.tile else "the tile"
-        return f"Where does {tile} fall? ◀ left or right ▶", True
-    return status_line(view, names), False
+        if p.tile:
+            text = lang.gettext("Where does {tile} fall? ◀ left or right ▶").format(
+                tile=narration.tile_in_text(p.tile, lang)
+            )
+        else:
+            text = lang.gettext("Where does the tile fall? ◀ left or right ▶")
+        return text, True
+    return status_line(view, names, lang), False
 
 
-def _hand_head(d: ImageDraw.ImageDraw, lay: ScreenLayout, view: View, me: int) -> None:
+def _hand_head(
+    d: ImageDraw.ImageDraw, lay: ScreenLayout, view: View, me: int, lang: Language
+) -> None:
     """The line that opens the hand: whose it is, and how many tiles wait in the pile."""
     x0, x1 = layout.MARGIN, lay.width - layout.MARGIN
     y = lay.hand_head_y
     d.line([(x0, y), (x1, y)], fill=theme.PANEL, width=2)
     pile = view.pile_sizes[me] if me < len(view.pile_sizes) else 0
-    right = f"{pile} tile{'s' if pile != 1 else ''} in your pile"
+    right = lang.ngettext("{count} tile in your pile", "{count} tiles in your pile", pile).format(
+        count=pile
+    )
     f = fonts.regular(layout.INFO_SIZE)
     cy = y + layout.SCREEN_HAND_HEAD_H // 2 + 2
     draw.text(d, (x1, cy), right, f, theme.TEXT_DIM, "rm")
     f = fonts.bold(layout.INFO_SIZE)
     room = x1 - x0 - int(fonts.regular(layout.INFO_SIZE).getlength(right)) - layout.MARGIN
-    draw.text(d, (x0, cy), fonts.fit("Your hand (only you see it)", f, room), f, theme.TEXT, "lm")
+    head = fonts.fit(lang.gettext("Your hand (only you see it)"), f, room)
+    draw.text(d, (x0, cy), head, f, theme.TEXT, "lm")

@@ -14,6 +14,7 @@ from typing import Final
 from PIL import Image
 
 from engine import View
+from i18n import ENGLISH, Language
 from render import encode, theme
 from render.table import table_image
 
@@ -24,11 +25,14 @@ LAST_MS: Final = 4000
 LOOP_FOREVER: Final = 0
 
 
-def summary_frames(moments: Sequence[tuple[View, str]], names: Sequence[str]) -> list[Image.Image]:
-    """The frames (RGB, one size) of ``moments``: each a public view and its caption."""
+def summary_frames(
+    moments: Sequence[tuple[View, str]], names: Sequence[str], *, lang: Language = ENGLISH
+) -> list[Image.Image]:
+    """The frames (RGB, one size) of ``moments``: each a public view and its caption (already
+    in the reader's language; the boards' own words are in ``lang``)."""
     if not moments:
         raise ValueError("a summary needs at least one moment")
-    boards = [table_image(v, names, title=caption) for v, caption in moments]
+    boards = [table_image(v, names, title=caption, lang=lang) for v, caption in moments]
     width = max(b.width for b in boards)
     height = max(b.height for b in boards)
     frames = []
@@ -48,9 +52,10 @@ def render_summary(
     *,
     frame_ms: int = FRAME_MS,
     last_ms: int = LAST_MS,
+    lang: Language = ENGLISH,
 ) -> bytes:
     """An animated GIF of ``moments`` in order (each a public view and its caption), the last
     one shown longest; it repeats, as Discord plays a GIF inline."""
-    frames = summary_frames(moments, names)
+    frames = summary_frames(moments, names, lang=lang)
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     return encode.gif(frames, durations, loop=LOOP_FOREVER)

@@ -9,19 +9,26 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from engine import View
+from i18n import ENGLISH, Language
 from render import draw, encode, fonts, layout, theme
 from render.layout import Box, Layout, TableLayout
+from render.narration import material_name
 from render.scene import TableScene, crowned, info_line, player_name, status_line, table_scene
 
-LEGEND: Final = (
-    ("Y4", "straw"),
-    ("R20", "wood"),
-    ("B100", "stone"),
-    ("G1", "coal"),
-    ("B7", "blowtorch"),
-    ("M200", "millstone: every colour"),
-)
-"""The legend of materials: a sample tile and its word."""
+LEGEND: Final = ("Y4", "R20", "B100", "G1", "B7", "M200")
+"""The legend of materials: a sample tile of each (:func:`legend_words` says their words)."""
+
+
+def legend_words(lang: Language = ENGLISH) -> tuple[tuple[str, str], ...]:
+    """The legend's entries: a sample tile and its word."""
+    return (
+        ("Y4", material_name("straw", lang)),
+        ("R20", material_name("wood", lang)),
+        ("B100", material_name("stone", lang)),
+        ("G1", material_name("coal", lang)),
+        ("B7", material_name("blowtorch", lang)),
+        ("M200", lang.gettext("millstone: every colour")),
+    )
 
 
 def _layout(view: View, scene: TableScene, title: str | None) -> TableLayout:
@@ -34,12 +41,16 @@ def _layout(view: View, scene: TableScene, title: str | None) -> TableLayout:
     )
 
 
-def table_layout(view: View, names: Sequence[str], *, title: str | None = None) -> TableLayout:
+def table_layout(
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+) -> TableLayout:
     """The layout :func:`render_table` uses for these arguments (to find things in the picture)."""
-    return _layout(view, table_scene(view, names), title)
+    return _layout(view, table_scene(view, names, lang), title)
 
 
-def render_table(view: View, names: Sequence[str], *, title: str | None = None) -> bytes:
+def render_table(
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+) -> bytes:
     """PNG of the pyramid for the channel.
 
     Spots are labelled A, B, C... (the order of ``view.pending.spots``) when a play is pending;
@@ -47,24 +58,31 @@ def render_table(view: View, names: Sequence[str], *, title: str | None = None) 
     in each landing place; the last move (``view.last_events``) is highlighted; the header
     holds the players with their hand and pile sizes, whose decision it is, the turn, round,
     scores and options; tiles out of the game are in a tray. ``names[i]`` is player i's name
-    (any Unicode; missing names become "Player N").
+    (any Unicode; missing names become "Player N"). Every word is in ``lang``.
     """
-    return encode.png(table_image(view, names, title=title))
+    return encode.png(table_image(view, names, title=title, lang=lang))
 
 
-def table_image(view: View, names: Sequence[str], *, title: str | None = None) -> Image.Image:
+def table_image(
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+) -> Image.Image:
     """The table picture as an RGB image (before palette encoding)."""
-    scene = table_scene(view, names)
+    scene = table_scene(view, names, lang)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
-    _header(d, lay, view, names, scene, title)
-    draw_pyramid(img, d, lay.pyramid, scene)
+    _header(d, lay, view, names, scene, title, lang)
+    draw_pyramid(img, d, lay.pyramid, scene, lang)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
-        draw.tray(img, d, lay.tray_y, "Out of the game:", view.removed)
-    _legend(img, lay.legend_y)
+        draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed)
+    _legend(img, lay.legend_y, lang)
     return img
+
+
+def out_of_game(lang: Language = ENGLISH) -> str:
+    """The label of the tray of tiles out of the game."""
+    return lang.gettext("Out of the game:")
 
 
 def _header(
@@ -74,6 +92,7 @@ def _header(
     names: Sequence[str],
     scene: TableScene,
     title: str | None,
+    lang: Language,
 ) -> None:
     width = lay.width - 2 * layout.MARGIN
     x = layout.MARGIN
@@ -82,11 +101,12 @@ def _header(
         draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
     f = fonts.bold(layout.STATUS_SIZE)
     colour = theme.GOLD if view.pending is None else theme.TEXT
-    draw.text(d, (x, lay.status_y), fonts.fit(status_line(view, names), f, width), f, colour)
+    status = fonts.fit(status_line(view, names, lang), f, width)
+    draw.text(d, (x, lay.status_y), status, f, colour)
     f = fonts.regular(layout.INFO_SIZE)
-    draw.text(d, (x, lay.info_y), fonts.fit(info_line(view), f, width), f, theme.TEXT_DIM)
+    draw.text(d, (x, lay.info_y), fonts.fit(info_line(view, lang), f, width), f, theme.TEXT_DIM)
     for i, box in enumerate(lay.chips):
-        draw_chip(d, box, i, view, names)
+        draw_chip(d, box, i, view, names, lang)
     if lay.last_move_y is not None:
         f = fonts.regular(layout.INFO_SIZE)
         for k, line in enumerate(scene.last_move):  # one narration, wrapped: one colour
@@ -94,7 +114,14 @@ def _header(
             draw.text(d, (x, y), line, f, theme.TEXT)
 
 
-def draw_chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Sequence[str]) -> None:
+def draw_chip(
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    i: int,
+    view: View,
+    names: Sequence[str],
+    lang: Language = ENGLISH,
+) -> None:
     """One player's chip: seat number, name, hand and pile sizes, score, and a tag.
 
     The player who must decide, or the winner (of the match, at its end), is ringed in gold.
@@ -115,10 +142,10 @@ def draw_chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Seque
     d.ellipse((b[0], b[1], b[2] - 1, b[3] - 1), fill=theme.GOLD if on else theme.TEXT_DIM)
     badge_centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
     draw.text(d, badge_centre, str(i + 1), fonts.bold(layout.CHIP_BADGE_SIZE), theme.INK, "mm")
-    tag, short = _tag(view, i, won)
+    tag, short = _tag(view, i, won, lang)
     tag_font = fonts.bold(layout.CHIP_COUNT_SIZE)
     name_font = fonts.bold(layout.CHIP_NAME_SIZE)
-    name = player_name(names, i)
+    name = player_name(names, i, lang)
     room = parts.right - parts.text_x
     if tag and name_font.getlength(name) + tag_font.getlength(tag) + layout.CHIP_PAD > room:
         tag = short
@@ -129,31 +156,42 @@ def draw_chip(d: ImageDraw.ImageDraw, box: Box, i: int, view: View, names: Seque
     draw.text(d, (parts.text_x, parts.name_y), name, name_font, theme.TEXT)
     hand = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
     pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
-    counts = f"hand {hand} · pile {pile}"
     if view.rounds > 1 and i < len(view.scores):
-        counts += f" · score {view.scores[i]}"
+        counts = lang.gettext("hand {hand} · pile {pile} · score {score}").format(
+            hand=hand, pile=pile, score=view.scores[i]
+        )
+    else:
+        counts = lang.gettext("hand {hand} · pile {pile}").format(hand=hand, pile=pile)
     f = fonts.regular(layout.CHIP_COUNT_SIZE)
     counts = fonts.fit(counts, f, parts.right - parts.text_x)
     draw.text(d, (parts.text_x, parts.counts_y), counts, f, theme.TEXT_DIM, "ld")
 
 
-def _tag(view: View, i: int, won: frozenset[int]) -> tuple[str, str]:
+def _tag(view: View, i: int, won: frozenset[int], lang: Language) -> tuple[str, str]:
     """The chip's tag and its short form: ``("▶ to play", "▶")``; empty for most chips."""
     p = view.pending
     if p is None:
         if i in won:
-            return ("★ winner", "★")
+            return (lang.pgettext("chip", "★ winner"), "★")
         if view.winner == i:
-            return (f"won round {view.round}", "")
+            return (lang.pgettext("chip", "won round {round}").format(round=view.round), "")
         return ("", "")
     if i == p.player:
-        return ("▶ to play", "▶") if p.kind == "play" else ("▶ decides", "▶")
+        if p.kind == "play":
+            return (lang.pgettext("chip", "▶ to play"), "▶")
+        return (lang.pgettext("chip", "▶ decides"), "▶")
     if i == view.active:
-        return ("turn", "")
+        return (lang.pgettext("chip", "turn"), "")
     return ("", "")
 
 
-def draw_pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: TableScene) -> None:
+def draw_pyramid(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    lay: Layout,
+    scene: TableScene,
+    lang: Language = ENGLISH,
+) -> None:
     """The pyramid of ``scene``: tiles, labelled spots, the fall choice with its arrows, the
     last move's marks."""
     bw, bh = lay.block_size
@@ -182,12 +220,13 @@ def draw_pyramid(img: Image.Image, d: ImageDraw.ImageDraw, lay: Layout, scene: T
     if not scene.pyramid and not scene.spots and fall is None:
         f = fonts.regular(layout.INFO_SIZE)
         cx, cy = lay.centre((0, 0))
-        draw.text(d, (cx, cy), "the table is empty", f, theme.TEXT_DIM, "mm")
+        draw.text(d, (cx, cy), lang.gettext("the table is empty"), f, theme.TEXT_DIM, "mm")
 
 
-@lru_cache(maxsize=1)
-def _legend_strip() -> Image.Image:
-    """The legend, drawn once (it never changes); pictures paste it. Read-only once made.
+@lru_cache(maxsize=8)
+def _legend_strip(lang: Language) -> Image.Image:
+    """The legend in ``lang``, drawn once (it never changes); pictures paste it. Read-only once
+    made.
 
     Entries go left to right and wrap onto :data:`render.layout.LEGEND_ROWS` rows."""
     width = layout.CANVAS_W - 2 * layout.MARGIN
@@ -196,7 +235,7 @@ def _legend_strip() -> Image.Image:
     d = ImageDraw.Draw(strip)
     f = fonts.regular(layout.SMALL_SIZE)
     x = y = 0
-    for tile, word in LEGEND:
+    for tile, word in legend_words(lang):
         need = layout.MINI_W + 8 + int(f.getlength(word))
         if x and x + need > width:
             x, y = 0, y + row_h
@@ -207,5 +246,5 @@ def _legend_strip() -> Image.Image:
     return strip
 
 
-def _legend(img: Image.Image, y: int) -> None:
-    img.paste(_legend_strip(), (layout.MARGIN, y))
+def _legend(img: Image.Image, y: int, lang: Language) -> None:
+    img.paste(_legend_strip(lang), (layout.MARGIN, y))

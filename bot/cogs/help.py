@@ -1,8 +1,11 @@
-"""``/fp help``: every command in one screen.
+"""``/fp help``: every command in one screen, in the reader's language.
 
 The list is read from the command tree the bot registers, so it names every ``/fp`` command
 there is (the tables', the records', this one) with the description Discord shows under it,
-and cannot fall behind the commands.
+and cannot fall behind the commands. A reader whose client is in French reads the commands'
+French names, options and descriptions: the same catalog entries that
+:class:`bot.translator.CommandTranslator` gives Discord, so the help names each command as the
+reader's client shows it.
 """
 
 from __future__ import annotations
@@ -14,32 +17,68 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from bot.replies import guarded
+from i18n import ENGLISH, Language
 
 if TYPE_CHECKING:
     from bot.app import Bot
 
 COLOUR: Final = 0xE8590C
-HOW_TO_PLAY: Final = (
-    "**How to play:** `/fp new` opens a table here, friends press **Join**, the host presses "
-    "**Start**. On your turn, press a tile of your hand, then a spot of the pyramid; when a tile "
-    "falls, press **Fall left** or **Fall right**. `/fp rules` has the rules in short."
-)
+BUTTONS: Final = {
+    "join": "Join",
+    "start": "Start",
+    "fall_left": "Fall left",
+    "fall_right": "Fall right",
+}
+"""The buttons' labels the help names, as ``bot/show/buttons.py`` shows them (in English until
+the buttons speak the reader's language)."""
 
 
-def command_line(command: app_commands.Command[Any, ..., Any]) -> str:
+def command_name(
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group, lang: Language
+) -> str:
+    """``fp new`` as the reader's client shows it (``fp nouvelle`` in French)."""
+    parts: list[str] = []
+    node: Any = command
+    while node is not None:
+        parts.insert(0, lang.pgettext("command name", node.name))
+        node = node.parent
+    return " ".join(parts)
+
+
+def how_to_play(lang: Language = ENGLISH, new: str = "fp new", rules: str = "fp rules") -> str:
+    """How a game goes, in a few lines, with the commands as the reader's client names them."""
+    return lang.gettext(
+        "**How to play:** `/{new}` opens a table here, friends press **{join}**, the host "
+        "presses **{start}**. On your turn, press a tile of your hand, then a spot of the "
+        "pyramid; when a tile falls, press **{fall_left}** or **{fall_right}**. `/{rules}` has "
+        "the rules in short."
+    ).format(new=new, rules=rules, **BUTTONS)
+
+
+def command_line(command: app_commands.Command[Any, ..., Any], lang: Language = ENGLISH) -> str:
     """``/fp new [curse] [fire_die] …: description``: a command, its options (in brackets when
-    optional), and what it does."""
+    optional), and what it does, in the reader's language."""
+    names = [lang.pgettext("option name", p.display_name) for p in command.parameters]
     options = " ".join(
-        p.display_name if p.required else f"[{p.display_name}]" for p in command.parameters
+        name if p.required else f"[{name}]"
+        for name, p in zip(names, command.parameters, strict=True)
     )
-    usage = f"/{command.qualified_name}" + (f" {options}" if options else "")
-    return f"`{usage}`: {command.description}"
+    usage = f"/{command_name(command, lang)}" + (f" {options}" if options else "")
+    description = lang.pgettext("command description", command.description)
+    return lang.gettext("`{usage}`: {description}").format(usage=usage, description=description)
 
 
-def help_text(commands_: Sequence[app_commands.Command[Any, ..., Any]]) -> str:
+def help_text(
+    commands_: Sequence[app_commands.Command[Any, ..., Any]], lang: Language = ENGLISH
+) -> str:
     """The screen: one line per command, in the order they are registered, then how to play."""
-    return "\n".join([*(command_line(c) for c in commands_), "", HOW_TO_PLAY])
+    by_name = {c.name: c for c in commands_}
+    new = command_name(by_name["new"], lang) if "new" in by_name else "fp new"
+    rules = command_name(by_name["rules"], lang) if "rules" in by_name else "fp rules"
+    lines = [command_line(c, lang) for c in commands_]
+    return "\n".join([*lines, "", how_to_play(lang, new, rules)])
 
 
 async def _help(interaction: discord.Interaction[Any]) -> None:
@@ -51,8 +90,11 @@ async def _help(interaction: discord.Interaction[Any]) -> None:
             if isinstance(group, app_commands.Group)
             else []
         )
+        lang = i18n.for_locale(interaction.locale.value)
         embed = discord.Embed(
-            title="Flaming Pyramids: every command", description=help_text(listed), colour=COLOUR
+            title=lang.gettext("Flaming Pyramids: every command"),
+            description=help_text(listed, lang),
+            colour=COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

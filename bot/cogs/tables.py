@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from bot import rules
 from bot.components import ButtonId, may_act_here, place_of
 from bot.desk import LobbyAction
@@ -229,7 +230,7 @@ class Tables(commands.Cog):
         """``/fp rules``."""
         async with guarded(interaction, None, "/fp rules"):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            embeds, files = await rules.rules_message()
+            embeds, files = await rules.rules_message(i18n.for_locale(interaction.locale.value))
             await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
 
     @fp.command(name="settings", description="Server defaults for new tables (server admins)")

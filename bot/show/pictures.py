@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import Event, View
+from i18n import ENGLISH, Language
 from render import TurnPicture, render_table, render_turn, render_turn_screen
 
 log = logging.getLogger(__name__)
@@ -103,8 +104,8 @@ def _checked(data: bytes, what: str) -> bytes:
     return data
 
 
-def _table(v: View, names: list[str], title: str | None) -> bytes:
-    return render_table(v, names, title=title)
+def _table(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
+    return render_table(v, names, title=title, lang=lang)
 
 
 async def table_png(
@@ -113,29 +114,36 @@ async def table_png(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
+    lang: Language = ENGLISH,
 ) -> bytes:
-    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move."""
+    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move;
+    its words in ``lang``."""
     run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await run(URGENT, _table, v, list(names), title)
+        data = await run(URGENT, _table, v, list(names), title, lang)
     except Exception:
         log.exception("could not draw a table picture")
         return _placeholder("(the picture could not be drawn)")
     return _checked(data, "table")
 
 
-def _screen(v: View, names: list[str], title: str | None) -> bytes:
-    return render_turn_screen(v, names, title=title)
+def _screen(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
+    return render_turn_screen(v, names, title=title, lang=lang)
 
 
 async def screen_png(
-    v: View, names: Sequence[str], *, title: str | None = None, renderer: Renderer | None = None
+    v: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    renderer: Renderer | None = None,
+    lang: Language = ENGLISH,
 ) -> bytes:
     """A player's turn screen: the board with their own hand below it (only ever sent to that
-    player; ``v`` is their own view)."""
+    player; ``v`` is their own view), its words in ``lang``."""
     run = renderer.run if renderer is not None else _in_thread
     try:
-        data = await run(HAND, _screen, v, list(names), title)
+        data = await run(HAND, _screen, v, list(names), title, lang)
     except Exception:
         log.exception("could not draw a turn screen")
         return _placeholder("(the picture could not be drawn)")
@@ -143,9 +151,14 @@ async def screen_png(
 
 
 def _turn(
-    before: View, events: list[Event], after: View, names: list[str], title: str | None
+    before: View,
+    events: list[Event],
+    after: View,
+    names: list[str],
+    title: str | None,
+    lang: Language = ENGLISH,
 ) -> TurnPicture:
-    return render_turn(before, events, after, names, title=title)
+    return render_turn(before, events, after, names, title=title, lang=lang)
 
 
 async def turn_picture(
@@ -156,15 +169,16 @@ async def turn_picture(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
+    lang: Language = ENGLISH,
 ) -> TurnPicture:
     """The one picture of a move's message: the chain reaction as an animation ending on the
     board, or the board alone when nothing happened beyond the placement (or when the
-    animation would be too large, or could not be drawn)."""
+    animation would be too large, or could not be drawn); its words in ``lang``."""
     run = renderer.run if renderer is not None else _in_thread
     if has_mayhem(events):
         try:
             pic: TurnPicture = await run(
-                URGENT, _turn, before, list(events), after, list(names), title
+                URGENT, _turn, before, list(events), after, list(names), title, lang
             )
         except Exception:
             log.exception("could not draw the turn's animation")
@@ -172,4 +186,5 @@ async def turn_picture(
             if len(pic.data) <= MAX_ATTACHMENT_BYTES:
                 return pic
             log.warning("turn animation too large (%d bytes); the board only", len(pic.data))
-    return TurnPicture(await table_png(after, names, title=title, renderer=renderer), False)
+    board = await table_png(after, names, title=title, renderer=renderer, lang=lang)
+    return TurnPicture(board, False)

@@ -1,4 +1,4 @@
-"""The catalogs shipped in ``bot/locales``: complete, compiled, up to date with the code, and
+"""The catalogs shipped in ``i18n/locales``: complete, compiled, up to date with the code, and
 their slash command words within Discord's rules.
 
 A new string in the code fails here until the template is extracted again and every language
@@ -18,14 +18,14 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from discord import app_commands
 
-from bot import i18n
+import i18n
 from bot.cogs.tables import Tables
 from bot.translator import CommandTranslator, translatable
 from tests.fakediscord.commands import MAX_COMMAND_SIZE, command_size, validate_command
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = i18n.LOCALES_DIR
-TEMPLATE = LOCALES / "bot.pot"
+TEMPLATE = LOCALES / f"{i18n.DOMAIN}.pot"
 LANGUAGES = sorted(p.parent.parent.name for p in LOCALES.glob(f"*/LC_MESSAGES/{i18n.DOMAIN}.po"))
 
 #: ``{name}`` (str.format) and ``%(name)s`` / ``%s`` (printf) placeholders.
@@ -51,6 +51,11 @@ def key(context: str | bytes | None, message_id: Any) -> Key:
 
 def ids(catalog: Catalog) -> set[Key]:
     return {key(m.context, m.id) for m in catalog if m.id}
+
+
+def forms(string: Any) -> tuple[str, ...]:
+    """A translation's forms (one, or one per plural form), however the reader gives them."""
+    return (string,) if isinstance(string, str) else tuple(string)
 
 
 def placeholders(texts: Any) -> set[str]:
@@ -92,8 +97,8 @@ def test_the_compiled_catalog_matches_its_source(language: str) -> None:
     po = load_po(po_path(language), language)
     with po_path(language).with_suffix(".mo").open("rb") as f:
         mo = read_mo(f)
-    expected = {key(m.context, m.id): m.string for m in po if m.id and not m.fuzzy}
-    compiled = {key(m.context, m.id): m.string for m in mo if m.id}
+    expected = {key(m.context, m.id): forms(m.string) for m in po if m.id and not m.fuzzy}
+    compiled = {key(m.context, m.id): forms(m.string) for m in mo if m.id}
     assert compiled == expected
 
 
@@ -103,7 +108,7 @@ def test_the_template_is_up_to_date_with_the_code(
     """Extracting again (as ``docs/translating.md`` says) gives the committed template's
     messages: a string added to the code fails here until the template and catalogs follow."""
     monkeypatch.chdir(ROOT)
-    fresh = tmp_path / "bot.pot"
+    fresh = tmp_path / f"{i18n.DOMAIN}.pot"
     CommandLineInterface().run(
         ["pybabel", "-q", "extract", "-F", "babel.cfg", "-o", str(fresh), "."]
     )

@@ -15,10 +15,10 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 
-from bot import i18n
+import i18n
 from bot.cogs.tables import Tables
-from bot.i18n import Catalogs
 from bot.translator import CommandTranslator
+from i18n import Catalogs
 
 
 @pytest.mark.parametrize(
@@ -50,16 +50,16 @@ def test_each_language_is_loaded_once() -> None:
 def add_catalog(folder: Path, language: str, words: dict[tuple[str, str], str]) -> None:
     """A compiled catalog for ``language`` in ``folder``, as a translator would add one (from
     the template, with ``words`` translated)."""
-    with (i18n.LOCALES_DIR / "bot.pot").open("rb") as template:
+    with (i18n.LOCALES_DIR / "messages.pot").open("rb") as template:
         catalog: Catalog = read_po(template, locale=language)
     for entry in catalog:
         if entry.id:
             entry.string = words.get((entry.context, entry.id), entry.id)
     target = folder / language / "LC_MESSAGES"
     target.mkdir(parents=True)
-    with (target / "bot.po").open("wb") as po:
+    with (target / "messages.po").open("wb") as po:
         write_po(po, catalog)
-    with (target / "bot.mo").open("wb") as mo:
+    with (target / "messages.mo").open("wb") as mo:
         write_mo(mo, catalog)
 
 
@@ -111,10 +111,10 @@ def test_a_locale_gets_a_catalog_of_its_language_or_of_a_variant(locales: Path) 
 
 def test_a_folder_without_a_compiled_catalog_is_no_language(locales: Path) -> None:
     (locales / "it" / "LC_MESSAGES").mkdir(parents=True)
-    shutil.copy(locales / "bot.pot", locales / "it" / "LC_MESSAGES" / "bot.po")
+    shutil.copy(locales / "messages.pot", locales / "it" / "LC_MESSAGES" / "messages.po")
     (locales / "not-a-language" / "LC_MESSAGES").mkdir(parents=True)
     shutil.copy(
-        locales / "fr" / "LC_MESSAGES" / "bot.mo", locales / "not-a-language" / "LC_MESSAGES"
+        locales / "fr" / "LC_MESSAGES" / "messages.mo", locales / "not-a-language" / "LC_MESSAGES"
     )
     catalogs = Catalogs(locales)
     assert catalogs.languages == {"en", "fr"}
@@ -123,10 +123,10 @@ def test_a_folder_without_a_compiled_catalog_is_no_language(locales: Path) -> No
 
 def test_plural_forms_follow_each_languages_rule(locales: Path) -> None:
     add_catalog(locales, "de", {})
-    with (locales / "fr" / "LC_MESSAGES" / "bot.po").open("rb") as po:
+    with (locales / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as po:
         catalog = read_po(po, locale="fr")
     catalog.add(("{n} tile", "{n} tiles"), ("{n} tuile", "{n} tuiles"), context="count")
-    with (locales / "fr" / "LC_MESSAGES" / "bot.mo").open("wb") as mo:
+    with (locales / "fr" / "LC_MESSAGES" / "messages.mo").open("wb") as mo:
         write_mo(mo, catalog)
     fr = Catalogs(locales).language("fr")
     en = Catalogs(locales).language("en")

@@ -12,7 +12,7 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot import i18n
+import i18n
 from bot.app import Bot
 from bot.translator import CommandTranslator
 from tests.fakediscord import BotProcess
@@ -114,7 +114,7 @@ async def test_a_changed_translation_registers_the_commands_again(
 
     locales = tmp_path / "locales"
     shutil.copytree(i18n.LOCALES_DIR, locales)
-    po = locales / "fr" / "LC_MESSAGES" / "bot.po"
+    po = locales / "fr" / "LC_MESSAGES" / "messages.po"
     with po.open("rb") as f:
         catalog = read_po(f, locale="fr")
     catalog.get("new", context="command name").string = "ouvrir"

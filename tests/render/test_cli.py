@@ -57,3 +57,23 @@ def test_bench_json_has_the_agreed_keys(capsys: pytest.CaptureFixture[str]) -> N
     # The turn screens' smallest texts, measured at phone width, are readable.
     assert figures["screen_cap_px"] >= READABLE_CAP
     assert figures["fall_screen_cap_px"] >= READABLE_CAP
+
+
+def test_demo_writes_the_samples_in_french(tmp_path: Path) -> None:
+    assert main(["demo", str(tmp_path / "en")]) == 0
+    assert main(["demo", str(tmp_path / "fr"), "--lang", "fr"]) == 0
+    english = sorted((tmp_path / "en").iterdir())
+    french = sorted((tmp_path / "fr").iterdir())
+    assert [p.name for p in french] == [p.name for p in english]
+    for en, fr in zip(english, french, strict=True):  # every picture has words: all differ
+        assert fr.read_bytes() != en.read_bytes(), fr.name
+        assert Image.open(fr).width <= 1000
+
+
+def test_demo_refuses_a_language_without_a_catalog(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["demo", str(tmp_path / "xx"), "--lang", "xx"])
+    assert "no catalog for 'xx'; languages: en, fr" in capsys.readouterr().err
+    assert not (tmp_path / "xx").exists()

@@ -44,7 +44,7 @@ def test_jennys_chain_reaction_is_animated_step_by_step() -> None:
     assert heads[0].startswith("Jenny plays yellow coal (1)")
     assert heads.count("Collapse!") == 4 and "Explosion!" in heads
     # two falls, each with its in-between frames and a landing
-    assert [h for h in heads if "falls" in h] == ["yellow coal (1) falls right"] * 8
+    assert [h for h in heads if "falls" in h] == ["Yellow coal (1) falls right"] * 8
     lay = frame_layout(_positions(before, events), max(len(f.piles) + bool(f.out) for f in fs))
     pyr = lay.pyramid
     # first frame: the pyramid before, the spot outlined

@@ -1,11 +1,12 @@
-"""Languages: which ones the bot speaks, which one a Discord user gets, and their words.
+"""Languages: which ones the project speaks, which one a Discord user gets, and their words.
 
-The one module that knows languages. A language is a compiled gettext catalog
-``<directory>/<language>/LC_MESSAGES/bot.mo`` (its source ``bot.po`` beside it, the template
-``<directory>/bot.pot``): the languages are discovered from the catalogs present, so a new one
-is picked up with no change to the code (``docs/translating.md`` says how to add one). English is
-the language of the source strings and needs no catalog; it is also what anyone gets whose
-language has none.
+The one package that knows languages, shared by ``bot/`` (its messages, commands, rules) and
+``render/`` (every word a picture draws); it imports neither. A language is a compiled gettext
+catalog ``<directory>/<language>/LC_MESSAGES/messages.mo`` (its source ``messages.po`` beside
+it, the template ``<directory>/messages.pot``), one domain for the whole project: the languages
+are discovered from the catalogs present, so a new one is one ``.po`` file, picked up with no
+change to the code (``docs/translating.md`` says how to add one). English is the language of
+the source strings and needs no catalog; it is also what anyone gets whose language has none.
 
 Discord names a user's language by a locale tag (``interaction.locale``, ``guild_locale``:
 ``"fr"``, ``"en-US"``, ``"pt-BR"``, ...); :meth:`Catalogs.language_for` maps it to the best
@@ -32,12 +33,12 @@ from babel.support import NullTranslations, Translations
 
 log = logging.getLogger(__name__)
 
-DOMAIN: Final = "bot"
-"""The catalogs' gettext domain: ``bot.pot``, ``bot.po``, ``bot.mo``."""
+DOMAIN: Final = "messages"
+"""The catalogs' gettext domain: ``messages.pot``, ``messages.po``, ``messages.mo``."""
 SOURCE_LANGUAGE: Final = "en"
 """The language the strings are written in, and everyone's language where there is no other."""
 LOCALES_DIR: Final = Path(__file__).with_name("locales")
-"""Where the bot's catalogs are (package data)."""
+"""Where the project's catalogs are (package data)."""
 ALIASES: Final[dict[str, str]] = {"no": "nb"}
 """Discord tags whose language a catalog names otherwise: Discord's ``no`` is Norwegian Bokmål,
 ``nb`` in CLDR and gettext."""
@@ -172,21 +173,25 @@ class Language:
 
 
 catalogs: Final = Catalogs()
-"""The bot's own catalogs."""
+"""The project's own catalogs."""
+
+ENGLISH: Final = Language(SOURCE_LANGUAGE, NullTranslations())
+"""The source strings themselves: what a caller gets that names no language."""
 
 
 def language_for(locale: str | None) -> str:
-    """The bot's best language for a Discord locale tag (:meth:`Catalogs.language_for`)."""
+    """The best language for a Discord locale tag (:meth:`Catalogs.language_for`)."""
     return catalogs.language_for(locale)
 
 
 def for_locale(locale: str | None) -> Language:
-    """The bot's words for a Discord locale tag (``interaction.locale``, ``guild_locale``)."""
+    """The words for a Discord locale tag (``interaction.locale``, ``guild_locale``)."""
     return catalogs.for_locale(locale)
 
 
 __all__ = [
     "DOMAIN",
+    "ENGLISH",
     "LOCALES_DIR",
     "N_",
     "SOURCE_LANGUAGE",

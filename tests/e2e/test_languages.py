@@ -1,0 +1,85 @@
+"""``/fp rules`` and ``/fp help`` in each reader's language: a French client (``locale`` "fr")
+reads them in French, pictures included, with the commands named as its client names them; an
+English client in the same server reads English; a player who switches their client's language
+reads the new one at their next command."""
+
+from __future__ import annotations
+
+import i18n
+from bot import rules
+from engine import view
+from render import render_table
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot
+from .driver import TableDriver, answer
+
+FRENCH = i18n.catalogs.language("fr")
+
+
+async def test_a_french_client_reads_the_rules_in_french_and_an_english_one_in_english(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    world.alice.locale = "fr"
+    shown = await answer(await table.slash(world.alice, "fp règles"))
+    assert shown.ephemeral and len(shown.images()) == 2
+    text = shown.embed_text()
+    assert text.startswith("Flaming Pyramids en bref")
+    for french in (
+        "**But du jeu\u00a0:**",
+        "**Règle de construction\u00a0:**",
+        "La meule a toutes les couleurs",
+        "passent sous **votre** pioche",
+        "la tuile incendiaire qui a allumé le feu est retirée du jeu",
+        "sous la pioche du joueur **précédent**",
+        "*dé de feu*",
+        "Le jaune 40 tient sur le jaune 30 et le rouge 10",
+    ):
+        assert french in text, french
+    for english in ("Goal", "pile", "millstone", "Yellow 40"):
+        assert english not in text, english
+    fits = next(a for a in shown.images() if a.filename == "fits.png")
+    assert fits.description == "Une tuile qui tient"
+    # The picture is the table picture in French, as render/ draws it (its title too).
+    assert fits.data == render_table(
+        view(rules._fits_example(), None), ["Léa", "Max"], title="Une tuile qui tient", lang=FRENCH
+    )
+
+    english = await answer(await table.slash(world.bob, "fp rules"))
+    text = english.embed_text()
+    assert text.startswith("Flaming Pyramids in short")
+    assert "**previous** player's pile" in text and "pioche" not in text
+    assert next(a for a in english.images() if a.filename == "fits.png").data != fits.data
+
+    world.alice.locale = "en-GB"  # Alice switches her client to English
+    again = await answer(await table.slash(world.alice, "fp rules"))
+    assert again.embed_text() == text
+
+
+async def test_a_french_client_reads_every_command_in_french_in_the_help(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    world.dave.locale = "fr"
+    shown = await answer(await table.slash(world.dave, "fp aide"))
+    assert shown.ephemeral
+    text = shown.embed_text()
+    assert text.startswith("Flaming Pyramids\u00a0: toutes les commandes")
+    (fp,) = [c.data for c in world.fake.commands(None) if c.name == "fp"]
+    for option in fp["options"]:  # each command as a French client shows it, and what it does
+        name = (option.get("name_localizations") or {}).get("fr", option["name"])
+        description = (option.get("description_localizations") or {}).get(
+            "fr", option["description"]
+        )
+        assert f"`/fp {name}" in text and description in text, name
+    assert "`/fp nouvelle [malédiction] [dé_de_feu]" in text  # options in French, in brackets
+    assert "`/fp revoir partie`\u00a0:" in text  # a required option without brackets
+    assert "**Comment jouer\u00a0:** `/fp nouvelle` ouvre une table ici" in text
+    assert "`/fp règles` résume les règles" in text
+    assert "`/fp new" not in text and "How to play" not in text
+
+    english = await answer(await table.slash(world.carol, "fp help"))
+    text = english.embed_text()
+    assert "`/fp new [curse] [fire_die]" in text and "**How to play:** `/fp new`" in text
+    assert "nouvelle" not in text
