@@ -30,7 +30,7 @@ async def test_the_second_table_of_a_server_is_table_2_everywhere_players_read(
         "start": texts.step_content(step),
         "status": texts.board_content(board),
         "hand": texts.hand_content(hand, guild_name="Pyramid Club"),
-        "turn DM": texts.turn_notice(hand, ()),
+        "turn DM": texts.hand_content(hand, since=("Bob played red 2.",)),
         "reminder DM": texts.reminder_dm(board),
         "reminder": texts.reminder_channel(board, BOB),
         "aborted": texts.aborted(board, "Alice"),
