@@ -28,7 +28,7 @@ MAX_FAR_SHARE = 0.005
 CASES: dict[str, Callable[[], bytes]] = {
     "fall-choice.png": lambda: render_table(view(samples.jenny_fall()), samples.NAMES),
     "mid-game.png": lambda: render_table(view(samples.mid_game()), samples.NAMES, title="Table #2"),
-    "turn.png": lambda: render_hand(view(samples.jenny(), 0), "Jenny"),
+    "hand.png": lambda: render_hand(view(samples.jenny(), 0), "Jenny"),
 }
 
 
