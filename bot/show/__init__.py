@@ -172,6 +172,7 @@ class Show:
         finished match closes says so (the lobby card, every screen in direct messages, every
         live private screen), then what this process remembered of the table is forgotten."""
         await self.channel.edit_lobby(board)
+        await self.channel.close_board(board)
         await self.hands.close_all(board, texts.CLOSED)
         for user_id in self.screens.live(board.table_id):
             await self.screens.refresh(board.table_id, user_id, texts.CLOSED)

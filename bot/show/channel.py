@@ -213,6 +213,12 @@ class TableChannel:
         if waited is None or waited[1] != step.turn:
             self._deferred[step.board.table_id] = (step.before, step.turn)
 
+    async def close_board(self, board: Board) -> None:
+        """The table closed: its newest game message keeps no button (My hand, a fall)."""
+        message_id = Kept.BOARD.of(board.table.messages)
+        if message_id is not None:
+            await self._close_question(board, message_id)
+
     def is_turn_message(self, table_id: int, message_id: int) -> bool:
         """Whether ``message_id`` is the table's newest game message, which the rest of its
         turn is folded into (so its buttons are the table's current ones)."""

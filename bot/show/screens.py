@@ -193,8 +193,8 @@ class Screens:
         async def close() -> None:
             try:
                 await interaction.edit_original_response(**Message(text).to_edit())
-            except discord.NotFound:
-                log.info("table %s: the clicked screen is gone", table_id)
+            except discord.HTTPException as err:
+                log.info("table %s: could not close the clicked screen: %s", table_id, err)
 
         async with self._lock((table_id, interaction.user.id)):
             await noted(close)

@@ -109,27 +109,20 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
+    # Her own fall is asked on the screen she played on, in her direct messages, where nobody
+    # else can press it; the thread gets the turn once it is done (nothing is posted yet).
+    assert falling.channel.is_dm and falling.channel.recipient == world.alice.account
     assert button_actions(falling)[:2] == [("fall", "left"), ("fall", "right")]
     assert TableDriver.decider(falling) == world.alice.id
-    # Alice is asked by name, not pinged: she just played; the turn pings the next player only.
-    assert pinged(world, falling) == set() and falling.notified == []
+    assert table.latest_game().id == game.id
     table_id = table.table_id()
     state = await stored_game(db_url, table_id)  # yellow 40 is too heavy: Alice's fall
     assert [e.detail for e in state.turn_events if e.kind == "collapsed"] == ["overweight"]
     assert state.pending is not None and state.pending[:2] == ("fall", 0)
-    version = (await stored_table(db_url, table_id)).version
-    # Bob and Dave (not seated) press the buttons: privately refused, nothing changes.
-    for intruder, expected in (
-        (world.bob, not_yours_text("fall", "Alice")),
-        (world.dave, refusal_text(Why.NOT_PLAYING)),
-    ):
-        ix = await table.click(intruder, falling, "Fall left")
-        assert await private_answer(ix) == expected
-    assert table.latest_game().id == falling.id
-    assert (await stored_table(db_url, table_id)).version == version
     after = await table.fall(world.alice, falling, "right")
-    # The fall is told on the turn's own message, which now asks Bob: one message per turn.
-    assert after.id == falling.id
+    # The turn is one new message, the placement and its fall together, which asks Bob.
+    assert after.id > game.id
+    assert [m.id for m in table.game_messages() if m.id > game.id] == [after.id]
     log = await stored_log(db_url, table_id)
     assert (log[-1].seat, log[-1].action) == (0, {"fall": "right"})
     state = await stored_game(db_url, table_id)
@@ -138,8 +131,8 @@ async def test_fall_choice_by_the_right_and_the_wrong_player(
     assert TableDriver.decider(after) == world.bob.id
     assert button_actions(after)[0] == ("hand", "")
     assert "fall" not in [a for a, _ in button_actions(after)]
-    assert [a.filename for a in after.images()] == ["pyramid.gif"]  # the fall, ending on the board
-    # An edit notifies nobody: Bob, who wants a DM on his turn, is told there, once.
+    assert [a.filename for a in after.images()] == ["pyramid.gif"]  # the turn, ending on the board
+    # Bob, who wants a DM on his turn, is told there, once, and not pinged as well.
     assert after.notified == []
     await world.fake.wait_for(lambda: turn_notices(world.bob), TIMEOUT, "Bob's turn DM")
     assert len(turn_notices(world.bob)) == 1
@@ -179,8 +172,14 @@ async def test_curse_gives_the_fall_choice_to_the_previous_player(
     screen = await table.fall_screen(world.carol, falling)
     assert [a for a, _ in button_actions(screen)] == ["fall", "fall"]
     assert [a.filename for a in screen.images()] == ["turn.png"]
-    ix = await table.click(world.alice, falling, "Fall left")
-    assert await private_answer(ix) == not_yours_text("fall", "Carol")
+    version = (await stored_table(db_url, table.table_id())).version
+    for intruder, expected in (
+        (world.alice, not_yours_text("fall", "Carol")),
+        (world.dave, refusal_text(Why.NOT_PLAYING)),
+    ):
+        ix = await table.click(intruder, falling, "Fall left")
+        assert await private_answer(ix) == expected
+    assert (await stored_table(db_url, table.table_id())).version == version
     after = await table.fall(world.carol, falling, "left")
     assert TableDriver.decider(after) == world.bob.id
     # Her screen is closed by her own click: no button is left, it tells the turn.
@@ -347,14 +346,7 @@ async def test_a_refused_picture_is_explained_and_nothing_is_lost(
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)
-    # Discord refuses both ways to show the fall: the edit of the turn's message through the
-    # click's token, then a post.
-    world.fake.faults.error(
-        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}",
-        status=403,
-        code=50013,
-        message="Missing Permissions",
-    )
+    # Discord refuses the post of the turn, once its fall is chosen on Alice's screen.
     world.fake.faults.error(
         "POST /channels/{channel_id}/messages",
         status=503,
@@ -395,13 +387,15 @@ async def test_mayhem_is_the_one_animated_picture_of_the_moves_message_from_the_
 ) -> None:
     await begin(world, run_bot, table, tmp_path, COLLAPSE)
     game = await table.start(world.alice)
-    falling = await table.play(world.alice, game)  # yellow 40 collapses
-    assert [a.filename for a in falling.attachments] == ["pyramid.gif"]
-    assert not falling.edited  # posted whole: no animation added later by an edit
-    gif = falling.picture()  # render_turn's GIF (its last frame, the board, is tested in render/)
-    assert gif.is_animated and gif.n_frames > 2
+    falling = await table.play(world.alice, game)  # yellow 40 collapses: her fall to choose
     after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
+    # The turn is posted once it is done, whole: the collapse and the fall animated from the
+    # placement, in one message posted with its animation (not added later by an edit).
+    assert [a.filename for a in after.attachments] == ["pyramid.gif"]
+    assert not after.edited
+    gif = after.picture()  # render_turn's GIF (its last frame, the board, is tested in render/)
+    assert gif.is_animated and gif.n_frames > 2
     # Bob's red 2 goes on the base and nothing happens: the picture only.
     quiet = await table.play(world.bob, after)
     log = await stored_log(db_url, table.table_id())

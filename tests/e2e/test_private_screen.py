@@ -255,9 +255,10 @@ async def dm_spot_step(
 async def the_spot_is_still_played(table: TableDriver, world: World, step: DmSpotStep) -> None:
     """The spot step stays as she left it, and the spot she picks on it is played."""
     assert [a for a, _ in button_actions(step.dm)] == ["spot", "back"]
+    before = len(step.dm.revisions)
     await table.click(world.alice, step.dm, SPOT)
-    falling = await table.settled_game(newer_than=step.game.id)
-    assert falls(falling) == FALLS
+    await table.screen_after(step.dm, before, "her fall on the screen")
+    assert falls(step.dm) == FALLS  # played: her own fall is asked there next
 
 
 async def test_a_late_delivery_of_the_hand_never_replaces_the_spot_step_under_the_next_click(

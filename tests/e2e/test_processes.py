@@ -352,15 +352,13 @@ async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_
     alice, bob = table.users.values()
     await table.open(alice, bob)
     game = await table.start(alice)
-    falling = await table.play(alice, game)
+    screen = await table.play(alice, game)  # her fall, asked on her DM screen
     await all_answered(table)
-    # Her DM screen asks for the fall too: the same decision on a message in shard 0's reach
-    # and on one in shard 3's.
-    screen = await cluster.fake.wait_for(
-        lambda: next((m for m in alice.dms() if "Fall right" in m.labels() and m.settled), None),
-        TIMEOUT,
-        "the fall on Alice's DM screen",
-    )
+    assert "Fall right" in screen.labels()
+    # /fp status in the thread shows the table with the fall's buttons too: the same decision
+    # on a message in shard 0's reach and on one in shard 3's.
+    falling = await answer(await table.slash(bob, "fp status"))
+    assert "Fall left" in falling.labels()
     if dm_first:
         in_dm, in_channel = await asyncio.gather(
             alice.click(screen, "Fall right"), alice.click(falling, "Fall left")
@@ -378,7 +376,7 @@ async def test_a_channel_click_and_a_dm_click_for_one_decision_at_once_apply_it_
     falls = [a.action for a in log if "fall" in a.action]
     assert len(falls) == 1, log
     assert len([m for m in table.game_messages() if m.id > falling.id]) == 1
-    if falls == [{"fall": "left"}]:
+    if falls == [{"fall": "left"}]:  # the status copy folds nothing: the turn is posted
         # The channel's click won: her DM screen is closed with the turn's account, or (if
         # the DM click got there first) says its moment passed, with no fall to choose.
         await cluster.fake.wait_for(

@@ -117,7 +117,10 @@ async def test_names_cannot_format_or_turn_a_private_answer_around(
     assert "\\*\\*bold\\*\\*evil" in card_text(lobby)
     game = await table.start(weird)
     falling = await table.play(weird, game)  # too heavy: the weird name decides the fall
-    ix = await table.click(world.alice, falling, "Fall left")
+    # Asked on weird's own screen; Alice presses a fall button of that version in the channel
+    # (as a modified client could): she is told whose decision it is, the name quoted.
+    cid = next(b["custom_id"] for b in falling.buttons() if ":fall:left" in b["custom_id"])
+    ix = await world.alice.click(forge(world, table.place(), cid, "Fall left"), custom_id=cid)
     reply = await private_answer(ix)
     assert reply == not_yours_text("fall", "**bold**\u202eevil")  # the name quoted
     assert "\\*\\*bold\\*\\*evil" in reply
@@ -136,26 +139,20 @@ async def test_a_move_discord_refused_is_posted_again_until_it_is_shown(
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
-    hand = await table.hand_for(world.alice, game)
     refusal = world.fake.faults.server_error(
         MOVES, status=503, times=3, channel_id=table.place().id
     )
-    before = len(hand.revisions)
-    await table.click(world.alice, hand, table.tile_labels(hand)[0])
-    await table.screen_after(hand, before, "the spot step")
-    ix = await table.click(world.alice, hand, table.spot_button_label(hand, "A"))
-    # Alice is told once, privately, that her move stands and will be shown.
+    falling = await table.play(world.alice, game)  # her fall, asked on her own screen
+    ix = await table.click(world.alice, falling, "Fall left")
+    # Alice is told once, privately, that her turn stands and will be shown.
     assert await private_answer(ix) == refusal_text(Why.NOT_SHOWN)
     log = await stored_log(db_url, table.table_id())
-    assert (log[-1].seat, log[-1].action.get("play")) == (0, "Y40")  # the move stands
-    # Nobody types /fp status: the fall decision's message comes by itself once Discord takes it.
-    falling = await table.settled_game(game.id)
+    assert [a.action.get("play") or a.action.get("fall") for a in log] == ["Y40", "left"]
+    # Nobody types /fp status: the turn's message comes by itself once Discord takes it.
+    after = await table.settled_game(game.id)
     assert refusal.hits == 3
-    assert falling.labels()[:2] == ["Fall left", "Fall right"]
-    assert TableDriver.decider(falling) == world.alice.id
-    assert not decision_copies(world.alice)  # told once (privately), not twice
-    after = await table.fall(world.alice, falling)
     assert TableDriver.decider(after) == world.bob.id
+    assert not decision_copies(world.alice)  # told once (privately), not twice
 
 
 async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_player_told_once(
@@ -164,13 +161,7 @@ async def test_a_move_refused_for_a_missing_permission_is_retried_and_the_next_p
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
-    falling = await table.play(world.alice, game)
-    world.fake.faults.error(  # the fall cannot be added to the turn's message either
-        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}",
-        status=403,
-        code=50013,
-        message="Missing Permissions",
-    )
+    falling = await table.play(world.alice, game)  # her fall, asked on her own screen
     refusal = world.fake.faults.error(
         MOVES,
         status=403,

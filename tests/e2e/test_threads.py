@@ -52,7 +52,7 @@ async def test_a_started_game_lives_in_a_thread_of_the_lobby_and_the_channel_tak
     # The channel holds the lobby card only: every game message is in the thread.
     in_channel = [m for m in world.fake.messages(world.games) if m.author.id == world.fake.bot.id]
     assert in_channel == [lobby]
-    after = await table.play(world.alice, game)
+    after = await table.fall(world.alice, await table.play(world.alice, game))  # her turn
     assert after.channel is thread
     # Commands typed in the thread act on its table.
     status = await answer(await table.slash(world.bob, "fp status"))
@@ -79,7 +79,7 @@ async def test_without_the_thread_permissions_the_game_stays_in_the_channel(
     game = await table.start(world.alice)
     assert world.fake.threads(world.games) == []
     assert game.channel is world.games
-    after = await table.play(world.alice, game)
+    after = await table.fall(world.alice, await table.play(world.alice, game))  # her turn
     assert after.channel is world.games
 
 
@@ -96,10 +96,10 @@ async def test_a_game_that_waits_a_week_is_reached_again_through_its_archived_th
     with pytest.raises(ThreadArchived):  # a command typed there would never reach the bot
         await world.bob.slash("fp status", thread)
     # Alice's hand by direct message still works; the bot's post reopens the thread.
-    falling = await table.play(world.alice, game)
-    assert falling.channel is thread
+    after = await table.fall(world.alice, await table.play(world.alice, game))  # her turn
+    assert after.channel is thread
     assert not world.fake.thread_archived(thread)
-    assert ("fall", "left") in button_actions(falling)
+    assert TableDriver.decider(after) == world.bob.id
     status = await answer(await table.slash(world.bob, "fp status"))  # in the reopened thread
     assert status.channel is thread and table_of(status) == table_of(game)
 
