@@ -245,6 +245,9 @@ class Table:
     """The table's short number on its server ("table #12"): 1, 2, 3... per guild in the order
     tables were opened, given by the store when it creates the table (0: a record not read
     from a store). The id stays the table's name in button ids and logs."""
+    language: str = "en"
+    """The language of what the table's channel or thread shows (its posts and their pictures):
+    the server's, as Discord tells it or as ``/fp settings`` chose it when the table opened."""
 
     @property
     def place_id(self) -> int:

@@ -77,6 +77,11 @@ class Board:
     def options(self) -> TableOptions:
         return self.table.options
 
+    @property
+    def language(self) -> str:
+        """The language of the table's posts and their pictures (the server's)."""
+        return self.table.language
+
 
 @dataclass(frozen=True)
 class Hand:
@@ -130,6 +135,9 @@ class Hand:
 
     table_number: int = 0
     """The table's short number on its server, the one players read ("table #12")."""
+    language: str = "en"
+    """The player's language (their Discord client's, as last seen), for what reaches them
+    privately: their screens, direct messages and reminders."""
 
     @property
     def told_by_dm(self) -> bool:
@@ -227,6 +235,8 @@ class Reminder:
     them of the decision); else by a mention in the table's channel."""
     quiet: bool = False
     """The owner is told by direct message but wants no reminders: nothing is sent."""
+    language: str = "en"
+    """The owner's language, for a reminder by direct message."""
 
 
 @dataclass(frozen=True)
