@@ -56,7 +56,7 @@ async def test_players_read_table_1_and_short_computer_names_in_the_thread_pictu
     said = [f"thread: {thread.name}", card_text(lobby), first.content]
     said += [f"DM to {u.name}: {m.content}" for u in (world.alice, world.bob) for m in u.dms()]
     (tmp_path / "read.txt").write_text("\n\n".join(said))
-    moved = await table.play(world.alice, game)
+    moved = await table.play(starter, game)
     for name, message in (("start", game), ("after-move", moved)):
         for i, image in enumerate(message.images()):
             (tmp_path / f"{name}-{i}.png").write_bytes(image.data)
