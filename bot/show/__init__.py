@@ -146,7 +146,7 @@ class Show:
                 step.board.table_id,
                 text,
                 lambda close: self.hands.closed_by_click(
-                    step.board.table_id, ix.user.id, clicked_id(ix), close
+                    step.board, ix.user.id, clicked_id(ix), close
                 ),
             )
             return

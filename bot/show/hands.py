@@ -124,13 +124,19 @@ class Hands:
             log.info("table %s: a screen of user %s is gone", table_id, user_id)
 
     async def closed_by_click(
-        self, table_id: int, user_id: int, message_id: int, close: Callable[[], Awaitable[Any]]
+        self,
+        board: Board,
+        user_id: int,
+        message_id: int,
+        close: Callable[[], Awaitable[Any]],
     ) -> None:
         """The player's last click of a decision on their screen closes it (``close`` edits it
         through the click's own answer, which costs nothing of the global budget); if it is
-        their kept screen, that is noted, so that nothing edits it again."""
+        their kept screen (as the table read for the move says), that is noted, so that
+        nothing edits it again."""
         kept = Kept.hand(user_id)
-        if await self.outbox.ledger.find(table_id, kept) != message_id:
+        table_id = board.table_id
+        if kept.of(board.table.messages) != message_id:
             await close()
             return
         async with self.outbox.ledger.edit(table_id, kept, SCREEN_CLOSED) as go:
