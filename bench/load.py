@@ -343,9 +343,21 @@ class LoadTable:
                 return picture, self.watch.created_at.get(picture.id, ix.created_at)
             if revisions is not None and len(game.revisions) > revisions:
                 return game, game.revisions[revisions].at
+            # A fall after the player's own placement is asked on the screen they clicked
+            # (the thread shows the turn once it is done).
+            screen = next(iter(ix.edited or ix.followups), None)
+            if screen is not None and not screen.loading and buttons_with(screen, "fall"):
+                return screen, -1.0
             return None
 
         picture, at = await self.until(shown, "the next picture")
+        if at < 0:  # the fall, on the player's own screen
+            await self.pause()
+            user = ix.user
+            nxt = await self.click(
+                self.users[user.id], picture, self.rng.choice(buttons_with(picture, "fall"))
+            )
+            return await self.measured(nxt, game)
         self.stats.to_picture.append(at - ix.created_at)
         self.stats.move_times.append(at)
         self.stats.moves += 1
