@@ -251,22 +251,30 @@ class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
         return cls(bid, custom_id=cid)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if self.bid is None:
-            log.info("refused a button with a custom id out of range: %r", self.custom_id)
-            try:
-                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
-            except discord.HTTPException:
-                log.warning("could not answer the out-of-range button %r", self.custom_id)
-            return
-        client: Any = interaction.client
-        cog: Any = client.get_cog("Tables")
-        if cog is None:
-            log.error("button %s clicked but the Tables cog is not loaded", self.bid)
-            await interaction.response.send_message(
-                "The game service is restarting; please try again in a moment.", ephemeral=True
-            )
-            return
-        await cog.on_button(interaction, self.bid)
+        await dispatch(interaction, self.bid, "button", self.custom_id)
+
+
+async def dispatch(
+    interaction: discord.Interaction[Any], bid: ButtonId | None, kind: str, custom_id: str
+) -> None:
+    """Hand a button or a select (``kind``) to the Tables cog as the button it stands for;
+    one out of range (``bid`` None) is answered privately and changes nothing."""
+    if bid is None:
+        log.info("refused a %s with an id out of range: %r", kind, custom_id)
+        try:
+            await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer the out-of-range %s %r", kind, custom_id)
+        return
+    client: Any = interaction.client
+    cog: Any = client.get_cog("Tables")
+    if cog is None:
+        log.error("%s %s used but the Tables cog is not loaded", kind, bid)
+        await interaction.response.send_message(
+            "The game service is restarting; please try again in a moment.", ephemeral=True
+        )
+        return
+    await cog.on_button(interaction, bid)
 
 
 SELECT_TEMPLATE = r"fps:(?P<table>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<action>[a-z]{1,8})"
@@ -327,20 +335,4 @@ class FpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_T
         return bid if bid.valid() else None
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bid = self.picked(interaction)
-        if bid is None:
-            log.info("refused a select with an id or a value out of range: %r", self.custom_id)
-            try:
-                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
-            except discord.HTTPException:
-                log.warning("could not answer the out-of-range select %r", self.custom_id)
-            return
-        client: Any = interaction.client
-        cog: Any = client.get_cog("Tables")
-        if cog is None:
-            log.error("select %s used but the Tables cog is not loaded", bid)
-            await interaction.response.send_message(
-                "The game service is restarting; please try again in a moment.", ephemeral=True
-            )
-            return
-        await cog.on_button(interaction, bid)
+        await dispatch(interaction, self.picked(interaction), "select", self.custom_id)

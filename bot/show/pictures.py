@@ -108,6 +108,23 @@ def _table(v: View, names: list[str], title: str | None, lang: Language = ENGLIS
     return render_table(v, names, title=title, lang=lang)
 
 
+def _screen(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
+    return render_turn_screen(v, names, title=title, lang=lang)
+
+
+async def _drawn(
+    what: str, priority: int, draw: Callable[..., bytes], renderer: Renderer | None, *args: Any
+) -> bytes:
+    """``draw(*args)`` off the event loop; a placeholder if it fails or is too large."""
+    run = renderer.run if renderer is not None else _in_thread
+    try:
+        data = await run(priority, draw, *args)
+    except Exception:
+        log.exception("could not draw a %s picture", what)
+        return _placeholder("(the picture could not be drawn)")
+    return _checked(data, what)
+
+
 async def table_png(
     v: View,
     names: Sequence[str],
@@ -118,17 +135,7 @@ async def table_png(
 ) -> bytes:
     """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move;
     its words in ``lang``."""
-    run = renderer.run if renderer is not None else _in_thread
-    try:
-        data = await run(URGENT, _table, v, list(names), title, lang)
-    except Exception:
-        log.exception("could not draw a table picture")
-        return _placeholder("(the picture could not be drawn)")
-    return _checked(data, "table")
-
-
-def _screen(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
-    return render_turn_screen(v, names, title=title, lang=lang)
+    return await _drawn("table", URGENT, _table, renderer, v, list(names), title, lang)
 
 
 async def screen_png(
@@ -141,13 +148,7 @@ async def screen_png(
 ) -> bytes:
     """A player's turn screen: the board with their own hand below it (only ever sent to that
     player; ``v`` is their own view), its words in ``lang``."""
-    run = renderer.run if renderer is not None else _in_thread
-    try:
-        data = await run(HAND, _screen, v, list(names), title, lang)
-    except Exception:
-        log.exception("could not draw a turn screen")
-        return _placeholder("(the picture could not be drawn)")
-    return _checked(data, "turn screen")
+    return await _drawn("turn screen", HAND, _screen, renderer, v, list(names), title, lang)
 
 
 def _turn(
