@@ -27,7 +27,7 @@ from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, ping
 from bot.show.outbox import POST_ERRORS, Outbox
-from engine import View
+from engine import Event, View
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +70,10 @@ class TableChannel:
         """Per table: who was told that its latest message is not in the channel yet."""
         self._turn_message: dict[int, tuple[int, tuple[int, int]]] = {}
         """Per table: its newest game message and the ``(round, turn)`` it shows."""
-        self._deferred: dict[int, tuple[View | None, tuple[int, int] | None]] = {}
-        """Per table: the public view before a turn whose message waits for the turn's end
-        (its player decides its falls on their own screen), and that turn."""
+        self._deferred: dict[int, tuple[View | None, tuple[int, int] | None, list[Event]]] = {}
+        """Per table: a turn whose message waits for the turn's end (its player decides its
+        falls on their own screen): the public view before the first step not shown, that
+        turn, and what happened since that view."""
 
     # --- pictures ---------------------------------------------------------------------------------
 
@@ -96,7 +97,7 @@ class TableChannel:
         before, events = step.before, step.events
         waited = self._deferred.pop(board.table_id, None)
         if waited is not None and waited[1] == step.turn and waited[0] is not None:
-            before, events = waited[0], step.turn_events or step.events
+            before, events = waited[0], (*waited[2], *step.events)
         if board.view is None or before is None or not pictures.has_mayhem(events):
             return await self.board_files(board)
         pic = await pictures.turn_picture(
@@ -211,7 +212,9 @@ class TableChannel:
         edit for each fall). Remembered here: the view before the turn, for its animation."""
         waited = self._deferred.get(step.board.table_id)
         if waited is None or waited[1] != step.turn:
-            self._deferred[step.board.table_id] = (step.before, step.turn)
+            self._deferred[step.board.table_id] = (step.before, step.turn, list(step.events))
+        else:
+            waited[2].extend(step.events)
 
     async def close_board(self, board: Board) -> None:
         """The table closed: its newest game message keeps no button (My hand, a fall)."""
