@@ -33,3 +33,28 @@ def test_at_most_one_ping_per_turn(counts: TableCounts) -> None:
 
 def test_at_most_one_dm_per_player_per_own_turn(counts: TableCounts) -> None:
     assert all(n <= 1 for n in counts.dms_per_player_per_own_turn.values())
+
+
+@pytest.fixture(scope="module")
+def private_counts() -> TableCounts:
+    """The same game with Bob on private hands (pinged in the thread, no DMs)."""
+    return asyncio.run(measure(private="bob"))
+
+
+def test_one_notification_per_decision_and_the_board_on_it(
+    counts: TableCounts, private_counts: TableCounts
+) -> None:
+    for c in (counts, private_counts):
+        assert c.decision_starts > 20
+        assert c.notifications == c.decision_starts  # exactly one each
+        assert (c.told_twice, c.not_told) == (0, 0)
+        assert c.jumps == 0  # it shows the board and is where the first click goes
+
+
+def test_one_post_and_one_screen_per_turn_against_the_global_limit(counts: TableCounts) -> None:
+    # Besides the one DM channel opened per player for the whole game: the turn's post and the
+    # next player's screen; the clicks are answered through their own responses.
+    opened = counts.rest_global_by_route.get("POST /users/@me/channels", 0)
+    assert opened <= 3
+    decisions = counts.turns + counts.falls
+    assert (counts.rest_global - opened) / decisions <= 1.5
