@@ -1,8 +1,8 @@
-"""The bot's messages in French: the same messages as in English, each sentence whole in the
-catalog, the game's French vocabulary (tuile, pioche, emplacement, glisse à gauche...), the
-French typography (a no-break space before : ; ! ?), within Discord's limits; and which language
-each message is shown in (the table's for its posts, the player's for their direct messages)."""
-
+"""The bot's messages in French, the records' screens too: the same messages as in English,
+each sentence whole in the catalog, the game's French vocabulary (tuile, pioche, emplacement,
+glisse à gauche...), the French typography (a no-break space before : ; ! ?), within Discord's
+limits; and which language each message is shown in (the table's for its posts, the player's for
+their direct messages)."""
 from __future__ import annotations
 
 import re
@@ -13,12 +13,14 @@ import pytest
 from babel.messages.pofile import read_po
 
 import i18n
+from bot import records_show
 from bot.errors import NotYourDecision, TableError, Why
 from bot.service import Hand, SpotChoice, TableService, spot_labels
 from bot.show import buttons as layouts
 from bot.show import texts, words
 from bot.show.channel import table_language
 from bot.show.lobbycard import lobby_card
+from data.records import BoardPage, PlayerRecord, PlayerStats
 from engine import Game, view
 
 from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state
@@ -204,3 +206,30 @@ def test_discord_buttons_reject_nothing_in_french() -> None:
     ]
     assert all(len(label) <= 80 for label in labels)
     assert discord.ui.Button(label=labels[0]).label == labels[0]
+
+
+def test_records_screens_in_french() -> None:
+    record = PlayerRecord(
+        1, "u:1", "Léa", mu=27.3456, sigma=2.1, matches=4, wins=2, tiles_left=10, streak=1,
+        best_streak=2, tiles_taken=1,
+    )  # fmt: skip
+    stats = PlayerStats(record, rank=1, ranked_players=3, favourite_opening="Y40")
+    text = records_show.stats_content(stats, FRENCH)
+    assert text.splitlines()[0] == "**Statistiques de Léa** sur ce serveur"
+    assert "Victoires\u00a0: **2 (50\u00a0%)**" in text
+    assert "Niveau μ ± σ\u00a0: **27,3 ± 2,1**" in text
+    assert "Chaos subi\u00a0: **1 tuile en pioche**" in text
+    assert "Ouverture préférée\u00a0: **jaune 40**" in text
+    assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
+    # English as before, word for word.
+    english = records_show.stats_content(stats)
+    assert "Wins: **2 (50%)**" in english and "Skill μ ± σ: **27.3 ± 2.1**" in english
+    assert "Mayhem suffered: **1 tile to pile**" in english
+    board = BoardPage((record,), first_rank=1, total=1)
+    said = records_show.board_content(board, FRENCH)
+    assert said.startswith("**Classement · page 1 sur 1** — Cote prudente μ − 3σ · au moins")
+    assert "4 parties, 2 victoires" in said
+    assert records_show.refusal("no_match", FRENCH) == "Cette partie n'existe pas."
+    assert records_show.history_content([], None, FRENCH) == (
+        "**Parties récentes sur ce serveur**\u00a0: aucune terminée pour l'instant."
+    )
