@@ -3,6 +3,7 @@ each sentence whole in the catalog, the game's French vocabulary (tuile, pioche,
 glisse à gauche...), the French typography (a no-break space before : ; ! ?), within Discord's
 limits; and which language each message is shown in (the table's for its posts, the player's for
 their direct messages)."""
+
 from __future__ import annotations
 
 import re
