@@ -58,6 +58,7 @@ import discord
 
 from engine.ai import LEVELS
 from engine.tiles import is_tile
+from i18n import N_, for_locale
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,10 @@ MAX_LABEL = 80
 MAX_ID: Final = 2**53
 """Table ids and versions above this are not ours (and would overflow the store's integers)."""
 MAX_COORD: Final = 999
-OUT_OF_DATE: Final = "This button is out of date or not meant for this place; nothing was changed."
+RESTARTING: Final = N_("The game service is restarting; please try again in a moment.")
+OUT_OF_DATE: Final = N_(
+    "This button is out of date or not meant for this place; nothing was changed."
+)
 
 _DIGEST = re.compile(r"[0-9a-f]{8}")
 _COORD = re.compile(r"-?[0-9]{1,3}")
@@ -254,7 +258,9 @@ class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
         if self.bid is None:
             log.info("refused a button with a custom id out of range: %r", self.custom_id)
             try:
-                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+                await interaction.response.send_message(
+                    for_locale(str(interaction.locale)).gettext(OUT_OF_DATE), ephemeral=True
+                )
             except discord.HTTPException:
                 log.warning("could not answer the out-of-range button %r", self.custom_id)
             return
@@ -263,7 +269,7 @@ class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
         if cog is None:
             log.error("button %s clicked but the Tables cog is not loaded", self.bid)
             await interaction.response.send_message(
-                "The game service is restarting; please try again in a moment.", ephemeral=True
+                for_locale(str(interaction.locale)).gettext(RESTARTING), ephemeral=True
             )
             return
         await cog.on_button(interaction, self.bid)
@@ -331,7 +337,9 @@ class FpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_T
         if bid is None:
             log.info("refused a select with an id or a value out of range: %r", self.custom_id)
             try:
-                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+                await interaction.response.send_message(
+                    for_locale(str(interaction.locale)).gettext(OUT_OF_DATE), ephemeral=True
+                )
             except discord.HTTPException:
                 log.warning("could not answer the out-of-range select %r", self.custom_id)
             return
@@ -340,7 +348,7 @@ class FpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_T
         if cog is None:
             log.error("select %s used but the Tables cog is not loaded", bid)
             await interaction.response.send_message(
-                "The game service is restarting; please try again in a moment.", ephemeral=True
+                for_locale(str(interaction.locale)).gettext(RESTARTING), ephemeral=True
             )
             return
         await cog.on_button(interaction, bid)
