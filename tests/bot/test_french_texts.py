@@ -71,7 +71,7 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     assert "pèse trop pour les deux tuiles dessous" in text  # render/narration's French
     assert (
         f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisse à gauche** ou "
-        "**Glisse à droite** (temps écoulé <t:" in text
+        "**Glisse à droite** (votre temps se termine <t:" in text
     )
     french(text)
     rows = payload(layouts.board_view(after.board, FRENCH))
