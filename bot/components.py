@@ -58,6 +58,7 @@ import discord
 
 from engine.ai import LEVELS
 from engine.tiles import is_tile
+from i18n import N_, for_locale
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,10 @@ MAX_LABEL = 80
 MAX_ID: Final = 2**53
 """Table ids and versions above this are not ours (and would overflow the store's integers)."""
 MAX_COORD: Final = 999
-OUT_OF_DATE: Final = "This button is out of date or not meant for this place; nothing was changed."
+RESTARTING: Final = N_("The game service is restarting; please try again in a moment.")
+OUT_OF_DATE: Final = N_(
+    "This button is out of date or not meant for this place; nothing was changed."
+)
 
 _DIGEST = re.compile(r"[0-9a-f]{8}")
 _COORD = re.compile(r"-?[0-9]{1,3}")
@@ -262,7 +266,9 @@ async def dispatch(
     if bid is None:
         log.info("refused a %s with an id out of range: %r", kind, custom_id)
         try:
-            await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+            await interaction.response.send_message(
+                for_locale(str(interaction.locale)).gettext(OUT_OF_DATE), ephemeral=True
+            )
         except discord.HTTPException:
             log.warning("could not answer the out-of-range %s %r", kind, custom_id)
         return
@@ -271,7 +277,7 @@ async def dispatch(
     if cog is None:
         log.error("%s %s used but the Tables cog is not loaded", kind, bid)
         await interaction.response.send_message(
-            "The game service is restarting; please try again in a moment.", ephemeral=True
+            for_locale(str(interaction.locale)).gettext(RESTARTING), ephemeral=True
         )
         return
     await cog.on_button(interaction, bid)

@@ -27,6 +27,7 @@ from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
 from data.store import GuildSettings, PlayerPrefs, TableDefaults
 from engine import Fall, Play
+from i18n import catalogs
 
 log = logging.getLogger(__name__)
 
@@ -284,7 +285,8 @@ class Desk:
         """A press on a private screen whose moment has passed: the screen shows the newest
         hand (or the end of the match), saying why."""
         log.debug("table %s: stale press on a private screen (%s)", table_id, err.why.value)
-        await self.newest_screen(interaction, table_id, note=texts.OUT_OF_DATE_HAND)
+        note = catalogs.for_locale(str(interaction.locale)).gettext(texts.OUT_OF_DATE_HAND)
+        await self.newest_screen(interaction, table_id, note=note)
 
     # --- a player's choices, a server's settings ----------------------------------------------
 

@@ -11,21 +11,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import babel.numbers
+
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.service import PAGE_SIZE, RefusalKind, ReplayShown
 from bot.show.texts import esc, jump_url, table_name
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
-from engine.tiles import describe
+from i18n import ENGLISH, N_, Language
+from render.narration import names_and, tile_name
 from render.records import CardRow
 
-NO_STATS: Final = "{who} has no rated match in this server yet."
+NO_STATS: Final = N_("{who} has no rated match in this server yet.")
 REFUSALS: Final[dict[RefusalKind, str]] = {
-    "no_match": "There is no such match.",
-    "not_finished": "That match is not over: replays and exports are for finished matches.",
-    "elsewhere": "That match was played in another server.",
-    "not_player": "Only the match's players can export it: the file shows every dealt hand.",
+    "no_match": N_("There is no such match."),
+    "not_finished": N_("That match is not over: replays and exports are for finished matches."),
+    "elsewhere": N_("That match was played in another server."),
+    "not_player": N_("Only the match's players can export it: the file shows every dealt hand."),
 }
+"""The records' refusals, in English (translated where shown)."""
 
 
 def player_name(record: PlayerRecord) -> str:
@@ -33,58 +37,98 @@ def player_name(record: PlayerRecord) -> str:
     return record.name
 
 
-def rating_text(record: PlayerRecord) -> str:
+def computer_name(level: str, lang: Language = ENGLISH) -> str:
+    """A computer level's records, named as the ``/fp stats`` choice names it."""
+    names = {
+        "easy": lang.pgettext("choice name", "Computer (easy)"),
+        "normal": lang.pgettext("choice name", "Computer (normal)"),
+        "hard": lang.pgettext("choice name", "Computer (hard)"),
+    }
+    return names.get(level) or lang.gettext("Computer ({level})").format(level=level)
+
+
+def _fixed(number: float, lang: Language) -> str:
+    """One decimal always (``21.0``, ``21,0``); English exactly as Python rounds it."""
+    if lang.code == "en":
+        return f"{number:.1f}"
+    return babel.numbers.format_decimal(number, format="0.0", locale=lang.code)
+
+
+def _percent(share: float, lang: Language) -> str:
+    """``50%``, ``50 %``."""
+    if lang.code == "en":
+        return f"{100 * share:.0f}%"
+    return babel.numbers.format_percent(share, locale=lang.code)
+
+
+def rating_text(record: PlayerRecord, lang: Language = ENGLISH) -> str:
     """``"21.0 (27.3 ± 2.1)"``: the conservative rating, then mu ± sigma."""
-    return f"{record.ordinal:.1f} ({record.mu:.1f} ± {record.sigma:.1f})"
+    return (
+        f"{_fixed(record.ordinal, lang)} ({_fixed(record.mu, lang)} ± {_fixed(record.sigma, lang)})"
+    )
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
-def stats_rows(stats: PlayerStats) -> list[CardRow]:
+def stats_rows(stats: PlayerStats, lang: Language = ENGLISH) -> list[CardRow]:
     """The rows of a player's stats (the card and the text say the same)."""
     r = stats.record
-    win_rate = 100 * r.wins / r.matches if r.matches else 0.0
-    rank = (
-        f"{stats.rank} of {stats.ranked_players}"
-        if stats.rank is not None
-        else f"after {MIN_MATCHES} matches"
-    )
+    win_rate = r.wins / r.matches if r.matches else 0.0
+    if stats.rank is not None:
+        rank = lang.gettext("{rank} of {players}").format(
+            rank=lang.format_decimal(stats.rank), players=lang.format_decimal(stats.ranked_players)
+        )
+    else:
+        rank = lang.gettext("after {count} matches").format(count=MIN_MATCHES)
+    n = lang.format_decimal
     return [
-        CardRow("Rating (μ − 3σ)", f"{r.ordinal:.1f}"),
-        CardRow("Skill μ ± σ", f"{r.mu:.1f} ± {r.sigma:.1f}"),
-        CardRow("Rank in this server", rank),
-        CardRow("Matches", str(r.matches)),
-        CardRow("Wins", f"{r.wins} ({win_rate:.0f}%)"),
-        CardRow("Average tiles left", f"{r.tiles_left / r.matches:.1f}" if r.matches else "—"),
-        CardRow("Best streak", f"{r.best_streak} (now {r.streak})"),
-        CardRow("Collapses caused", str(r.collapses)),
-        CardRow("Fires set", str(r.fires)),
-        CardRow("Explosions set off", str(r.explosions)),
-        CardRow("Curses cast", str(r.curses)),
-        CardRow("Mayhem suffered", f"{_plural(r.tiles_taken, 'tile')} to pile"),
-        CardRow("Curses suffered", str(r.cursed)),
+        CardRow(lang.gettext("Rating (μ − 3σ)"), _fixed(r.ordinal, lang)),
+        CardRow(lang.gettext("Skill μ ± σ"), f"{_fixed(r.mu, lang)} ± {_fixed(r.sigma, lang)}"),
+        CardRow(lang.gettext("Rank in this server"), rank),
+        CardRow(lang.gettext("Matches"), n(r.matches)),
         CardRow(
-            "Favourite opening",
-            describe(stats.favourite_opening) if stats.favourite_opening else "—",
+            lang.gettext("Wins"),
+            f"{n(r.wins)} ({_percent(win_rate, lang)})",
+        ),
+        CardRow(
+            lang.gettext("Average tiles left"),
+            _fixed(r.tiles_left / r.matches, lang) if r.matches else "—",
+        ),
+        CardRow(
+            lang.gettext("Best streak"),
+            lang.gettext("{best} (now {now})").format(best=n(r.best_streak), now=n(r.streak)),
+        ),
+        CardRow(lang.gettext("Collapses caused"), n(r.collapses)),
+        CardRow(lang.gettext("Fires set"), n(r.fires)),
+        CardRow(lang.gettext("Explosions set off"), n(r.explosions)),
+        CardRow(lang.gettext("Curses cast"), n(r.curses)),
+        CardRow(
+            lang.gettext("Mayhem suffered"),
+            lang.ngettext("{count} tile to pile", "{count} tiles to pile", r.tiles_taken).format(
+                count=n(r.tiles_taken)
+            ),
+        ),
+        CardRow(lang.gettext("Curses suffered"), n(r.cursed)),
+        CardRow(
+            lang.gettext("Favourite opening"),
+            tile_name(stats.favourite_opening, lang) if stats.favourite_opening else "—",
         ),
     ]
 
 
-def stats_title(stats: PlayerStats) -> str:
-    return f"Stats of {stats.record.name}"
+def stats_title(stats: PlayerStats, lang: Language = ENGLISH) -> str:
+    return lang.gettext("Stats of {player}").format(player=stats.record.name)
 
 
-def stats_content(stats: PlayerStats) -> str:
+def stats_content(stats: PlayerStats, lang: Language = ENGLISH) -> str:
     """The stats as text (the card picture shows the same rows)."""
-    lines = [f"**{esc(stats_title(stats))}** in this server"]
-    lines += [f"{row.label}: **{row.value}**" for row in stats_rows(stats)]
+    lines = [lang.gettext("**{title}** in this server").format(title=esc(stats_title(stats, lang)))]
+    # TRANSLATORS: a row of the stats as text: its label, then its value in bold.
+    row = lang.gettext("{label}: **{value}**")
+    lines += [row.format(label=r.label, value=r.value) for r in stats_rows(stats, lang)]
     return "\n".join(lines)
 
 
-def no_stats(name: str) -> str:
-    return NO_STATS.format(who=esc(name))
+def no_stats(name: str, lang: Language = ENGLISH) -> str:
+    return lang.gettext(NO_STATS).format(who=esc(name))
 
 
 def pages(board: BoardPage) -> int:
@@ -96,59 +140,84 @@ def board_page(board: BoardPage) -> int:
     return (board.first_rank - 1) // PAGE_SIZE
 
 
-def board_title(board: BoardPage) -> str:
-    return f"Leaderboard · page {board_page(board) + 1} of {pages(board)}"
+def board_title(board: BoardPage, lang: Language = ENGLISH) -> str:
+    return lang.gettext("Leaderboard · page {page} of {pages}").format(
+        page=board_page(board) + 1, pages=pages(board)
+    )
 
 
-def board_subtitle() -> str:
-    return f"Conservative rating μ − 3σ · at least {MIN_MATCHES} matches"
+def board_subtitle(lang: Language = ENGLISH) -> str:
+    return lang.gettext("Conservative rating μ − 3σ · at least {count} matches").format(
+        count=MIN_MATCHES
+    )
 
 
-def board_rows(board: BoardPage, highlight: str | None = None) -> list[CardRow]:
+def _matches(n: int, lang: Language) -> str:
+    return lang.ngettext("{count} match", "{count} matches", n).format(count=lang.format_decimal(n))
+
+
+def board_rows(
+    board: BoardPage, highlight: str | None = None, lang: Language = ENGLISH
+) -> list[CardRow]:
     return [
         CardRow(
             f"{board.first_rank + i}. {r.name}",
-            f"{r.ordinal:.1f} · {_plural(r.matches, 'match', 'matches')}",
+            f"{_fixed(r.ordinal, lang)} · {_matches(r.matches, lang)}",
             highlight=r.player == highlight,
         )
         for i, r in enumerate(board.entries)
     ]
 
 
-def board_content(board: BoardPage) -> str:
+def board_content(board: BoardPage, lang: Language = ENGLISH) -> str:
     if not board.entries:
-        return (
-            "**Leaderboard**: nobody has played "
-            f"{MIN_MATCHES} rated matches in this server yet. Finish a few games!"
-        )
-    lines = [f"**{board_title(board)}** — {board_subtitle()}"]
+        return lang.gettext(
+            "**Leaderboard**: nobody has played {count} rated matches in this server yet. "
+            "Finish a few games!"
+        ).format(count=MIN_MATCHES)
+    lines = [f"**{board_title(board, lang)}** — {board_subtitle(lang)}"]
     for i, r in enumerate(board.entries):
+        wins = lang.ngettext("{count} win", "{count} wins", r.wins).format(
+            count=lang.format_decimal(r.wins)
+        )
         lines.append(
-            f"{board.first_rank + i}. **{esc(r.name)}** {rating_text(r)} · "
-            f"{_plural(r.matches, 'match', 'matches')}, {_plural(r.wins, 'win')}"
+            f"{board.first_rank + i}. **{esc(r.name)}** {rating_text(r, lang)} · "
+            f"{_matches(r.matches, lang)}, {wins}"
         )
     return "\n".join(lines)
 
 
-def history_line(n: int, e: HistoryEntry) -> str:
+def history_line(n: int, e: HistoryEntry, lang: Language = ENGLISH) -> str:
     names = [esc(s.name) for s in e.seats]
-    winners = " and ".join(names[i] for i in e.winners if 0 <= i < len(names)) or "—"
+    won = [i for i in e.winners if 0 <= i < len(names)]
+    winners = names_and(won, names, lang) if won else "—"
     where = jump_url(e.guild_id, e.thread_id if e.thread_id is not None else e.channel_id)
-    result = f"winner **{winners}**"
     if e.scores is not None and len(e.scores) == len(names):
-        result += f" ({scores_line(names, e.scores)})"
+        result = lang.gettext("winner **{players}** ({scores})").format(
+            players=winners, scores=scores_line(names, e.scores, lang)
+        )
+    else:
+        result = lang.gettext("winner **{players}**").format(players=winners)
+    thread = lang.gettext("[thread]({link})").format(link=where)
     return (
-        f"{n}. <t:{int(e.finished_at)}:d> · {table_name(e.number)} · {', '.join(names)} · "
-        f"{result} · [thread]({where})"
+        f"{n}. <t:{int(e.finished_at)}:d> · {table_name(e.number, lang=lang)} · "
+        f"{lang.pgettext('list', ', ').join(names)} · {result} · {thread}"
     )
 
 
-def history_content(entries: Sequence[HistoryEntry], whose: str | None) -> str:
-    title = f"Recent matches of {esc(whose)}" if whose else "Recent matches in this server"
+def history_content(
+    entries: Sequence[HistoryEntry], whose: str | None, lang: Language = ENGLISH
+) -> str:
+    if whose:
+        title = lang.gettext("Recent matches of {player}").format(player=esc(whose))
+    else:
+        title = lang.gettext("Recent matches in this server")
     if not entries:
-        return f"**{title}**: none finished yet."
-    lines = [f"**{title}** (newest first; **Replay** one privately):"]
-    lines += [history_line(i + 1, e) for i, e in enumerate(entries)]
+        return lang.gettext("**{title}**: none finished yet.").format(title=title)
+    lines = [
+        lang.gettext("**{title}** (newest first; **Replay** one privately):").format(title=title)
+    ]
+    lines += [history_line(i + 1, e, lang) for i, e in enumerate(entries)]
     return "\n".join(lines)
 
 
@@ -160,34 +229,45 @@ class StepText:
     title: str
 
 
-def step_text(shown: ReplayShown) -> StepText:
+def step_text(shown: ReplayShown, lang: Language = ENGLISH) -> StepText:
     """What a replay step says: where it is in the match, and the move told as during play."""
     s: ReplayStep = shown.step
     names = [esc(n) for n in shown.names]
-    head = f"**Replay of {table_name(shown.table.number)}** · step {s.index + 1} of {s.count}"
+    table = table_name(shown.table.number, lang=lang)
+    head = lang.gettext("**Replay of {table}** · step {step} of {steps}").format(
+        table=table, step=s.index + 1, steps=s.count
+    )
     if s.index == 0:
-        body = "The tiles are dealt; " + (names[s.after.active] if s.after.active is not None
-                                          else "nobody") + " starts."  # fmt: skip
+        if s.after.active is not None:
+            body = lang.gettext("The tiles are dealt; {player} starts.").format(
+                player=names[s.after.active]
+            )
+        else:
+            body = lang.gettext("The tiles are dealt; nobody starts.")
     else:
-        body = narrate(s.events, names) or "The next round begins."
+        body = narrate(s.events, names, lang) or lang.gettext("The next round begins.")
     if s.last:
         scores = list(s.after.scores)
-        body += f"\nThe match is over. Final totals (lower wins): {scores_line(names, scores)}."
-    title = f"Replay · {table_name(shown.table.number)} · {s.index + 1}/{s.count}"
+        body += "\n" + lang.gettext(
+            "The match is over. Final totals (lower wins): {scores}."
+        ).format(scores=scores_line(names, scores, lang))
+    title = lang.gettext("Replay · {table} · {step}/{steps}").format(
+        table=table, step=s.index + 1, steps=s.count
+    )
     return StepText(f"{head}\n{body}", title)
 
 
-def refusal(kind: RefusalKind) -> str:
-    return REFUSALS[kind]
+def refusal(kind: RefusalKind, lang: Language = ENGLISH) -> str:
+    return lang.gettext(REFUSALS[kind])
 
 
-def summary_caption(shown: ReplayShown) -> str:
+def summary_caption(shown: ReplayShown, lang: Language = ENGLISH) -> str:
     s = shown.step
     if s.index == 0:
-        return "The deal"
+        return lang.gettext("The deal")
     if s.last:
-        return "The end"
-    return f"Step {s.index + 1} of {s.count}"
+        return lang.gettext("The end")
+    return lang.gettext("Step {step} of {steps}").format(step=s.index + 1, steps=s.count)
 
 
 def encode_player(key: str) -> str:

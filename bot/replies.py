@@ -22,6 +22,7 @@ import discord
 from bot.errors import TableError
 from bot.show import texts, words
 from data.store import DatabaseDamaged, StoreError
+from i18n import Language, catalogs
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,11 @@ ALREADY_ACKNOWLEDGED = 40060
 """Discord's answer when another process already acknowledged the interaction (one
 interaction delivered to two processes)."""
 ANSWERED_ELSEWHERE = frozenset({UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED})
+
+
+def clicker_language(interaction: discord.Interaction[Any]) -> Language:
+    """The words of a private answer: the asker's client language now."""
+    return catalogs.for_locale(str(interaction.locale))
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
@@ -73,6 +79,7 @@ async def guarded(
     acts on the channel's table): it is only called to log an unexpected failure with the
     table's id.
     """
+    lang = clicker_language(interaction)
     try:
         yield
     except TableError as err:
@@ -84,13 +91,14 @@ async def guarded(
             type(err).__name__,
             err.why.value,
         )
-        await reply_private(interaction, words.refusal(err, texts.esc))
+        await reply_private(interaction, words.refusal(err, texts.esc, lang))
     except discord.Forbidden as err:
         if table_id is None:
             table_id = await _which_table(find_table)
         log.warning("table %s: %s: missing permission: %s", table_id, what, err.text)
         await reply_private(
-            interaction, words.MISSING_PERMISSIONS.format(what=err.text or "forbidden")
+            interaction,
+            lang.gettext(words.MISSING_PERMISSIONS).format(what=err.text or "forbidden"),
         )
     except Exception as err:
         user = interaction.user.id
@@ -115,8 +123,9 @@ async def guarded(
             # lock held too long, a database out of reach): say so, and not that all is well.
             log.error("table %s: %s by user %s not saved: %s", table_id, what, user, err)
             await reply_private(
-                interaction, words.DAMAGED if type(err) is not StoreError else words.UNREACHABLE
+                interaction,
+                lang.gettext(words.DAMAGED if type(err) is not StoreError else words.UNREACHABLE),
             )
             return
         log.exception("table %s: %s by user %s failed", table_id, what, user)
-        await reply_private(interaction, words.SAFE)
+        await reply_private(interaction, lang.gettext(words.SAFE))

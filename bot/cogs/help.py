@@ -25,14 +25,17 @@ if TYPE_CHECKING:
     from bot.app import Bot
 
 COLOUR: Final = 0xE8590C
-BUTTONS: Final = {
-    "join": "Join",
-    "start": "Start",
-    "fall_left": "Fall left",
-    "fall_right": "Fall right",
-}
-"""The buttons' labels the help names, as ``bot/show/buttons.py`` shows them (in English until
-the buttons speak the reader's language)."""
+
+
+def button_labels(lang: Language = ENGLISH) -> dict[str, str]:
+    """The buttons' labels the help names, as the buttons show them to the same reader
+    (``bot/show/buttons.py``, ``bot/show/lobbycard.py``)."""
+    return {
+        "join": lang.pgettext("button", "Join"),
+        "start": lang.pgettext("button", "Start"),
+        "fall_left": lang.pgettext("button", "Fall left"),
+        "fall_right": lang.pgettext("button", "Fall right"),
+    }
 
 
 def command_name(
@@ -54,7 +57,7 @@ def how_to_play(lang: Language = ENGLISH, new: str = "fp new", rules: str = "fp 
         "presses **{start}**. On your turn, press a tile of your hand, then a spot of the "
         "pyramid; when a tile falls, press **{fall_left}** or **{fall_right}**. `/{rules}` has "
         "the rules in short."
-    ).format(new=new, rules=rules, **BUTTONS)
+    ).format(new=new, rules=rules, **button_labels(lang))
 
 
 def command_line(command: app_commands.Command[Any, ..., Any], lang: Language = ENGLISH) -> str:

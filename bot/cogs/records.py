@@ -37,11 +37,12 @@ from discord.ext import commands
 from bot import emoji as em
 from bot import records_show as show
 from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
-from bot.replies import guarded, reply_private
+from bot.replies import clicker_language, guarded, reply_private
 from bot.show import texts
 from bot.show.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from data.records import computer_key, person_key
 from engine.ai import LEVELS
+from i18n import ENGLISH, Language
 from render.records import render_card
 from render.summary import render_summary
 
@@ -65,7 +66,12 @@ def _cog(interaction: discord.Interaction[Any]) -> Records | None:
 
 
 async def _unavailable(interaction: discord.Interaction[Any]) -> None:
-    await reply_private(interaction, "Records are not available right now; try again soon.")
+    await reply_private(
+        interaction,
+        clicker_language(interaction).gettext(
+            "Records are not available right now; try again soon."
+        ),
+    )
 
 
 SHARE: Final = r"fp:rec:share:(?P<who>[a-z]{1,2}\.[0-9a-z]{1,20})"
@@ -81,10 +87,10 @@ EXPORT: Final = r"fp:rec:json:(?P<table>[0-9]{1,16})"
 class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SHARE):
     """Post the stats shown privately in the channel, for everyone."""
 
-    def __init__(self, player: str) -> None:
+    def __init__(self, player: str, lang: Language = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Share in channel",
+                label=lang.pgettext("button", "Share in channel"),
                 emoji=em.SHARE,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"fp:rec:share:{show.encode_player(player)}",
@@ -184,10 +190,13 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP):
 class SummaryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SUMMARY):
     """The animated summary of a match, privately."""
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, lang: Language = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Summary", emoji=em.SUMMARY, custom_id=f"fp:rec:gif:{table_id}", row=1
+                label=lang.pgettext("button", "Summary"),
+                emoji=em.SUMMARY,
+                custom_id=f"fp:rec:gif:{table_id}",
+                row=1,
             )
         )
         self.table_id = table_id
@@ -212,10 +221,13 @@ class SummaryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SUM
 class ExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPORT):
     """The match as a scenario file, privately."""
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, lang: Language = ENGLISH) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Export", emoji=em.EXPORT, custom_id=f"fp:rec:json:{table_id}", row=1
+                label=lang.pgettext("button", "Export"),
+                emoji=em.EXPORT,
+                custom_id=f"fp:rec:json:{table_id}",
+                row=1,
             )
         )
         self.table_id = table_id
@@ -247,25 +259,34 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def replay_view(shown: ReplayShown) -> discord.ui.View:
+def replay_view(shown: ReplayShown, lang: Language = ENGLISH) -> discord.ui.View:
     s = shown.step
     tid = shown.table.id
     first, last = s.index == 0, s.last
     return _view(
-        StepButton(tid, 0, "First", "f", disabled=first, emoji=em.FIRST),
-        StepButton(tid, max(0, s.index - 1), "Back", "p", disabled=first, emoji=em.BACK),
+        StepButton(tid, 0, lang.pgettext("button", "First"), "f", disabled=first, emoji=em.FIRST),
+        StepButton(
+            tid,
+            max(0, s.index - 1),
+            lang.pgettext("button", "Back"),
+            "p",
+            disabled=first,
+            emoji=em.BACK,
+        ),
         StepButton(
             tid,
             s.index + 1,
-            "Next",
+            lang.pgettext("button", "Next"),
             "n",
             disabled=last,
             emoji=em.NEXT,
             style=discord.ButtonStyle.primary,
         ),
-        StepButton(tid, s.count - 1, "Last", "l", disabled=last, emoji=em.LAST),
-        SummaryButton(tid),
-        ExportButton(tid),
+        StepButton(
+            tid, s.count - 1, lang.pgettext("button", "Last"), "l", disabled=last, emoji=em.LAST
+        ),
+        SummaryButton(tid, lang),
+        ExportButton(tid, lang),
     )
 
 
@@ -380,15 +401,18 @@ class Records(commands.Cog):
     # --- stats --------------------------------------------------------------------------------
 
     async def _stats_message(
-        self, guild_id: int, key: str, name: str
+        self, guild_id: int, key: str, name: str, lang: Language
     ) -> tuple[str, list[discord.File]]:
         stats = await self.service.stats(guild_id, key)
         if stats is None:
-            return show.no_stats(name), []
+            return show.no_stats(name, lang), []
         png = await asyncio.to_thread(
-            render_card, show.stats_title(stats), show.stats_rows(stats), "Flaming Pyramids"
+            render_card,
+            show.stats_title(stats, lang),
+            show.stats_rows(stats, lang),
+            "Flaming Pyramids",
         )
-        return show.stats_content(stats), [discord.File(io.BytesIO(png), "stats.png")]
+        return show.stats_content(stats, lang), [discord.File(io.BytesIO(png), "stats.png")]
 
     async def stats(
         self,
@@ -396,43 +420,51 @@ class Records(commands.Cog):
         player: discord.Member | None,
         level: str | None,
     ) -> None:
+        lang = clicker_language(interaction)
         async with guarded(interaction, None, "/fp stats"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
             if level is not None:
-                key, name = computer_key(level), f"Computer ({level})"
+                key, name = computer_key(level), show.computer_name(level, lang)
             else:
                 who = player or interaction.user
                 key, name = person_key(who.id), who.display_name
-            content, files = await self._stats_message(interaction.guild_id, key, name)
-            view = _view(ShareButton(key)) if files else discord.utils.MISSING
+            content, files = await self._stats_message(interaction.guild_id, key, name, lang)
+            view = _view(ShareButton(key, lang)) if files else discord.utils.MISSING
             await interaction.followup.send(content, files=files, view=view, ephemeral=True)
 
     async def share(self, interaction: discord.Interaction[Any], key: str) -> None:
         async with guarded(interaction, None, "sharing stats"):
             await interaction.response.defer(thinking=True)
             assert interaction.guild_id is not None
-            content, files = await self._stats_message(interaction.guild_id, key, key)
-            shared = f"{interaction.user.mention} shares:\n{content}"
+            lang = clicker_language(interaction)
+            content, files = await self._stats_message(interaction.guild_id, key, key, lang)
+            said = lang.gettext("{player} shares:").format(player=interaction.user.mention)
+            shared = f"{said}\n{content}"
             await interaction.followup.send(
                 shared, files=files, allowed_mentions=discord.AllowedMentions.none()
             )
 
     # --- leaderboard ------------------------------------------------------------------------------
 
-    async def _board(self, guild_id: int, page: int) -> dict[str, Any]:
+    async def _board(self, guild_id: int, page: int, lang: Language) -> dict[str, Any]:
         board = await self.service.leaderboard(guild_id, page)
-        kwargs: dict[str, Any] = {"content": show.board_content(board)}
+        kwargs: dict[str, Any] = {"content": show.board_content(board, lang)}
         if board.entries:
             png = await asyncio.to_thread(
-                render_card, show.board_title(board), show.board_rows(board), show.board_subtitle()
+                render_card,
+                show.board_title(board, lang),
+                show.board_rows(board, lang=lang),
+                show.board_subtitle(lang),
             )
             kwargs["attachments"] = [discord.File(io.BytesIO(png), "leaderboard.png")]
             at = show.board_page(board)
             many = show.pages(board)
             kwargs["view"] = _view(
-                BoardButton(max(0, at - 1), "Better", "p", disabled=at == 0),
-                BoardButton(at + 1, "Next", "n", disabled=at + 1 >= many),
+                BoardButton(
+                    max(0, at - 1), lang.pgettext("button", "Better"), "p", disabled=at == 0
+                ),
+                BoardButton(at + 1, lang.pgettext("button", "Next"), "n", disabled=at + 1 >= many),
             )
         return kwargs
 
@@ -440,7 +472,7 @@ class Records(commands.Cog):
         async with guarded(interaction, None, "/fp leaderboard"):
             await interaction.response.defer(thinking=True)
             assert interaction.guild_id is not None
-            kwargs = await self._board(interaction.guild_id, 0)
+            kwargs = await self._board(interaction.guild_id, 0, clicker_language(interaction))
             files = kwargs.pop("attachments", [])
             await interaction.followup.send(
                 kwargs.pop("content"), files=files, allowed_mentions=discord.AllowedMentions.none(),
@@ -451,7 +483,11 @@ class Records(commands.Cog):
         async with guarded(interaction, None, "a leaderboard page"):
             await interaction.response.defer()
             assert interaction.guild_id is not None
-            kwargs = await self._board(interaction.guild_id, min(page, 10**6 // PAGE_SIZE))
+            kwargs = await self._board(
+                interaction.guild_id,
+                min(page, 10**6 // PAGE_SIZE),
+                clicker_language(interaction),
+            )
             await interaction.edit_original_response(**kwargs)
 
     # --- history ----------------------------------------------------------------------------------
@@ -465,10 +501,16 @@ class Records(commands.Cog):
             entries = await self.service.history(
                 interaction.guild_id, player.id if player else None
             )
-            content = show.history_content(entries, player.display_name if player else None)
+            lang = clicker_language(interaction)
+            content = show.history_content(entries, player.display_name if player else None, lang)
             view = _view(
                 *(
-                    StepButton(e.table_id, 0, f"Replay {i + 1}", "r")
+                    StepButton(
+                        e.table_id,
+                        0,
+                        lang.pgettext("button", "Replay {number}").format(number=i + 1),
+                        "r",
+                    )
                     for i, e in enumerate(entries)
                 )
             ) if entries else discord.utils.MISSING  # fmt: skip
@@ -485,21 +527,25 @@ class Records(commands.Cog):
             else:
                 await interaction.response.defer()
             assert interaction.guild_id is not None
+            lang = clicker_language(interaction)
             try:
                 shown = await self.service.step(interaction.guild_id, table_id, step)
             except RecordRefusal as refused:
-                await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
+                await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
                 return
-            text = show.step_text(shown)
+            text = show.step_text(shown, lang)
             s = shown.step
             names = list(shown.names)
             if s.before is None:
-                data, name = await table_png(s.after, names, title=text.title), "replay.png"
+                data = await table_png(s.after, names, title=text.title, lang=lang)
+                name = "replay.png"
             else:
-                pic = await turn_picture(s.before, s.events, s.after, names, title=text.title)
+                pic = await turn_picture(
+                    s.before, s.events, s.after, names, title=text.title, lang=lang
+                )
                 data, name = pic.data, f"replay.{pic.extension}"
             file = discord.File(io.BytesIO(data), name)
-            view = replay_view(shown)
+            view = replay_view(shown, lang)
             if new:
                 await interaction.followup.send(text.content, file=file, view=view, ephemeral=True)
             else:
@@ -515,30 +561,34 @@ class Records(commands.Cog):
             try:
                 return await self.service.table_numbered(interaction.guild_id, number)
             except RecordRefusal as refused:
-                await reply_private(interaction, show.refusal(refused.kind))
+                await reply_private(
+                    interaction, show.refusal(refused.kind, clicker_language(interaction))
+                )
         return None
 
     async def summary(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         async with guarded(interaction, table_id, "a match summary"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
+            lang = clicker_language(interaction)
             try:
                 moments = await self.service.moments(interaction.guild_id, table_id)
             except RecordRefusal as refused:
-                await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
+                await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
                 return
             names = list(moments[0].names)
             number = moments[0].table.number
-            frames = [(m.step.after, show.summary_caption(m)) for m in moments]
+            frames = [(m.step.after, show.summary_caption(m, lang)) for m in moments]
             started = time.perf_counter()
-            gif = await asyncio.to_thread(render_summary, frames, names)
+            gif = await asyncio.to_thread(render_summary, frames, names, lang=lang)
             log.debug("summary of table %s: %d bytes in %.2f s", table_id, len(gif),
                       time.perf_counter() - started)  # fmt: skip
             if len(gif) > MAX_ATTACHMENT_BYTES:
-                gif = await asyncio.to_thread(render_summary, frames[-4:], names)
+                gif = await asyncio.to_thread(render_summary, frames[-4:], names, lang=lang)
             await interaction.followup.send(
-                f"**Summary of {texts.table_name(number)}**: the deal, the mayhem and the "
-                "last tiles.",
+                lang.gettext(
+                    "**Summary of {table}**: the deal, the mayhem and the last tiles."
+                ).format(table=texts.table_name(number, lang=lang)),
                 file=discord.File(io.BytesIO(gif), f"summary-{number}.gif"),
                 ephemeral=True,
             )
@@ -547,18 +597,21 @@ class Records(commands.Cog):
         async with guarded(interaction, table_id, "a match export"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
+            lang = clicker_language(interaction)
             try:
                 scenario = await self.service.export(
                     interaction.guild_id, table_id, interaction.user.id
                 )
             except RecordRefusal as refused:
-                await interaction.followup.send(show.refusal(refused.kind), ephemeral=True)
+                await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
                 return
             data = json.dumps(scenario, separators=(",", ":")).encode()
             number = await self.service.number(interaction.guild_id, table_id)
             await interaction.followup.send(
-                f"{texts.table_name(number, start=True)} as a scenario file: `python -m engine "
-                f"run match-{number}.json` replays it to its final state.",
+                lang.gettext(
+                    "Table #{number} as a scenario file: `python -m engine run {file}` replays "
+                    "it to its final state."
+                ).format(number=number, file=f"match-{number}.json"),
                 file=discord.File(io.BytesIO(data), f"match-{number}.json"),
                 ephemeral=True,
             )

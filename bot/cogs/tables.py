@@ -22,7 +22,7 @@ from bot import rules
 from bot.components import ButtonId, may_act_here, place_of
 from bot.desk import LobbyAction
 from bot.errors import BadRequest, Stale, TableError, TableExists, Why
-from bot.replies import guarded
+from bot.replies import clicker_language, guarded
 from bot.show import buttons, texts, words
 from bot.show.outbox import POST_ERRORS
 from data.store import TableDefaults
@@ -114,7 +114,9 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp new"):
             missing = missing_permissions(interaction.app_permissions)
             if missing:
-                await interaction.response.send_message(texts.cannot_host(missing), ephemeral=True)
+                await interaction.response.send_message(
+                    texts.cannot_host(missing, clicker_language(interaction)), ephemeral=True
+                )
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -136,13 +138,18 @@ class Tables(commands.Cog):
                 )
             except TableExists as busy:
                 link = texts.jump_url(interaction.guild_id, interaction.channel_id, busy.message_id)
-                await interaction.followup.send(texts.channel_busy(link), ephemeral=True)
+                await interaction.followup.send(
+                    texts.channel_busy(link, clicker_language(interaction)), ephemeral=True
+                )
                 return
             except POST_ERRORS as err:
-                await interaction.followup.send(texts.lobby_not_posted(err), ephemeral=True)
+                await interaction.followup.send(
+                    texts.lobby_not_posted(err, clicker_language(interaction)), ephemeral=True
+                )
                 return
             await interaction.followup.send(
-                texts.table_open(number, message.jump_url), ephemeral=True
+                texts.table_open(number, message.jump_url, clicker_language(interaction)),
+                ephemeral=True,
             )
 
     # --- /fp hand, status, leave, abort, rules, settings -------------------------------------
@@ -164,7 +171,9 @@ class Tables(commands.Cog):
             prefs = await self.desk.set_notify(
                 interaction.user.id, on_turn=turn, reminders=reminders
             )
-            await interaction.followup.send(texts.notify_choices(prefs), ephemeral=True)
+            await interaction.followup.send(
+                texts.notify_choices(prefs, clicker_language(interaction)), ephemeral=True
+            )
 
     @fp.command(name="hand", description="See your hand at this channel's table (privately)")
     @app_commands.describe(mode="How you get your hands from now on")
@@ -188,7 +197,8 @@ class Tables(commands.Cog):
             except TableError as err:
                 # The choice is made for good, game or not: say so, then why there is no hand.
                 await interaction.followup.send(
-                    f"{texts.MODE_CHOSEN[chosen]}\n{words.refusal(err, texts.esc)}",
+                    f"{clicker_language(interaction).gettext(texts.MODE_CHOSEN[chosen])}\n"
+                    f"{words.refusal(err, texts.esc, clicker_language(interaction))}",
                     ephemeral=True,
                 )
 
@@ -208,7 +218,9 @@ class Tables(commands.Cog):
             left_game = await self.desk.leave(
                 interaction.channel_id, interaction.user.id, display_name(interaction.user)
             )
-            await interaction.followup.send(texts.you_left(left_game), ephemeral=True)
+            await interaction.followup.send(
+                texts.you_left(left_game, clicker_language(interaction)), ephemeral=True
+            )
 
     @fp.command(name="abort", description="Close this channel's table (host or channel managers)")
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
@@ -223,7 +235,9 @@ class Tables(commands.Cog):
                 display_name(interaction.user),
                 may_manage=perms.manage_channels or perms.administrator,
             )
-            await interaction.followup.send(texts.ABORT_DONE, ephemeral=True)
+            await interaction.followup.send(
+                clicker_language(interaction).gettext(texts.ABORT_DONE), ephemeral=True
+            )
 
     @fp.command(name="rules", description="The rules of Flaming Pyramids in short, with pictures")
     async def rules_command(self, interaction: discord.Interaction[Any]) -> None:
@@ -253,7 +267,10 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp settings"):
             perms = interaction.permissions
             if not (perms.manage_guild or perms.administrator):
-                await interaction.response.send_message(texts.SETTINGS_ADMINS_ONLY, ephemeral=True)
+                await interaction.response.send_message(
+                    clicker_language(interaction).gettext(texts.SETTINGS_ADMINS_ONLY),
+                    ephemeral=True,
+                )
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
@@ -263,7 +280,9 @@ class Tables(commands.Cog):
                 reminder_s=reminder.value if reminder else None,
                 defaults=TableDefaults(curse=curse, fire_die=fire_die),
             )
-            await interaction.followup.send(texts.settings_now(current), ephemeral=True)
+            await interaction.followup.send(
+                texts.settings_now(current, clicker_language(interaction)), ephemeral=True
+            )
 
     # --- buttons -------------------------------------------------------------------------------
 
@@ -321,13 +340,16 @@ class Tables(commands.Cog):
         message = await self.desk.rematch(
             bid.table_id, interaction.user.id, display_name(interaction.user)
         )
-        await interaction.followup.send(texts.rematch_open(message.jump_url), ephemeral=True)
+        await interaction.followup.send(
+            texts.rematch_open(message.jump_url, clicker_language(interaction)), ephemeral=True
+        )
 
     async def _button_howto(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         """The lobby card's "How to play": a short how-to and the rules, privately."""
-        embeds, files = await rules.rules_message()
+        lang = clicker_language(interaction)
+        embeds, files = await rules.rules_message(lang)
         await interaction.followup.send(
-            texts.HOW_TO_PLAY, embeds=embeds, files=files, ephemeral=True
+            lang.gettext(texts.HOW_TO_PLAY), embeds=embeds, files=files, ephemeral=True
         )
 
     async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -356,7 +378,11 @@ class Tables(commands.Cog):
         choice = await self.desk.more_spots(interaction, bid.table_id, bid.version, tile)
         if choice is not None:
             await interaction.edit_original_response(
-                view=buttons.spot_view(choice, int(page) if page.isdigit() else 0)
+                view=buttons.spot_view(
+                    choice,
+                    int(page) if page.isdigit() else 0,
+                    lang=clicker_language(interaction),
+                )
             )
 
     async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
@@ -368,7 +394,9 @@ class Tables(commands.Cog):
     async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
         await self.desk.set_hand_mode(interaction.user.id, mode)
-        await interaction.followup.send(texts.MODE_CHOSEN[mode], ephemeral=True)
+        await interaction.followup.send(
+            clicker_language(interaction).gettext(texts.MODE_CHOSEN[mode]), ephemeral=True
+        )
 
 
 async def setup(bot: Bot) -> None:

@@ -33,8 +33,9 @@ from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.ledger import Ledger
 from bot.show.outbox import Outbox
-from bot.show.screens import Screens, clicked_id
+from bot.show.screens import Screens, clicked_id, clicker_language
 from data.store import Store
+from i18n import catalogs
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,10 @@ class Show:
             return  # their own click there closes it
         if Kept.hand(user_id).of(board.table.messages) is None:
             return
-        text = texts.turn_done(texts.turn_account(step))
+        # Their screen in direct messages: in their language where a hand of theirs says it.
+        known = [h.language for h in step.hands if h.user_id == user_id]
+        lang = catalogs.language(known[0] if known else board.language)
+        text = texts.turn_done(texts.turn_account(step, lang), lang)
         self.outbox.spawn(self._close_screen(board, user_id, text), board.table_id)
 
     async def _close_screen(self, board: Board, user_id: int, text: str) -> None:
@@ -137,10 +141,12 @@ class Show:
         end of the match."""
         ix = own.interaction
         mine = step.mine
+        lang = clicker_language(ix)
+        over = texts.MATCH_OVER if step.results is not None else texts.CLOSED
         if ix.guild_id is None and (mine is None or mine.decision == "wait"):
-            text = texts.turn_done(texts.turn_account(step))
+            text = texts.turn_done(texts.turn_account(step, lang), lang)
             if mine is None:
-                text += "\n" + (texts.MATCH_OVER if step.results is not None else texts.CLOSED)
+                text += "\n" + texts.translated(over, lang)
             await self.screens.close_clicked(
                 ix,
                 step.board.table_id,
@@ -152,14 +158,13 @@ class Show:
             return
         note = None
         if noted and own.played is not None:
-            note = texts.played(own.played)
+            note = texts.played(own.played, lang)
         elif noted and own.fell is not None:
-            note = texts.fell(own.fell)
+            note = texts.fell(own.fell, lang)
         if mine is not None:
             await self.screens.show_hand(ix, mine, note=note)
         else:
-            text = texts.MATCH_OVER if step.results is not None else texts.CLOSED
-            await self.screens.show_over(ix, step.board.table_id, text)
+            await self.screens.show_over(ix, step.board.table_id, over)
 
     async def finish(self, board: Board, results: MatchResult) -> None:
         """The match is over and its screens show it: every DM hand tells the result, then
@@ -173,7 +178,7 @@ class Show:
         live private screen), then what this process remembered of the table is forgotten."""
         await self.channel.edit_lobby(board)
         await self.channel.close_board(board)
-        await self.hands.close_all(board, texts.CLOSED)
+        await self.hands.close_all(board, catalogs.language(board.language).gettext(texts.CLOSED))
         for user_id in self.screens.live(board.table_id):
             await self.screens.refresh(board.table_id, user_id, texts.CLOSED)
         self.forget(board.table_id)
@@ -195,7 +200,9 @@ class Show:
     async def post_again(self, board: Board) -> bool:
         """Show a move the last run committed but never showed (after a restart); True if the
         channel still owes it (Discord refused it again)."""
-        await self.channel.post_or_owe(board, texts.restarted(board))
+        await self.channel.post_or_owe(
+            board, texts.restarted(board, catalogs.language(board.language))
+        )
         return self.channel.owes(board.table_id)
 
     async def close(self) -> None:

@@ -13,17 +13,18 @@ from bot import emoji as em
 from bot.components import ButtonId, FpButton
 from bot.service import Board, Hand, SpotChoice
 from bot.show.texts import jump_url, spot_previews, tile_label
+from i18n import ENGLISH, Language
 
 COLOUR_EMOJI = em.COLOURS
 
 
-def rematch_view(board: Board) -> discord.ui.View:
+def rematch_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View:
     """The Rematch button of a finished match."""
     view = discord.ui.View(timeout=None)
     view.add_item(
         FpButton(
             ButtonId(board.table_id, board.version, "rematch"),
-            label="Rematch",
+            label=lang.pgettext("button", "Rematch"),
             emoji=em.FIRE,
             style=discord.ButtonStyle.success,
         )
@@ -34,12 +35,12 @@ def rematch_view(board: Board) -> discord.ui.View:
 # --- the table in the channel ---------------------------------------------------------------------
 
 
-def board_view(board: Board) -> discord.ui.View | None:
+def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None:
     """The channel message's buttons: My hand, the fall choice, Next round; Rematch on the
     message that ends the match."""
     p = board.prompt
     if p.kind == "over" and board.table.status == "finished":
-        return rematch_view(board)
+        return rematch_view(board, lang)
     if p.kind in ("over", "closed", "lobby"):
         return None
     t, v = board.table_id, board.version
@@ -48,7 +49,7 @@ def board_view(board: Board) -> discord.ui.View | None:
         view.add_item(
             FpButton(
                 ButtonId(t, v, "fall", "left"),
-                label="Fall left",
+                label=lang.pgettext("button", "Fall left"),
                 emoji=em.FALL_LEFT,
                 style=discord.ButtonStyle.primary,
                 row=0,
@@ -57,7 +58,7 @@ def board_view(board: Board) -> discord.ui.View | None:
         view.add_item(
             FpButton(
                 ButtonId(t, v, "fall", "right"),
-                label="Fall right",
+                label=lang.pgettext("button", "Fall right"),
                 emoji=em.FALL_RIGHT,
                 style=discord.ButtonStyle.primary,
                 row=0,
@@ -66,19 +67,30 @@ def board_view(board: Board) -> discord.ui.View | None:
     if p.kind == "next_round":
         view.add_item(
             FpButton(
-                ButtonId(t, v, "next"), label="Next round", style=discord.ButtonStyle.success, row=0
+                ButtonId(t, v, "next"),
+                label=lang.pgettext("button", "Next round"),
+                style=discord.ButtonStyle.success,
+                row=0,
             )
         )
-    view.add_item(FpButton(ButtonId(t, v, "hand"), label="My hand", emoji=em.HAND, row=0))
+    view.add_item(
+        FpButton(
+            ButtonId(t, v, "hand"), label=lang.pgettext("button", "My hand"), emoji=em.HAND, row=0
+        )
+    )
     return view
 
 
 def table_link(
-    guild_id: int, channel_id: int, message_id: int | None, row: int | None = None
+    guild_id: int,
+    channel_id: int,
+    message_id: int | None,
+    row: int | None = None,
+    lang: Language = ENGLISH,
 ) -> discord.ui.Button[discord.ui.View]:
     """ "Go to the table": to the table's newest board message when known."""
     return discord.ui.Button(
-        label="Go to the table",
+        label=lang.pgettext("button", "Go to the table"),
         style=discord.ButtonStyle.link,
         url=jump_url(guild_id, channel_id, message_id),
         row=row,
@@ -90,6 +102,7 @@ def hand_view(
     *,
     with_mode: str | None = None,
     message_id: int | None = None,
+    lang: Language = ENGLISH,
 ) -> discord.ui.View:
     """The private screen's buttons: on the player's turn one button per tile (the hand's
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
@@ -97,11 +110,14 @@ def hand_view(
     the one the hand knows), and optionally the button that switches how hands are delivered."""
     view = discord.ui.View(timeout=None)
     if hand.decision == "fall":
-        for direction, emoji in (("left", em.FALL_LEFT), ("right", em.FALL_RIGHT)):
+        for direction, emoji, label in (
+            ("left", em.FALL_LEFT, lang.pgettext("button", "Fall left")),
+            ("right", em.FALL_RIGHT, lang.pgettext("button", "Fall right")),
+        ):
             view.add_item(
                 FpButton(
                     ButtonId(hand.table_id, hand.version, "fall", direction),
-                    label=f"Fall {direction}",
+                    label=label,
                     emoji=emoji,
                     style=discord.ButtonStyle.primary,
                     row=0,
@@ -114,7 +130,11 @@ def hand_view(
             view.add_item(
                 FpButton(
                     ButtonId(hand.table_id, hand.version, "play", f"{tile}.{hand.digest}"),
-                    label=tile_label(tile) + (" · fits" if fits else ""),
+                    label=lang.pgettext("button", "{tile} · fits").format(
+                        tile=tile_label(tile, lang)
+                    )
+                    if fits
+                    else tile_label(tile, lang),
                     emoji=COLOUR_EMOJI.get(tile[0]),
                     style=discord.ButtonStyle.success
                     if fits
@@ -125,10 +145,12 @@ def hand_view(
                 )
             )
     link_to = message_id if message_id is not None else hand.board_message_id
-    view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1))
+    view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1, lang=lang))
     if with_mode is not None:
         label = (
-            "Always show my hand here (no DMs)" if with_mode == "channel" else "Send my hands by DM"
+            lang.pgettext("button", "Always show my hand here (no DMs)")
+            if with_mode == "channel"
+            else lang.pgettext("button", "Send my hands by DM")
         )
         view.add_item(FpButton(ButtonId(hand.table_id, 0, "mode", with_mode), label=label, row=1))
     return view
@@ -138,7 +160,7 @@ SPOTS_PER_PAGE = 20
 """Spot buttons on one message (4 rows of 5); the fifth row holds Back and "More spots"."""
 
 
-def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
+def spot_view(choice: SpotChoice, page: int = 0, lang: Language = ENGLISH) -> discord.ui.View:
     """One button per spot, labelled like the picture (with what the play would do, in short,
     when the table shows previews); pages of 20 when there are more; Back to the tiles."""
     view = discord.ui.View(timeout=None)
@@ -146,7 +168,7 @@ def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
     page = page % pages
     first = page * SPOTS_PER_PAGE
     shown = choice.spots[first : first + SPOTS_PER_PAGE]
-    said = spot_previews(choice)
+    said = spot_previews(choice, lang)
     for i, (label, (r, x)) in enumerate(shown):
         text = said[first + i] if said else ""
         fits = choice.previews is not None and choice.previews[first + i].fits
@@ -162,12 +184,20 @@ def spot_view(choice: SpotChoice, page: int = 0) -> discord.ui.View:
                 row=i // 5,
             )
         )
-    view.add_item(FpButton(ButtonId(choice.table_id, choice.version, "back"), label="Back", row=4))
+    view.add_item(
+        FpButton(
+            ButtonId(choice.table_id, choice.version, "back"),
+            label=lang.pgettext("button", "Back"),
+            row=4,
+        )
+    )
     if pages > 1:
         view.add_item(
             FpButton(
                 ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
-                label=f"More spots ({(page + 1) % pages + 1}/{pages})",
+                label=lang.pgettext("button", "More spots ({page}/{pages})").format(
+                    page=(page + 1) % pages + 1, pages=pages
+                ),
                 row=4,
             )
         )

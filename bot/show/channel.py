@@ -28,6 +28,7 @@ from bot.show.hands import Hands
 from bot.show.message import Message, ping
 from bot.show.outbox import POST_ERRORS, Outbox
 from engine import Event, View
+from i18n import Language, catalogs
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,11 @@ post in it reopens it."""
 
 Clicked = tuple[int, Callable[..., Awaitable[Any]]]
 """The message a player's click was on, and how to edit it through that click's token."""
+
+
+def table_language(board: Board) -> Language:
+    """The words of a table's posts and their pictures: the table's language (its server's)."""
+    return catalogs.language(board.language)
 
 
 def drawn(players: tuple[str, ...]) -> list[str]:
@@ -53,7 +59,9 @@ def lobby_message(
     game_link: str | None = None,
 ) -> Message:
     """The lobby card (:mod:`bot.show.lobbycard`): it never pings, keeps no pictures."""
-    card = lobbycard.lobby_card(board, results, expired=expired, game_link=game_link)
+    card = lobbycard.lobby_card(
+        board, results, expired=expired, game_link=game_link, lang=table_language(board)
+    )
     return Message(view=card, keep_files=True)
 
 
@@ -81,13 +89,19 @@ class TableChannel:
         """The picture of a board."""
         if board.view is None:
             return []
+        lang = table_language(board)
         png = await pictures.table_png(
             board.view,
             drawn(board.names),
-            title=texts.picture_title(board),
+            title=texts.picture_title(board, lang),
             renderer=self.outbox.renderer,
+            lang=lang,
         )
-        return [discord.File(io.BytesIO(png), filename="pyramid.png", description="The pyramid")]
+        return [
+            discord.File(
+                io.BytesIO(png), filename="pyramid.png", description=lang.gettext("The pyramid")
+            )
+        ]
 
     async def step_files(self, step: Step) -> list[discord.File]:
         """The one picture of a move's message: the animation of what happened, ending on the
@@ -100,28 +114,30 @@ class TableChannel:
             before, events = waited[0], (*waited[2], *step.events)
         if board.view is None or before is None or not pictures.has_mayhem(events):
             return await self.board_files(board)
+        lang = table_language(board)
         pic = await pictures.turn_picture(
             before,
             events,
             board.view,
             drawn(board.names),
-            title=texts.picture_title(board),
+            title=texts.picture_title(board, lang),
             renderer=self.outbox.renderer,
+            lang=lang,
         )
         return [
             discord.File(
                 io.BytesIO(pic.data),
                 filename=f"pyramid.{pic.extension}",
-                description="What happened, ending on the pyramid",
+                description=lang.gettext("What happened, ending on the pyramid"),
             )
         ]
 
     async def board_message(self, board: Board, content: str | None = None) -> Message:
         """A board's picture with its words and buttons."""
         return Message(
-            content or texts.board_content(board),
+            content or texts.board_content(board, table_language(board)),
             files=await self.board_files(board),
-            view=buttons.board_view(board),
+            view=buttons.board_view(board, table_language(board)),
             pings=tuple(texts.mentioned_users(board)),
         )
 
@@ -142,9 +158,9 @@ class TableChannel:
         board = step.board
         started = time.perf_counter()
         message = Message(
-            texts.step_content(step),
+            texts.step_content(step, table_language(board)),
             files=await self.step_files(step),
-            view=buttons.board_view(board),
+            view=buttons.board_view(board, table_language(board)),
             pings=tuple(texts.step_pings(step)),
         )
         drawn_at = time.perf_counter()
@@ -309,7 +325,7 @@ class TableChannel:
             return True
         board, content = owed
         if now.version != board.version:  # moved on, and that was not shown either
-            board, content = now, texts.board_content(now)
+            board, content = now, texts.board_content(now, table_language(now))
         try:
             await self.outbox.send(
                 board.channel_id, await self.board_message(board, content), board.guild_id
@@ -406,7 +422,7 @@ class TableChannel:
             return None
         try:
             thread = await lobby.create_thread(
-                name=texts.thread_name(board.number),
+                name=texts.thread_name(board.number, table_language(board)),
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
         except discord.HTTPException as err:
@@ -422,14 +438,16 @@ class TableChannel:
         await self.outbox.send(
             board.channel_id,
             # Nobody is pinged: whoever must decide now was told when their decision began.
-            Message(texts.left_game(board, name, left.closed)),
+            Message(texts.left_game(board, name, left.closed, table_language(board))),
             board.guild_id,
         )
 
     async def aborted(self, board: Board, name: str) -> None:
         """``/fp abort``: the channel is told who closed the table."""
         await self.outbox.send(
-            board.channel_id, Message(texts.aborted(board, name)), board.guild_id
+            board.channel_id,
+            Message(texts.aborted(board, name, table_language(board))),
+            board.guild_id,
         )
 
     async def remind(self, rem: Reminder) -> None:
@@ -437,7 +455,10 @@ class TableChannel:
         board = rem.board
         await self.outbox.send(
             board.channel_id,
-            Message(texts.reminder_channel(board, rem.user_id), pings=(rem.user_id,)),
+            Message(
+                texts.reminder_channel(board, rem.user_id, table_language(board)),
+                pings=(rem.user_id,),
+            ),
             board.guild_id,
         )
 
@@ -446,14 +467,15 @@ class TableChannel:
         bottom of the channel); a move Discord refused before is shown by it."""
         if board.view is None:
             await interaction.followup.send(
-                view=lobbycard.lobby_card(board), allowed_mentions=ping(())
+                view=lobbycard.lobby_card(board, lang=table_language(board)),
+                allowed_mentions=ping(()),
             )
             return
         files = await self.board_files(board)
         message = await interaction.followup.send(
-            texts.board_content(board),
+            texts.board_content(board, table_language(board)),
             files=files,
-            view=buttons.board_view(board) or discord.utils.MISSING,
+            view=buttons.board_view(board, table_language(board)) or discord.utils.MISSING,
             allowed_mentions=ping(()),
             wait=True,
         )

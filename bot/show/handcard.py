@@ -16,6 +16,7 @@ from bot.service import Hand
 from bot.show import buttons, pictures, texts
 from bot.show.message import Message
 from bot.show.outbox import Outbox
+from i18n import Language, catalogs
 
 
 class HandCard:
@@ -33,34 +34,51 @@ class HandCard:
         return max(known, default=None)
 
     async def message(
-        self, hand: Hand, *, mode_button: str | None = None, note: str | None = None
+        self,
+        hand: Hand,
+        *,
+        mode_button: str | None = None,
+        note: str | None = None,
+        lang: Language | None = None,
     ) -> Message:
         """A message showing ``hand`` (with ``note`` first, and the button that switches how
         hands are delivered if ``mode_button`` names the mode it switches to). A hand that
-        begins the player's decision tells what the others did since their last move."""
+        begins the player's decision tells what the others did since their last move. In
+        ``lang`` (the clicker's, for a click's answer), else in the player's language."""
+        if lang is None:
+            lang = catalogs.language(hand.language)
         drawn = [player_names.clean(n) for n in hand.names]
         png = await pictures.screen_png(
-            hand.view, drawn, title=texts.hand_title(hand), renderer=self.outbox.renderer
+            hand.view,
+            drawn,
+            title=texts.hand_title(hand, lang),
+            renderer=self.outbox.renderer,
+            lang=lang,
         )
         content = texts.hand_content(
-            hand, guild_name=await self.outbox.guild_name(hand.guild_id), since=since(hand)
+            hand,
+            guild_name=await self.outbox.guild_name(hand.guild_id),
+            since=since(hand, lang),
+            lang=lang,
         )
         message = Message(
             content,
             files=[
                 discord.File(
-                    io.BytesIO(png), filename="turn.png", description="The pyramid and your hand"
+                    io.BytesIO(png),
+                    filename="turn.png",
+                    description=lang.gettext("The pyramid and your hand"),
                 )
             ],
             view=buttons.hand_view(
-                hand, with_mode=mode_button, message_id=self.newest_message(hand)
+                hand, with_mode=mode_button, message_id=self.newest_message(hand), lang=lang
             ),
         )
         return message.noted(note, texts.clip)
 
 
-def since(hand: Hand) -> Sequence[str]:
+def since(hand: Hand, lang: Language) -> Sequence[str]:
     """The others' turns since the player's last move, one line each, as every message words
     them."""
     shown = [texts.esc(n) for n in hand.names]
-    return [line for line in (narrate(t, shown) for t in hand.since) if line]
+    return [line for line in (narrate(t, shown, lang) for t in hand.since) if line]

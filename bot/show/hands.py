@@ -33,6 +33,7 @@ from bot.show import buttons, texts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
+from i18n import ENGLISH, Language, catalogs
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +41,12 @@ SCREEN_CLOSED: Final = 2**31 - 1
 """The version a closed screen shows: no later edit replaces it."""
 
 
-def link_button(board: Board, row: int | None = None) -> discord.ui.Button[Any]:
+def link_button(
+    board: Board, row: int | None = None, lang: Language = ENGLISH
+) -> discord.ui.Button[Any]:
     """ "Go to the table": to the table's newest board message, as the table knows it."""
     return buttons.table_link(
-        board.guild_id, board.channel_id, Kept.BOARD.of(board.table.messages), row=row
+        board.guild_id, board.channel_id, Kept.BOARD.of(board.table.messages), row=row, lang=lang
     )
 
 
@@ -92,7 +95,12 @@ class Hands:
         message.silent = not hand.dm_on_turn
         try:
             cid = await self.outbox.dm_channel_id(hand.user_id)
-            await self.retire(hand.table_id, hand.user_id, cid, texts.SCREEN_RETIRED)
+            await self.retire(
+                hand.table_id,
+                hand.user_id,
+                cid,
+                texts.screen_retired(catalogs.language(hand.language)),
+            )
             sent = await self.outbox.send(cid, message, priority=budget.HAND)
             await self.outbox.ledger.remember(hand.table_id, kept, sent.id, hand.version)
         except discord.Forbidden as err:
@@ -149,14 +157,19 @@ class Hands:
         if await self.outbox.ledger.dm_failed(hand.table_id, hand.user_id):
             await self.outbox.send(
                 hand.channel_id,
-                Message(texts.dms_closed(hand.user_id), pings=(hand.user_id,)),
+                # The table's channel: the words of its posts are the table's, which a hand does
+                # not carry; the player's own language is the nearest known.
+                Message(
+                    texts.dms_closed(hand.user_id, catalogs.language(hand.language)),
+                    pings=(hand.user_id,),
+                ),
                 hand.guild_id,
             )
 
     async def close(self, board: Board, results: MatchResult) -> None:
         """At the end of a match, a screen still open in someone's direct messages (its
         player's own click did not close it) loses its buttons and tells the result."""
-        text = texts.clip(texts.hand_closed(board, results))
+        text = texts.clip(texts.hand_closed(board, results, catalogs.language(board.language)))
         await self.close_all(board, text)
 
     async def close_all(self, board: Board, text: str) -> None:
@@ -178,6 +191,7 @@ class Hands:
         board = rem.board
         if not rem.dm or rem.quiet:
             return
+        lang = catalogs.language(rem.language)
         view = discord.ui.View(timeout=None)
         try:
             cid = await self.outbox.dm_channel_id(rem.user_id)
@@ -185,14 +199,14 @@ class Hands:
             if screen is not None:
                 view.add_item(
                     discord.ui.Button(
-                        label="My screen",
+                        label=lang.pgettext("button", "My screen"),
                         style=discord.ButtonStyle.link,
                         url=f"https://discord.com/channels/@me/{cid}/{screen}",
                     )
                 )
-            view.add_item(link_button(board))
+            view.add_item(link_button(board, lang=lang))
             await self.outbox.send(
-                cid, Message(texts.reminder_dm(board), view=view), priority=budget.HAND
+                cid, Message(texts.reminder_dm(board, lang), view=view), priority=budget.HAND
             )
         except discord.Forbidden as err:
             log.info("table %s: reminder DM refused by user %s", board.table_id, rem.user_id)
@@ -204,15 +218,16 @@ class Hands:
         in the channel yet, with the decision's buttons (they work here too)."""
         user_id = board.prompt.user_id
         assert user_id is not None
-        view = buttons.board_view(board) or discord.ui.View(timeout=None)
-        view.add_item(link_button(board, row=1))
+        lang = catalogs.language(board.language)
+        view = buttons.board_view(board, lang) or discord.ui.View(timeout=None)
+        view.add_item(link_button(board, row=1, lang=lang))
         try:
             if await self.outbox.ledger.dm_refused_ever(user_id):
                 log.info("table %s: DMs closed for user %s, not told", board.table_id, user_id)
                 return
             cid = await self.outbox.dm_channel_id(user_id)
             await self.outbox.send(
-                cid, Message(texts.not_shown_notice(board), view=view), priority=budget.HAND
+                cid, Message(texts.not_shown_notice(board, lang), view=view), priority=budget.HAND
             )
         except discord.Forbidden as err:
             log.info("table %s: could not tell user %s by DM", board.table_id, user_id)

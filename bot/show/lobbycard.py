@@ -23,14 +23,17 @@ from bot.components import ButtonId, FpButton, FpSelect, select_id
 from bot.service import Board, MatchResult
 from bot.show import texts
 from engine.ai import LEVELS
+from i18n import ENGLISH, Language
 
 LayoutView = discord.ui.LayoutView
 
 
-def how_to_play(board: Board) -> FpButton:
+def how_to_play(board: Board, lang: Language = ENGLISH) -> FpButton:
     """The card's "How to play", for anyone (it answers privately and changes nothing)."""
     return FpButton(
-        ButtonId(board.table_id, board.version, "howto"), label="How to play", emoji=em.HOW_TO_PLAY
+        ButtonId(board.table_id, board.version, "howto"),
+        label=lang.pgettext("button", "How to play"),
+        emoji=em.HOW_TO_PLAY,
     )
 
 
@@ -40,50 +43,66 @@ def lobby_card(
     *,
     expired: bool = False,
     game_link: str | None = None,
+    lang: Language = ENGLISH,
 ) -> LayoutView:
-    """The card of ``board``'s table as it stands (see the module's docstring)."""
+    """The card of ``board``'s table as it stands (see the module's docstring), in ``lang``."""
     t = board.table
     t_id, v = board.table_id, board.version
     is_open = t.status == "lobby" and not expired
     heading: discord.ui.Item[Any]
     if is_open or t.status == "playing":
         heading = discord.ui.Section(
-            discord.ui.TextDisplay(texts.lobby_title(board)), accessory=how_to_play(board)
+            discord.ui.TextDisplay(texts.lobby_title(board, lang)),
+            accessory=how_to_play(board, lang),
         )
     else:
-        heading = discord.ui.TextDisplay(texts.lobby_title(board))
+        heading = discord.ui.TextDisplay(texts.lobby_title(board, lang))
     box: discord.ui.Container[LayoutView] = discord.ui.Container(accent_colour=texts.EMBED_COLOUR)
     box.add_item(heading)
     box.add_item(discord.ui.Separator())
     if results is None:  # (a finished match's podium names every seat)
-        box.add_item(discord.ui.TextDisplay(texts.lobby_seats(board)))
+        box.add_item(discord.ui.TextDisplay(texts.lobby_seats(board, lang)))
     box.add_item(
         discord.ui.TextDisplay(
-            texts.lobby_status(board, results, expired=expired, game_link=game_link)
+            texts.lobby_status(board, results, expired=expired, game_link=game_link, lang=lang)
         )
     )
     if is_open:
         box.add_item(
             discord.ui.ActionRow(
                 FpButton(
-                    ButtonId(t_id, v, "join"), label="Join", style=discord.ButtonStyle.success
+                    ButtonId(t_id, v, "join"),
+                    label=lang.pgettext("button", "Join"),
+                    style=discord.ButtonStyle.success,
                 ),
-                FpButton(ButtonId(t_id, v, "leave"), label="Leave"),
+                FpButton(ButtonId(t_id, v, "leave"), label=lang.pgettext("button", "Leave")),
             )
         )
         box.add_item(discord.ui.Separator())
-        box.add_item(discord.ui.TextDisplay(texts.HOST_ROW))
+        box.add_item(discord.ui.TextDisplay(lang.gettext(texts.HOST_ROW)))
         host: discord.ui.ActionRow[Any] = discord.ui.ActionRow(
-            FpButton(ButtonId(t_id, v, "start"), label="Start", style=discord.ButtonStyle.primary),
-            FpButton(ButtonId(t_id, v, "cancel"), label="Cancel", style=discord.ButtonStyle.danger),
+            FpButton(
+                ButtonId(t_id, v, "start"),
+                label=lang.pgettext("button", "Start"),
+                style=discord.ButtonStyle.primary,
+            ),
+            FpButton(
+                ButtonId(t_id, v, "cancel"),
+                label=lang.pgettext("button", "Cancel"),
+                style=discord.ButtonStyle.danger,
+            ),
         )
         if any(s.ai for s in t.seats):
-            host.add_item(FpButton(ButtonId(t_id, v, "rmai"), label="Remove computer"))
+            host.add_item(
+                FpButton(
+                    ButtonId(t_id, v, "rmai"), label=lang.pgettext("button", "Remove computer")
+                )
+            )
         box.add_item(host)
         full = len(t.seats) >= t.options.max_seats
         options = []
         for level in LEVELS:
-            label, said = texts.computer_option(level)
+            label, said = texts.computer_option(level, lang)
             options.append(
                 discord.SelectOption(label=label, value=level, description=said, emoji=em.COMPUTER)
             )
@@ -92,7 +111,7 @@ def lobby_card(
                 FpSelect(
                     select_id(t_id, v, "ai"),
                     options=options,
-                    placeholder=texts.TABLE_FULL if full else texts.ADD_COMPUTER,
+                    placeholder=lang.gettext(texts.TABLE_FULL if full else texts.ADD_COMPUTER),
                     disabled=full,
                 )
             )
@@ -101,7 +120,9 @@ def lobby_card(
         box.add_item(
             discord.ui.ActionRow(
                 discord.ui.Button(
-                    label="Go to the game", style=discord.ButtonStyle.link, url=game_link
+                    label=lang.pgettext("button", "Go to the game"),
+                    style=discord.ButtonStyle.link,
+                    url=game_link,
                 )
             )
         )
@@ -110,7 +131,7 @@ def lobby_card(
             discord.ui.ActionRow(
                 FpButton(
                     ButtonId(t_id, v, "rematch"),
-                    label="Rematch",
+                    label=lang.pgettext("button", "Rematch"),
                     emoji=em.FIRE,
                     style=discord.ButtonStyle.success,
                 )

@@ -35,6 +35,7 @@ from bot.show import buttons, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message
+from i18n import ENGLISH, Language, catalogs
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ class Screen:
     kind: ScreenKind = "hand"
     shown: tuple[int, str, str] | None = None
     """``(version, decision, hand digest)`` of the hand it shows."""
+    lang: Language = ENGLISH
+    """The words it is shown in: its player's client language at their latest click."""
 
 
 class Screens:
@@ -145,9 +148,13 @@ class Screens:
         """Answer a deferred interaction with a new private message showing the hand."""
         key = (hand.table_id, hand.user_id)
         async with self._lock(key):
-            shown = await self._hand_message(hand, note, in_dm=interaction.guild_id is None)
+            lang = clicker_language(interaction)
+            shown = await self._hand_message(
+                hand, note, in_dm=interaction.guild_id is None, lang=lang
+            )
             message = await interaction.followup.send(ephemeral=True, wait=True, **_new(shown))
             screen = Screen(message.id, message.edit, self._now(), interaction.guild_id is None)
+            screen.lang = lang
             screen.shown = (hand.version, hand.decision, hand.digest)
             await self._take(key, screen)
 
@@ -163,9 +170,10 @@ class Screens:
         self, interaction: discord.Interaction[Any], hand: Hand, note: str | None
     ) -> None:
         in_dm = interaction.guild_id is None
-        shown = await self._hand_message(hand, note, in_dm=in_dm)
+        lang = clicker_language(interaction)
+        shown = await self._hand_message(hand, note, in_dm=in_dm, lang=lang)
         message_id, edit = await self._on_clicked(interaction, hand.table_id, shown)
-        screen = Screen(message_id, edit, self._now(), in_dm)
+        screen = Screen(message_id, edit, self._now(), in_dm, lang=lang)
         screen.shown = (hand.version, hand.decision, hand.digest)
         await self._take((hand.table_id, hand.user_id), screen)
 
@@ -173,10 +181,21 @@ class Screens:
         self, interaction: discord.Interaction[Any], table_id: int, text: str
     ) -> None:
         """Turn the clicked private message into the end of the match or of the table
-        (``text``, no buttons)."""
+        (``text``, an English note of :mod:`bot.show.texts` shown in the clicker's language; no
+        buttons)."""
+        lang = clicker_language(interaction)
         async with self._lock((table_id, interaction.user.id)):
-            message_id, edit = await self._on_clicked(interaction, table_id, Message(text))
-            screen = Screen(message_id, edit, self._now(), interaction.guild_id is None, "over")
+            message_id, edit = await self._on_clicked(
+                interaction, table_id, Message(texts.translated(text, lang))
+            )
+            screen = Screen(
+                message_id,
+                edit,
+                self._now(),
+                interaction.guild_id is None,
+                "over",
+                lang=lang,
+            )
             await self._take((table_id, interaction.user.id), screen)
 
     async def close_clicked(
@@ -202,27 +221,37 @@ class Screens:
     async def show_spots(self, interaction: discord.Interaction[Any], choice: SpotChoice) -> None:
         """Turn the clicked private message into the spot step for the chosen tile."""
         key = (choice.table_id, choice.user_id)
+        lang = clicker_language(interaction)
         async with self._lock(key):
             png = await pictures.table_png(
                 choice.view,
                 [names.clean(n) for n in choice.names],
-                title="Choose a spot",
+                title=lang.gettext("Choose a spot"),
                 renderer=self.card.outbox.renderer,
+                lang=lang,
             )
-            file = discord.File(io.BytesIO(png), filename="spots.png", description="The spots")
+            file = discord.File(
+                io.BytesIO(png), filename="spots.png", description=lang.gettext("The spots")
+            )
             in_dm = interaction.guild_id is None
             message_id, edit = await self._on_clicked(
                 interaction,
                 choice.table_id,
-                Message(texts.spot_content(choice), files=[file], view=buttons.spot_view(choice)),
+                Message(
+                    texts.spot_content(choice, lang),
+                    files=[file],
+                    view=buttons.spot_view(choice, lang=lang),
+                ),
             )
-            screen = Screen(message_id, edit, self._now(), in_dm, "spots")
+            screen = Screen(message_id, edit, self._now(), in_dm, "spots", lang=lang)
             screen.shown = (choice.version, "play", "")
             await self._take(key, screen)
 
-    async def _hand_message(self, hand: Hand, note: str | None, *, in_dm: bool) -> Message:
+    async def _hand_message(
+        self, hand: Hand, note: str | None, *, in_dm: bool, lang: Language
+    ) -> Message:
         mode = None if in_dm else ("channel" if hand.dm else "dm")
-        return await self.card.message(hand, mode_button=mode, note=note)
+        return await self.card.message(hand, mode_button=mode, note=note, lang=lang)
 
     # --- keeping screens up to date -------------------------------------------------------------
 
@@ -242,7 +271,8 @@ class Screens:
 
     async def refresh(self, table_id: int, user_id: int, now: Hand | str) -> None:
         """Bring a player's live screen up to date with their hand ``now``, or close it with the
-        text ``now`` when the table is over or closed."""
+        text ``now`` when the table is over or closed (an English note of
+        :mod:`bot.show.texts`, shown in the screen's language)."""
         key = (table_id, user_id)
         async with self._lock(key):
             screen = self._open.get(key)
@@ -253,7 +283,7 @@ class Screens:
                 return
             if isinstance(now, str):
                 try:
-                    await screen.edit(**Message(now).to_edit())
+                    await screen.edit(**Message(texts.translated(now, screen.lang)).to_edit())
                 except discord.HTTPException as err:
                     log.debug("table %s: could not close a screen: %s", table_id, err)
                 screen.kind = "over"
@@ -265,7 +295,7 @@ class Screens:
             unchanged = screen.shown is not None and screen.shown[0] == hand.version
             if screen.kind == "spots" and hand.decision == "play" and unchanged:
                 return
-            shown = await self._hand_message(hand, None, in_dm=screen.in_dm)
+            shown = await self._hand_message(hand, None, in_dm=screen.in_dm, lang=screen.lang)
             try:
                 await screen.edit(**shown.to_edit())
             except discord.HTTPException as err:
@@ -279,6 +309,12 @@ class Screens:
         """Drop every screen of a table whose end its screens show already."""
         for key in [k for k in self._open if k[0] == table_id]:
             del self._open[key]
+
+
+def clicker_language(interaction: discord.Interaction[Any]) -> Language:
+    """The words of an answer to a click or a command: the clicker's client language now
+    (so a switch shows at their next click)."""
+    return catalogs.for_locale(str(interaction.locale))
 
 
 def clicked_id(interaction: discord.Interaction[Any]) -> int:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import i18n
 from bot import rules
+from bot.errors import TableError, Why
+from bot.show import texts, words
 from engine import view
 from render import render_table
 from tests.fakediscord.fixtures import World
@@ -83,3 +85,46 @@ async def test_a_french_client_reads_every_command_in_french_in_the_help(
     text = english.embed_text()
     assert "`/fp new [curse] [fire_die]" in text and "**How to play:** `/fp new`" in text
     assert "nouvelle" not in text
+
+
+async def test_a_french_player_at_an_english_table_reads_their_own_answers_in_french(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    """The server's table speaks English in its thread; what answers a French player's own
+    clicks (their hand, a refusal) is French, from their next click after they switch."""
+    await run_bot()
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    people = {u.id: u for u in (world.alice, world.bob, world.carol)}
+    decider = people[table.decider(game) or 0]
+    other = next(u for u in people.values() if u is not decider)
+    decider.locale = "fr"  # the player whose turn it is switches their client to French
+    world.dave.locale = "fr"
+    # The thread's posts stay English: the table's language.
+    assert "your turn" in game.content and "My hand" in game.labels()
+    assert "à vous" not in game.content and "Ma main" not in game.labels()
+
+    mine = await answer(await table.click(decider, game, "My hand"))
+    assert mine.ephemeral
+    first = mine.content.splitlines()[0]
+    assert first.startswith("🔥 **À vous de jouer** à la table nº 1 dans <#"), first
+    assert "Choisissez une tuile ci-dessous, puis son emplacement." in mine.content
+    assert "Your turn" not in mine.content and "Pick a tile" not in mine.content
+    assert "Aller à la table" in mine.labels()
+    assert "Go to the table" not in mine.labels()
+    assert all(a.description == "La pyramide et votre main" for a in mine.images())
+
+    # A French stranger is refused in French; an English one in English.
+    refused = await answer(await table.click(world.dave, game, "My hand"))
+    french_refusal = words.refusal(TableError(Why.NOT_PLAYING), texts.esc, FRENCH)
+    assert refused.content == french_refusal
+    assert refused.content.startswith("Vous ne jouez pas à cette table")
+    world.dave.locale = "en-US"  # and back to English: the next answer is English
+    again = await answer(await table.click(world.dave, game, "My hand"))
+    assert again.content == words.refusal(TableError(Why.NOT_PLAYING), texts.esc)
+
+    # Another player, in English, sees their hand in English at the same table.
+    theirs = await answer(await table.click(other, game, "My hand"))
+    assert theirs.content.splitlines()[0].startswith("🃏 Your hand at table #1 in <#")
+    # The thread is still English after all these clicks.
+    assert all("à vous" not in m.content for m in table.game_messages())

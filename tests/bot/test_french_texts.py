@@ -1,0 +1,236 @@
+"""The bot's messages in French, the records' screens too: the same messages as in English,
+each sentence whole in the catalog, the game's French vocabulary (tuile, pioche, emplacement,
+glisse à gauche...), the French typography (a no-break space before : ; ! ?), within Discord's
+limits; and which language each message is shown in (the table's for its posts, the player's for
+their direct messages)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import discord
+import pytest
+from babel.messages.pofile import read_po
+
+import i18n
+from bot import records_show
+from bot.errors import NotYourDecision, TableError, Why
+from bot.service import Hand, SpotChoice, TableService, spot_labels
+from bot.show import buttons as layouts
+from bot.show import texts, words
+from bot.show.channel import table_language
+from bot.show.lobbycard import lobby_card
+from data.records import BoardPage, PlayerRecord, PlayerStats
+from engine import Game, view
+
+from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state
+from .test_views import card_labels, card_text, check_limits, payload, walk
+
+FRENCH = i18n.catalogs.language("fr")
+ENGLISH_WORDS = re.compile(r"\b(the|your|turn|tile|spot|pile|hand|round|Fall|table #)\b")
+"""English words that a French message never contains (names and mentions aside)."""
+
+
+def french(text: str) -> None:
+    """``text`` reads as French: no English word of the game, French punctuation."""
+    assert not ENGLISH_WORDS.search(text), text
+    assert not re.search(r"\S [:;!?](\s|$|\*)", text), text  # a plain space before : ; ! ?
+
+
+async def test_a_lobby_card_in_french(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB)
+    board = await service.add_ai(t, (await service.board_of(t)).version, ALICE, "hard")
+    card = lobby_card(board, lang=FRENCH).to_components()
+    text = card_text(card)
+    assert "## 🔥 Flaming Pyramids — table nº 1" in text
+    assert f"Hôte\u00a0: <@{ALICE}>" in text
+    assert "sans malédiction · sans dé de feu · 1 manche · 24 heures par décision" in text
+    assert "**Places (3/6)**" in text and "ordinateur, difficile" in text
+    assert "**En attente de joueurs.** Rejoignez la table avec le bouton\u00a0;" in text
+    french(text.replace("Flaming Pyramids", ""))
+    labels = card_labels(card)
+    assert labels[:5] == ["Comment jouer", "Rejoindre", "Quitter", "Lancer", "Annuler"]
+    menu = next(c for c in walk(card) if c.get("type") == 3)
+    assert menu["placeholder"] == "Ajouter un joueur ordinateur…"
+    options = {o["label"]: o["description"] for o in menu["options"]}
+    assert options["Ordinateur facile"] == "Joue au hasard une tuile qui peut se poser"
+    # Discord's limits: a select option's label and description at most 100 characters.
+    assert all(len(k) <= 100 and len(v) <= 100 for k, v in options.items())
+    # The same card in English is word for word as before.
+    english = card_text(lobby_card(board).to_components())
+    assert "Host: <@" in english and "**Seats (3/6)**" in english and "computer, hard" in english
+
+
+async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
+    hand = await service.hand(t, ALICE)
+    after = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    text = texts.step_content(after, FRENCH)
+    assert "pèse trop pour les deux tuiles dessous" in text  # render/narration's French
+    assert (
+        f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisse à gauche** ou "
+        "**Glisse à droite** (votre temps se termine <t:" in text
+    )
+    french(text)
+    rows = payload(layouts.board_view(after.board, FRENCH))
+    check_limits(rows)
+    assert [b["label"] for b in rows[0]["components"]] == [
+        "Glisse à gauche",
+        "Glisse à droite",
+        "Ma main",
+    ]
+    # English stays as it was.
+    assert "Choose **Fall left** or **Fall right**" in texts.step_content(after)
+
+
+async def test_a_turn_screen_in_french(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y30", "0,2": "R10"}))
+    hand = await service.hand(t, ALICE)
+    text = texts.hand_content(hand, guild_name="Club des pyramides", lang=FRENCH)
+    first = text.splitlines()[0]
+    assert first == (
+        f"🔥 **À vous de jouer** à la table nº 1 dans <#{hand.channel_id}> sur Club des pyramides"
+    )
+    assert "Choisissez une tuile ci-dessous, puis son emplacement." in text
+    french(text)
+    rows = payload(layouts.hand_view(hand, with_mode="channel", lang=FRENCH))
+    check_limits(rows)
+    labels = [b.get("label") for r in rows for b in r["components"]]
+    assert "jaune 40 · stable" in labels and "Aller à la table" in labels
+    assert "Toujours montrer ma main ici (pas de MP)" in labels
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice)
+    spots = texts.spot_content(choice, FRENCH)
+    assert spots.startswith(
+        "Où jouez-vous **le jaune\u00a040**\u00a0? L'image montre les emplacements."
+    )
+    french(spots)
+    labels = [
+        b["label"] for r in payload(layouts.spot_view(choice, lang=FRENCH)) for b in r["components"]
+    ]
+    assert "Retour" in labels and any(label.endswith(" · stable") for label in labels)
+
+
+def test_refusals_in_french() -> None:
+    def quote(name: str) -> str:
+        return texts.esc(name)
+
+    assert words.refusal(TableError(Why.TILE_GONE), quote, FRENCH) == (
+        "Cette tuile n'est plus dans votre main."
+    )
+    said = words.refusal(NotYourDecision("play", "Léa"), quote, FRENCH)
+    assert (
+        said == "C'est au tour de Léa, pas au vôtre. Vous serez prévenu quand ce sera votre tour."
+    )
+    need = TableError(Why.NEED_PLAYERS, detail={"min_seats": 2, "max_seats": 6, "seated": 1})
+    assert words.refusal(need, quote, FRENCH).startswith(
+        "Une partie se joue de 2 à 6 joueurs\u00a0; places occupées\u00a0: 1."
+    )
+    # Every refusal has its French words, with the same values.
+    for why, english in words.REFUSALS.items():
+        assert FRENCH.gettext(english) != english or why is Why.UNKNOWN_LEVEL, why
+    assert words.refusal(TableError(Why.TILE_GONE), quote) == "That tile is no longer in your hand."
+
+
+def test_answers_to_commands_in_french() -> None:
+    assert texts.table_open(3, "https://x", FRENCH).startswith(
+        "La table nº 3 est ouverte\u00a0: https://x\n"
+    )
+    assert texts.duration(86400, FRENCH) == "24 heures"
+    assert texts.duration(3 * 86400, FRENCH) == "3 jours"
+    assert texts.duration(60, FRENCH) == "1 minute"
+    assert FRENCH.gettext(texts.MODE_CHOSEN["dm"]) == (
+        "Désormais, vos mains vous arrivent en message privé."
+    )
+    assert texts.translated(texts.MATCH_OVER, FRENCH) == "🏁 La partie est terminée."
+    assert texts.translated(texts.CLOSED, FRENCH) == "Cette table est fermée."
+    assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table nº 12"
+    assert texts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
+
+
+async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
+    service: TableService,
+) -> None:
+    t = await lobby(service, ALICE, BOB, CAROL)
+    step = await service.start_from_state(t, ALICE, state())
+    board = step.board
+    assert table_language(board).code == "en"
+    french_table = replace(board, table=replace(board.table, language="fr"))
+    assert table_language(french_table).code == "fr"
+    assert texts.step_content(step).startswith("🔥 **Flaming Pyramids** — table #1 begins!")
+    said = texts.step_content(replace(step, board=french_table), table_language(french_table))
+    assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table nº 1\u00a0!")
+    # A reminder by direct message, in its player's language.
+    hand: Hand = replace(await service.hand(t, ALICE), language="fr")
+    lang = i18n.catalogs.language(hand.language)
+    assert texts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table nº 1 dans <#")
+    assert texts.hand_content(hand, lang=lang).startswith("🔥 **À vous de jouer**")
+
+
+@pytest.mark.parametrize("lang", [i18n.ENGLISH, FRENCH], ids=["en", "fr"])
+def test_many_spots_with_long_names_stay_within_discords_limits(lang: i18n.Language) -> None:
+    game = Game.from_dict(state())
+    spots = tuple((0, 2 * i) for i in range(47))
+    choice = SpotChoice(1, 5, "Y40", spot_labels(spots), view(game, 0), ("x" * 32, "y" * 32, "z"))
+    for page in range(3):
+        check_limits(payload(layouts.spot_view(choice, page, lang=lang)))
+    assert len(texts.spot_content(choice, lang)) <= texts.MAX_CONTENT
+
+
+def test_every_french_message_puts_a_no_break_space_before_high_punctuation() -> None:
+    with open(i18n.LOCALES_DIR / "fr" / "LC_MESSAGES" / "messages.po", "rb") as f:
+        catalog = read_po(f)
+    plain = re.compile(r"\S [:;!?](\s|$|\*|\))")
+    wrong = [
+        m.id
+        for m in catalog
+        if m.id
+        for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+        if plain.search(s or "")
+    ]
+    assert wrong == []
+
+
+def test_discord_buttons_reject_nothing_in_french() -> None:
+    """The labels are at most 80 characters (Discord's limit), in French too."""
+    labels = [
+        FRENCH.pgettext("button", message)
+        for message in (
+            "Always show my hand here (no DMs)",
+            "Send my hands by DM",
+            "Remove computer",
+            "More spots ({page}/{pages})",
+        )
+    ]
+    assert all(len(label) <= 80 for label in labels)
+    assert discord.ui.Button(label=labels[0]).label == labels[0]
+
+
+def test_records_screens_in_french() -> None:
+    record = PlayerRecord(
+        1, "u:1", "Léa", mu=27.3456, sigma=2.1, matches=4, wins=2, tiles_left=10, streak=1,
+        best_streak=2, tiles_taken=1,
+    )  # fmt: skip
+    stats = PlayerStats(record, rank=1, ranked_players=3, favourite_opening="Y40")
+    text = records_show.stats_content(stats, FRENCH)
+    assert text.splitlines()[0] == "**Statistiques de Léa** sur ce serveur"
+    assert "Victoires\u00a0: **2 (50\u00a0%)**" in text
+    assert "Niveau μ ± σ\u00a0: **27,3 ± 2,1**" in text
+    assert "Chaos subi\u00a0: **1 tuile en pioche**" in text
+    assert "Ouverture préférée\u00a0: **jaune 40**" in text
+    assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
+    # English as before, word for word.
+    english = records_show.stats_content(stats)
+    assert "Wins: **2 (50%)**" in english and "Skill μ ± σ: **27.3 ± 2.1**" in english
+    assert "Mayhem suffered: **1 tile to pile**" in english
+    board = BoardPage((record,), first_rank=1, total=1)
+    said = records_show.board_content(board, FRENCH)
+    assert said.startswith("**Classement · page 1 sur 1** — Cote prudente μ − 3σ · au moins")
+    assert "4 parties, 2 victoires" in said
+    assert records_show.refusal("no_match", FRENCH) == "Cette partie n'existe pas."
+    assert records_show.history_content([], None, FRENCH) == (
+        "**Parties récentes sur ce serveur**\u00a0: aucune terminée pour l'instant."
+    )
