@@ -15,9 +15,10 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot import budget
@@ -39,6 +40,11 @@ log = logging.getLogger(__name__)
 #: Seconds a bucket's identify slot is held after its IDENTIFY: Discord allows one per bucket
 #: every 5 seconds; the half second covers the IDENTIFY's own way to Discord.
 IDENTIFY_SPACING_S = 5.5
+LANGUAGE_WAIT_S: Final = 1.0
+"""How long an interaction waits for the store to note the languages it came with (a read the
+first time a player or server is seen, a write when one changed; nothing otherwise). A slower
+store finishes in the background: a command, which notes them before its answer, keeps
+Discord's 3 seconds."""
 
 
 def intents() -> discord.Intents:
@@ -59,6 +65,15 @@ def state_file_dealer(path: str) -> Dealer:
         return game
 
     return deal
+
+
+class CommandTree(app_commands.CommandTree["Bot"]):
+    """The slash commands' tree: every command (and autocomplete) first notes the languages it
+    came with (:meth:`Bot.note_languages`), so that what it does knows them."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Bot], /) -> bool:
+        await interaction.client.note_languages(interaction)
+        return True
 
 
 class Bot(commands.AutoShardedBot):
@@ -84,6 +99,7 @@ class Bot(commands.AutoShardedBot):
             intents=intents(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=CommandTree,
             **shards,
         )
         self.config = config
@@ -93,6 +109,7 @@ class Bot(commands.AutoShardedBot):
         budget.pace(self.http, self.budget)
         self._max_concurrency: int | None = None
         self._identify_holds: set[asyncio.Task[None]] = set()
+        self._noting: set[asyncio.Task[None]] = set()
         self.store: Store = store if store is not None else open_store(config.database_url)
         if clock is None and config.test_mode and config.clock_file:
             clock = offset_clock(config.clock_file)
@@ -206,6 +223,39 @@ class Bot(commands.AutoShardedBot):
             holding.set()
             await asyncio.sleep(IDENTIFY_SPACING_S)
 
+    async def note_languages(self, interaction: discord.Interaction[Any]) -> None:
+        """Tell the service the languages ``interaction`` came with: its user's client's and,
+        in a server, the server's (Discord's locale tags). Never raises: a failure is logged,
+        and the interaction goes on in the language last kept. Waits at most
+        :data:`LANGUAGE_WAIT_S`."""
+        guild_locale = interaction.guild_locale if interaction.guild_id is not None else None
+        noting = asyncio.ensure_future(
+            self._note_languages(
+                interaction.user.id,
+                interaction.locale.value,
+                interaction.guild_id,
+                guild_locale.value if guild_locale is not None else None,
+            )
+        )
+        self._noting.add(noting)
+        noting.add_done_callback(self._noting.discard)
+        try:
+            await asyncio.wait_for(asyncio.shield(noting), LANGUAGE_WAIT_S)
+        except TimeoutError:
+            log.warning(
+                "noting the languages of user %s goes on in the background", interaction.user.id
+            )
+
+    async def _note_languages(
+        self, user_id: int, locale: str, guild_id: int | None, guild_locale: str | None
+    ) -> None:
+        try:
+            await self.service.note_languages(user_id, locale, guild_id, guild_locale)
+        except StoreError as err:
+            log.warning("could not keep the languages of user %s: %s", user_id, err)
+        except Exception:
+            log.exception("could not keep the languages of user %s", user_id)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
     ) -> None:
@@ -232,8 +282,8 @@ class Bot(commands.AutoShardedBot):
         await asyncio.shield(self._shutdown)
 
     async def _close_all(self) -> None:
-        for hold in list(self._identify_holds):
-            hold.cancel()
+        for task in [*self._identify_holds, *self._noting]:
+            task.cancel()
         await self.desk.close()
         await super().close()
         try:

@@ -312,9 +312,14 @@ class Desk:
         turn_limit_s: int | None,
         reminder_s: int | None,
         defaults: TableDefaults,
+        language: str | None = None,
     ) -> GuildSettings:
         return await self.service.settings(
-            guild_id, turn_limit_s=turn_limit_s, reminder_s=reminder_s, defaults=defaults
+            guild_id,
+            turn_limit_s=turn_limit_s,
+            reminder_s=reminder_s,
+            defaults=defaults,
+            language=language,
         )
 
     async def check_place(

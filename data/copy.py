@@ -65,6 +65,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
             "shown_version",
             "thread_id",
             "number",
+            "language",
             "deadline",
             "reminder_at",
             "created_at",
@@ -76,9 +77,17 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     ("messages", _cols("table_id", "key", "message_id", "shown_version")),
     ("departures", _cols("table_id", "seat", "user_id", "at")),
     ("dm_failures", _cols("table_id", "user_id")),
-    ("player_prefs", _cols("user_id", "hand_mode", "dm_on_turn:bool", "reminders:bool")),
+    (
+        "player_prefs",
+        _cols("user_id", "hand_mode", "dm_on_turn:bool", "reminders:bool", "language"),
+    ),
     ("dm_refusals", _cols("user_id", "refused_at")),
-    ("guild_settings", _cols("guild_id", "turn_limit_s", "reminder_s", "defaults:json")),
+    (
+        "guild_settings",
+        _cols(
+            "guild_id", "turn_limit_s", "reminder_s", "defaults:json", "language", "guild_locale"
+        ),
+    ),
     (
         "results",
         _cols(

@@ -16,7 +16,8 @@ import orjson
 from data import rows as R
 from data.store import Table
 
-# The columns of a table row, with its message ids, departures, DM failures, thread and number,
+# The columns of a table row, with its message ids, departures, DM failures, thread, number and
+# language,
 # and the shape of its action log, in one statement (one snapshot).
 COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
@@ -27,7 +28,7 @@ COLUMNS = (
     "ARRAY(SELECT d.seat FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT d.user_id FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id), "
-    "t.thread_id, t.number"
+    "t.thread_id, t.number, t.language"
 )
 _INITIAL = "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id)"
 _LOG = "l.n, l.lo, l.hi"
@@ -94,7 +95,7 @@ def table_from_record(
         seats=seats,
         version=version,
         state=state_text,
-        initial_state=rec[22],
+        initial_state=rec[23],
         start_version=start_version,
         deadline=deadline,
         reminder_at=reminder_at,
@@ -106,9 +107,10 @@ def table_from_record(
         shown_version=shown,
         thread_id=rec[20],
         number=rec[21],
-        log_count=rec[23],
-        log_min=rec[24],
-        log_max=rec[25],
+        language=rec[22],
+        log_count=rec[24],
+        log_min=rec[25],
+        log_max=rec[26],
     )
     return R.table_from_row(
         row,

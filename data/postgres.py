@@ -220,6 +220,8 @@ class PostgresStore:
         options: TableOptions,
         seats: tuple[Seat, ...],
         now: float,
+        *,
+        language: str = "en",
     ) -> Table:
         """A new lobby at version 1; raises :class:`ChannelBusy` if the channel has an open
         table (the database's unique index decides between processes)."""
@@ -236,16 +238,17 @@ class PostgresStore:
                     )
                     row = await conn.fetchrow(
                         "INSERT INTO tables (guild_id, channel_id, host_id, status, options, "
-                        "seats, version, created_at, updated_at, number) "
+                        "seats, version, created_at, updated_at, number, language) "
                         "VALUES ($1, $2, $3, 'lobby', $4, $5, 1, $6, $6, "
                         "(SELECT coalesce(max(n.number), 0) + 1 FROM tables n "
-                        "WHERE n.guild_id = $1)) RETURNING id, number",
+                        "WHERE n.guild_id = $1), $7) RETURNING id, number",
                         guild_id,
                         channel_id,
                         host_id,
                         options_json,
                         seats_json,
                         now,
+                        language,
                     )
                     assert row is not None
                     return int(row[0]), int(row[1])
@@ -257,7 +260,15 @@ class PostgresStore:
 
         table_id, number = await self._db.write(op, "creating a table")
         return Table.new_lobby(
-            table_id, guild_id, channel_id, host_id, options, seats, now, number=number
+            table_id,
+            guild_id,
+            channel_id,
+            host_id,
+            options,
+            seats,
+            now,
+            number=number,
+            language=language,
         )
 
     async def get_table(self, table_id: int) -> Table:
@@ -859,29 +870,49 @@ class PostgresStore:
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
         rows = await self._db.read(
-            "SELECT hand_mode, dm_on_turn, reminders FROM player_prefs WHERE user_id = $1", user_id
+            "SELECT hand_mode, dm_on_turn, reminders, language FROM player_prefs "
+            "WHERE user_id = $1",
+            user_id,
         )
         if not rows:
             return PlayerPrefs(user_id)
-        hand_mode, dm_on_turn, reminders = rows[0]
+        hand_mode, dm_on_turn, reminders, language = rows[0]
         if hand_mode not in ("dm", "channel"):
             hand_mode = "dm"
-        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders))
+        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders), str(language))
 
     async def set_prefs(self, prefs: PlayerPrefs) -> None:
         async def op(conn: Conn) -> None:
             await conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET "
+                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
                 "hand_mode = excluded.hand_mode, dm_on_turn = excluded.dm_on_turn, "
-                "reminders = excluded.reminders",
+                "reminders = excluded.reminders, language = excluded.language",
                 prefs.user_id,
                 prefs.hand_mode,
                 prefs.dm_on_turn,
                 prefs.reminders,
+                prefs.language,
             )
 
         await self._db.run(op, transaction=False, what="preferences")
+
+    async def set_player_language(self, user_id: int, language: str) -> None:
+        default = PlayerPrefs(user_id)
+
+        async def op(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
+                "language = excluded.language",
+                user_id,
+                default.hand_mode,
+                default.dm_on_turn,
+                default.reminders,
+                language,
+            )
+
+        await self._db.run(op, transaction=False, what="a player's language")
 
     async def note_dm_refused(self, user_id: int, at: float) -> None:
         async def op(conn: Conn) -> None:
@@ -910,35 +941,60 @@ class PostgresStore:
         """The server's settings (the defaults if never set; also if the stored defaults are
         unreadable, which is logged)."""
         rows = await self._db.read(
-            "SELECT turn_limit_s, reminder_s, defaults FROM guild_settings WHERE guild_id = $1",
+            "SELECT turn_limit_s, reminder_s, defaults, language, guild_locale "
+            "FROM guild_settings WHERE guild_id = $1",
             guild_id,
         )
         if not rows:
             return GuildSettings(guild_id)
-        turn_limit_s, reminder_s, defaults = rows[0]
+        turn_limit_s, reminder_s, defaults, language, guild_locale = rows[0]
         try:
             parsed = TableDefaults.from_dict(R.parse_object(defaults, "defaults"))
         except ValueError as e:
             log.warning("guild %s: %s; using no defaults", guild_id, e)
             parsed = TableDefaults()
-        return GuildSettings(guild_id, int(turn_limit_s), int(reminder_s), parsed)
+        return GuildSettings(
+            guild_id, int(turn_limit_s), int(reminder_s), parsed, language, guild_locale
+        )
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         defaults = R.dumps(settings.defaults.to_dict())
 
         async def op(conn: Conn) -> None:
             await conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
+                "language, guild_locale) VALUES ($1, $2, $3, $4, $5, $6) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
                 "turn_limit_s = excluded.turn_limit_s, reminder_s = excluded.reminder_s, "
-                "defaults = excluded.defaults",
+                "defaults = excluded.defaults, language = excluded.language, "
+                "guild_locale = excluded.guild_locale",
                 settings.guild_id,
                 settings.turn_limit_s,
                 settings.reminder_s,
                 defaults,
+                settings.language,
+                settings.guild_locale,
             )
 
         await self._db.run(op, transaction=False, what="server settings")
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        default = GuildSettings(guild_id)
+        defaults = R.dumps(default.defaults.to_dict())
+
+        async def op(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
+                "guild_locale) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (guild_id) DO UPDATE SET guild_locale = excluded.guild_locale",
+                guild_id,
+                default.turn_limit_s,
+                default.reminder_s,
+                defaults,
+                locale,
+            )
+
+        await self._db.run(op, transaction=False, what="a server's language")
 
     # --- results and checks ---------------------------------------------------------------------
 

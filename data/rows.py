@@ -112,6 +112,7 @@ class TableRow:
     shown_version: int | None = None
     thread_id: int | None = None
     number: int = 0
+    language: str = "en"
     log_count: int | None = None
     log_min: int | None = None
     log_max: int | None = None
@@ -308,6 +309,7 @@ def table_from_row(
         shown_version=row.shown_version,
         thread_id=row.thread_id,
         number=row.number,
+        language=row.language,
     )
 
 

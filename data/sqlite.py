@@ -172,6 +172,8 @@ class SqliteStore(SqliteReads):
         options: TableOptions,
         seats: tuple[Seat, ...],
         now: float,
+        *,
+        language: str = "en",
     ) -> Table:
         """A new lobby at version 1; raises :class:`ChannelBusy` if the channel has an open
         table (checked under the write lock, and by a unique index)."""
@@ -189,17 +191,25 @@ class SqliteStore(SqliteReads):
             # can take it meanwhile (the unique index on (guild_id, number) stands behind it).
             (row,) = conn.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, status, options, seats, "
-                "version, created_at, updated_at, number) "
+                "version, created_at, updated_at, number, language) "
                 "VALUES (?1, ?2, ?3, 'lobby', ?4, ?5, 1, ?6, ?6, "
-                "(SELECT coalesce(max(n.number), 0) + 1 FROM tables n WHERE n.guild_id = ?1)) "
+                "(SELECT coalesce(max(n.number), 0) + 1 FROM tables n WHERE n.guild_id = ?1), ?7) "
                 "RETURNING id, number",
-                (guild_id, channel_id, host_id, options_json, seats_json, now),
+                (guild_id, channel_id, host_id, options_json, seats_json, now, language),
             ).fetchall()
             return int(row[0]), int(row[1])
 
         table_id, number = await self._db.write(op)
         return Table.new_lobby(
-            table_id, guild_id, channel_id, host_id, options, seats, now, number=number
+            table_id,
+            guild_id,
+            channel_id,
+            host_id,
+            options,
+            seats,
+            now,
+            number=number,
+            language=language,
         )
 
     async def update_lobby(
@@ -387,6 +397,7 @@ class SqliteStore(SqliteReads):
                 shown_version=row[Q.SHOWN],
                 thread_id=row[Q.THREAD],
                 number=row[Q.NUMBER],
+                language=row[Q.LANGUAGE],
             )
         except (ValueError, TypeError) as e:
             raise CorruptRecord(table_id, str(e), version - 1) from None
@@ -636,11 +647,36 @@ class SqliteStore(SqliteReads):
     async def set_prefs(self, prefs: PlayerPrefs) -> None:
         def op(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
                 "hand_mode = excluded.hand_mode, dm_on_turn = excluded.dm_on_turn, "
-                "reminders = excluded.reminders",
-                (prefs.user_id, prefs.hand_mode, int(prefs.dm_on_turn), int(prefs.reminders)),
+                "reminders = excluded.reminders, language = excluded.language",
+                (
+                    prefs.user_id,
+                    prefs.hand_mode,
+                    int(prefs.dm_on_turn),
+                    int(prefs.reminders),
+                    prefs.language,
+                ),
+            )
+
+        await self._db.write(op)
+
+    async def set_player_language(self, user_id: int, language: str) -> None:
+        default = PlayerPrefs(user_id)
+
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "language = excluded.language",
+                (
+                    user_id,
+                    default.hand_mode,
+                    int(default.dm_on_turn),
+                    int(default.reminders),
+                    language,
+                ),
             )
 
         await self._db.write(op)
@@ -668,11 +704,34 @@ class SqliteStore(SqliteReads):
 
         def op(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
+                "language, guild_locale) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET "
                 "turn_limit_s = excluded.turn_limit_s, reminder_s = excluded.reminder_s, "
-                "defaults = excluded.defaults",
-                (settings.guild_id, settings.turn_limit_s, settings.reminder_s, defaults),
+                "defaults = excluded.defaults, language = excluded.language, "
+                "guild_locale = excluded.guild_locale",
+                (
+                    settings.guild_id,
+                    settings.turn_limit_s,
+                    settings.reminder_s,
+                    defaults,
+                    settings.language,
+                    settings.guild_locale,
+                ),
+            )
+
+        await self._db.write(op)
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        default = GuildSettings(guild_id)
+        defaults = R.dumps(default.defaults.to_dict())
+
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
+                "guild_locale) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET guild_locale = excluded.guild_locale",
+                (guild_id, default.turn_limit_s, default.reminder_s, defaults, locale),
             )
 
         await self._db.write(op)

@@ -112,15 +112,15 @@ class SqliteReads:
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
         """The user's preferences (the defaults if they never set any)."""
         rows = await self._db.read(
-            "SELECT hand_mode, dm_on_turn, reminders FROM player_prefs WHERE user_id = ?",
+            "SELECT hand_mode, dm_on_turn, reminders, language FROM player_prefs WHERE user_id = ?",
             (user_id,),
         )
         if not rows:
             return PlayerPrefs(user_id)
-        hand_mode, dm_on_turn, reminders = rows[0]
+        hand_mode, dm_on_turn, reminders, language = rows[0]
         if hand_mode not in ("dm", "channel"):
             hand_mode = "dm"
-        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders))
+        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders), str(language))
 
     async def dm_refused_at(self, user_id: int) -> float | None:
         rows = await self._db.read(
@@ -132,18 +132,21 @@ class SqliteReads:
         """The server's settings (the defaults if never set; also if the stored defaults are
         unreadable, which is logged)."""
         rows = await self._db.read(
-            "SELECT turn_limit_s, reminder_s, defaults FROM guild_settings WHERE guild_id = ?",
+            "SELECT turn_limit_s, reminder_s, defaults, language, guild_locale "
+            "FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         if not rows:
             return GuildSettings(guild_id)
-        turn_limit_s, reminder_s, defaults = rows[0]
+        turn_limit_s, reminder_s, defaults, language, guild_locale = rows[0]
         try:
             parsed = TableDefaults.from_dict(R.parse_object(defaults, "defaults"))
         except ValueError as e:
             log.warning("guild %s: %s; using no defaults", guild_id, e)
             parsed = TableDefaults()
-        return GuildSettings(guild_id, int(turn_limit_s), int(reminder_s), parsed)
+        return GuildSettings(
+            guild_id, int(turn_limit_s), int(reminder_s), parsed, language, guild_locale
+        )
 
     # --- results and checks ---------------------------------------------------------------------
 

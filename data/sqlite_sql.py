@@ -21,7 +21,8 @@ COLUMNS = (
 
 def _owned(alias: str) -> str:
     """What the bot keeps beside a table (message ids, departures, DM failures, the version the
-    channel was shown, its thread and its number), for a table named ``alias`` in the query."""
+    channel was shown, its thread, its number and its language), for a table named ``alias`` in
+    the query."""
     return (
         "(SELECT json_group_object(m.key, m.message_id) FROM messages m "
         f"WHERE m.table_id = {alias}.id), "
@@ -29,7 +30,7 @@ def _owned(alias: str) -> str:
         f"WHERE d.table_id = {alias}.id), "
         "(SELECT json_group_array(f.user_id) FROM dm_failures f "
         f"WHERE f.table_id = {alias}.id), "
-        f"{alias}.shown_version, {alias}.thread_id, {alias}.number"
+        f"{alias}.shown_version, {alias}.thread_id, {alias}.number, {alias}.language"
     )
 
 
@@ -80,7 +81,7 @@ _MOVE_RETURNING = (
 )
 #: The columns of a move's RETURNING, by position.
 GUILD, CHANNEL, HOST, OPTIONS, SEATS, START_VERSION, CREATED = range(7)
-MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD, NUMBER = range(7, 13)
+MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD, NUMBER, LANGUAGE = range(7, 14)
 UPDATE_MOVED = (
     "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
     "updated_at = ? WHERE id = ? AND version = ? AND status = 'playing' " + _MOVE_RETURNING

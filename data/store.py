@@ -265,6 +265,7 @@ class Table:
         seats: tuple[Seat, ...],
         now: float,
         number: int = 0,
+        language: str = "en",
     ) -> Table:
         """The record of a lobby just created (version 1), as every store returns it."""
         return cls(
@@ -283,6 +284,7 @@ class Table:
             created_at=now,
             updated_at=now,
             number=number,
+            language=language,
         )
 
 
@@ -306,6 +308,13 @@ class GuildSettings:
     turn_limit_s: int = 24 * 3600
     reminder_s: int = 12 * 3600  # a reminder goes out this long before the deadline
     defaults: TableDefaults = field(default_factory=TableDefaults)  # for /fp new
+    language: str | None = None
+    """The language ``/fp settings`` chose for the posts of the server's new tables (a
+    language code, ``"fr"``); None: the server's own language (:attr:`guild_locale`)."""
+    guild_locale: str | None = None
+    """The server's language as Discord last told the bot (``guild_locale`` of an interaction
+    there: a Discord locale tag, ``"fr"``, ``"en-US"``); None: not seen yet. Written by
+    :meth:`Store.set_guild_locale`."""
 
 
 @dataclass(frozen=True)
@@ -318,6 +327,10 @@ class PlayerPrefs:
     """A direct message when it becomes this player's turn (or a decision of theirs is due)."""
     reminders: bool = True
     """A reminder before the deadline of this player's turn."""
+    language: str = "en"
+    """The player's language (a language code, ``"fr"``): their Discord client's, as the bot
+    last saw it, for what it sends them later (direct messages, reminders). Written by
+    :meth:`Store.set_player_language`."""
 
 
 @dataclass(frozen=True)
@@ -371,9 +384,12 @@ class Store(Protocol):
         options: TableOptions,
         seats: tuple[Seat, ...],
         now: float,
+        *,
+        language: str = "en",
     ) -> Table:
         """A new lobby, numbered after the guild's newest table (:attr:`Table.number`: two
-        tables of one guild never get the same number, whoever creates them at once); raises
+        tables of one guild never get the same number, whoever creates them at once), whose
+        posts are in ``language`` (:attr:`Table.language`, kept for the table's life); raises
         :class:`ChannelBusy` if the channel has an open table."""
 
     async def get_table(self, table_id: int) -> Table:
@@ -531,7 +547,12 @@ class Store(Protocol):
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs: ...
 
-    async def set_prefs(self, prefs: PlayerPrefs) -> None: ...
+    async def set_prefs(self, prefs: PlayerPrefs) -> None:
+        """Keep every field of ``prefs`` (its language too)."""
+
+    async def set_player_language(self, user_id: int, language: str) -> None:
+        """Keep the language of ``user_id`` (:attr:`PlayerPrefs.language`), and nothing else:
+        their other preferences stay as they are (the defaults for a player with none)."""
 
     async def note_dm_refused(self, user_id: int, at: float) -> None:
         """Remember that Discord refused a direct message to ``user_id`` at ``at`` (their DMs
@@ -547,7 +568,12 @@ class Store(Protocol):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
 
-    async def set_guild_settings(self, settings: GuildSettings) -> None: ...
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        """Keep every field of ``settings`` (its languages too)."""
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        """Keep the server's language as Discord tells it (:attr:`GuildSettings.guild_locale`),
+        and nothing else: its other settings stay as they are (the defaults if it has none)."""
 
     # --- results and checks --------------------------------------------------------------------
 

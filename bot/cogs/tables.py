@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
+from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
@@ -23,6 +24,7 @@ from bot.components import ButtonId, may_act_here, place_of
 from bot.desk import LobbyAction
 from bot.errors import BadRequest, Stale, TableError, TableExists, Why
 from bot.replies import clicker_language, guarded
+from bot.service import SERVER_LANGUAGE, language_choices
 from bot.show import buttons, texts, words
 from bot.show.outbox import POST_ERRORS
 from data.store import TableDefaults
@@ -53,6 +55,24 @@ HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
 ]
+
+
+def autonym(language: str) -> str:
+    """A language's name in itself, as a menu of languages shows it: "English", "Français"."""
+    name = Locale.parse(language).get_display_name(language) or language
+    return name[:1].upper() + name[1:]
+
+
+LANGUAGES = [
+    app_commands.Choice(name="The server's language (Discord's)", value=SERVER_LANGUAGE),
+    *(
+        app_commands.Choice(name=autonym(code), value=code)
+        for code in language_choices()
+        if code != SERVER_LANGUAGE
+    ),
+]
+"""``/fp settings language``: the server's own language, or one the bot speaks (each named in
+itself, so that whoever reads it finds theirs)."""
 NEW_ANSWER = frozenset({"hand", "rematch", "mode", "howto"})
 """The buttons answered with a new private message; the others edit the clicked message."""
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
@@ -253,8 +273,10 @@ class Tables(commands.Cog):
         reminder="When to remind a player before their time runs out",
         curse="Curse on by default",
         fire_die="Fire die on by default",
+        language="The language of new tables' posts and pictures (default: the server's)",
     )
     @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS)
+    @app_commands.choices(language=LANGUAGES)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -262,6 +284,7 @@ class Tables(commands.Cog):
         reminder: app_commands.Choice[int] | None = None,
         curse: bool | None = None,
         fire_die: bool | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         """``/fp settings``: only members who can manage the server."""
         async with guarded(interaction, None, "/fp settings"):
@@ -279,6 +302,7 @@ class Tables(commands.Cog):
                 turn_limit_s=time_limit.value if time_limit else None,
                 reminder_s=reminder.value if reminder else None,
                 defaults=TableDefaults(curse=curse, fire_die=fire_die),
+                language=language.value if language else None,
             )
             await interaction.followup.send(
                 texts.settings_now(current, clicker_language(interaction)), ephemeral=True
@@ -311,6 +335,8 @@ class Tables(commands.Cog):
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:  # the clicked message is edited (or left as it is)
                 await interaction.response.defer()
+            # Before the service reads anything: what it answers is in the languages of now.
+            await self.bot.note_languages(interaction)
             # (A spot's place is checked with the move itself; "How to play" reads no table.)
             if bid.action not in ("spot", "howto"):
                 await self.desk.check_place(

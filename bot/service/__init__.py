@@ -19,7 +19,8 @@ Time comes from an injectable ``clock`` so tests can move it without sleeping.
 The jobs, one module each: :mod:`~bot.service.results` (what the service answers),
 :mod:`~bot.service.core` (reading, writing, hands, timers' deadlines), :mod:`~bot.service.lobby`,
 :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.players` (computer players,
-the fire die, the timers), and :mod:`~bot.service.table` which puts them together.
+the fire die, the timers), :mod:`~bot.service.languages` (who speaks which language), and
+:mod:`~bot.service.table` which puts them together.
 """
 
 from bot.service.core import (
@@ -41,6 +42,7 @@ from bot.service.core import (
     Place,
     hand_digest,
 )
+from bot.service.languages import SERVER_LANGUAGE, language_choices, table_language
 from bot.service.players import default_ai, first_legal
 from bot.service.results import (
     Board,
@@ -70,6 +72,7 @@ __all__ = [
     "MIN_SEATS",
     "MIN_TURN_LIMIT_S",
     "NEXT_ROUND_PAUSE_S",
+    "SERVER_LANGUAGE",
     "TIMEOUT_LEVEL",
     "AiPlayer",
     "Board",
@@ -90,5 +93,7 @@ __all__ = [
     "default_ai",
     "first_legal",
     "hand_digest",
+    "language_choices",
     "spot_labels",
+    "table_language",
 ]

@@ -26,6 +26,7 @@ from bot.errors import (
     Why,
 )
 from bot.kept import Kept
+from bot.service.languages import SERVER_LANGUAGE, KnownLanguages, language_choices
 from bot.service.results import (
     Board,
     Hand,
@@ -143,6 +144,7 @@ class TableCore:
     seed_source: Callable[[], int]
     deal: Dealer
     next_round_pause_s: float
+    languages: KnownLanguages
     _reported: set[tuple[int, int | None]]
 
     # --- reading ---------------------------------------------------------------------------------
@@ -325,6 +327,7 @@ class TableCore:
             since=tuple(since),
             begins=begins and decision != "wait",
             table_number=table.number,
+            language=self.languages.of_player(prefs),
         )
 
     async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:
@@ -599,6 +602,20 @@ class TableCore:
         await self.store.set_prefs(prefs)
         return prefs
 
+    async def note_languages(
+        self,
+        user_id: int,
+        locale: str | None,
+        guild_id: int | None = None,
+        guild_locale: str | None = None,
+    ) -> None:
+        """Note the languages an interaction came with (Discord's locale tags: the user's
+        client's ``locale``; in a server, its ``guild_locale``), for what is sent later: the
+        player's direct messages (:attr:`Hand.language`, :attr:`Reminder.language`) and the
+        posts of the server's next tables (:attr:`Table.language`). Only a change is written
+        (see :class:`~bot.service.languages.KnownLanguages`)."""
+        await self.languages.note(user_id, locale, guild_id, guild_locale)
+
     async def unshown(self, before: float) -> list[Board]:
         """Games whose latest move was committed but never shown (the bot stopped in between),
         waiting for a person: to post their picture again after a restart. Only moves made
@@ -626,9 +643,17 @@ class TableCore:
         turn_limit_s: int | None = None,
         reminder_s: int | None = None,
         defaults: TableDefaults | None = None,
+        language: str | None = None,
     ) -> GuildSettings:
-        """``/fp settings``: change (and return) a server's settings."""
+        """``/fp settings``: change (and return) a server's settings. ``language``: the
+        language of the posts of the server's new tables, one of :func:`language_choices`
+        (:data:`SERVER_LANGUAGE`: the server's own); None leaves it as it is. Raises
+        ValueError for a language that is not a choice (the adapter offers only those)."""
+        if language is not None and language not in language_choices():
+            raise ValueError(f"not a language choice: {language!r}")
         current = await self.store.get_guild_settings(guild_id)
+        if language is not None:
+            current = replace(current, language=None if language == SERVER_LANGUAGE else language)
         if turn_limit_s is not None:
             if not MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S:
                 raise BadRequest(Why.TURN_LIMIT_RANGE)
@@ -639,7 +664,7 @@ class TableCore:
         if defaults is not None and changed:
             merged = {**current.defaults.to_dict(), **defaults.to_dict()}
             current = replace(current, defaults=TableDefaults.from_dict(merged))
-        if turn_limit_s is not None or reminder_s is not None or changed:
+        if turn_limit_s is not None or reminder_s is not None or changed or language is not None:
             await self.store.set_guild_settings(current)
         return current
 

@@ -59,9 +59,11 @@ class Lobby(TableCore):
         options: TableDefaults | None = None,
     ) -> Board:
         """Open a lobby in a channel, with the host seated. The options ``options`` leaves
-        unset take the server's defaults. Raises :class:`TableExists` if the channel already
-        has a table."""
+        unset take the server's defaults; its posts, the server's language
+        (:func:`~bot.service.languages.table_language`). Raises :class:`TableExists` if the
+        channel already has a table."""
         settings = await self.store.get_guild_settings(guild_id)
+        language = self.languages.of_server(settings)
         opts = TableOptions(
             turn_limit_s=settings.turn_limit_s, reminder_s=settings.reminder_s, max_seats=MAX_SEATS
         ).with_defaults(settings.defaults)
@@ -74,6 +76,7 @@ class Lobby(TableCore):
                 opts,
                 (Seat(user_id, _clean_name(name)),),
                 self.clock(),
+                language=language,
             )
         except ChannelBusy as busy:
             link = None
@@ -286,9 +289,17 @@ class Lobby(TableCore):
         seats = _named_computers(
             (Seat(user_id, _clean_name(name)), *(s for s in old.seats if s.ai is not None))
         )
+        # The server's language now (its settings may have changed since the match began).
+        language = self.languages.of_server(await self.store.get_guild_settings(old.guild_id))
         try:
             table = await self.store.create_table(
-                old.guild_id, old.channel_id, user_id, old.options, seats, self.clock()
+                old.guild_id,
+                old.channel_id,
+                user_id,
+                old.options,
+                seats,
+                self.clock(),
+                language=language,
             )
         except ChannelBusy as busy:
             raise TableExists(table_id=busy.table_id) from None

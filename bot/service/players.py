@@ -231,6 +231,7 @@ class Players(TableCore):
                         p.player,
                         dm=dm,
                         quiet=dm and not prefs.reminders,
+                        language=self.languages.of_player(prefs),
                     )
                 )
         return out

@@ -13,6 +13,7 @@ from bot.service.core import (
     Dealer,
     _deal,
 )
+from bot.service.languages import KnownLanguages
 from bot.service.lobby import Lobby
 from bot.service.moves import Moves
 from bot.service.players import Players, default_ai
@@ -45,4 +46,5 @@ class TableService(Lobby, Moves, Players):
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.deal: Dealer = deal or _deal
         self.next_round_pause_s = next_round_pause_s
+        self.languages = KnownLanguages(store)
         self._reported: set[tuple[int, int | None]] = set()

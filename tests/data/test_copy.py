@@ -39,15 +39,19 @@ async def a_season_of_games(path: Path) -> dict[str, list[int]]:
             await store.mark_shown(table.id, table.version)
             await store.set_thread(table.id, 800_000_000_000_000_000 + ch)
             made["running"].append(table.id)
-        lobby = await store.create_table(77, 20, 1001, TableOptions(rounds=3), seats(2), NOW)
+        lobby = await store.create_table(
+            77, 20, 1001, TableOptions(rounds=3), seats(2), NOW, language="fr"
+        )
         await store.set_message(lobby.id, "lobby", 42)
         made["lobby"].append(lobby.id)
         gone = await store.create_table(77, 21, 1001, TableOptions(), seats(2), NOW)
         await store.update_lobby(gone.id, gone.version, status="cancelled", now=NOW + 1)
         made["cancelled"].append(gone.id)
-        await store.set_prefs(PlayerPrefs(1001, "channel", dm_on_turn=False))
+        await store.set_prefs(PlayerPrefs(1001, "channel", dm_on_turn=False, language="fr"))
         await store.set_guild_settings(
-            GuildSettings(77, 3600, 600, TableDefaults(curse=True, rounds=2))
+            GuildSettings(
+                77, 3600, 600, TableDefaults(curse=True, rounds=2), "fr", guild_locale="en-GB"
+            )
         )
     return made
 
@@ -75,7 +79,11 @@ async def same_in_both(source: Path, pg_url: str, made: dict[str, list[int]]) ->
                 assert await pg.get_table(table_id) == await lite.get_table(table_id)
                 assert await pg.action_log(table_id) == await lite.action_log(table_id)
         assert await pg.results() == await lite.results()
-        assert await pg.get_prefs(1001) == PlayerPrefs(1001, "channel", dm_on_turn=False)
+        assert await pg.get_prefs(1001) == PlayerPrefs(
+            1001, "channel", dm_on_turn=False, language="fr"
+        )
+        assert (await pg.get_table(made["lobby"][0])).language == "fr"
+        assert (await pg.get_guild_settings(77)).guild_locale == "en-GB"
         assert (await pg.get_table(made["running"][0])).thread_id is not None
         assert await pg.get_guild_settings(77) == await lite.get_guild_settings(77)
 

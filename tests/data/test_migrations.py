@@ -88,6 +88,8 @@ def _v1_rows(path: Path, version: int = 1) -> Game:
             "version, created_at, updated_at) VALUES (1, 7, 70, 1, 'lobby', '{}', '[]', 1, ?, ?)",
             (NOW, NOW),
         )
+        if version >= 10:  # numbered tables: the first is #1, the next takes #2
+            conn.execute("UPDATE tables SET number = 1 WHERE id = 1")
         seats = json.dumps([{"user_id": 1, "name": "a"}, {"user_id": 2, "name": "b"}])
         conn.execute(
             "INSERT INTO tables (id, guild_id, channel_id, host_id, status, options, seats, "
@@ -102,6 +104,8 @@ def _v1_rows(path: Path, version: int = 1) -> Game:
                 NOW + 9,
             ),
         )
+        if version >= 10:
+            conn.execute("UPDATE tables SET number = 2 WHERE id = 2")
         if version >= 3:
             conn.execute("INSERT INTO initial_states VALUES (2, ?)", (json.dumps(initial),))
         conn.executemany(
