@@ -234,7 +234,7 @@ class TableDriver:
                 return None
             if not m.settled:
                 return None
-            if is_final(m) or self.decider(m) is not None or "Next round" in m.labels():
+            if is_final(m) or self.decider(m) is not None or "next" in actions(m):
                 return m
             return None
 
@@ -263,6 +263,21 @@ class TableDriver:
         await ix.wait_acknowledged()
         return ix
 
+    async def click_action(
+        self, user: FakeUser, message: Message, action: str, arg: str = ""
+    ) -> Interaction:
+        """Click the live button of ``message`` that does ``action`` (with ``arg``), whatever
+        its label says (in any language)."""
+        for b in message.buttons():
+            cid = b.get("custom_id") or ""
+            parts = cid.split(":", 4)
+            if len(parts) == 5 and parts[3] == action and parts[4] == arg and not b.get("disabled"):
+                ix = await user.click(message, custom_id=cid)
+                self.interactions.append(ix)
+                await ix.wait_acknowledged()
+                return ix
+        raise AssertionError(f"no live {action}:{arg} button on {message!r}")
+
     async def slash(self, user: FakeUser, command: str, **options: Any) -> Interaction:
         """A command typed where the table is: its game's thread once it has one."""
         ix = await user.slash(command, self.place(), **options)
@@ -277,7 +292,7 @@ class TableDriver:
         lobby = self.lobby()
         for u in joiners:
             before = len(lobby.revisions)
-            await self.click(u, lobby, "Join")
+            await self.click_action(u, lobby, "join")
             await self._wait_for_edit(lobby, before)
         return lobby
 
@@ -305,7 +320,7 @@ class TableDriver:
     async def start(self, host: FakeUser) -> Message:
         """The host clicks Start; returns the first game message that waits for a person."""
         lobby = self.lobby()
-        await self.click(host, lobby, "Start")
+        await self.click_action(host, lobby, "start")
         return await self.settled_game()
 
     def tile_labels(self, hand: Message) -> list[str]:
@@ -323,7 +338,7 @@ class TableDriver:
         """The user's hand: their newest screen in direct messages if they get them (on their
         turn, ``turn``, the screen of it, waited for as a person waits for it); else (or if
         none comes: after a restart, say) the answer to **My hand** on ``game``."""
-        turn = turn or (self.decider(game) == user.id and "Fall left" not in game.labels())
+        turn = turn or (self.decider(game) == user.id and "fall" not in actions(game))
         if not turn and self.gets_dms(user):
             shown = self.hand_message(user)
             if shown is not None and shown.settled:
@@ -343,7 +358,7 @@ class TableDriver:
                 return found
             except TimeoutError:
                 pass  # no screen says it is their turn: ask for the hand
-        ix = await self.click(user, game, "My hand")
+        ix = await self.click_action(user, game, "hand")
         return await answer(ix)
 
     async def screen_after(
@@ -489,16 +504,16 @@ class TableDriver:
         revisions = len(turn.revisions)
         if game.ephemeral or game.channel.is_dm:  # the screen that asks it
             before = len(game.revisions)
-            await self.click(user, game, f"Fall {direction}")
+            await self.click_action(user, game, "fall", direction)
             await self.screen_after(game, before, f"{user.name}'s screen after the fall")
             if "fall" in actions(game):  # another fall of that turn, asked there again
                 self.timing.samples.append(time.perf_counter() - started)
                 return game
         elif on_screen and self.gets_dms(user):
             screen = await self.fall_screen(user, game)
-            await self.click(user, screen, f"Fall {direction}")
+            await self.click_action(user, screen, "fall", direction)
         else:
-            await self.click(user, game, f"Fall {direction}")
+            await self.click_action(user, game, "fall", direction)
         after = await self.after_fall(turn, revisions)
         self.timing.samples.append(time.perf_counter() - started)
         return after
@@ -518,14 +533,14 @@ class TableDriver:
 
     async def step(self, game: Message) -> Message:
         """Make whatever decision ``game`` asks for, as the person it asks."""
-        if "Next round" in game.labels():
+        if "next" in actions(game):
             user = next(iter(self.users.values()))
-            await self.click(user, game, "Next round")
+            await self.click_action(user, game, "next")
             return await self.settled_game(game.id)
         uid = self.decider(game)
         assert uid is not None, f"nobody to decide in {game.content!r}"
         user = self.users[uid]
-        if "Fall left" in game.labels():
+        if "fall" in actions(game):
             return await self.fall(user, game)
         return await self.play(user, game)
 

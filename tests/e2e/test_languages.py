@@ -128,3 +128,67 @@ async def test_a_french_player_at_an_english_table_reads_their_own_answers_in_fr
     assert theirs.content.splitlines()[0].startswith("🃏 Your hand at table #1 in <#")
     # The thread is still English after all these clicks.
     assert all("à vous" not in m.content for m in table.game_messages())
+
+
+def french_said(text: str) -> bool:
+    """Whether a message of the bot's is in French (words English never uses here)."""
+    return any(w in text for w in ("À vous de jouer", "votre tour", "Votre tour", " à la table"))
+
+
+def english_said(text: str) -> bool:
+    return any(w in text for w in ("Your turn", "your turn", " at table #"))
+
+
+async def test_a_whole_game_each_in_their_own_language_in_private_and_the_servers_in_the_thread(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    """An English server, Bob's client in French: every screen Bob gets by DM is French, every
+    one Alice and Carol get is English, and the thread is English, for a whole game."""
+    await run_bot(seed=877)
+    world.bob.locale = "fr"
+    await table.open(world.alice, world.bob, world.carol)  # Bob's Join notes his language
+    game = await table.start(world.alice)
+    final = await table.play_to_the_end(game)
+    screens = {u.name: [m for m in u.dms() if m.revisions[0].attachments] for u in world.users[:3]}
+    assert all(screens.values())
+    for m in screens["bob"]:
+        first = m.revisions[0].content
+        assert french_said(first) and not english_said(first), first
+        assert all(a.description == "La pyramide et votre main" for a in m.revisions[0].attachments)
+    for name in ("alice", "carol"):
+        for m in screens[name]:
+            first = m.revisions[0].content
+            assert english_said(first) and not french_said(first), first
+    for m in table.game_messages():
+        assert not french_said(m.content), m.content
+    assert "Rematch" in final.labels()
+
+
+async def test_a_french_server_plays_in_french_in_the_thread_and_an_english_player_reads_english(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    """The reverse: a French server's table posts in French (thread name, posts, buttons), and
+    Alice, whose client is English, gets her screens in English; when she switches to French,
+    the next screen she opens is French."""
+    await run_bot(seed=877)
+    world.fake.set_guild_locale(world.guild, "fr")
+    for u in (world.bob, world.carol):
+        u.locale = "fr"
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    thread = table.thread()
+    assert thread is not None and "table nº 1" in thread.name
+    assert french_said(game.content) or "a joué" in game.content, game.content
+    assert "Ma main" in game.labels() and "My hand" not in game.labels()
+    for _ in range(6):  # two turns each
+        game = await table.step(game)
+    for m in table.game_messages():
+        assert not english_said(m.content), m.content
+    alices = [m for m in world.alice.dms() if m.revisions[0].attachments]
+    assert alices and all(english_said(m.revisions[0].content) for m in alices)
+    bobs = [m for m in world.bob.dms() if m.revisions[0].attachments]
+    assert bobs and all(french_said(m.revisions[0].content) for m in bobs)
+    # Alice switches her client to French: the next answer to her click is French.
+    world.alice.locale = "fr"
+    mine = await answer(await table.click_action(world.alice, game, "hand"))
+    assert french_said(mine.content) or "Votre main" in mine.content, mine.content
