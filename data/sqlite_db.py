@@ -322,6 +322,7 @@ class Database:
         self._read_lock = asyncio.Lock()
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpoint_wanted = asyncio.Event()
+        self._closing = False  # the checkpoint loop is to end (see close)
         self._moves_unchecked = 0  # moves in the WAL since the last checkpoint began
         self._writing = False
         self._last_write = 0.0  # time.monotonic() when the last write ended
@@ -352,6 +353,7 @@ class Database:
             raise translated(self.path, e, self.busy_timeout_ms) from e
         self._read_lock = asyncio.Lock()  # (fresh: the store may be reopened in another loop)
         self._checkpoint_wanted = asyncio.Event()
+        self._closing = False
         if migrate_schema and not self.read_only:
             self._checkpoint_task = asyncio.create_task(
                 self._checkpoint_loop(), name=f"checkpoints of {self.path}"
@@ -439,6 +441,10 @@ class Database:
         self._writer = self._reader = None
         try:
             if self._checkpoint_task is not None:
+                # Python 3.11's wait_for can turn a cancellation that lands as its timeout
+                # expires into a TimeoutError (fixed in 3.12): the flag ends the loop anyway.
+                self._closing = True
+                self._checkpoint_wanted.set()
                 self._checkpoint_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._checkpoint_task
@@ -555,9 +561,11 @@ class Database:
             log.error("no checkpoints for %s: %s", self.path, translated(self.path, e, 0))
             return
         try:
-            while True:
+            while not self._closing:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._checkpoint_wanted.wait(), CHECKPOINT_INTERVAL_S)
+                if self._closing:
+                    return
                 self._checkpoint_wanted.clear()
                 while not self._quiet() and self._moves_unchecked < CHECKPOINT_ANYWAY_MOVES:
                     await asyncio.sleep(min(CHECKPOINT_QUIET_S, 0.05))
