@@ -21,6 +21,7 @@ language there is. Everything else takes a language as returned by it.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from decimal import Decimal
@@ -130,6 +131,36 @@ class Catalogs:
         return self.language(self.language_for(locale))
 
 
+_DE_PLACEHOLDER: Final = re.compile(r"\b([Dd])e \{(\w+)\}")
+_VOWELS: Final = frozenset("AEIOUYÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâæéèêëîïôœùûü")
+
+
+class FrenchTemplate(str):
+    """A French message whose ``format`` elides "de" before a value that begins with a vowel
+    ("la pioche de {player}" with Alice: "la pioche d'Alice"), as French writes it. Only the
+    "de" of the template, right before a placeholder, changes: never the value itself.
+
+    >>> FrenchTemplate("la pioche de {player}").format(player="Alice")
+    "la pioche d'Alice"
+    >>> FrenchTemplate("la pioche de {player}").format(player="Bob")
+    'la pioche de Bob'
+    """
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        def elide(m: re.Match[str]) -> str:
+            value = kwargs.get(m[2])
+            if isinstance(value, str) and value[:1] in _VOWELS:
+                return f"{m[1]}'{{{m[2]}}}"
+            return m[0]
+
+        return str.format(_DE_PLACEHOLDER.sub(elide, self), *args, **kwargs)
+
+
+def _grammar(code: str, text: str) -> str:
+    """``text`` as the language's formatting needs it (French: :class:`FrenchTemplate`)."""
+    return FrenchTemplate(text) if code.split("_", 1)[0] == "fr" else text
+
+
 @dataclass(frozen=True)
 class Language:
     """One language's words and number formats. Its method names are the extraction keywords
@@ -147,21 +178,21 @@ class Language:
 
     def _(self, message: str) -> str:
         """The translation of ``message`` (itself where the catalog has none)."""
-        return self.translations.gettext(message)
+        return self.gettext(message)
 
     def gettext(self, message: str) -> str:
-        return self.translations.gettext(message)
+        return _grammar(self.code, self.translations.gettext(message))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form for ``n``: the language's plural rule may have more than two forms."""
-        return self.translations.ngettext(singular, plural, n)
+        return _grammar(self.code, self.translations.ngettext(singular, plural, n))
 
     def pgettext(self, context: str, message: str) -> str:
         """The translation of ``message`` in ``context`` (a kind of place: "button", ...)."""
-        return str(self.translations.pgettext(context, message))
+        return _grammar(self.code, str(self.translations.pgettext(context, message)))
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        return self.translations.npgettext(context, singular, plural, n)
+        return _grammar(self.code, self.translations.npgettext(context, singular, plural, n))
 
     def format_decimal(self, number: Number) -> str:
         """A number as the language writes it: ``1,234.5`` in English, ``1 234,5`` in French."""

@@ -336,3 +336,22 @@ def test_a_new_language_reaches_the_pictures_with_no_code_change(
     said = "\n".join(seen.texts)
     assert "Letzter Zug: Jenny legt die gelbe Kohle (1)" in said
     assert "Stroh" in said
+
+
+def test_french_elides_de_before_a_name_that_begins_with_a_vowel() -> None:
+    """ "La pioche d'Alice", "la pioche de Bob": the catalog's own French sentence, formatted
+    with each name; the name itself is never changed."""
+    fr = i18n.catalogs.language("fr")
+    template = fr.ngettext(
+        "{tiles} went under {player}'s pile", "{tiles} went under {player}'s pile", 2
+    )
+    assert "de {player}" in template  # the sentence as translated
+    assert template.format(tiles="deux tuiles", player="Alice").endswith("pioche d'Alice")
+    assert template.format(tiles="deux tuiles", player="Élodie").endswith("pioche d'Élodie")
+    assert template.format(tiles="deux tuiles", player="Bob").endswith("pioche de Bob")
+    # Only the template's "de" before the placeholder: a name's own words stay as written.
+    said = template.format(tiles="deux tuiles", player="Jean de Arc")
+    assert said.endswith("pioche de Jean de Arc")
+    # English is untouched.
+    english = i18n.catalogs.language("en").gettext("{player}'s {tile}")
+    assert english.format(player="Alice", tile="red 6") == "Alice's red 6"
