@@ -127,11 +127,7 @@ class Show:
         known = [h.language for h in step.hands if h.user_id == user_id]
         lang = catalogs.language(known[0] if known else board.language)
         text = texts.turn_done(texts.turn_account(step, lang), lang)
-        self.outbox.spawn(self._close_screen(board, user_id, text), board.table_id)
-
-    async def _close_screen(self, board: Board, user_id: int, text: str) -> None:
-        cid = await self.outbox.dm_channel_id(user_id)
-        await self.hands.retire(board.table_id, user_id, cid, text)
+        self.outbox.spawn(self.hands.close_screen(board.table_id, user_id, text), board.table_id)
 
     async def _own_screen(self, step: Step, own: Own, *, noted: bool) -> None:
         """The clicker's screen after their move. In direct messages, their last click of the

@@ -177,13 +177,17 @@ class Hands:
         buttons (the end of the match, or the table closed)."""
         for seat in board.table.seats:
             uid = seat.user_id
-            if uid is None or Kept.hand(uid).of(board.table.messages) is None:
-                continue
-            try:
-                cid = await self.outbox.dm_channel_id(uid)
-                await self.retire(board.table_id, uid, cid, text)
-            except discord.HTTPException as err:
-                log.info("table %s: could not close a screen: %s", board.table_id, err)
+            if uid is not None and Kept.hand(uid).of(board.table.messages) is not None:
+                await self.close_screen(board.table_id, uid, text)
+
+    async def close_screen(self, table_id: int, user_id: int, text: str) -> None:
+        """Close the player's screen in their direct messages with ``text`` (see
+        :meth:`retire`); Discord refusing it is logged."""
+        try:
+            cid = await self.outbox.dm_channel_id(user_id)
+            await self.retire(table_id, user_id, cid, text)
+        except discord.HTTPException as err:
+            log.info("table %s: could not close a screen: %s", table_id, err)
 
     async def remind(self, rem: Reminder) -> None:
         """The reminder by direct message, where the player is told of their decisions, with

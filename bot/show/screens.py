@@ -103,12 +103,6 @@ class Screens:
             except discord.HTTPException as err:
                 log.debug("table %s: could not retire an older screen: %s", key[0], err)
 
-    def showing(self, table_id: int, user_id: int, message_id: int) -> bool:
-        """Whether the player's live screen at the table is the message ``message_id`` (then
-        its edits are this module's: a move refreshes it, a click turns it into a step)."""
-        screen = self._open.get((table_id, user_id))
-        return screen is not None and screen.message_id == message_id and self._live(screen)
-
     async def _on_clicked(
         self, interaction: discord.Interaction[Any], table_id: int, shown: Message
     ) -> tuple[int, Edit]:
