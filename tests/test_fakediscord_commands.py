@@ -193,7 +193,10 @@ RULES: dict[str, CommandRule] = {
         BAD_LENGTH,
     ),
     "description-100": CommandRule(
-        command(description="d" * 100), command(description="d" * 101), "0.description", BAD_LENGTH
+        command(description="d" * 100),
+        command(description="d" * 101),
+        "0.description",
+        "BASE_TYPE_MAX_LENGTH",
     ),
     "options-25": CommandRule(
         command(*(option(f"o{i}") for i in range(25))),

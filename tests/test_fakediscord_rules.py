@@ -173,13 +173,13 @@ BODY_RULES: dict[str, BodyRule] = {
         {"embeds": [embed(fields=[{"name": text(256), "value": "v"}])]},
         {"embeds": [embed(fields=[{"name": text(257), "value": "v"}])]},
         "embeds.0.fields.0.name",
-        "BASE_TYPE_BAD_LENGTH",
+        "BASE_TYPE_MAX_LENGTH",
     ),
     "embed-field-value-1024": BodyRule(
         {"embeds": [embed(fields=[{"name": "n", "value": text(1024)}])]},
         {"embeds": [embed(fields=[{"name": "n", "value": text(1025)}])]},
         "embeds.0.fields.0.value",
-        "BASE_TYPE_BAD_LENGTH",
+        "BASE_TYPE_MAX_LENGTH",
     ),
     "embed-footer-2048": BodyRule(
         {"embeds": [embed(footer={"text": text(2048)})]},
@@ -233,7 +233,7 @@ BODY_RULES: dict[str, BodyRule] = {
         {"content": "x", "components": [row(button(custom_id=text(100)))]},
         {"content": "x", "components": [row(button(custom_id=text(101)))]},
         "components.0.components.0.custom_id",
-        "BASE_TYPE_MAX_LENGTH",
+        "BASE_TYPE_BAD_LENGTH",
     ),
     "custom-id-unique": BodyRule(
         {"content": "x", "components": [row(button("A", "a"), button("B", "b"))]},
@@ -318,7 +318,7 @@ BODY_RULES: dict[str, BodyRule] = {
         {"flags": V2, "components": v2_texts(40)},
         {"flags": V2, "components": v2_texts(41)},
         "components",
-        "MESSAGE_COMPONENTS_TOO_MANY",
+        "BASE_TYPE_MAX_LENGTH",
     ),
     "v2-no-stickers": BodyRule(
         v2(v2_text()),
@@ -347,8 +347,8 @@ BODY_RULES: dict[str, BodyRule] = {
     "v2-section-accessory": BodyRule(
         v2(section(v2_text("a"), accessory=thumbnail())),
         v2({"type": 9, "components": [v2_text("a")], "accessory": v2_text("b")}),
-        "components.0.accessory",
-        "BASE_TYPE_REQUIRED",
+        "components.0.accessory.type",
+        "UNION_TYPE_CHOICES",
     ),
     "v2-container-children": BodyRule(
         v2(container(v2_text(), section(v2_text("s")), buttons_row(1, "c"), {"type": 14})),
@@ -626,6 +626,58 @@ async def test_the_global_limit_spares_interaction_endpoints(world: World, rest:
     assert (
         await rest("POST", f"/interactions/{ix.id}/{ix.token}/callback", {"type": 6})
     ).status == 204
+
+
+# ------------------------------------------------------------------ Discord's published contract
+
+
+async def test_path_and_query_parameters_are_held_to_the_contract(world: World, rest: Rest) -> None:
+    fake = world.fake
+    games = f"/channels/{world.games.id}/messages"
+    assert (await rest("GET", f"{games}?limit=100")).status == 200
+    with fake.expect_refusal("NUMBER_TYPE_MAX"):
+        refused = await rest("GET", f"{games}?limit=101")
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("limit") == "NUMBER_TYPE_MAX"
+    with fake.expect_refusal("NUMBER_TYPE_COERCE"):
+        refused = await rest("GET", "/channels/games/messages")
+    assert refused.field_error("channel_id") == "NUMBER_TYPE_COERCE"
+    outside = fake.outside_contract()
+    assert [(r.route, r.outside_contract) for r in outside] == [
+        (
+            "GET /channels/{channel_id}/messages",
+            ["limit: NUMBER_TYPE_MAX int value should be less than or equal to 100."],
+        ),
+        (
+            "GET /channels/{channel_id}/messages",
+            ['channel_id: NUMBER_TYPE_COERCE Value "games" is not snowflake.'],
+        ),
+    ]
+    assert fake.unchecked_requests() == []
+
+
+async def test_a_command_registration_outside_the_contract_is_refused_whole(
+    world: World, rest: Rest
+) -> None:
+    """An integer option's max_value is at most 2^53 - 1 (the spec's Int53Type): Discord
+    refuses the whole list, so not one command registers."""
+    fake = world.fake
+    path = f"/applications/{fake.state.application_id}/commands"
+
+    def commands(max_value: int) -> list[dict[str, Any]]:
+        match = {"type": 4, "name": "match", "description": "Its number", "max_value": max_value}
+        return [
+            {"name": "fp", "description": "Play", "options": [match]},
+            {"name": "other", "description": "Another command"},
+        ]
+
+    with fake.expect_refusal("NUMBER_TYPE_MAX"):
+        refused = await rest("PUT", path, commands(2**53))
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("0.options.0.max_value") == "NUMBER_TYPE_MAX"
+    assert fake.commands() == []
+    assert (await rest("PUT", path, commands(2**53 - 1))).status == 200
+    assert sorted(c.name for c in fake.commands()) == ["fp", "other"]
 
 
 # ------------------------------------------------------------------------------ refusals in tests

@@ -51,7 +51,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_ID: Final = 2**53
+MAX_MATCH: Final = 2**53 - 1
+"""The largest table number `/fp replay` takes: an integer option's ``max_value`` is at most
+2^53 - 1 in Discord's API (the command would not register with more)."""
 CATCH_UP_S: Final = 5.0
 """How often the bot looks for matches that finished but are not rated yet (one probe of a
 small partial index when there are none): a match is rated within seconds of its end, by
@@ -327,7 +329,7 @@ async def _history(
 
 @app_commands.describe(match="The match's table number, as /fp history shows it (table #12: 12)")
 async def _replay(
-    interaction: discord.Interaction[Any], match: app_commands.Range[int, 1, MAX_ID]
+    interaction: discord.Interaction[Any], match: app_commands.Range[int, 1, MAX_MATCH]
 ) -> None:
     cog = _cog(interaction)
     if cog is None:

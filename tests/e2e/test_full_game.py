@@ -87,6 +87,12 @@ async def test_full_three_player_game(
     for user in (world.alice, world.bob, world.carol):
         for dm in user.dms():
             assert f"<@{user.id}>" not in dm.content  # hands are never about someone else
+    # Every request the bot made in the whole match, command registration included, was held
+    # to Discord's published contract, and none fell outside it.
+    fake = world.fake
+    assert fake.requests_to("PUT /applications/{application_id}/commands")
+    assert len(fake.requests) > 100
+    assert fake.unchecked_requests() == [] and fake.outside_contract() == []
     samples = sorted(table.timing.samples)
     print(  # for the report (never asserted: wall-clock time)
         f"click-to-picture over {len(samples)} moves: "

@@ -167,6 +167,8 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     with Image.open(io.BytesIO(gif.data)) as img:
         assert img.n_frames >= 2
     world.fake.assert_no_failed_interactions()
+    # Records' screens, pictures and files too: every request inside Discord's contract.
+    assert world.fake.unchecked_requests() == [] and world.fake.outside_contract() == []
 
 
 def _numbers_in(history: Message) -> list[int]:

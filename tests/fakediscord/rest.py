@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .contract.check import Contract, form_error
 from .errors import (
     ALREADY_ACKNOWLEDGED,
     ENTITY_TOO_LARGE,
@@ -88,6 +89,10 @@ class RequestRecord:
     status: int | None = None
     error_code: int | None = None
     finished: float | None = None
+    #: Checked against Discord's published contract (every route the fake serves is).
+    contract_checked: bool = False
+    #: What fell outside that contract, one ``path: CODE message`` a field (empty: inside).
+    outside_contract: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -106,92 +111,78 @@ def _truthy(value: str | None) -> bool:
     return value is not None and value.lower() in ("1", "true")
 
 
+ROUTES: tuple[tuple[str, str, str], ...] = (
+    ("GET", "/gateway", "get_gateway"),
+    ("GET", "/gateway/bot", "get_gateway_bot"),
+    ("GET", "/users/@me", "get_me"),
+    ("POST", "/users/@me/channels", "create_dm"),
+    ("GET", "/users/{user_id}", "get_user"),
+    ("GET", "/oauth2/applications/@me", "get_application"),
+    ("GET", "/applications/@me", "get_application"),
+    ("GET", "/applications/{application_id}/commands", "list_commands"),
+    ("PUT", "/applications/{application_id}/commands", "put_commands"),
+    ("POST", "/applications/{application_id}/commands", "post_command"),
+    ("GET", "/applications/{application_id}/commands/{command_id}", "get_command"),
+    ("PATCH", "/applications/{application_id}/commands/{command_id}", "patch_command"),
+    ("DELETE", "/applications/{application_id}/commands/{command_id}", "delete_command"),
+    ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", "list_commands"),
+    ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", "put_commands"),
+    ("POST", "/applications/{application_id}/guilds/{guild_id}/commands", "post_command"),
+    (
+        "GET",
+        "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+        "get_command",
+    ),
+    (
+        "PATCH",
+        "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+        "patch_command",
+    ),
+    (
+        "DELETE",
+        "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+        "delete_command",
+    ),
+    ("GET", "/channels/{channel_id}", "get_channel"),
+    ("GET", "/channels/{channel_id}/messages", "list_messages"),
+    ("POST", "/channels/{channel_id}/messages", "create_message"),
+    ("GET", "/channels/{channel_id}/messages/{message_id}", "get_message"),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}", "edit_message"),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}", "delete_message"),
+    ("POST", "/channels/{channel_id}/messages/{message_id}/threads", "start_thread_from_message"),
+    ("POST", "/channels/{channel_id}/typing", "typing"),
+    ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", "add_reaction"),
+    (
+        "DELETE",
+        "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+        "remove_reaction",
+    ),
+    ("GET", "/guilds/{guild_id}", "get_guild"),
+    ("GET", "/guilds/{guild_id}/channels", "get_guild_channels"),
+    ("GET", "/guilds/{guild_id}/roles", "get_guild_roles"),
+    ("GET", "/guilds/{guild_id}/members", "list_members"),
+    ("GET", "/guilds/{guild_id}/members/{user_id}", "get_member"),
+    ("POST", "/interactions/{interaction_id}/{token}/callback", "interaction_callback"),
+    ("POST", "/webhooks/{application_id}/{token}", "webhook_execute"),
+    ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", "webhook_get"),
+    ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", "webhook_edit"),
+    ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", "webhook_delete"),
+)
+"""Every route the fake serves: method, path as discord.py writes it, the handler's name.
+Each is checked against the contract derived from Discord's OpenAPI description
+(``contract/``)."""
+
+
 class RestApi:
     """Request handlers and the middleware applying auth, faults and rate limits."""
 
     def __init__(self, server: FakeDiscord) -> None:
         self.server = server
         self.state = server.state
+        #: Discord's published contract for every route served (``contract/``).
+        self.contract = Contract.load()
         self.routes: list[tuple[str, str, Handler]] = [
-            ("GET", "/gateway", self.get_gateway),
-            ("GET", "/gateway/bot", self.get_gateway_bot),
-            ("GET", "/users/@me", self.get_me),
-            ("POST", "/users/@me/channels", self.create_dm),
-            ("GET", "/users/{user_id}", self.get_user),
-            ("GET", "/oauth2/applications/@me", self.get_application),
-            ("GET", "/applications/@me", self.get_application),
-            ("GET", "/applications/{application_id}/commands", self.list_commands),
-            ("PUT", "/applications/{application_id}/commands", self.put_commands),
-            ("POST", "/applications/{application_id}/commands", self.post_command),
-            ("GET", "/applications/{application_id}/commands/{command_id}", self.get_command),
-            ("PATCH", "/applications/{application_id}/commands/{command_id}", self.patch_command),
-            ("DELETE", "/applications/{application_id}/commands/{command_id}", self.delete_command),
-            (
-                "GET",
-                "/applications/{application_id}/guilds/{guild_id}/commands",
-                self.list_commands,
-            ),
-            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.put_commands),
-            (
-                "POST",
-                "/applications/{application_id}/guilds/{guild_id}/commands",
-                self.post_command,
-            ),
-            (
-                "GET",
-                "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
-                self.get_command,
-            ),
-            (
-                "PATCH",
-                "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
-                self.patch_command,
-            ),
-            (
-                "DELETE",
-                "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
-                self.delete_command,
-            ),
-            ("GET", "/channels/{channel_id}", self.get_channel),
-            ("GET", "/channels/{channel_id}/messages", self.list_messages),
-            ("POST", "/channels/{channel_id}/messages", self.create_message),
-            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
-            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
-            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
-            (
-                "POST",
-                "/channels/{channel_id}/messages/{message_id}/threads",
-                self.start_thread_from_message,
-            ),
-            ("POST", "/channels/{channel_id}/typing", self.typing),
-            (
-                "PUT",
-                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
-                self.add_reaction,
-            ),
-            (
-                "DELETE",
-                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
-                self.remove_reaction,
-            ),
-            ("GET", "/guilds/{guild_id}", self.get_guild),
-            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
-            ("GET", "/guilds/{guild_id}/roles", self.get_guild_roles),
-            ("GET", "/guilds/{guild_id}/members", self.list_members),
-            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
-            ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
-            ("POST", "/webhooks/{application_id}/{token}", self.webhook_execute),
-            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self.webhook_get),
-            (
-                "PATCH",
-                "/webhooks/{application_id}/{token}/messages/{message_id}",
-                self.webhook_edit,
-            ),
-            (
-                "DELETE",
-                "/webhooks/{application_id}/{token}/messages/{message_id}",
-                self.webhook_delete,
-            ),
+            (method, path, getattr(self, name)) for method, path, name in ROUTES
         ]
 
     @property
@@ -258,7 +249,12 @@ class RestApi:
                     raise fault.to_error()
                 if server.limiter is not None and template != "/{tail}":
                     rl_headers = server.limiter.check(request.method, template, request.match_info)
+            contracted = api and record.route in self.contract.operations
+            if contracted:
+                self._check_parameters(request, record)
             resp = await handler(request)
+            if contracted and record.body is None and self._body_required(record.route):
+                raise RuntimeError(f"the handler of {record.route} never read its body")
             if isinstance(resp, web.Response):
                 resp.headers.update(rl_headers)
         except DiscordError as e:
@@ -342,11 +338,27 @@ class RestApi:
                     raise DiscordError(
                         400, INVALID_JSON, "The request body contains invalid JSON."
                     ) from e
-        if payload is None:
-            payload = {}
-        record.body = payload
+        record.body = {} if payload is None else payload
         record.files = [f.filename for f in files]
-        return payload, files
+        if record.route in self.contract.operations:
+            found = self.contract.body_errors(record.route, payload, files=len(files))
+            if found:
+                record.outside_contract.extend(map(str, found))
+                raise form_error(found)
+        return record.body, files
+
+    def _check_parameters(self, request: web.Request, record: RequestRecord) -> None:
+        """The path and query parameters against Discord's contract for the route."""
+        path_values = [v for k, v in request.match_info.items() if k != "tail"]
+        found = self.contract.parameter_errors(record.route, path_values, request.query)
+        record.contract_checked = True
+        if found:
+            record.outside_contract.extend(map(str, found))
+            raise form_error(found)
+
+    def _body_required(self, route: str) -> bool:
+        body = self.contract.operation(route)["body"]
+        return body is not None and bool(body["required"])
 
     # ------------------------------------------------------------------ misc
     async def unknown_route(self, request: web.Request) -> web.StreamResponse:

@@ -417,6 +417,14 @@ class FakeDiscord:
         """Requests for a route template, e.g. ``"POST /channels/{channel_id}/messages"``."""
         return [r for r in self.requests if r.route == route]
 
+    def outside_contract(self) -> list[RequestRecord]:
+        """Requests outside Discord's published contract (refused with 400 50035)."""
+        return [r for r in self.requests if r.outside_contract]
+
+    def unchecked_requests(self) -> list[RequestRecord]:
+        """Requests not checked against the contract (none, unless a route was unknown)."""
+        return [r for r in self.requests if not r.contract_checked]
+
     def assert_healthy(self) -> None:
         """Fail if the fake hit an internal error or the bot used a route the fake lacks."""
         problems = [f"internal error: {e}" for e in self.errors]
