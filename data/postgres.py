@@ -545,9 +545,9 @@ class PostgresStore:
         results: dict[str, Any] | None = None,
     ) -> Table:
         """Close an open table (``"finished"``, recorded in the results; ``"cancelled"``;
-        ``"aborted"``); timers cleared, version bumped. A table finished by its last move can
-        be ended as finished again to attach ``results``. A corrupt table can be aborted with
-        the version its :class:`CorruptRecord` carries."""
+        ``"aborted"``, recorded too when ``results`` are given); timers cleared, version bumped.
+        A table finished by its last move can be ended as finished again to attach ``results``.
+        A corrupt table can be aborted with the version its :class:`CorruptRecord` carries."""
         if status not in R.CLOSED_STATUSES:
             raise ValueError(f"a table ends finished, cancelled or aborted, not {status!r}")
 
@@ -566,7 +566,7 @@ class PostgresStore:
                 raise await self._why(conn, table_id, expected_version, "open")
             row = await self._fetch(conn, table_id)
             assert row is not None
-            if status == "finished":
+            if R.recorded(status, results):
                 table = table_from_record(row, validate=False, strict=False)
                 await self._write_result(conn, table, results)
             return row
@@ -1001,7 +1001,7 @@ class PostgresStore:
     async def results(
         self, guild_id: int | None = None, *, limit: int | None = None
     ) -> list[dict[str, Any]]:
-        """Finished matches, newest first (see :meth:`data.store.Store.results`)."""
+        """Matches with a result, newest first (see :meth:`data.store.Store.results`)."""
         rows = await self._db.read(
             "SELECT table_id, guild_id, channel_id, finished_at, seats, scores, winners, data "
             "FROM results WHERE $1::bigint IS NULL OR guild_id = $1 "

@@ -470,7 +470,9 @@ class SqliteStore(SqliteReads):
         results: dict[str, Any] | None = None,
     ) -> Table:
         """Close an open table: ``"finished"`` (recorded in the results, with ``results`` as
-        extra data), ``"cancelled"`` or ``"aborted"``. Timers are cleared, the version bumped.
+        extra data), ``"cancelled"`` or ``"aborted"`` (recorded too when ``results`` are given:
+        the standings of a game stopped after its first move). Timers are cleared, the version
+        bumped.
 
         A table already finished by its last move (``apply_action(status="finished")``) can be
         ended again as ``"finished"`` to attach ``results``. A corrupt table can be aborted with
@@ -492,7 +494,7 @@ class SqliteStore(SqliteReads):
                 (status, now, table_id),
             )
             new = self._refetch(conn, table_id)
-            if status == "finished":
+            if R.recorded(status, results):
                 table = R.table_from_row(new, validate=False, strict=False)
                 self._record_result(conn, table, results)
             return new
@@ -503,7 +505,7 @@ class SqliteStore(SqliteReads):
     def _record_result(
         conn: sqlite3.Connection, table: Table, results: dict[str, Any] | None
     ) -> None:
-        """Record a finished match (or replace its record) for stats."""
+        """Record a match's result (or replace it) for the records."""
         match, players = R.result_rows(
             table.id,
             table.guild_id,
