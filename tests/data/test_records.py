@@ -295,11 +295,12 @@ async def match_with_leavers(
     *,
     leave: tuple[tuple[int, float], ...] = (),
     stop_after: int | None = None,
-) -> Game:
+) -> tuple[int, Game]:
     """A match of random legal moves, recorded as the bot records it. The people of ``leave``
     (``(seat, when)``) leave after the first move, and a computer plays their seats on from the
     next move; with ``stop_after``, the match is aborted after that many moves and recorded
-    with its standings (else it is played to the end). Returns the game as it ended."""
+    with its standings (else it is played to the end). Returns the table's id and the game as
+    it ended."""
     table = await store.create_table(
         GUILD, channel, seats[0].user_id or 1, TableOptions(curse=True), seats, NOW + seed
     )
@@ -338,7 +339,7 @@ async def match_with_leavers(
         status = "aborted"
         results = {"scores": list(game.standings()), "winners": [], "rounds": game.rounds}
     await store.end_table(table.id, table.version, status, NOW + seed + 1, results)
-    return game
+    return table.id, game
 
 
 def expected_mu(places: list[int]) -> list[float]:
@@ -356,7 +357,7 @@ async def test_a_match_aborted_after_its_first_move_is_rated_by_its_standings(
     store: Store,
 ) -> None:
     seats = tuple(PEOPLE[:3])
-    game = await match_with_leavers(store, 90, 5, seats, stop_after=9)
+    _, game = await match_with_leavers(store, 90, 5, seats, stop_after=9)
     standings = list(game.standings())
     assert game.pending is not None and standings != list(game.scores)  # stopped mid-round
     rec = records_for(store)
@@ -375,7 +376,7 @@ async def test_a_match_aborted_after_its_first_move_is_rated_by_its_standings(
 async def test_the_people_who_left_are_rated_last_the_earliest_last(store: Store) -> None:
     seats = tuple(PEOPLE[:4])
     # Seat 2 leaves first, seat 1 later; seats 0 and 3 play to the end.
-    game = await match_with_leavers(store, 91, 3, seats, leave=((2, NOW + 10), (1, NOW + 20)))
+    _, game = await match_with_leavers(store, 91, 3, seats, leave=((2, NOW + 10), (1, NOW + 20)))
     assert game.match_over
     seated = places_of([game.scores[0], game.scores[3]])
     last = max(seated)
@@ -411,7 +412,7 @@ async def test_the_best_person_wins_when_the_computer_in_a_leavers_seat_finishes
     store: Store,
 ) -> None:
     seats = tuple(PEOPLE[:3])
-    game = await match_with_leavers(store, 93, 7, seats, leave=((1, NOW + 10),))
+    _, game = await match_with_leavers(store, 93, 7, seats, leave=((1, NOW + 10),))
     assert game.winners() == [1]  # the computer in P1's seat won (this seed, checked once)
     best = 0 if game.scores[0] < game.scores[2] else 2
     rec = records_for(store)
@@ -450,7 +451,7 @@ async def test_recomputed_ratings_equal_the_incremental_ones_after_leavers_and_a
 
 async def test_history_lists_the_stopped_matches_and_those_a_player_left(store: Store) -> None:
     await match_with_leavers(store, 110, 1, tuple(PEOPLE[:3]))
-    stopped = await match_with_leavers(
+    _, stopped = await match_with_leavers(
         store, 111, 2, tuple(PEOPLE[1:4]), leave=((0, NOW + 5),), stop_after=6
     )
     rec = records_for(store)
