@@ -683,14 +683,17 @@ class PostgresStore:
 
         return await self._db.run(op, transaction=False, what=what)
 
-    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
         await self._insert(
-            "INSERT INTO departures (table_id, seat, user_id, at) VALUES ($1, $2, $3, $4) "
-            "ON CONFLICT (table_id, seat) DO NOTHING",
+            "INSERT INTO departures (table_id, seat, user_id, at, name) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, seat) DO NOTHING",
             table_id,
             seat,
             user_id,
             now,
+            name,
             what=f"a departure from table {table_id}",
         )
 

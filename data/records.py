@@ -271,6 +271,8 @@ class Departure:
     user_id: int
     at: float
     """When they left (unix time): of several leavers, the earliest is placed last."""
+    name: str | None
+    """Their name at the table (None: a departure kept before names were)."""
 
 
 @dataclass(frozen=True)
@@ -317,7 +319,7 @@ def rated_seats(
     for i in sorted(range(len(seats)), key=lambda i: (place(i), i)):
         s = seats[i]
         if i in left:
-            key, name = person_key(left[i].user_id), s.name
+            key, name = person_key(left[i].user_id), left[i].name or s.name
         elif s.ai is not None:
             key, name = computer_key(s.ai), f"Computer ({s.ai})"
         elif s.user_id is not None:
@@ -423,10 +425,14 @@ def stored_match(row: Sequence[Any], departures: Iterable[Departure]) -> StoredM
     )
 
 
+DEPARTURE_COLUMNS: Final = "seat, user_id, at, name"
+"""The ``departures`` columns :func:`departure` reads, in its order."""
+
+
 def departure(row: Sequence[Any]) -> Departure:
-    """A ``departures`` row ``(seat, user_id, at)``."""
-    seat, user_id, at = row
-    return Departure(int(seat), int(user_id), float(at))
+    """A ``departures`` row in the order of :data:`DEPARTURE_COLUMNS`."""
+    seat, user_id, at, name = row
+    return Departure(int(seat), int(user_id), float(at), None if name is None else str(name))
 
 
 def replay_all(
@@ -451,7 +457,7 @@ def recomputed(
     rows: Sequence[Sequence[Any]], departures: Iterable[Sequence[Any]]
 ) -> tuple[dict[str, PlayerRecord], dict[tuple[str, str], int]]:
     """:func:`replay_all` of results rows in rating order (see :func:`stored_match`) and
-    ``departures`` rows ``(table_id, seat, user_id, at)``."""
+    ``departures`` rows: the table id, then :data:`DEPARTURE_COLUMNS`."""
     deps: dict[int, list[Departure]] = {}
     for tid, *rest in departures:
         deps.setdefault(int(tid), []).append(departure(rest))
@@ -575,6 +581,7 @@ def records_for(store: object) -> Records:
 
 
 __all__ = [
+    "DEPARTURE_COLUMNS",
     "MATCH_COLUMNS",
     "MIN_MATCHES",
     "MODEL",

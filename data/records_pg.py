@@ -18,6 +18,7 @@ from data import records as RC
 from data import rows as R
 from data.postgres import PostgresStore
 from data.records import (
+    DEPARTURE_COLUMNS,
     MIN_MATCHES,
     RATING_COLUMNS,
     BoardPage,
@@ -84,7 +85,7 @@ class PgRecords:
             return None
         row = rows[0]
         deps = await self._db.read(
-            "SELECT seat, user_id, at FROM departures WHERE table_id = $1", table_id
+            f"SELECT {DEPARTURE_COLUMNS} FROM departures WHERE table_id = $1", table_id
         )
         return RC.stored_match(tuple(row)[:6], [RC.departure(tuple(d)) for d in deps]), bool(row[6])
 
@@ -169,7 +170,7 @@ class PgRecords:
                         "SELECT seq FROM rating_seqs WHERE guild_id = $1", guild_id
                     )
                     deps = await conn.fetch(
-                        "SELECT d.table_id, d.seat, d.user_id, d.at FROM departures d "
+                        "SELECT d.table_id, d.seat, d.user_id, d.at, d.name FROM departures d "
                         "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = $1",
                         guild_id,
                     )

@@ -17,6 +17,7 @@ from typing import Any
 from data import records as RC
 from data import rows as R
 from data.records import (
+    DEPARTURE_COLUMNS,
     MATCH_COLUMNS,
     MIN_MATCHES,
     RATING_COLUMNS,
@@ -76,7 +77,7 @@ class SqliteRecords:
             return None
         row = rows[0]
         deps = await self._db.read(
-            "SELECT seat, user_id, at FROM departures WHERE table_id = ?", (table_id,)
+            f"SELECT {DEPARTURE_COLUMNS} FROM departures WHERE table_id = ?", (table_id,)
         )
         return RC.stored_match(row[:6], map(RC.departure, deps)), bool(row[6])
 
@@ -157,7 +158,7 @@ class SqliteRecords:
                 [
                     ("SELECT seq FROM rating_seqs WHERE guild_id = ?", (guild_id,)),
                     (
-                        "SELECT d.table_id, d.seat, d.user_id, d.at FROM departures d "
+                        "SELECT d.table_id, d.seat, d.user_id, d.at, d.name FROM departures d "
                         "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = ?",
                         (guild_id,),
                     ),

@@ -521,14 +521,16 @@ class SqliteStore(SqliteReads):
 
     # --- what the bot keeps beside a table ------------------------------------------------------
 
-    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
-        """Remember that ``user_id`` left the running game from ``seat`` (the first record of a
-        seat stays). Raises :class:`NotFound`."""
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
+        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
+        (the first record of a seat stays). Raises :class:`NotFound`."""
         await self._insert_owned(
             table_id,
-            "INSERT INTO departures (table_id, seat, user_id, at) SELECT ?, ?, ?, ? "
+            "INSERT INTO departures (table_id, seat, user_id, at, name) SELECT ?, ?, ?, ?, ? "
             "WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) ON CONFLICT DO NOTHING",
-            (table_id, seat, user_id, now, table_id),
+            (table_id, seat, user_id, now, name, table_id),
         )
 
     async def note_dm_failed(self, table_id: int, user_id: int) -> bool:

@@ -501,10 +501,13 @@ class Store(Protocol):
 
     async def action_log(self, table_id: int) -> list[LoggedAction]: ...
 
-    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
-        """Remember that ``user_id`` left the running game from ``seat`` (:attr:`Table.departed`).
-        Idempotent (a second call for the seat keeps the first record); does not bump the
-        version. Raises :class:`NotFound`."""
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
+        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
+        (:attr:`Table.departed`): the records rate them under that name, though their seat shows
+        the computer that took it. Idempotent (a second call for the seat keeps the first
+        record); does not bump the version. Raises :class:`NotFound`."""
 
     async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
         """Remember that a direct message to ``user_id`` failed at this table

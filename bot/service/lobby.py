@@ -324,7 +324,9 @@ class Lobby(TableCore):
             return await self.leave_lobby(table.id, user_id)
         table, game = await self._get_game(table.id)
         seat = self._require_seat(table, user_id)
-        await self.store.record_departure(table.id, seat, user_id, self.clock())
+        await self.store.record_departure(
+            table.id, seat, user_id, self.clock(), table.seats[seat].name
+        )
         table = await self._get(table.id)
         if not any(s.ai is None for s in table.seats):
             table = await self.store.end_table(

@@ -79,7 +79,7 @@ def test_a_person_who_left_is_rated_last_and_the_computer_in_their_seat_not_at_a
     # Seat 1 was Bob's; he left and a computer finished the match for him, and won: Ann, the
     # best placed person, is first in the rating, and the win is hers.
     seats = (Seat(1, "Ann"), Seat(None, "Bob (computer)", "normal"), Seat(3, "Cy"))
-    rated = rated_seats(seats, [Departure(1, 2, NOW)], _seat_facts(4, 0, 6))
+    rated = rated_seats(seats, [Departure(1, 2, NOW, "Bob")], _seat_facts(4, 0, 6))
     assert [(s.player, s.place, s.won) for s in rated] == [
         ("u:1", 1, True),
         ("u:3", 2, False),
@@ -88,12 +88,23 @@ def test_a_person_who_left_is_rated_last_and_the_computer_in_their_seat_not_at_a
     new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
     assert (new["u:1"].wins, new["u:1"].streak, new["u:2"].wins) == (1, 1, 0)
     assert "ai:normal" not in new
+    assert new["u:2"].name == "Bob"  # as he sat, not as the computer in his seat
+
+
+def test_a_departure_kept_without_a_name_rates_the_person_under_their_seats_name() -> None:
+    seats = (Seat(1, "Ann"), Seat(None, "Bob (computer)", "normal"))
+    rated = rated_seats(seats, [Departure(1, 2, NOW, None)], _seat_facts(4, 0))
+    assert [(s.player, s.name) for s in rated] == [("u:1", "Ann"), ("u:2", "Bob (computer)")]
 
 
 def test_people_who_left_come_last_the_earliest_last() -> None:
     seats = tuple(Seat(10 + i, f"P{i}") for i in range(5))
     # P1 left first, P3 and P4 later at the same moment; P0 and P2 played to the end.
-    left = [Departure(3, 13, NOW + 50), Departure(1, 11, NOW + 10), Departure(4, 14, NOW + 50)]
+    left = [
+        Departure(3, 13, NOW + 50, "P3"),
+        Departure(1, 11, NOW + 10, "P1"),
+        Departure(4, 14, NOW + 50, "P4"),
+    ]
     rated = rated_seats(seats, left, _seat_facts(6, 0, 2, 9, 1))
     assert [(s.player, s.place) for s in rated] == [
         ("u:12", 1),  # P2 has fewer tiles left (2) than P0 (6), whatever the leavers had
@@ -110,7 +121,7 @@ def test_people_who_left_come_last_the_earliest_last() -> None:
 def test_a_person_who_left_never_wins_even_when_everyone_else_left_earlier() -> None:
     # Everyone left; Ann last: she is placed first of the two, but a leaver wins nothing.
     seats = (Seat(None, "Ann (computer)", "easy"), Seat(2, "Bob"))
-    left = [Departure(1, 2, NOW), Departure(0, 1, NOW + 5)]
+    left = [Departure(1, 2, NOW, "Bob"), Departure(0, 1, NOW + 5, "Ann")]
     rated = rated_seats(seats, left, _seat_facts(3, 8))
     assert [(s.player, s.place, s.won) for s in rated] == [("u:1", 1, False), ("u:2", 2, False)]
 
@@ -118,7 +129,7 @@ def test_a_person_who_left_never_wins_even_when_everyone_else_left_earlier() -> 
 def test_the_computer_a_person_left_alone_with_is_rated_first_and_wins() -> None:
     # Ann left a match against the hard computer: the table closed, and she is rated below it.
     seats = (Seat(1, "Ann"), Seat(None, "Max", "hard"))
-    rated = rated_seats(seats, [Departure(0, 1, NOW)], _seat_facts(2, 11))
+    rated = rated_seats(seats, [Departure(0, 1, NOW, "Ann")], _seat_facts(2, 11))
     assert [(s.player, s.place, s.won) for s in rated] == [("ai:hard", 1, True), ("u:1", 2, False)]
 
 
@@ -314,7 +325,7 @@ async def match_with_leavers(
     for seat, at in leave:
         user_id = now[seat].user_id
         assert user_id is not None
-        await store.record_departure(table.id, seat, user_id, at)
+        await store.record_departure(table.id, seat, user_id, at, now[seat].name)
         now[seat] = Seat(None, f"{now[seat].name} (computer)", "easy")
     moves = 1
     while game.pending is not None and (stop_after is None or moves < stop_after):
@@ -385,6 +396,8 @@ async def test_the_people_who_left_are_rated_last_the_earliest_last(store: Store
     assert await rec.rate_pending() == 1
     got = {r.player: r for r in await rec.all_records(GUILD)}
     assert sorted(got) == sorted(person_key(s.user_id or 0) for s in seats)  # no stand-in
+    # Their seats show "P1 (computer)" and "P2 (computer)" by the end: rated as they sat.
+    assert [got[person_key(s.user_id or 0)].name for s in seats] == ["P0", "P1", "P2", "P3"]
     for seat, mu, place in zip(seats, expected_mu(places), places, strict=True):
         r = got[person_key(seat.user_id or 0)]
         assert r.mu == pytest.approx(mu)

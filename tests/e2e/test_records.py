@@ -196,6 +196,7 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     assert is_final(final)
     bob = await slash_answer(world.bob, table, "fp stats")
     assert "Matches: **1**" in bob.content and "Wins: **0 (0%)**" in bob.content
+    assert "**Stats of Bob**" in bob.content  # rated as he sat, not as the computer in his seat
     alice = await slash_answer(world.alice, table, "fp stats")
     assert "Matches: **1**" in alice.content
     # Alice beat the one who left, whatever the computer in his seat did: her rating rose.
