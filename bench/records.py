@@ -92,7 +92,9 @@ def generated_rows(
             ],
             "moves": 60,
         }
-        tables.append((tid, GUILD, 5000 + i % 20, 10_000, "finished", "{}", seats_json, 10, at, at))
+        tables.append(
+            (tid, GUILD, 5000 + i % 20, 10_000, "finished", "{}", seats_json, 10, at, at, i + 1)
+        )
         results.append(
             (tid, GUILD, 5000 + i % 20, at, seats_json, dumps(totals), dumps(winners), "{}",
              i + 1, dumps(facts))
@@ -103,7 +105,8 @@ def generated_rows(
 
 
 TABLE_COLS = (
-    "id, guild_id, channel_id, host_id, status, options, seats, version, created_at, updated_at"
+    "id, guild_id, channel_id, host_id, status, options, seats, version, created_at, updated_at, "
+    "number"
 )
 RESULT_COLS = (
     "table_id, guild_id, channel_id, finished_at, seats, scores, winners, data, rated_seq, facts"

@@ -192,7 +192,16 @@ def history_line(n: int, e: HistoryEntry, lang: Language = ENGLISH) -> str:
     won = [i for i in e.winners if 0 <= i < len(names)]
     winners = names_and(won, names, lang) if won else "—"
     where = jump_url(e.guild_id, e.thread_id if e.thread_id is not None else e.channel_id)
-    if e.scores is not None and len(e.scores) == len(names):
+    totals = e.scores is not None and len(e.scores) == len(names)
+    if e.stopped and e.scores is not None and totals:
+        # TRANSLATORS: a match of the history that was aborted, or closed when its last person
+        # left, after its first move; then the tiles each player had left when it stopped.
+        result = lang.gettext("**stopped** before its end ({scores})").format(
+            scores=scores_line(names, e.scores, lang)
+        )
+    elif e.stopped:
+        result = lang.gettext("**stopped** before its end")
+    elif e.scores is not None and totals:
         result = lang.gettext("winner **{players}** ({scores})").format(
             players=winners, scores=scores_line(names, e.scores, lang)
         )
@@ -246,7 +255,11 @@ def step_text(shown: ReplayShown, lang: Language = ENGLISH) -> StepText:
             body = lang.gettext("The tiles are dealt; nobody starts.")
     else:
         body = narrate(s.events, names, lang) or lang.gettext("The next round begins.")
-    if s.last:
+    if s.last and shown.stopped:
+        body += "\n" + lang.gettext(
+            "The match stopped here, before its end. Tiles left (lower is better): {scores}."
+        ).format(scores=scores_line(names, s.after.standings, lang))
+    elif s.last:
         scores = list(s.after.scores)
         body += "\n" + lang.gettext(
             "The match is over. Final totals (lower wins): {scores}."

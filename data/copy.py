@@ -75,7 +75,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     ("initial_states", _cols("table_id", "state:json")),
     ("actions", _cols("table_id", "version", "seat", "user_id", "action:json", "at")),
     ("messages", _cols("table_id", "key", "message_id", "shown_version")),
-    ("departures", _cols("table_id", "seat", "user_id", "at")),
+    ("departures", _cols("table_id", "seat", "user_id", "at", "name")),
     ("dm_failures", _cols("table_id", "user_id")),
     (
         "player_prefs",

@@ -545,9 +545,9 @@ class PostgresStore:
         results: dict[str, Any] | None = None,
     ) -> Table:
         """Close an open table (``"finished"``, recorded in the results; ``"cancelled"``;
-        ``"aborted"``); timers cleared, version bumped. A table finished by its last move can
-        be ended as finished again to attach ``results``. A corrupt table can be aborted with
-        the version its :class:`CorruptRecord` carries."""
+        ``"aborted"``, recorded too when ``results`` are given); timers cleared, version bumped.
+        A table finished by its last move can be ended as finished again to attach ``results``.
+        A corrupt table can be aborted with the version its :class:`CorruptRecord` carries."""
         if status not in R.CLOSED_STATUSES:
             raise ValueError(f"a table ends finished, cancelled or aborted, not {status!r}")
 
@@ -566,7 +566,7 @@ class PostgresStore:
                 raise await self._why(conn, table_id, expected_version, "open")
             row = await self._fetch(conn, table_id)
             assert row is not None
-            if status == "finished":
+            if R.recorded(status, results):
                 table = table_from_record(row, validate=False, strict=False)
                 await self._write_result(conn, table, results)
             return row
@@ -683,14 +683,17 @@ class PostgresStore:
 
         return await self._db.run(op, transaction=False, what=what)
 
-    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
         await self._insert(
-            "INSERT INTO departures (table_id, seat, user_id, at) VALUES ($1, $2, $3, $4) "
-            "ON CONFLICT (table_id, seat) DO NOTHING",
+            "INSERT INTO departures (table_id, seat, user_id, at, name) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, seat) DO NOTHING",
             table_id,
             seat,
             user_id,
             now,
+            name,
             what=f"a departure from table {table_id}",
         )
 
@@ -1001,7 +1004,7 @@ class PostgresStore:
     async def results(
         self, guild_id: int | None = None, *, limit: int | None = None
     ) -> list[dict[str, Any]]:
-        """Finished matches, newest first (see :meth:`data.store.Store.results`)."""
+        """Matches with a result, newest first (see :meth:`data.store.Store.results`)."""
         rows = await self._db.read(
             "SELECT table_id, guild_id, channel_id, finished_at, seats, scores, winners, data "
             "FROM results WHERE $1::bigint IS NULL OR guild_id = $1 "

@@ -1,6 +1,6 @@
-"""Records of finished matches: ratings and per-player aggregates, per server.
+"""Records of played matches: ratings and per-player aggregates, per server.
 
-One job: turn a finished match (its stored result and its replay) into the changes of its
+One job: turn a played match (its stored result and its replay) into the changes of its
 players' records, the same way whether it is rated as it ends or recomputed later.
 
 - :func:`match_facts` replays a match from its dealt state and action log and says, per seat,
@@ -10,15 +10,20 @@ players' records, the same way whether it is rated as it ends or recomputed late
   ``openskill`` Plackett-Luce model (2 to 6 players, ties share a place) and returns the new rows.
 - Who is rated: each person by their user id (``"u:<id>"``), each computer level as one
   pseudo-player per server (``"ai:hard"``: "Computer (hard)"). A person who left the running game
-  (``/fp leave``) is rated last, and the computer that took their seat is not rated for it; a
-  person whose timed-out turns the timer played keeps their seat and is rated as placed.
-  Cancelled and aborted tables have no result and are never rated.
+  (``/fp leave``) is placed after everyone still seated (the earliest leaver last), and the
+  computer that took their seat is not rated for it; a person whose timed-out turns the timer
+  played keeps their seat and is rated as placed. A win is a first place (see
+  :func:`rated_seats`).
+- Which matches: every finished match, and every match stopped after its first move (aborted by
+  its host, or closed when its last person left); the seats still held are then placed by the
+  standings when it stopped (:meth:`engine.Game.standings`). A table closed before its first
+  move has no result and is never rated.
 
 The stores keep the rows (:class:`Records`, in :mod:`data.records_sqlite` and
 :mod:`data.records_pg`): a match is rated in one transaction that gives its result row the
 server's next rating sequence number (the rated-once flag) and writes its players' rows, so a
-crash or two processes never rate it twice; :meth:`Records.rate_pending` rates every finished
-match not rated yet, in the order they finished.
+crash or two processes never rate it twice; :meth:`Records.rate_pending` rates every match
+with a result not rated yet, in the order they ended.
 """
 
 from __future__ import annotations
@@ -259,57 +264,73 @@ RATING_COLUMNS: Final = (
 
 
 @dataclass(frozen=True)
+class Departure:
+    """A person who left a running game (``/fp leave``); a computer played their seat on."""
+
+    seat: int
+    user_id: int
+    at: float
+    """When they left (unix time): of several leavers, the earliest is placed last."""
+    name: str | None
+    """Their name at the table (None: a departure kept before names were)."""
+
+
+@dataclass(frozen=True)
 class RatedSeat:
     """One seat as the rating sees it: who is rated for it, and at which place."""
 
     player: str
     name: str
     place: int
-    """1 for the winners; ties share a place; a person who left is placed last."""
+    """1 for the best; equal totals share a place; the people who left come last."""
     won: bool
+    """Whether the match counts as a win for them: they are placed first (alone or shared)
+    and did not leave."""
     facts: SeatFacts
 
 
 def rated_seats(
-    seats: Sequence[Seat],
-    winners: Iterable[int],
-    departed: Mapping[int, int],
-    facts: MatchFacts,
+    seats: Sequence[Seat], departures: Iterable[Departure], facts: MatchFacts
 ) -> list[RatedSeat]:
-    """Who is rated for which seat of a finished match, and at which place (see the module).
+    """Who is rated for which seat of a match, and at which place, best first.
 
-    ``seats`` are the seats at the end (a person who left shows as the computer that took
-    over; ``departed`` maps that seat to the person). Two computers of one level are rated
-    once, at the better place.
+    ``seats`` are the seats at the end: a person who left shows as the computer that took over
+    (or still as themself, when the table closed before its next move); ``departures`` say who
+    left which seat. The seats still held are placed by their totals (lowest first, equal totals
+    share a place), then the people who left, the latest first and the earliest last (those who
+    left at the same moment share a place); the computers that took their seats are not rated.
+    Two computers of one level are rated once, at the better place. A player wins when placed
+    first, unless they left: a computer that finished first in a leaver's seat is not rated, so
+    the best placed people win in its stead.
     """
-    won = set(winners)
-    totals = [
-        f.total if f.total is not None else 0
-        for f in (
-            facts.seats[i] if i < len(facts.seats) else SeatFacts() for i in range(len(seats))
-        )
-    ]
-    ranked = sorted({t for i, t in enumerate(totals) if i not in departed})
-    last = len(ranked) + 1
+    left = {d.seat: d for d in departures if 0 <= d.seat < len(seats)}
+    per_seat = [facts.seats[i] if i < len(facts.seats) else SeatFacts() for i in range(len(seats))]
+    totals = [f.total if f.total is not None else 0 for f in per_seat]
+    ranked = sorted({t for i, t in enumerate(totals) if i not in left})
+    times = sorted({d.at for d in left.values()}, reverse=True)
+
+    def place(i: int) -> int:
+        if i in left:
+            return len(ranked) + 1 + times.index(left[i].at)
+        return ranked.index(totals[i]) + 1
+
     out: list[RatedSeat] = []
     taken: set[str] = set()
-    order = sorted(range(len(seats)), key=lambda i: (i in departed, totals[i], i))
-    for i in order:
+    for i in sorted(range(len(seats)), key=lambda i: (place(i), i)):
         s = seats[i]
-        sf = facts.seats[i] if i < len(facts.seats) else SeatFacts()
-        if i in departed:
-            key, name, place = person_key(departed[i]), s.name, last
+        if i in left:
+            key, name = person_key(left[i].user_id), left[i].name or s.name
         elif s.ai is not None:
             key, name = computer_key(s.ai), f"Computer ({s.ai})"
-            place = ranked.index(totals[i]) + 1
         elif s.user_id is not None:
-            key, name, place = person_key(s.user_id), s.name, ranked.index(totals[i]) + 1
+            key, name = person_key(s.user_id), s.name
         else:
             continue
         if key in taken:
             continue
         taken.add(key)
-        out.append(RatedSeat(key, name, place, i in won and i not in departed, sf))
+        won = place(i) == 1 and i not in left and per_seat[i].total is not None
+        out.append(RatedSeat(key, name, place(i), won, per_seat[i]))
     return out
 
 
@@ -353,15 +374,15 @@ def rate(
 
 @dataclass(frozen=True)
 class StoredMatch:
-    """A finished match's result row, as rating reads it."""
+    """A match's result row, as rating reads it (a finished match, or one stopped after its
+    first move: then its totals are the standings when it stopped)."""
 
     table_id: int
     guild_id: int
     finished_at: float
     seats: tuple[Seat, ...]
-    winners: tuple[int, ...]
     totals: tuple[int, ...] | None
-    departed: Mapping[int, int]
+    departures: tuple[Departure, ...]
     facts: MatchFacts | None
     """Stored facts (None: not worked out yet)."""
 
@@ -376,32 +397,42 @@ class StoredMatch:
         )
 
 
-def stored_match(row: Sequence[Any], departed: Mapping[int, int]) -> StoredMatch:
-    """A results row ``(table_id, guild_id, finished_at, seats, scores, winners, facts)``
-    (JSON as text or as already decoded values)."""
+MATCH_COLUMNS: Final = "table_id, guild_id, finished_at, seats, scores, facts"
+"""The ``results`` columns :func:`stored_match` reads, in its order."""
+
+
+def stored_match(row: Sequence[Any], departures: Iterable[Departure]) -> StoredMatch:
+    """A results row in the order of :data:`MATCH_COLUMNS` (JSON as text or as already decoded
+    values)."""
     from data import rows as R
 
-    tid, gid, at, seats, scores, winners, facts = row
+    tid, gid, at, seats, scores, facts = row
 
     def value(v: Any, what: str) -> Any:
         return R.load_json(v, what) if isinstance(v, str) else v
 
     seat_list = R.parse_seats(seats if isinstance(seats, str) else R.dumps(seats))
     score_list = value(scores, "scores")
-    winner_list = value(winners, "winners")
-    if winner_list is None:
-        _, winner_list = R.scores_and_winners({"scores": score_list}, None)
     fact_dict = value(facts, "facts")
     return StoredMatch(
         int(tid),
         int(gid),
         float(at),
         tuple(seat_list),
-        tuple(winner_list or ()),
         None if score_list is None else tuple(int(s) for s in score_list),
-        dict(departed),
+        tuple(departures),
         None if fact_dict is None else MatchFacts.from_dict(fact_dict),
     )
+
+
+DEPARTURE_COLUMNS: Final = "seat, user_id, at, name"
+"""The ``departures`` columns :func:`departure` reads, in its order."""
+
+
+def departure(row: Sequence[Any]) -> Departure:
+    """A ``departures`` row in the order of :data:`DEPARTURE_COLUMNS`."""
+    seat, user_id, at, name = row
+    return Departure(int(seat), int(user_id), float(at), None if name is None else str(name))
 
 
 def replay_all(
@@ -414,7 +445,7 @@ def replay_all(
     for m in matches:
         facts = m.facts or m.fallback_facts()
         for r in rate(
-            records, rated_seats(m.seats, m.winners, m.departed, facts), m.guild_id, m.finished_at
+            records, rated_seats(m.seats, m.departures, facts), m.guild_id, m.finished_at
         ):
             records[r.player] = replace(r, openings={})
             for tile, n in r.openings.items():
@@ -426,11 +457,11 @@ def recomputed(
     rows: Sequence[Sequence[Any]], departures: Iterable[Sequence[Any]]
 ) -> tuple[dict[str, PlayerRecord], dict[tuple[str, str], int]]:
     """:func:`replay_all` of results rows in rating order (see :func:`stored_match`) and
-    ``departures`` rows ``(table_id, seat, user_id)``."""
-    deps: dict[int, dict[int, int]] = {}
-    for tid, seat, uid in departures:
-        deps.setdefault(int(tid), {})[int(seat)] = int(uid)
-    return replay_all(stored_match(r, deps.get(int(r[0]), {})) for r in rows)
+    ``departures`` rows: the table id, then :data:`DEPARTURE_COLUMNS`."""
+    deps: dict[int, list[Departure]] = {}
+    for tid, *rest in departures:
+        deps.setdefault(int(tid), []).append(departure(rest))
+    return replay_all(stored_match(r, deps.get(int(r[0]), ())) for r in rows)
 
 
 # --- what the stores answer ---------------------------------------------------------------------
@@ -462,7 +493,8 @@ class BoardPage:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """One finished match as the history lists it."""
+    """One match with a result (finished, or stopped after its first move) as the history lists
+    it."""
 
     table_id: int
     guild_id: int
@@ -472,12 +504,16 @@ class HistoryEntry:
     seats: tuple[Seat, ...]
     scores: tuple[int, ...] | None
     winners: tuple[int, ...]
+    """The match's winners as played (none for a stopped match)."""
+    stopped: bool
+    """The match stopped before its end (aborted by its host, or closed when its last person
+    left): ``scores`` are the standings when it stopped."""
     number: int = 0
     """The match's table number on its server (``table #12``), as players name it."""
 
 
 async def facts_of(store: Store, m: StoredMatch) -> MatchFacts:
-    """What a finished match's public log says (the mayhem, the openings), replayed off the event
+    """What a match's public log says (the mayhem, the openings), replayed off the event
     loop; from its totals alone if its record or log cannot be read or replayed (logged). The
     same for both stores."""
     if m.facts is not None:
@@ -499,12 +535,12 @@ class Records(Protocol):
     """What a store keeps for records (both stores; see the module)."""
 
     async def rate_match(self, table_id: int) -> bool:
-        """Rate one finished match if it is not rated yet; True if this call rated it. A match
+        """Rate one match with a result if it is not rated yet; True if this call rated it. A match
         whose log does not replay is marked rated with no change (and logged), never retried
         forever."""
 
     async def rate_pending(self, limit: int = 1000) -> int:
-        """Rate up to ``limit`` finished matches not rated yet, oldest first; how many."""
+        """Rate up to ``limit`` matches with a result not rated yet, oldest first; how many."""
 
     async def recompute(self, guild_id: int | None = None) -> int:
         """Rebuild the ratings of one server (or all) from the stored results, in the order
@@ -519,7 +555,8 @@ class Records(Protocol):
     async def history(
         self, guild_id: int, user_id: int | None, limit: int, before: float | None = None
     ) -> list[HistoryEntry]:
-        """The server's finished matches (or those ``user_id`` played), newest first."""
+        """The server's matches with a result (or those ``user_id`` played, left included),
+        newest first."""
 
     async def all_records(self, guild_id: int) -> list[PlayerRecord]:
         """Every rated player of a server (for checks and recomputation)."""
@@ -544,10 +581,13 @@ def records_for(store: object) -> Records:
 
 
 __all__ = [
+    "DEPARTURE_COLUMNS",
+    "MATCH_COLUMNS",
     "MIN_MATCHES",
     "MODEL",
     "RATING_COLUMNS",
     "BoardPage",
+    "Departure",
     "HistoryEntry",
     "MatchFacts",
     "PlayerRecord",

@@ -18,6 +18,7 @@ from data import records as RC
 from data import rows as R
 from data.postgres import PostgresStore
 from data.records import (
+    DEPARTURE_COLUMNS,
     MIN_MATCHES,
     RATING_COLUMNS,
     BoardPage,
@@ -34,10 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MATCH = (
-    "SELECT table_id, guild_id, finished_at, seats::text, scores::text, winners::text, "
-    "facts::text, rated_seq IS NOT NULL FROM results WHERE table_id = $1"
-)
+MATCH_TEXT = "table_id, guild_id, finished_at, seats::text, scores::text, facts::text"
+""":data:`data.records.MATCH_COLUMNS`, JSON as text."""
+MATCH = f"SELECT {MATCH_TEXT}, rated_seq IS NOT NULL FROM results WHERE table_id = $1"
 UPSERT_RATING = (
     f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES "
     f"({', '.join(f'${i}' for i in range(1, 19))}) "
@@ -59,9 +59,15 @@ NEXT_SEQ = (
 )
 HISTORY = (
     "SELECT r.table_id, r.guild_id, r.channel_id, t.thread_id, r.finished_at, r.seats::text, "
-    "r.scores::text, r.winners::text, t.number FROM results r JOIN tables t ON t.id = r.table_id "
+    "r.scores::text, r.winners::text, t.number, t.status "
+    "FROM results r JOIN tables t ON t.id = r.table_id "
     "WHERE r.guild_id = $1 AND r.finished_at < $2 "
 )
+PLAYED_BY = (
+    "AND r.table_id IN (SELECT table_id FROM result_players WHERE user_id = $3 "
+    "UNION SELECT table_id FROM departures WHERE user_id = $3) "
+)
+"""A player's matches: those they were seated at in the end, and those they left."""
 
 
 class PgRecords:
@@ -79,9 +85,9 @@ class PgRecords:
             return None
         row = rows[0]
         deps = await self._db.read(
-            "SELECT seat, user_id FROM departures WHERE table_id = $1", table_id
+            f"SELECT {DEPARTURE_COLUMNS} FROM departures WHERE table_id = $1", table_id
         )
-        return RC.stored_match(tuple(row)[:7], {int(s): int(u) for s, u in deps}), bool(row[7])
+        return RC.stored_match(tuple(row)[:6], [RC.departure(tuple(d)) for d in deps]), bool(row[6])
 
     async def rate_match(self, table_id: int) -> bool:
         found = await self._match(table_id)
@@ -89,7 +95,7 @@ class PgRecords:
             return False
         m, _ = found
         facts = await RC.facts_of(self.store, m)
-        seats = RC.rated_seats(m.seats, m.winners, m.departed, facts)
+        seats = RC.rated_seats(m.seats, m.departures, facts)
 
         async def op(conn: Conn) -> bool:
             flag = await conn.fetchrow(
@@ -164,13 +170,12 @@ class PgRecords:
                         "SELECT seq FROM rating_seqs WHERE guild_id = $1", guild_id
                     )
                     deps = await conn.fetch(
-                        "SELECT d.table_id, d.seat, d.user_id FROM departures d "
+                        "SELECT d.table_id, d.seat, d.user_id, d.at, d.name FROM departures d "
                         "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = $1",
                         guild_id,
                     )
                     rows = await conn.fetch(
-                        "SELECT table_id, guild_id, finished_at, seats::text, scores::text, "
-                        "winners::text, facts::text FROM results "
+                        f"SELECT {MATCH_TEXT} FROM results "
                         "WHERE guild_id = $1 AND rated_seq IS NOT NULL ORDER BY rated_seq",
                         guild_id,
                     )
@@ -277,7 +282,7 @@ class PgRecords:
         params: list[Any] = [guild_id, before if before is not None else float("inf")]
         sql = HISTORY
         if user_id is not None:
-            sql += "AND r.table_id IN (SELECT table_id FROM result_players WHERE user_id = $3) "
+            sql += PLAYED_BY
             params.append(user_id)
         sql += f"ORDER BY r.finished_at DESC, r.table_id DESC LIMIT ${len(params) + 1}"
         params.append(limit)

@@ -17,6 +17,8 @@ from typing import Any
 from data import records as RC
 from data import rows as R
 from data.records import (
+    DEPARTURE_COLUMNS,
+    MATCH_COLUMNS,
     MIN_MATCHES,
     RATING_COLUMNS,
     BoardPage,
@@ -30,10 +32,7 @@ from data.store import StoreError
 
 log = logging.getLogger(__name__)
 
-MATCH = (
-    "SELECT table_id, guild_id, finished_at, seats, scores, winners, facts FROM results "
-    "WHERE table_id = ?"
-)
+MATCH = f"SELECT {MATCH_COLUMNS}, rated_seq IS NOT NULL FROM results WHERE table_id = ?"
 UPSERT_RATING = (
     f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 18)}) "
     "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
@@ -53,9 +52,14 @@ NEXT_SEQ = (
 )
 HISTORY = (
     "SELECT r.table_id, r.guild_id, r.channel_id, t.thread_id, r.finished_at, r.seats, "
-    "r.scores, r.winners, t.number FROM results r JOIN tables t ON t.id = r.table_id "
+    "r.scores, r.winners, t.number, t.status FROM results r JOIN tables t ON t.id = r.table_id "
     "WHERE r.guild_id = ? AND r.finished_at < ? "
 )
+PLAYED_BY = (
+    "AND r.table_id IN (SELECT table_id FROM result_players WHERE user_id = ? "
+    "UNION SELECT table_id FROM departures WHERE user_id = ?) "
+)
+"""A player's matches: those they were seated at in the end, and those they left."""
 
 
 class SqliteRecords:
@@ -68,16 +72,14 @@ class SqliteRecords:
     # --- rating -----------------------------------------------------------------------------------
 
     async def _match(self, table_id: int) -> tuple[StoredMatch, bool] | None:
-        rows = await self._db.read(
-            MATCH.replace("FROM results", ", rated_seq IS NOT NULL FROM results"), (table_id,)
-        )
+        rows = await self._db.read(MATCH, (table_id,))
         if not rows:
             return None
         row = rows[0]
         deps = await self._db.read(
-            "SELECT seat, user_id FROM departures WHERE table_id = ?", (table_id,)
+            f"SELECT {DEPARTURE_COLUMNS} FROM departures WHERE table_id = ?", (table_id,)
         )
-        return RC.stored_match(row[:7], {int(s): int(u) for s, u in deps}), bool(row[7])
+        return RC.stored_match(row[:6], map(RC.departure, deps)), bool(row[6])
 
     async def rate_match(self, table_id: int) -> bool:
         found = await self._match(table_id)
@@ -85,7 +87,7 @@ class SqliteRecords:
             return False
         m, _ = found
         facts = await RC.facts_of(self.store, m)
-        seats = RC.rated_seats(m.seats, m.winners, m.departed, facts)
+        seats = RC.rated_seats(m.seats, m.departures, facts)
 
         def op(conn: sqlite3.Connection) -> bool:
             flag = conn.execute(
@@ -156,14 +158,13 @@ class SqliteRecords:
                 [
                     ("SELECT seq FROM rating_seqs WHERE guild_id = ?", (guild_id,)),
                     (
-                        "SELECT d.table_id, d.seat, d.user_id FROM departures d "
+                        "SELECT d.table_id, d.seat, d.user_id, d.at, d.name FROM departures d "
                         "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = ?",
                         (guild_id,),
                     ),
                     (
-                        "SELECT table_id, guild_id, finished_at, seats, scores, winners, facts "
-                        "FROM results WHERE guild_id = ? AND rated_seq IS NOT NULL "
-                        "ORDER BY rated_seq",
+                        f"SELECT {MATCH_COLUMNS} FROM results "
+                        "WHERE guild_id = ? AND rated_seq IS NOT NULL ORDER BY rated_seq",
                         (guild_id,),
                     ),
                 ]
@@ -252,8 +253,8 @@ class SqliteRecords:
         params: list[Any] = [guild_id, before if before is not None else float("inf")]
         sql = HISTORY
         if user_id is not None:
-            sql += "AND r.table_id IN (SELECT table_id FROM result_players WHERE user_id = ?) "
-            params.append(user_id)
+            sql += PLAYED_BY
+            params += [user_id, user_id]
         sql += "ORDER BY r.finished_at DESC, r.table_id DESC LIMIT ?"
         params.append(limit)
         return [entry(r) for r in await self._db.read(sql, params)]
@@ -268,8 +269,9 @@ class SqliteRecords:
 
 def entry(row: Sequence[Any]) -> HistoryEntry:
     """A history row ``(table_id, guild_id, channel_id, thread_id, finished_at, seats, scores,
-    winners, number)``, JSON as text."""
-    tid, gid, cid, thread, at, seats, scores, winners, number = row
+    winners, number, status)``, JSON as text (``status``: the table's, ``aborted`` for a match
+    stopped before its end)."""
+    tid, gid, cid, thread, at, seats, scores, winners, number, status = row
     score_list = None if scores is None else R.load_json(scores, "scores")
     winner_list = None if winners is None else R.load_json(winners, "winners")
     if winner_list is None:
@@ -283,5 +285,6 @@ def entry(row: Sequence[Any]) -> HistoryEntry:
         R.parse_seats(seats),
         None if score_list is None else tuple(int(s) for s in score_list),
         tuple(winner_list or ()),
+        status != "finished",
         int(number),
     )

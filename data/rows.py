@@ -435,6 +435,12 @@ def problems_of(table_id: int, problems: Iterable[str]) -> list[TableProblem]:
     return [TableProblem(table_id, p) for p in problems]
 
 
+def recorded(status: str, results: dict[str, Any] | None) -> bool:
+    """Whether a table closed with ``status`` gets a result row: a finished match always, an
+    aborted game when the bot gives its standings (it stopped after its first move)."""
+    return status == "finished" or (status == "aborted" and results is not None)
+
+
 RESULT_UPSERT = (
     "INSERT INTO results (table_id, guild_id, channel_id, finished_at, seats, scores, "
     "winners, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
@@ -553,6 +559,7 @@ __all__ = [
     "parse_messages",
     "parse_object",
     "parse_seats",
+    "recorded",
     "replay_actions",
     "result_rows",
     "scores_and_winners",

@@ -470,7 +470,9 @@ class SqliteStore(SqliteReads):
         results: dict[str, Any] | None = None,
     ) -> Table:
         """Close an open table: ``"finished"`` (recorded in the results, with ``results`` as
-        extra data), ``"cancelled"`` or ``"aborted"``. Timers are cleared, the version bumped.
+        extra data), ``"cancelled"`` or ``"aborted"`` (recorded too when ``results`` are given:
+        the standings of a game stopped after its first move). Timers are cleared, the version
+        bumped.
 
         A table already finished by its last move (``apply_action(status="finished")``) can be
         ended again as ``"finished"`` to attach ``results``. A corrupt table can be aborted with
@@ -492,7 +494,7 @@ class SqliteStore(SqliteReads):
                 (status, now, table_id),
             )
             new = self._refetch(conn, table_id)
-            if status == "finished":
+            if R.recorded(status, results):
                 table = R.table_from_row(new, validate=False, strict=False)
                 self._record_result(conn, table, results)
             return new
@@ -503,7 +505,7 @@ class SqliteStore(SqliteReads):
     def _record_result(
         conn: sqlite3.Connection, table: Table, results: dict[str, Any] | None
     ) -> None:
-        """Record a finished match (or replace its record) for stats."""
+        """Record a match's result (or replace it) for the records."""
         match, players = R.result_rows(
             table.id,
             table.guild_id,
@@ -519,14 +521,16 @@ class SqliteStore(SqliteReads):
 
     # --- what the bot keeps beside a table ------------------------------------------------------
 
-    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
-        """Remember that ``user_id`` left the running game from ``seat`` (the first record of a
-        seat stays). Raises :class:`NotFound`."""
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
+        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
+        (the first record of a seat stays). Raises :class:`NotFound`."""
         await self._insert_owned(
             table_id,
-            "INSERT INTO departures (table_id, seat, user_id, at) SELECT ?, ?, ?, ? "
+            "INSERT INTO departures (table_id, seat, user_id, at, name) SELECT ?, ?, ?, ?, ? "
             "WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) ON CONFLICT DO NOTHING",
-            (table_id, seat, user_id, now, table_id),
+            (table_id, seat, user_id, now, name, table_id),
         )
 
     async def note_dm_failed(self, table_id: int, user_id: int) -> bool:

@@ -153,7 +153,7 @@ class SqliteReads:
     async def results(
         self, guild_id: int | None = None, *, limit: int | None = None
     ) -> list[dict[str, Any]]:
-        """Finished matches, newest first (of one server if ``guild_id``; at most ``limit``).
+        """Matches with a result, newest first (of one server if ``guild_id``; at most ``limit``).
 
         Each is ``{"table_id", "guild_id", "channel_id", "finished_at", "seats" (seat dicts),
         "scores" (totals by seat, lowest wins; None if unknown), "winners" (seat indexes),

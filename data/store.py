@@ -475,7 +475,10 @@ class Store(Protocol):
         """Close an open table (finished with results, cancelled, aborted); clears its timers
         and bumps its version. A table that its last move already marked finished
         (``apply_action(status="finished")``) may be ended as finished again to attach
-        ``results``. Raises :class:`VersionConflict`, or :class:`NotFound` if it is closed."""
+        ``results``. A game aborted with ``results`` (its standings when it stopped) is recorded
+        in the results like a finished one, in the same transaction, for the records to rate; a
+        table aborted without them, or cancelled, is not. Raises :class:`VersionConflict`, or
+        :class:`NotFound` if it is closed."""
 
     async def open_tables(self) -> list[Table]:
         """Every lobby and game still open, to restore views, timers and reminders at start.
@@ -498,10 +501,13 @@ class Store(Protocol):
 
     async def action_log(self, table_id: int) -> list[LoggedAction]: ...
 
-    async def record_departure(self, table_id: int, seat: int, user_id: int, now: float) -> None:
-        """Remember that ``user_id`` left the running game from ``seat`` (:attr:`Table.departed`).
-        Idempotent (a second call for the seat keeps the first record); does not bump the
-        version. Raises :class:`NotFound`."""
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
+        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
+        (:attr:`Table.departed`): the records rate them under that name, though their seat shows
+        the computer that took it. Idempotent (a second call for the seat keeps the first
+        record); does not bump the version. Raises :class:`NotFound`."""
 
     async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
         """Remember that a direct message to ``user_id`` failed at this table
@@ -580,9 +586,9 @@ class Store(Protocol):
     async def results(
         self, guild_id: int | None = None, *, limit: int | None = None
     ) -> list[dict[str, Any]]:
-        """Finished matches (for stats), newest first: ``{"table_id", "guild_id", "channel_id",
-        "finished_at", "seats", "scores", "winners", "results"}`` (``results``: what was passed
-        to :meth:`end_table`)."""
+        """Matches with a result (finished, or aborted with their standings), newest first:
+        ``{"table_id", "guild_id", "channel_id", "finished_at", "seats", "scores", "winners",
+        "results"}`` (``results``: what was passed to :meth:`end_table`)."""
 
     async def check(self) -> list[TableProblem]:
         """Replay every game from its initial state and action log and compare with the stored

@@ -13,7 +13,7 @@ The main entry points:
   :func:`fitting_tiles` (the tiles of the hand that fit somewhere without mayhem).
 """
 
-from engine.game import Game, fits, legal_actions, replay, spots, step
+from engine.game import Game, fits, legal_actions, replay, spots, standings, step
 from engine.model import (
     DIE_FACES,
     Action,
@@ -91,6 +91,7 @@ __all__ = [
     "replay",
     "spot_label",
     "spots",
+    "standings",
     "step",
     "view",
 ]

@@ -16,6 +16,7 @@ step use :func:`step`, which works on a copy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from engine.model import (
@@ -362,6 +363,25 @@ class Game:
             return []
         best = min(self.scores)
         return [i for i, s in enumerate(self.scores) if s == best]
+
+    @property
+    def begun(self) -> bool:
+        """Whether a tile has been played in the match (in any round)."""
+        return self.round > 1 or self.turn > 0
+
+    def standings(self) -> tuple[int, ...]:
+        """Each player's total if the match stopped now (see :func:`standings`).
+
+        >>> g = Game(2, hands=[["Y2"], ["R2", "G2"]], piles=[["B2"], []])
+        >>> g.standings()
+        (2, 2)
+        """
+        return standings(
+            self.scores,
+            [len(h) for h in self.hands],
+            [len(p) for p in self.piles],
+            round_over=self.pending is None,
+        )
 
     def tile_count(self) -> int:
         """Tiles in the pyramid, hands, piles and out of the game (45 in a dealt game)."""
@@ -920,6 +940,28 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game.from_dict({self.to_dict()!r})"
+
+
+def standings(
+    scores: Sequence[int],
+    hand_sizes: Sequence[int],
+    pile_sizes: Sequence[int],
+    *,
+    round_over: bool,
+) -> tuple[int, ...]:
+    """Each player's total if the match stopped now: the totals of the rounds played (RULES 7),
+    plus, while a round is in progress, the tiles each player has left in hand and pile, as a
+    round scores every player who did not win it. Lower is better; a match that is over stands
+    at its final totals.
+
+    >>> standings([3, 0], [2, 5], [0, 4], round_over=False)
+    (5, 9)
+    >>> standings([3, 0], [2, 5], [0, 4], round_over=True)
+    (3, 0)
+    """
+    if round_over:
+        return tuple(scores)
+    return tuple(s + h + p for s, h, p in zip(scores, hand_sizes, pile_sizes, strict=True))
 
 
 def _item_key(item: tuple[Pos, str]) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.game import Game
+from engine.game import Game, standings
 from engine.model import BadPlayerError, Event, Pending, Pos, pos_str
 
 
@@ -84,6 +84,13 @@ class View:
             "seen_hands": [list(h) for h in self.seen_hands],
             "seen_piles": [list(p) for p in self.seen_piles],
         }
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """Each player's total if the match stopped now (see :func:`engine.game.standings`)."""
+        return standings(
+            self.scores, self.hand_sizes, self.pile_sizes, round_over=self.pending is None
+        )
 
     def unseen_tiles(self) -> set[str]:
         """Tiles this viewer cannot see: in other hands and in every pile (their own included)."""

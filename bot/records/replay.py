@@ -1,4 +1,5 @@
-"""Replays: a finished match rebuilt by the engine from its dealt state and action log.
+"""Replays: a played match (finished, or stopped after its first move) rebuilt by the engine from
+its dealt state and action log.
 
 One job: cut a match's log into the steps a person steps through (the deal, then one step per
 turn: the tile played with the falls and fire-die rolls it caused, or the start of a new round)

@@ -2,8 +2,8 @@
 of the store and the engine, answered as typed results (no Discord, no English).
 
 Ratings are brought up to date before they are read (:meth:`RecordsService.catch_up`: the
-finished matches not rated yet, oldest first, a few at most; nothing to do costs one probe of a
-small index), so what a player reads includes the match that just ended, whichever process
+matches with a result not rated yet, oldest first, a few at most; nothing to do costs one probe
+of a small index), so what a player reads includes the match that just ended, whichever process
 recorded it.
 """
 
@@ -55,7 +55,8 @@ class RecordRefusal(Exception):
 
 @dataclass(frozen=True)
 class ReplayShown:
-    """One replay step of a finished match, with the match's table (names, place, date)."""
+    """One replay step of a played match (finished, or stopped after its first move), with the
+    match's table (names, place, date)."""
 
     table: Table
     step: ReplayStep
@@ -63,6 +64,12 @@ class ReplayShown:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.table.seats)
+
+    @property
+    def stopped(self) -> bool:
+        """The match stopped before its end (aborted after its first move): its last step is
+        where it stopped, not a final result."""
+        return self.table.status != "finished"
 
 
 class RecordsService:
@@ -75,7 +82,7 @@ class RecordsService:
         self._building: dict[int, asyncio.Task[tuple[Table, MatchReplay]]] = {}
 
     async def catch_up(self, limit: int | None = None) -> int:
-        """Rate the finished matches not rated yet (at most ``limit``; None: all), oldest
+        """Rate the matches with a result not rated yet (at most ``limit``; None: all), oldest
         first; how many were."""
         total = 0
         while (limit is None or total < limit) and (
@@ -135,14 +142,16 @@ class RecordsService:
             table = await self.store.get_table(table_id)
         except NotFound:
             raise RecordRefusal("no_match", table_id) from None
-        if table.status != "finished" or table.initial_state is None:
+        if table.status not in ("finished", "aborted") or table.initial_state is None:
             raise RecordRefusal("not_finished", table_id)
         log_rows = await self.store.action_log(table_id)
+        if not log_rows:  # aborted before its first move: nothing was played
+            raise RecordRefusal("not_finished", table_id)
         replay = await asyncio.to_thread(MatchReplay, table.initial_state, log_rows)
         return table, replay
 
     async def step(self, guild_id: int, table_id: int, index: int) -> ReplayShown:
-        """Step ``index`` of a finished match of this server (clamped to the replay)."""
+        """Step ``index`` of a played match of this server (clamped to the replay)."""
         table, replay = await self._replay(guild_id, table_id)
         return ReplayShown(table, await asyncio.to_thread(replay.step, index))
 

@@ -29,6 +29,7 @@ from bot.service.core import (
 from bot.service.results import (
     Board,
     LeftGame,
+    MatchResult,
     Prompt,
     Step,
 )
@@ -41,7 +42,7 @@ from data.store import (
     TableOptions,
     VersionConflict,
 )
-from engine import Game
+from engine import EngineError, Game
 from engine.ai import LEVELS
 
 log = logging.getLogger(__name__)
@@ -323,10 +324,14 @@ class Lobby(TableCore):
             return await self.leave_lobby(table.id, user_id)
         table, game = await self._get_game(table.id)
         seat = self._require_seat(table, user_id)
-        await self.store.record_departure(table.id, seat, user_id, self.clock())
+        await self.store.record_departure(
+            table.id, seat, user_id, self.clock(), table.seats[seat].name
+        )
         table = await self._get(table.id)
         if not any(s.ai is None for s in table.seats):
-            table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
+            table = await self.store.end_table(
+                table.id, table.version, "aborted", self.clock(), _stopped_result(table)
+            )
             log.info("table %s: the last player left; table closed", table.id)
             return LeftGame(self.board(table, game), seat, True)
         log.info("table %s: seat %s left; a computer player took it", table.id, seat)
@@ -354,11 +359,29 @@ class Lobby(TableCore):
             )
         table = await self._get_open(table.id)
         try:
-            table = await self.store.end_table(table.id, table.version, "aborted", self.clock())
+            table = await self.store.end_table(
+                table.id, table.version, "aborted", self.clock(), _stopped_result(table)
+            )
         except VersionConflict:
             raise Stale(Why.TABLE_CHANGED) from None
         log.info("table %s: aborted by %s", table.id, user_id)
         return self.board(table)
+
+
+def _stopped_result(table: Table) -> dict[str, Any] | None:
+    """What a game closed before its end keeps for the records: its standings when it stopped
+    (:meth:`engine.Game.standings`; nobody won it), once a tile has been played. None for a
+    lobby, or a game closed before its first move: that table stays unrated."""
+    if table.status != "playing" or table.state is None:
+        return None
+    try:
+        game = Game.from_dict(table.state)
+    except EngineError:
+        log.exception("table %s: closed with a state that does not read; not rated", table.id)
+        return None
+    if not game.begun:
+        return None
+    return MatchResult((), game.standings(), game.rounds).to_dict(table)
 
 
 def _named_computers(seats: tuple[Seat, ...]) -> tuple[Seat, ...]:

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bot import records_show
 from bot.records.replay import CHECKPOINT_EVERY, MatchReplay
 from bot.records.service import RecordRefusal, RecordsService
 from data.store import Seat, Store, TableOptions
 from engine import Game, view
 from engine.scenario import scenario_output
-from tests.data.test_records import finished_match, lineup
+from tests.data.test_records import PEOPLE, finished_match, lineup, match_with_leavers
 
 GUILD = 77
 
@@ -108,6 +109,33 @@ async def test_replays_and_exports_are_refused_where_they_do_not_belong(
     assert open_table.value.kind == "not_finished"
     # A step out of range is the nearest step, never an error.
     assert (await service.step(GUILD, tid, 10**4)).step.last
+
+
+async def test_a_match_stopped_after_its_first_move_replays_to_where_it_stopped(
+    backend_store: Store,
+) -> None:
+    tid, game = await match_with_leavers(backend_store, 600, 9, tuple(PEOPLE[:3]), stop_after=9)
+    service = RecordsService(backend_store)
+    last = await service.step(GUILD, tid, 10**4)
+    assert last.stopped and last.step.last
+    assert last.step.after.standings == game.standings() != tuple(game.scores)
+    text = records_show.step_text(last).content
+    assert "The match stopped here, before its end. Tiles left (lower is better): " in text
+    assert "The match is over" not in text
+    [entry] = await service.history(GUILD, None)
+    line = records_show.history_line(1, entry)
+    assert "**stopped** before its end (" in line and "winner" not in line
+    # A game aborted before its first move has nothing to replay.
+    seats = (Seat(1000, "A"), Seat(1001, "B"))
+    table = await backend_store.create_table(GUILD, 601, 1000, TableOptions(), seats, 0.0)
+    dealt = Game.new(2, 1)
+    table = await backend_store.start_game(
+        table.id, table.version, seats, dealt.to_dict(), None, None, 0.0
+    )
+    await backend_store.end_table(table.id, table.version, "aborted", 1.0)
+    with pytest.raises(RecordRefusal) as nothing:
+        await service.step(GUILD, table.id, 0)
+    assert nothing.value.kind == "not_finished"
 
 
 async def test_the_leaderboard_pages_after_rating_what_finished_and_stays_in_range(

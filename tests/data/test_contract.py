@@ -314,8 +314,8 @@ async def test_departures_dm_failures_and_shown_versions_are_kept_without_a_vers
     store: Store,
 ) -> None:
     table, _ = await started(store, 600)
-    await store.record_departure(table.id, 1, 12, NOW)
-    await store.record_departure(table.id, 1, 99, NOW + 1)  # the first record stays
+    await store.record_departure(table.id, 1, 12, NOW, "B")
+    await store.record_departure(table.id, 1, 99, NOW + 1, "x")  # the first record stays
     firsts = await asyncio.gather(*(store.note_dm_failed(table.id, 11) for _ in range(5)))
     await store.mark_shown(table.id, 4)
     await store.mark_shown(table.id, 3)  # never backwards
@@ -330,7 +330,7 @@ async def test_departures_dm_failures_and_shown_versions_are_kept_without_a_vers
 async def test_writes_about_a_table_that_does_not_exist_say_not_found(store: Store) -> None:
     missing: list[Any] = [
         store.set_message(1, "lobby", 5),
-        store.record_departure(1, 0, 5, NOW),
+        store.record_departure(1, 0, 5, NOW, "x"),
         store.get_table(1),
         store.action_log(1),
         store.end_table(1, 1, "aborted", NOW),

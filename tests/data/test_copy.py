@@ -34,7 +34,7 @@ async def a_season_of_games(path: Path) -> dict[str, list[int]]:
             table = await play(store, table, game, random.Random(ch), moves=15)
             await store.set_message(table.id, "status", 900_000_000_000_000_000 + ch)
             await store.set_message(table.id, "hand:1001", 900_000_000_000_000_100 + ch)
-            await store.record_departure(table.id, 1, 1002, NOW + 5)
+            await store.record_departure(table.id, 1, 1002, NOW + 5, "player1")
             await store.note_dm_failed(table.id, 1001)
             await store.mark_shown(table.id, table.version)
             await store.set_thread(table.id, 800_000_000_000_000_000 + ch)

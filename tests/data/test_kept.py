@@ -17,20 +17,20 @@ from tests.data.helpers import NOW, play, start_table
 
 async def test_a_departure_is_kept_once_and_never_bumps_the_version(store: SqliteStore) -> None:
     table, _ = await start_table(store, 1)
-    await store.record_departure(table.id, 1, 1002, NOW + 5)
-    await store.record_departure(table.id, 1, 9999, NOW + 6)  # the first record stays
-    await store.record_departure(table.id, 2, 1003, NOW + 7)
+    await store.record_departure(table.id, 1, 1002, NOW + 5, "player1")
+    await store.record_departure(table.id, 1, 9999, NOW + 6, "x")  # the first record stays
+    await store.record_departure(table.id, 2, 1003, NOW + 7, "player2")
     got = await store.get_table(table.id)
     assert got.departed == {1: 1002, 2: 1003}
     assert got.version == table.version
     assert got.messages == {}
     with pytest.raises(NotFound):
-        await store.record_departure(table.id + 1000, 0, 1, NOW)
+        await store.record_departure(table.id + 1000, 0, 1, NOW, "x")
 
 
 async def test_the_departures_come_back_with_the_next_move(store: SqliteStore) -> None:
     table, game = await start_table(store, 1)
-    await store.record_departure(table.id, 0, 1001, NOW)
+    await store.record_departure(table.id, 0, 1001, NOW, "player0")
     moved = await play(store, table, game, random.Random(1), moves=1)
     assert moved.departed == {0: 1001}
     assert [t.departed for t in await store.open_tables()] == [{0: 1001}]

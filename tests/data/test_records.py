@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from data import open_store
 from data.records import (
     MIN_MATCHES,
     MODEL,
+    Departure,
     MatchFacts,
     PlayerRecord,
     SeatFacts,
@@ -25,10 +27,10 @@ from data.records import (
     rated_seats,
     records_for,
 )
-from data.store import Seat, Store, TableOptions
+from data.store import Seat, Store, TableOptions, TableStatus
 from engine import Game
 
-from .helpers import NOW, play
+from .helpers import NOW, play, random_move
 
 GUILD = 77
 
@@ -52,7 +54,7 @@ def _seat_facts(*totals: int) -> MatchFacts:
 def test_a_match_is_rated_as_openskill_rates_its_places_lowest_total_first() -> None:
     seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cy"), Seat(4, "Di"))
     facts = _seat_facts(9, 0, 5, 2)  # places 4, 1, 3, 2
-    rated = rated_seats(seats, [1], {}, facts)
+    rated = rated_seats(seats, [], facts)
     new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
     r = MODEL.rating
     expected = MODEL.rate([[r()], [r()], [r()], [r()]], ranks=[4.0, 1.0, 3.0, 2.0])
@@ -64,28 +66,82 @@ def test_a_match_is_rated_as_openskill_rates_its_places_lowest_total_first() -> 
     assert new[person_key(1)].tiles_left == 9
 
 
-def test_tied_totals_share_a_place_and_move_equally() -> None:
+def test_tied_totals_share_a_place_and_the_win_and_move_equally() -> None:
     seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cy"))
-    rated = rated_seats(seats, [0, 1], {}, _seat_facts(2, 2, 7))
-    assert [s.place for s in rated] == [1, 1, 2]
+    rated = rated_seats(seats, [], _seat_facts(2, 2, 7))
+    assert [(s.place, s.won) for s in rated] == [(1, True), (1, True), (2, False)]
     new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
     assert new["u:1"].mu == new["u:2"].mu > new["u:3"].mu
+    assert [new[k].wins for k in ("u:1", "u:2", "u:3")] == [1, 1, 0]
 
 
 def test_a_person_who_left_is_rated_last_and_the_computer_in_their_seat_not_at_all() -> None:
-    # Seat 1 was Bob's; he left and a computer finished the match for him, and won.
-    seats = (Seat(1, "Ann"), Seat(None, "Computer 1", "normal"), Seat(3, "Cy"))
-    rated = rated_seats(seats, [1], {1: 2}, _seat_facts(4, 0, 6))
+    # Seat 1 was Bob's; he left and a computer finished the match for him, and won: Ann, the
+    # best placed person, is first in the rating, and the win is hers.
+    seats = (Seat(1, "Ann"), Seat(None, "Bob (computer)", "normal"), Seat(3, "Cy"))
+    rated = rated_seats(seats, [Departure(1, 2, NOW, "Bob")], _seat_facts(4, 0, 6))
     assert [(s.player, s.place, s.won) for s in rated] == [
-        ("u:1", 1, False),
+        ("u:1", 1, True),
         ("u:3", 2, False),
         ("u:2", 3, False),
     ]
+    new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
+    assert (new["u:1"].wins, new["u:1"].streak, new["u:2"].wins) == (1, 1, 0)
+    assert "ai:normal" not in new
+    assert new["u:2"].name == "Bob"  # as he sat, not as the computer in his seat
+
+
+def test_a_departure_kept_without_a_name_rates_the_person_under_their_seats_name() -> None:
+    seats = (Seat(1, "Ann"), Seat(None, "Bob (computer)", "normal"))
+    rated = rated_seats(seats, [Departure(1, 2, NOW, None)], _seat_facts(4, 0))
+    assert [(s.player, s.name) for s in rated] == [("u:1", "Ann"), ("u:2", "Bob (computer)")]
+
+
+def test_people_who_left_come_last_the_earliest_last() -> None:
+    seats = tuple(Seat(10 + i, f"P{i}") for i in range(5))
+    # P1 left first, P3 and P4 later at the same moment; P0 and P2 played to the end.
+    left = [
+        Departure(3, 13, NOW + 50, "P3"),
+        Departure(1, 11, NOW + 10, "P1"),
+        Departure(4, 14, NOW + 50, "P4"),
+    ]
+    rated = rated_seats(seats, left, _seat_facts(6, 0, 2, 9, 1))
+    assert [(s.player, s.place) for s in rated] == [
+        ("u:12", 1),  # P2 has fewer tiles left (2) than P0 (6), whatever the leavers had
+        ("u:10", 2),
+        ("u:13", 3),  # P3 and P4 left together: they share a place
+        ("u:14", 3),
+        ("u:11", 4),  # P1 left first: last
+    ]
+    assert [s.player for s in rated if s.won] == ["u:12"]
+    new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
+    assert new["u:12"].mu > new["u:10"].mu > new["u:13"].mu == new["u:14"].mu > new["u:11"].mu
+
+
+def test_a_person_who_left_never_wins_even_when_everyone_else_left_earlier() -> None:
+    # Everyone left; Ann last: she is placed first of the two, but a leaver wins nothing.
+    seats = (Seat(None, "Ann (computer)", "easy"), Seat(2, "Bob"))
+    left = [Departure(1, 2, NOW, "Bob"), Departure(0, 1, NOW + 5, "Ann")]
+    rated = rated_seats(seats, left, _seat_facts(3, 8))
+    assert [(s.player, s.place, s.won) for s in rated] == [("u:1", 1, False), ("u:2", 2, False)]
+
+
+def test_the_computer_a_person_left_alone_with_is_rated_first_and_wins() -> None:
+    # Ann left a match against the hard computer: the table closed, and she is rated below it.
+    seats = (Seat(1, "Ann"), Seat(None, "Max", "hard"))
+    rated = rated_seats(seats, [Departure(0, 1, NOW, "Ann")], _seat_facts(2, 11))
+    assert [(s.player, s.place, s.won) for s in rated] == [("ai:hard", 1, True), ("u:1", 2, False)]
+
+
+def test_a_match_with_no_known_totals_has_no_winner() -> None:
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"))
+    rated = rated_seats(seats, [], MatchFacts((SeatFacts(), SeatFacts())))
+    assert [(s.place, s.won) for s in rated] == [(1, False), (1, False)]
 
 
 def test_a_computer_is_rated_as_one_pseudo_player_per_level() -> None:
     seats = (Seat(1, "Ann"), Seat(None, "Computer 1", "hard"), Seat(None, "Computer 2", "hard"))
-    rated = rated_seats(seats, [2], {}, _seat_facts(5, 3, 1))
+    rated = rated_seats(seats, [], _seat_facts(5, 3, 1))
     assert [(s.player, s.name, s.place) for s in rated] == [
         (computer_key("hard"), "Computer (hard)", 1),
         ("u:1", "Ann", 3),
@@ -224,7 +280,7 @@ async def test_history_lists_a_servers_or_a_players_matches_newest_first(store: 
     assert [e.table_id for e in page2] == [e.table_id for e in everything[2:4]]
 
 
-async def test_cancelled_and_aborted_tables_are_never_rated(store: Store) -> None:
+async def test_tables_closed_before_their_first_move_are_never_rated(store: Store) -> None:
     lobby = await store.create_table(GUILD, 80, 1000, TableOptions(), lineup(1), NOW)
     await store.end_table(lobby.id, lobby.version, "cancelled", NOW)
     table = await store.create_table(GUILD, 81, 1000, TableOptions(), lineup(1), NOW)
@@ -237,6 +293,192 @@ async def test_cancelled_and_aborted_tables_are_never_rated(store: Store) -> Non
     assert await rec.rate_pending() == 0
     assert await rec.rate_match(table.id) is False
     assert await rec.all_records(GUILD) == []
+
+
+# --- matches that people left, and matches stopped before their end ------------------------
+
+
+async def match_with_leavers(
+    store: Store,
+    channel: int,
+    seed: int,
+    seats: tuple[Seat, ...],
+    *,
+    leave: tuple[tuple[int, float], ...] = (),
+    stop_after: int | None = None,
+) -> tuple[int, Game]:
+    """A match of random legal moves, recorded as the bot records it. The people of ``leave``
+    (``(seat, when)``) leave after the first move, and a computer plays their seats on from the
+    next move; with ``stop_after``, the match is aborted after that many moves and recorded
+    with its standings (else it is played to the end). Returns the table's id and the game as
+    it ended."""
+    table = await store.create_table(
+        GUILD, channel, seats[0].user_id or 1, TableOptions(curse=True), seats, NOW + seed
+    )
+    game = Game.new(len(seats), seed, curse=True)
+    table = await store.start_game(
+        table.id, table.version, seats, game.to_dict(), None, None, NOW + seed
+    )
+    rnd = random.Random(seed)
+    table = await play(store, table, game, rnd, 1)
+    now = list(seats)
+    for seat, at in leave:
+        user_id = now[seat].user_id
+        assert user_id is not None
+        await store.record_departure(table.id, seat, user_id, at, now[seat].name)
+        now[seat] = Seat(None, f"{now[seat].name} (computer)", "easy")
+    moves = 1
+    while game.pending is not None and (stop_after is None or moves < stop_after):
+        seat, action = random_move(game, rnd)
+        table = await store.apply_action(
+            table.id,
+            table.version,
+            seat=seat,
+            user_id=now[seat].user_id,
+            action=action,
+            state=game.to_dict(),
+            deadline=None,
+            reminder_at=None,
+            now=NOW + seed,
+            seats=tuple(now),
+            status="finished" if game.pending is None else None,
+        )
+        moves += 1
+    status: TableStatus = "finished"
+    results = {"scores": list(game.scores), "winners": game.winners()}
+    if stop_after is not None:
+        status = "aborted"
+        results = {"scores": list(game.standings()), "winners": [], "rounds": game.rounds}
+    await store.end_table(table.id, table.version, status, NOW + seed + 1, results)
+    return table.id, game
+
+
+def expected_mu(places: list[int]) -> list[float]:
+    """openskill's new mu of fresh players at these places."""
+    r = MODEL.rating
+    return [new.mu for (new,) in MODEL.rate([[r()] for _ in places], ranks=places)]
+
+
+def places_of(totals: list[int]) -> list[int]:
+    ranked = sorted(set(totals))
+    return [ranked.index(t) + 1 for t in totals]
+
+
+async def test_a_match_aborted_after_its_first_move_is_rated_by_its_standings(
+    store: Store,
+) -> None:
+    seats = tuple(PEOPLE[:3])
+    _, game = await match_with_leavers(store, 90, 5, seats, stop_after=9)
+    standings = list(game.standings())
+    assert game.pending is not None and standings != list(game.scores)  # stopped mid-round
+    rec = records_for(store)
+    assert await rec.rate_pending() == 1
+    got = {r.player: r for r in await rec.all_records(GUILD)}
+    assert sorted(got) == sorted(person_key(s.user_id or 0) for s in seats)
+    want = expected_mu(places_of(standings))
+    for seat, total, mu in zip(seats, standings, want, strict=True):
+        r = got[person_key(seat.user_id or 0)]
+        assert (r.matches, r.tiles_left) == (1, total)
+        assert r.mu == pytest.approx(mu)
+        assert r.wins == int(total == min(standings))  # first when it stopped: a win
+    assert await rec.rate_pending() == 0
+
+
+async def test_the_people_who_left_are_rated_last_the_earliest_last(store: Store) -> None:
+    seats = tuple(PEOPLE[:4])
+    # Seat 2 leaves first, seat 1 later; seats 0 and 3 play to the end.
+    _, game = await match_with_leavers(store, 91, 3, seats, leave=((2, NOW + 10), (1, NOW + 20)))
+    assert game.match_over
+    seated = places_of([game.scores[0], game.scores[3]])
+    last = max(seated)
+    places = [seated[0], last + 1, last + 2, seated[1]]
+    rec = records_for(store)
+    assert await rec.rate_pending() == 1
+    got = {r.player: r for r in await rec.all_records(GUILD)}
+    assert sorted(got) == sorted(person_key(s.user_id or 0) for s in seats)  # no stand-in
+    # Their seats show "P1 (computer)" and "P2 (computer)" by the end: rated as they sat.
+    assert [got[person_key(s.user_id or 0)].name for s in seats] == ["P0", "P1", "P2", "P3"]
+    for seat, mu, place in zip(seats, expected_mu(places), places, strict=True):
+        r = got[person_key(seat.user_id or 0)]
+        assert r.mu == pytest.approx(mu)
+        assert r.wins == int(place == 1)
+
+
+async def test_a_match_closed_when_its_last_person_left_is_rated_with_them_last(
+    store: Store,
+) -> None:
+    seats = (PEOPLE[0], PEOPLE[1], Seat(None, "Max", "hard"))
+    # Both people leave after the first move, the second one closes the table.
+    await match_with_leavers(
+        store, 92, 4, seats, leave=((1, NOW + 10), (0, NOW + 20)), stop_after=1
+    )
+    rec = records_for(store)
+    assert await rec.rate_pending() == 1
+    got = {r.player: r for r in await rec.all_records(GUILD)}
+    want = expected_mu([1, 2, 3])  # the computer, then P0 (left last), then P1
+    assert [got[k].mu for k in ("ai:hard", "u:1000", "u:1001")] == pytest.approx(want)
+    assert [got[k].wins for k in ("ai:hard", "u:1000", "u:1001")] == [1, 0, 0]
+    assert {got[k].name for k in ("u:1000", "u:1001")} == {"P0", "P1"}
+
+
+async def test_the_best_person_wins_when_the_computer_in_a_leavers_seat_finishes_first(
+    store: Store,
+) -> None:
+    seats = tuple(PEOPLE[:3])
+    _, game = await match_with_leavers(store, 93, 7, seats, leave=((1, NOW + 10),))
+    assert game.winners() == [1]  # the computer in P1's seat won (this seed, checked once)
+    best = 0 if game.scores[0] < game.scores[2] else 2
+    rec = records_for(store)
+    await rec.rate_pending()
+    stats = await rec.player_stats(GUILD, person_key(seats[best].user_id or 0))
+    assert stats is not None and (stats.record.wins, stats.record.streak) == (1, 1)
+    board = await rec.leaderboard(GUILD, 0, 3, min_matches=1)
+    assert board.entries[0].player == stats.record.player  # first in the rating too
+    assert sum(r.wins for r in await rec.all_records(GUILD)) == 1
+
+
+async def test_recomputed_ratings_equal_the_incremental_ones_after_leavers_and_aborts(
+    store: Store,
+) -> None:
+    computer = Seat(None, "Max", "hard")
+    matches: list[dict[str, Any]] = [
+        {"seats": tuple(PEOPLE[:3])},
+        {"seats": tuple(PEOPLE[1:4]), "leave": ((0, NOW + 5),)},
+        {"seats": tuple(PEOPLE[:4]), "stop_after": 12},
+        {"seats": (*PEOPLE[2:4], computer), "leave": ((1, NOW + 7),), "stop_after": 20},
+        {"seats": (PEOPLE[4], computer), "leave": ((0, NOW + 3),), "stop_after": 3},
+        {"seats": tuple(PEOPLE[:5]), "leave": ((4, NOW + 2), (0, NOW + 9))},
+        {"seats": (PEOPLE[0], PEOPLE[3]), "stop_after": 2},
+    ]
+    rec = records_for(store)
+    for i, m in enumerate(matches):
+        await match_with_leavers(store, 100 + i, 20 + i, **m)
+        assert await rec.rate_pending() == 1  # as the bot does after each match
+    incremental = await rec.all_records(GUILD)
+    assert await rec.recompute(GUILD) == len(matches)
+    assert await rec.all_records(GUILD) == incremental
+    by_player = {r.player: r for r in incremental}
+    assert by_player["u:1004"].matches == 2  # the match P4 left, and the one they closed
+    assert by_player["ai:hard"].matches == 2
+
+
+async def test_history_lists_the_stopped_matches_and_those_a_player_left(store: Store) -> None:
+    await match_with_leavers(store, 110, 1, tuple(PEOPLE[:3]))
+    _, stopped = await match_with_leavers(
+        store, 111, 2, tuple(PEOPLE[1:4]), leave=((0, NOW + 5),), stop_after=6
+    )
+    rec = records_for(store)
+    newest, older = await rec.history(GUILD, None, 10)
+    assert (newest.stopped, older.stopped) == (True, False)
+    assert list(newest.scores or ()) == list(stopped.standings()) and newest.winners == ()
+    assert older.winners != ()
+    # P1 left the stopped match before it ended: it is theirs too (their seat shows a computer).
+    assert newest.seats[0].user_id is None
+    assert [e.table_id for e in await rec.history(GUILD, PEOPLE[1].user_id, 10)] == [
+        newest.table_id,
+        older.table_id,
+    ]
+    assert [e.table_id for e in await rec.history(GUILD, PEOPLE[0].user_id, 10)] == [older.table_id]
 
 
 def test_the_ratings_command_rates_pending_matches_and_recomputes_them_equal(

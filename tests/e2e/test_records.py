@@ -198,12 +198,54 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     assert is_final(final)
     bob = await slash_answer(world.bob, table, "fp stats")
     assert "Matches: **1**" in bob.content and "Wins: **0 (0%)**" in bob.content
+    assert "**Stats of Bob**" in bob.content  # rated as he sat, not as the computer in his seat
     alice = await slash_answer(world.alice, table, "fp stats")
     assert "Matches: **1**" in alice.content
     # Alice beat the one who left, whatever the computer in his seat did: her rating rose.
+    # The computer in Bob's seat finished first (Alice has tiles left), and Alice is first of
+    # the people in the rating: the win is hers.
+    assert "Average tiles left: **0.0**" not in alice.content
+    assert "Wins: **1 (100%)**" in alice.content
     mu_alice = float(alice.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
     mu_bob = float(bob.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
     assert mu_alice > 25.0 > mu_bob
     for level in ("easy", "normal", "hard"):
         computer = await slash_answer(world.carol, table, "fp stats", computer=level)
         assert computer.content == NO_STATS.format(who=f"Computer ({level})")
+
+
+async def test_a_match_the_host_aborts_after_the_first_move_is_rated_and_in_the_history(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(SHORT))
+    await run_bot(test_state_file=str(path))
+    await table.open(world.alice, world.bob)
+    game = await table.start(world.alice)
+    # Alice plays Y40 on the Y30 and R10 and draws: 5 tiles left to Bob's 6. Then she aborts.
+    await table.play(world.alice, game)
+    ix = await table.slash(world.alice, "fp abort")
+    await answer(ix)
+    alice = await slash_answer(world.alice, table, "fp stats")
+    assert "Matches: **1**" in alice.content and "Wins: **1 (100%)**" in alice.content
+    assert "Average tiles left: **5.0**" in alice.content
+    bob = await slash_answer(world.bob, table, "fp stats")
+    assert "Matches: **1**" in bob.content and "Wins: **0 (0%)**" in bob.content
+    history = await slash_answer(world.bob, table, "fp history", player=world.bob)
+    assert "**Recent matches of Bob**" in history.content
+    assert "· Alice, Bob · **stopped** before its end (Alice 5, Bob 6) ·" in history.content
+    assert _numbers_in(history) == [1] and history.labels() == ["Replay 1"]
+    # Its replay ends where it stopped.
+    ix = await world.bob.click(history, "Replay 1")
+    replay = await answer(ix)
+    assert replay.ephemeral and "step 1 of 2" in replay.content
+    before = len(replay.revisions)
+    await world.bob.click(replay, "Last")
+    await world.fake.wait_for(
+        lambda: len(replay.revisions) > before and replay.settled, TIMEOUT, "the last step"
+    )
+    assert "step 2 of 2" in replay.content and "Alice played" in replay.content
+    assert "The match stopped here, before its end. Tiles left (lower is better): " in (
+        replay.content
+    )
+    world.fake.assert_no_failed_interactions()
