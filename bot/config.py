@@ -20,7 +20,8 @@ The variables a server owner sets are listed in ``.env.example``:
   reached or answers with an error at start (default ``5,15,45``; empty: no retry); then the
   bot stops with exit status 1, and a service manager starts it again.
 - ``ERROR_WEBHOOK_URL``: a Discord webhook that errors are also posted to (at most one post a
-  minute, with a count of the others; never a player's hand).
+  minute, with a count of the others; never a player's hand), through Discord's API (the
+  ``DISCORD_API_BASE_URL`` when one is set, whatever host the URL names in test mode).
 
 Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never sets them):
 
@@ -48,7 +49,7 @@ from pathlib import Path
 
 import yarl
 
-from data import postgres_settings, sqlite_path, store_kind
+from data import postgres_settings, safe_url, sqlite_path, store_kind
 from data.location import OLD_DEFAULT_FILE, default_database_path
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
@@ -56,6 +57,10 @@ DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: A bot token: three parts of base64url text joined by dots (the bot's id, a time, a signature).
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+#: The hosts of Discord's webhook URLs (a post goes through Discord's API whichever of them).
+DISCORD_HOSTS = frozenset(
+    {"discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"}
+)
 DISCORD_TIMEOUT_S = 30.0
 START_RETRY_S = (5.0, 15.0, 45.0)
 ERROR_INTERVAL_S = 60.0
@@ -128,8 +133,7 @@ class Config:
             return "(no database)" if not self.database_url else "(an unusable DATABASE_URL)"
         if kind == "sqlite":
             return str(Path(sqlite_path(self.database_url)).absolute())
-        url = yarl.URL(self.database_url)
-        return str(url.with_password(None)) if url.password else str(url)
+        return safe_url(self.database_url)
 
     def __repr__(self) -> str:  # never print the token, nor the database's password
         return (
@@ -342,12 +346,15 @@ def _webhook(env: Mapping[str, str], test_mode: bool) -> str | None:
     except ValueError:
         url = None
     parts = url.parts if url is not None else ()
+    after = parts[parts.index("webhooks") + 1 :] if "webhooks" in parts else ()
     ok = (
         url is not None
         and url.host is not None
+        and (url.host in DISCORD_HOSTS or test_mode)
         and (url.scheme == "https" or (test_mode and url.scheme == "http"))
-        and "webhooks" in parts
-        and len(parts) >= parts.index("webhooks") + 3
+        and len(after) >= 2
+        and after[0].isdigit()
+        and bool(after[1])
     )
     if not ok:
         raise ConfigError(

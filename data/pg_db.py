@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S
+from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, safe_url
 from data.store import DatabaseDamaged, StorageUnusable, StoreError
 
 if TYPE_CHECKING:
@@ -126,11 +126,7 @@ class Database:
 
     def safe_url(self) -> str:
         """The URL without its password (for messages and logs)."""
-        head, sep, tail = self.url.partition("://")
-        if "@" in tail.split("/", 1)[0]:
-            creds, _, rest = tail.partition("@")
-            tail = f"{creds.split(':', 1)[0]}:***@{rest}" if ":" in creds else tail
-        return head + sep + tail
+        return safe_url(self.url)
 
     @property
     def is_open(self) -> bool:

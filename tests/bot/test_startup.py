@@ -12,15 +12,15 @@ import signal
 import socket
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yarl
-from aiohttp import web
 
 import bot
+from tests.alerts import AlertChannel
 from tests.fakediscord.fixtures import running_world
 from tests.mounts import fill, make_read_only, tmpfs
 
@@ -352,59 +352,27 @@ async def test_a_token_discord_refuses_is_exit_2_so_it_is_not_restarted(tmp_path
 # --- extensions ----------------------------------------------------------------------------------
 
 
-@dataclass
-class Posts:
-    """What a local stand-in for a Discord webhook received."""
-
-    url: str
-    bodies: list[dict[str, object]]
-
-
-@contextlib.asynccontextmanager
-async def webhook() -> AsyncIterator[Posts]:
-    posts = Posts("", [])
-
-    async def receive(request: web.Request) -> web.Response:
-        posts.bodies.append(await request.json())
-        return web.Response(status=204)
-
-    app = web.Application()
-    app.router.add_post("/api/webhooks/{id}/{token}", receive)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    posts.url = f"http://127.0.0.1:{port}/api/webhooks/1234/hook-token"
-    try:
-        yield posts
-    finally:
-        await runner.cleanup()
-
-
 async def test_an_extension_that_fails_to_load_stops_the_start_before_any_command_sync(
     tmp_path: Path,
 ) -> None:
     """And the operator's webhook hears of it."""
-    async with running_world() as world, webhook() as hook:
+    async with running_world() as world:
+        alerts = AlertChannel.of(world)
         done = await run_bot(
-            tmp_path,
-            **world.fake.env(),
-            FP_TEST_MODE="1",
-            FP_EXTENSIONS="bot.cogs.tables,bot.cogs.no_such_feature",
-            ERROR_WEBHOOK_URL=hook.url,
+            tmp_path, **alerts.env(), FP_EXTENSIONS="bot.cogs.tables,bot.cogs.no_such_feature"
         )
         synced = world.fake.requests_to("PUT /applications/{application_id}/commands")
         synced += world.fake.requests_to(
             "PUT /applications/{application_id}/guilds/{guild_id}/commands"
         )
         commands = world.fake.commands()
+        posted = alerts.contents
     assert done.status == 2
     line = done.one_line()
     assert "the extension bot.cogs.no_such_feature did not load" in line
     assert synced == [] and commands == []
-    assert len(hook.bodies) == 1
-    assert "bot.cogs.no_such_feature did not load" in str(hook.bodies[0]["content"])
+    assert len(posted) == 1
+    assert "bot.cogs.no_such_feature did not load" in posted[0]
 
 
 # --- a good start, what it says, and stopping ----------------------------------------------------
@@ -528,3 +496,46 @@ async def test_a_postgresql_server_that_is_down_is_exit_1(tmp_path: Path) -> Non
     line = done.one_line()
     assert f"cannot reach the PostgreSQL database postgresql://bot:***@127.0.0.1:{port}/fp" in line
     assert "s3cret" not in done.err
+
+
+SECRET = "S3cretPassw0rd"
+"""A database password that must not be shown anywhere."""
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot:{secret}@127.0.0.1:{port}/fp",
+        "postgresql:///fp?host=127.0.0.1&port={port}&user=bot&password={secret}",
+        "postgresql://bot:{secret}@w/rd@127.0.0.1:{port}/fp",  # '@' and '/' not percent-encoded
+        "postgresql://bot:{secret}@127.0.0.1:{port},127.0.0.1:{port}/fp",  # two hosts
+    ],
+    ids=["user part", "parameter", "not encoded", "two hosts"],
+)
+@pytest.mark.parametrize("command", [(), ("check",)], ids=["run", "check"])
+async def test_a_database_password_is_never_logged_nor_alerted(
+    tmp_path: Path, url: str, command: tuple[str, ...]
+) -> None:
+    """Even with every log line (DEBUG) and the start's failure posted to the operator."""
+    async with running_world() as world:
+        alerts = AlertChannel.of(world)
+        with closed_port() as port:
+            database = url.format(secret=SECRET, port=port)
+            done = await run_bot(
+                tmp_path,
+                *command,
+                **alerts.env(),
+                DATABASE_URL=database,
+                DATABASE_RETRY="0.3",
+                LOG_LEVEL="DEBUG",
+            )
+        posted = alerts.contents
+    assert done.status == 1, done.err
+    line = done.one_line()
+    assert "cannot reach the PostgreSQL database" in line and "***" in line
+    assert SECRET not in done.err + done.out
+    assert "w/rd" not in done.err + done.out
+    assert alerts.hook.token not in done.err  # (discord.py logs the webhook's URL at DEBUG)
+    if not command:
+        assert len(posted) == 1 and "***" in posted[0]
+        assert SECRET not in posted[0] and "w/rd" not in posted[0]
