@@ -52,13 +52,19 @@ class CorruptRecord(StoreError):
 
     ``version`` is the table's stored version when it could be read, so that the table can still
     be closed with ``end_table(table_id, err.version, "aborted", now)`` and its channel freed.
+    ``problem`` says what is wrong without quoting the game (it is logged, and may be posted to
+    the operator's webhook); ``detail`` says it in full, which may name a tile of someone's hand
+    (for ``python -m data check`` and the DEBUG log only).
     """
 
-    def __init__(self, table_id: int, problem: str, version: int | None = None) -> None:
+    def __init__(
+        self, table_id: int, problem: str, version: int | None = None, *, detail: str | None = None
+    ) -> None:
         super().__init__(f"table {table_id}: {problem}")
         self.table_id = table_id
         self.problem = problem
         self.version = version
+        self.detail = detail if detail is not None else problem
 
 
 class SchemaTooNew(StoreError):
