@@ -173,6 +173,7 @@ async def serve(config: Config, stopper: Stopper) -> None:
     import discord.http
 
     from bot.app import Bot
+    from bot.config import old_database_warning
     from bot.startup import (
         ExtensionsFailed,
         extension_failure,
@@ -186,6 +187,9 @@ async def serve(config: Config, stopper: Stopper) -> None:
 
     log = logging.getLogger("bot")
     where = config.database_shown
+    old = old_database_warning(config)
+    if old is not None:
+        log.warning("%s", old)
     new = config.store_kind == "sqlite" and not Path(sqlite_path(config.database_url)).exists()
     store = open_store(config.database_url)
     try:
@@ -253,6 +257,7 @@ def shards_text(config: Config) -> str:
 async def check(config: Config) -> int:
     """``python -m bot check``: the configuration (already read) and the database, without
     Discord; prints what it found, and returns the exit status."""
+    from bot.config import old_database_warning
     from bot.startup import Fatal, store_failure, version
     from data.store import StoreError
 
@@ -267,6 +272,9 @@ async def check(config: Config) -> int:
         say(fatal.message)
         return fatal.status
     print(line)
+    old = old_database_warning(config)
+    if old is not None:
+        print(f"warning: {old}")
     if config.error_webhook_url:
         print("errors are also posted to ERROR_WEBHOOK_URL (not tried: no connection is made)")
     return 0

@@ -80,6 +80,9 @@ class Config:
     database_url: str = ""
     #: Whether ``database_url`` is the default (``DATABASE_URL`` unset).
     database_default: bool = False
+    #: A database an earlier release left in the current folder (``./flaming_pyramids.db``),
+    #: not the one used: the default exists already, and ``DATABASE_URL`` does not name it.
+    old_database: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base_url: str | None = None
@@ -268,20 +271,25 @@ def check_token(token: str) -> None:
     )
 
 
-def _database(env: Mapping[str, str]) -> tuple[str, bool]:
-    """``DATABASE_URL`` checked (and the PostgreSQL settings with it), or the default file."""
+def _database(env: Mapping[str, str]) -> tuple[str, bool, str | None]:
+    """``DATABASE_URL`` checked (and the PostgreSQL settings with it), or the default file;
+    whether it is the default; the file an earlier release left in the current folder, if it
+    is there and not used."""
     url = (env.get("DATABASE_URL") or "").strip()
     default = not url
+    left: str | None = None
     if default:
         path = default_database_path(env)
         old = Path.cwd() / OLD_DEFAULT_FILE
-        if not path.exists() and old.exists() and old.resolve() != path.resolve():
-            raise ConfigError(
-                f"DATABASE_URL is not set, so the games are kept in {path}, but this folder "
-                f"holds {old}, where earlier releases kept them: with the bot stopped, move "
-                f"that file (and any {old.name}-wal beside it) to {path}, or set "
-                f"DATABASE_URL=sqlite:///{old}"
-            )
+        if old.exists() and old.resolve() != path.resolve():
+            if not path.exists():
+                raise ConfigError(
+                    f"DATABASE_URL is not set, so the games are kept in {path}, but this folder "
+                    f"holds {old}, where earlier releases kept them: with the bot stopped, move "
+                    f"that file (and any {old.name}-wal beside it) to {path}, or set "
+                    f"DATABASE_URL=sqlite:///{old}"
+                )
+            left = str(old)
         url = f"sqlite:///{path}"
     try:
         store_kind(url)
@@ -289,7 +297,21 @@ def _database(env: Mapping[str, str]) -> tuple[str, bool]:
     except ValueError as e:
         name = "DATABASE_URL" if not str(e).startswith("DATABASE_") else ""
         raise ConfigError(f"{name}: {e}" if name else str(e)) from None
-    return url, default
+    return url, default, left
+
+
+def old_database_warning(config: Config) -> str | None:
+    """What to say of a database an earlier release left in the current folder, which this
+    start does not use (None if there is none)."""
+    if config.old_database is None:
+        return None
+    old = Path(config.old_database)
+    return (
+        f"this folder holds {old}, where releases before 0.2 kept the games, but DATABASE_URL "
+        f"is not set, so the games are kept in {config.database_shown}: if the games you expect "
+        f"are in {old.name}, stop the bot and set DATABASE_URL=sqlite:///{old} (or move that "
+        "file, with its -wal, in place of the other); else move it out of this folder"
+    )
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
@@ -386,11 +408,12 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     test_mode = (env.get("FP_TEST_MODE") or "").strip() in ("1", "true", "yes")
     shard_count, shard_ids = _shards(env)
-    database_url, database_default = _database(env)
+    database_url, database_default, old_database = _database(env)
     config = Config(
         token=token,
         database_url=database_url,
         database_default=database_default,
+        old_database=old_database,
         discord_timeout_s=_seconds(env, "DISCORD_TIMEOUT", DISCORD_TIMEOUT_S),
         start_retry_s=_schedule(env, "DISCORD_START_RETRY", START_RETRY_S),
         error_webhook_url=_webhook(env, test_mode),

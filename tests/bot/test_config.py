@@ -290,7 +290,15 @@ def test_a_database_left_in_the_current_folder_by_an_earlier_release_is_not_sile
     assert f"DATABASE_URL=sqlite:///{tmp_path / 'flaming_pyramids.db'}" in str(refused.value)
     # Said where it is, it is used.
     url = f"sqlite:///{tmp_path / 'flaming_pyramids.db'}"
-    assert load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}).database_url == url
+    named = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert named.database_url == url and named.old_database is None
+    # Once the default database exists, the default is used, and the old file is noted.
+    default = tmp_path / "xdg" / "flaming-pyramids" / "flaming_pyramids.db"
+    default.parent.mkdir(parents=True)
+    default.write_bytes(b"new games")
+    config = load_config({"DISCORD_TOKEN": TOKEN})
+    assert config.database_url == f"sqlite:///{default}"
+    assert config.old_database == str(tmp_path / "flaming_pyramids.db")
 
 
 @pytest.mark.parametrize(

@@ -418,6 +418,39 @@ async def test_a_start_says_what_it_runs_with_makes_the_database_where_stated_an
     assert "Traceback" not in later and "SIGINT: stopping" in later
 
 
+async def test_an_old_database_in_the_current_folder_is_mentioned_at_every_start(
+    tmp_path: Path,
+) -> None:
+    """DATABASE_URL unset, the default database exists, and the folder the bot starts from holds
+    the file releases before 0.2 kept their games in: the bot runs on the default, and says
+    so (a start with no default database yet refuses instead: see the configuration tests)."""
+    default = tmp_path / "xdg" / "flaming-pyramids" / "flaming_pyramids.db"
+    old = tmp_path / "cwd" / "flaming_pyramids.db"
+    old.parent.mkdir()
+    for db in (default, old):
+        made = await run_bot_data(tmp_path, "migrate", str(db))
+        assert made.status == 0, made.err
+    async with running_world() as world:
+        settings = {**world.fake.env(), "DATABASE_URL": None}
+        logs = []
+        for _ in range(2):
+            proc = await start(tmp_path, **settings)  # type: ignore[arg-type]
+            seen: list[str] = []
+            await wait_for_line(proc, "connected as", seen)
+            proc.send_signal(signal.SIGTERM)
+            done = await finish(proc)
+            assert done.status == 0, done.err
+            logs.append("".join(seen) + done.err)
+    checked = await run_bot(tmp_path, "check", DATABASE_URL=None)  # type: ignore[arg-type]
+    assert checked.status == 0, checked.err
+    for log in logs:
+        warning = next(ln for ln in log.splitlines() if "WARNING" in ln and str(old) in ln)
+        assert f"games are kept in {default}" in warning
+        assert f"DATABASE_URL=sqlite:///{old}" in warning
+        assert f"games in SQLite {default} (the default place)" in log
+    assert f"warning: this folder holds {old}" in checked.out
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 async def test_a_signal_during_a_login_that_hangs_stops_cleanly(
     tmp_path: Path, sig: signal.Signals
