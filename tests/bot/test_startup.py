@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import os
+import resource
 import signal
 import socket
 import sqlite3
@@ -22,7 +25,7 @@ import yarl
 import bot
 from tests.alerts import AlertChannel
 from tests.fakediscord.fixtures import running_world
-from tests.mounts import fill, make_read_only, tmpfs
+from tests.mounts import fill, make_read_only, private_mounts, tmpfs
 
 REPO = Path(__file__).resolve().parents[2]
 #: A token of the right shape (three base64url parts) that Discord never issued.
@@ -226,6 +229,80 @@ async def test_a_database_on_a_full_disk_is_one_line_and_exit_2(tmp_path: Path) 
     line = done.one_line()
     assert "full" in line and str(disk / "games.db") in line
     assert left == ["filler"]
+
+
+@pytest.mark.parametrize("command", [(), ("check",)], ids=["run", "check"])
+async def test_an_existing_database_on_a_disk_with_8_kib_free_is_one_line_and_exit_2(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """A real full disk (a small tmpfs, filled), in a mount namespace of the test's own: SQLite
+    says "disk I/O error" when the write-ahead log's index cannot grow."""
+    games = tmp_path / "games.db"
+    made = await run_bot_data(tmp_path, "migrate", str(games))
+    assert made.status == 0, made.err
+    disk, report = tmp_path / "disk", tmp_path / "report.json"
+    (tmp_path / "cwd").mkdir()
+    with closed_port() as port:
+        proc = await asyncio.create_subprocess_exec(
+            *private_mounts(),
+            sys.executable,
+            "-m",
+            "tests.small_disk",
+            str(disk),
+            "--size-kb=1024",
+            "--free-bytes=8192",
+            f"--copy={games}",
+            f"--report={report}",
+            "--",
+            sys.executable,
+            "-m",
+            "bot",
+            *command,
+            cwd=tmp_path / "cwd",
+            env=bot_env(
+                tmp_path,
+                DATABASE_URL=f"sqlite:///{disk / 'games.db'}",
+                DISCORD_API_BASE_URL=f"http://127.0.0.1:{port}/api/v10",
+            ),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        done = await finish(proc)
+    assert done.status == 2, done.err
+    line = done.one_line()
+    assert f"the disk holding the database {disk / 'games.db'} is full" in line, line
+    assert "Free some space there" in line
+    left = json.loads(report.read_text())["files"]
+    assert left["games.db"]["sha256"] == hashlib.sha256(games.read_bytes()).hexdigest()
+
+
+async def test_a_file_size_limit_too_small_for_the_database_is_one_line_and_exit_2(
+    tmp_path: Path,
+) -> None:
+    """``ulimit -f`` (``RLIMIT_FSIZE``; systemd's ``LimitFSIZE=``): the writes fail as on a full
+    disk, and it is the limit that must change."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+
+    (tmp_path / "cwd").mkdir()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path / "cwd",
+        env=bot_env(tmp_path),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=limit,
+    )
+    done = await finish(proc)
+    assert done.status == 2, done.err
+    line = done.one_line()
+    assert "may not write files over 16384 bytes" in line and "ulimit -f" in line
+    assert not (tmp_path / "games.db").exists()  # a new database appears whole, or not at all
 
 
 async def test_check_reports_a_damaged_database_with_exit_2(tmp_path: Path) -> None:
