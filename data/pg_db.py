@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -50,6 +51,13 @@ _FATAL_CONNECT: tuple[type[BaseException], ...] = (
     asyncpg.InvalidPasswordError,
     asyncpg.InvalidAuthorizationSpecificationError,
 )
+
+
+def jittered(delay: float) -> float:
+    """A wait of between half ``delay`` and ``delay``, at random: the processes (and the
+    requests of one process) that lost the database together do not all knock again at the
+    same instant when it comes back."""
+    return random.uniform(delay / 2, delay)
 
 
 def _is_lost(e: BaseException, conn: Conn | None = None) -> bool:
@@ -196,8 +204,9 @@ class Database:
                         f"cannot reach the PostgreSQL database {self.safe_url()} "
                         f"after {self.retry_s:g} s ({type(e).__name__}: {e})"
                     ) from e
-                log.warning("database unreachable (%s); trying again", e)
-                await asyncio.sleep(delay)
+                wait = jittered(delay)
+                log.warning("database unreachable (%s); trying again in %.2f s", e, wait)
+                await asyncio.sleep(wait)
                 delay = min(delay * 2, 1.0)
 
     async def close(self) -> None:
@@ -301,8 +310,11 @@ class Database:
                         f"the database went away and did not come back within "
                         f"{self.retry_s:g} s ({what}: {e})"
                     ) from e
-                log.warning("database connection lost (%s: %s); trying again", what, e)
-                await asyncio.sleep(delay)
+                wait = jittered(delay)
+                log.warning(
+                    "database connection lost (%s: %s); trying again in %.2f s", what, e, wait
+                )
+                await asyncio.sleep(wait)
                 delay = min(delay * 2, 1.0)
             finally:
                 if conn is not None:

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import resource
 import signal
@@ -23,6 +24,8 @@ import pytest
 import yarl
 
 import bot
+from bot.config import Config
+from bot.startup import Fatal, Unreachable, wait_for_discord
 from tests.alerts import AlertChannel
 from tests.fakediscord.fixtures import running_world
 from tests.mounts import fill, make_read_only, private_mounts, tmpfs
@@ -365,8 +368,8 @@ async def test_discord_refusing_connections_is_retried_then_one_line_and_exit_1(
     line = done.one_line()
     assert f"cannot connect to 127.0.0.1:{port}" in line and "gave up after 3 attempts" in line
     # The log says what it waits for, attempt by attempt.
-    assert "attempt 1 of 3" in done.err and "trying again in 0.1 s" in done.err
-    assert "trying again in 0.2 s" in done.err
+    assert "attempt 1 of 3" in done.err and "(DISCORD_START_RETRY: 0.1 s" in done.err
+    assert "(DISCORD_START_RETRY: 0.2 s" in done.err
 
 
 async def test_a_discord_host_that_does_not_resolve_is_one_line_and_exit_1(
@@ -413,7 +416,7 @@ async def test_discord_answering_502_once_is_waited_for_and_the_bot_starts(
         done = await finish(proc)
     assert done.status == 0, done.err
     log = "".join(seen)
-    assert "Discord answers 502 Bad Gateway" in log and "trying again in 0.1 s" in log
+    assert "Discord answers 502 Bad Gateway" in log and "(DISCORD_START_RETRY: 0.1 s" in log
 
 
 async def test_a_token_discord_refuses_is_exit_2_so_it_is_not_restarted(tmp_path: Path) -> None:
@@ -649,3 +652,23 @@ async def test_a_database_password_is_never_logged_nor_alerted(
     if not command:
         assert len(posted) == 1 and "***" in posted[0]
         assert SECRET not in posted[0] and "w/rd" not in posted[0]
+
+
+async def test_the_waits_between_login_attempts_are_the_set_ones_and_a_random_part(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Never shorter than set, nor than Discord asked (a 429's Retry-After); up to a quarter
+    longer at random, so that bots an outage stopped together do not all knock at once."""
+    config = Config(token=TOKEN, start_retry_s=(0.01,) * 6)
+    asked = iter([0.0, 0.03, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+    async def unreachable(base_url: str, token: str, timeout_s: float) -> None:
+        raise Unreachable("Discord answers 503", retry_after=next(asked))
+
+    with caplog.at_level(logging.WARNING, logger="bot"), pytest.raises(Fatal):
+        await wait_for_discord(config, "http://127.0.0.1:9/api/v10", ask=unreachable)
+    waits = [float(r.args[1]) for r in caplog.records if "trying again in" in str(r.msg)]  # type: ignore[index]
+    floors = [0.01, 0.03, 0.01, 0.01, 0.01, 0.01]
+    assert len(waits) == len(floors)
+    assert all(f <= w <= f * 1.25 for w, f in zip(waits, floors, strict=True)), waits
+    assert len(set(waits)) > 2
