@@ -650,7 +650,7 @@ class TableCore:
         defaults: TableDefaults | None = None,
         language: str | None = None,
     ) -> GuildSettings:
-        """``/fp settings``: change (and return) a server's settings. ``language``: the
+        """``/fp-settings``: change (and return) a server's settings. ``language``: the
         language of the posts of the server's new tables, one of :func:`language_choices`
         (:data:`SERVER_LANGUAGE`: the server's own); None leaves it as it is. Raises
         ValueError for a language that is not a choice (the adapter offers only those)."""
