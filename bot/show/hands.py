@@ -37,7 +37,15 @@ from bot.show import buttons, texts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
-from data.store import StoreError
+from data.store import (
+    ChannelBusy,
+    CorruptRecord,
+    DatabaseDamaged,
+    NotFound,
+    SchemaTooNew,
+    StoreError,
+    VersionConflict,
+)
 from i18n import ENGLISH, Language, catalogs
 
 log = logging.getLogger(__name__)
@@ -49,6 +57,16 @@ RETRY_FIRST_S: Final = 2.0
 time..."""
 RETRY_MAX_S: Final = 60.0
 """...up to this long between tries, until the database answers."""
+
+
+def database_away(err: StoreError) -> bool:
+    """Whether ``err`` says the database could not be used for now (unreachable, locked, its
+    disk full), so that trying again later may work; not one about the table itself (gone,
+    damaged, moved on)."""
+    return not isinstance(
+        err,
+        NotFound | CorruptRecord | VersionConflict | ChannelBusy | DatabaseDamaged | SchemaTooNew,
+    )
 
 
 def link_button(
@@ -105,18 +123,19 @@ class Hands:
                         continue
                     await self.deliver(hand)
                     held, delay = None, self.retry_first_s
-                except StoreError as err:
-                    if held is None:
-                        log.warning(
-                            "table %s: the screen of user %s waits for the database (%s)",
-                            hand.table_id,
-                            hand.user_id,
-                            err,
-                        )
-                    held = hand
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, self.retry_max_s)
-                except Exception:
+                except Exception as err:
+                    if isinstance(err, StoreError) and database_away(err):
+                        if held is None:
+                            log.warning(
+                                "table %s: the screen of user %s waits for the database (%s)",
+                                hand.table_id,
+                                hand.user_id,
+                                err,
+                            )
+                        held = hand
+                        await asyncio.sleep(delay)
+                        delay = min(delay * 2, self.retry_max_s)
+                        continue
                     held = None
                     if not self.outbox.bot.is_closed():
                         log.exception("table %s: could not deliver a hand", key[0])
@@ -169,6 +188,14 @@ class Hands:
                 await note()
                 return
             except StoreError as err:
+                if not database_away(err):
+                    log.warning(
+                        "table %s: the screen of user %s was sent but not noted (%s)",
+                        hand.table_id,
+                        hand.user_id,
+                        err,
+                    )
+                    return
                 log.warning(
                     "table %s: the screen of user %s was sent; noting it waits for the "
                     "database (%s)",
