@@ -148,6 +148,7 @@ class WebhookReporter(logging.Handler):
             pending = [queue.get_nowait() for _ in range(queue.qsize())]
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._post(self._summary(pending)), timeout_s)
+        self._webhook = None
         if self._session is not None:
             await self._session.close()
             self._session = None
