@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from bot.startup import Stopper
 
 PREFIX = "flaming pyramids bot: "
+#: Masks the settings' secrets in what is printed (set once the settings are read).
+_redact: Callable[[str], str] = str
 
 
 class _Stopped(BaseException):
@@ -37,8 +39,8 @@ def _ignore(signum: int, frame: FrameType | None) -> None:
 
 
 def say(line: str) -> None:
-    """One line for the operator, on stderr."""
-    print(f"{PREFIX}{line}", file=sys.stderr, flush=True)
+    """One line for the operator, on stderr (never with a secret of the settings)."""
+    print(f"{PREFIX}{_redact(line)}", file=sys.stderr, flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,15 +81,20 @@ def _main(argv: list[str]) -> int:
 
     import asyncio
     import logging
+    import os
 
     from bot.config import ConfigError, apply_endpoints, load_config
+    from bot.redact import Redactor
 
+    global _redact
     try:
         config = load_config()
     except ConfigError as err:
+        _redact = Redactor.from_env(os.environ)  # (with the .env file's settings)
         say(f"{err} (every setting is described in .env.example)")
         return 2
-    setup_logging("WARNING" if args.command == "check" else config.log_level)
+    _redact = Redactor.from_env(os.environ)
+    setup_logging("WARNING" if args.command == "check" else config.log_level, _redact)
     apply_endpoints(config)
     if config.test_mode:
         logging.getLogger("bot").warning("FP_TEST_MODE is on: test-only settings are honoured")
@@ -96,12 +103,17 @@ def _main(argv: list[str]) -> int:
     return asyncio.run(run(config))
 
 
-def setup_logging(level: str) -> None:
+def setup_logging(level: str, redact: Callable[[str], str]) -> None:
+    """Log lines on stderr, at ``level``; ``redact`` masks the settings' secrets in them."""
     import logging
 
-    logging.basicConfig(
-        level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s", stream=sys.stderr
+    from bot.redact import RedactingFormatter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        RedactingFormatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", redact)
     )
+    logging.basicConfig(level=level, handlers=[handler])
     if level != "DEBUG":
         logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
         logging.getLogger("discord.gateway").setLevel(logging.WARNING)
@@ -122,9 +134,12 @@ async def run(config: Config) -> int:
     stopper.install(asyncio.get_running_loop())
     reporter: WebhookReporter | None = None
     if config.error_webhook_url:
-        reporter = WebhookReporter(config.error_webhook_url, interval_s=config.error_interval_s)
+        reporter = WebhookReporter(
+            config.error_webhook_url, interval_s=config.error_interval_s, redact=_redact
+        )
         logging.getLogger().addHandler(reporter)
         reporter.start()
+    stopped: Fatal | None = None
     try:
         await serve(config, stopper)
         return 0
@@ -134,7 +149,7 @@ async def run(config: Config) -> int:
         task.uncancel()
         return 0
     except Fatal as fatal:
-        say(fatal.message)
+        stopped = fatal
         if reporter is not None:
             reporter.send_now(f"**The bot stopped at start**: {fatal.message}")
         return fatal.status
@@ -145,6 +160,8 @@ async def run(config: Config) -> int:
         if reporter is not None:
             await reporter.stop()
             logging.getLogger().removeHandler(reporter)
+        if stopped is not None:
+            say(stopped.message)  # the last line, after whatever posting the report logged
 
 
 async def serve(config: Config, stopper: Stopper) -> None:
@@ -156,6 +173,7 @@ async def serve(config: Config, stopper: Stopper) -> None:
     import discord.http
 
     from bot.app import Bot
+    from bot.config import old_database_warning
     from bot.startup import (
         ExtensionsFailed,
         extension_failure,
@@ -169,6 +187,9 @@ async def serve(config: Config, stopper: Stopper) -> None:
 
     log = logging.getLogger("bot")
     where = config.database_shown
+    old = old_database_warning(config)
+    if old is not None:
+        log.warning("%s", old)
     new = config.store_kind == "sqlite" and not Path(sqlite_path(config.database_url)).exists()
     store = open_store(config.database_url)
     try:
@@ -236,6 +257,7 @@ def shards_text(config: Config) -> str:
 async def check(config: Config) -> int:
     """``python -m bot check``: the configuration (already read) and the database, without
     Discord; prints what it found, and returns the exit status."""
+    from bot.config import old_database_warning
     from bot.startup import Fatal, store_failure, version
     from data.store import StoreError
 
@@ -250,6 +272,9 @@ async def check(config: Config) -> int:
         say(fatal.message)
         return fatal.status
     print(line)
+    old = old_database_warning(config)
+    if old is not None:
+        print(f"warning: {old}")
     if config.error_webhook_url:
         print("errors are also posted to ERROR_WEBHOOK_URL (not tried: no connection is made)")
     return 0

@@ -28,7 +28,7 @@ from bot.desk import Desk
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
 from bot.locks import Locks
 from bot.service import Dealer, TableService, default_ai
-from bot.show import Show
+from bot.show import Show, hands
 from bot.startup import ExtensionsFailed
 from bot.translator import CommandTranslator
 from data import open_store
@@ -126,7 +126,14 @@ class Bot(commands.AutoShardedBot):
         pause = ai_pause_s if ai_pause_s is not None else (0.0 if config.test_mode else 1.0)
         retry = (0.1, 1.0) if config.test_mode else (RETRY_FIRST_S, RETRY_MAX_S)
         locks = Locks()
-        show = Show(self, self.store, locks, self.service.clock, self.budget)
+        show = Show(
+            self,
+            self.store,
+            locks,
+            self.service.clock,
+            self.budget,
+            retry=(0.1, 1.0) if config.test_mode else (hands.RETRY_FIRST_S, hands.RETRY_MAX_S),
+        )
         self.desk = Desk(
             self.service,
             show,

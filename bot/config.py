@@ -20,7 +20,8 @@ The variables a server owner sets are listed in ``.env.example``:
   reached or answers with an error at start (default ``5,15,45``; empty: no retry); then the
   bot stops with exit status 1, and a service manager starts it again.
 - ``ERROR_WEBHOOK_URL``: a Discord webhook that errors are also posted to (at most one post a
-  minute, with a count of the others; never a player's hand).
+  minute, with a count of the others; never a player's hand), through Discord's API (the
+  ``DISCORD_API_BASE_URL`` when one is set, whatever host the URL names in test mode).
 
 Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never sets them):
 
@@ -48,7 +49,7 @@ from pathlib import Path
 
 import yarl
 
-from data import postgres_settings, sqlite_path, store_kind
+from data import postgres_settings, safe_url, sqlite_path, store_kind
 from data.location import OLD_DEFAULT_FILE, default_database_path
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
@@ -56,6 +57,10 @@ DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: A bot token: three parts of base64url text joined by dots (the bot's id, a time, a signature).
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+#: The hosts of Discord's webhook URLs (a post goes through Discord's API whichever of them).
+DISCORD_HOSTS = frozenset(
+    {"discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"}
+)
 DISCORD_TIMEOUT_S = 30.0
 START_RETRY_S = (5.0, 15.0, 45.0)
 ERROR_INTERVAL_S = 60.0
@@ -75,6 +80,9 @@ class Config:
     database_url: str = ""
     #: Whether ``database_url`` is the default (``DATABASE_URL`` unset).
     database_default: bool = False
+    #: A database an earlier release left in the current folder (``./flaming_pyramids.db``),
+    #: not the one used: the default exists already, and ``DATABASE_URL`` does not name it.
+    old_database: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base_url: str | None = None
@@ -128,8 +136,7 @@ class Config:
             return "(no database)" if not self.database_url else "(an unusable DATABASE_URL)"
         if kind == "sqlite":
             return str(Path(sqlite_path(self.database_url)).absolute())
-        url = yarl.URL(self.database_url)
-        return str(url.with_password(None)) if url.password else str(url)
+        return safe_url(self.database_url)
 
     def __repr__(self) -> str:  # never print the token, nor the database's password
         return (
@@ -264,20 +271,25 @@ def check_token(token: str) -> None:
     )
 
 
-def _database(env: Mapping[str, str]) -> tuple[str, bool]:
-    """``DATABASE_URL`` checked (and the PostgreSQL settings with it), or the default file."""
+def _database(env: Mapping[str, str]) -> tuple[str, bool, str | None]:
+    """``DATABASE_URL`` checked (and the PostgreSQL settings with it), or the default file;
+    whether it is the default; the file an earlier release left in the current folder, if it
+    is there and not used."""
     url = (env.get("DATABASE_URL") or "").strip()
     default = not url
+    left: str | None = None
     if default:
         path = default_database_path(env)
         old = Path.cwd() / OLD_DEFAULT_FILE
-        if not path.exists() and old.exists() and old.resolve() != path.resolve():
-            raise ConfigError(
-                f"DATABASE_URL is not set, so the games are kept in {path}, but this folder "
-                f"holds {old}, where earlier releases kept them: with the bot stopped, move "
-                f"that file (and any {old.name}-wal beside it) to {path}, or set "
-                f"DATABASE_URL=sqlite:///{old}"
-            )
+        if old.exists() and old.resolve() != path.resolve():
+            if not path.exists():
+                raise ConfigError(
+                    f"DATABASE_URL is not set, so the games are kept in {path}, but this folder "
+                    f"holds {old}, where earlier releases kept them: with the bot stopped, move "
+                    f"that file (and any {old.name}-wal beside it) to {path}, or set "
+                    f"DATABASE_URL=sqlite:///{old}"
+                )
+            left = str(old)
         url = f"sqlite:///{path}"
     try:
         store_kind(url)
@@ -285,7 +297,21 @@ def _database(env: Mapping[str, str]) -> tuple[str, bool]:
     except ValueError as e:
         name = "DATABASE_URL" if not str(e).startswith("DATABASE_") else ""
         raise ConfigError(f"{name}: {e}" if name else str(e)) from None
-    return url, default
+    return url, default, left
+
+
+def old_database_warning(config: Config) -> str | None:
+    """What to say of a database an earlier release left in the current folder, which this
+    start does not use (None if there is none)."""
+    if config.old_database is None:
+        return None
+    old = Path(config.old_database)
+    return (
+        f"this folder holds {old}, where releases before 0.2 kept the games, but DATABASE_URL "
+        f"is not set, so the games are kept in {config.database_shown}: if the games you expect "
+        f"are in {old.name}, stop the bot and set DATABASE_URL=sqlite:///{old} (or move that "
+        "file, with its -wal, in place of the other); else move it out of this folder"
+    )
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
@@ -342,12 +368,15 @@ def _webhook(env: Mapping[str, str], test_mode: bool) -> str | None:
     except ValueError:
         url = None
     parts = url.parts if url is not None else ()
+    after = parts[parts.index("webhooks") + 1 :] if "webhooks" in parts else ()
     ok = (
         url is not None
         and url.host is not None
+        and (url.host in DISCORD_HOSTS or test_mode)
         and (url.scheme == "https" or (test_mode and url.scheme == "http"))
-        and "webhooks" in parts
-        and len(parts) >= parts.index("webhooks") + 3
+        and len(after) >= 2
+        and after[0].isdigit()
+        and bool(after[1])
     )
     if not ok:
         raise ConfigError(
@@ -379,11 +408,12 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     test_mode = (env.get("FP_TEST_MODE") or "").strip() in ("1", "true", "yes")
     shard_count, shard_ids = _shards(env)
-    database_url, database_default = _database(env)
+    database_url, database_default, old_database = _database(env)
     config = Config(
         token=token,
         database_url=database_url,
         database_default=database_default,
+        old_database=old_database,
         discord_timeout_s=_seconds(env, "DISCORD_TIMEOUT", DISCORD_TIMEOUT_S),
         start_retry_s=_schedule(env, "DISCORD_START_RETRY", START_RETRY_S),
         error_webhook_url=_webhook(env, test_mode),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import signal
 import time
 from collections.abc import Awaitable, Callable
@@ -34,6 +35,10 @@ log = logging.getLogger("bot")
 EXIT_SETTINGS = 2
 #: Starting again later may work.
 EXIT_RETRY = 1
+#: A wait before a new login attempt is longer than the one set by up to this part, at random:
+#: bots (or processes of one bot) that a Discord outage stopped together do not all knock again
+#: at the same instant. Never shorter: a wait Discord asked for (429) is honoured.
+START_JITTER = 0.25
 
 
 class Fatal(Exception):
@@ -199,8 +204,14 @@ async def wait_for_discord(
                     "started again (a service manager does it), the bot tries again",
                     EXIT_RETRY,
                 ) from None
-            wait = max(waits[attempt - 1], e.retry_after)
-            log.warning("%s; trying again in %g s (DISCORD_START_RETRY)", e, wait)
+            base = max(waits[attempt - 1], e.retry_after)
+            wait = base * random.uniform(1.0, 1 + START_JITTER)
+            log.warning(
+                "%s; trying again in %.1f s (DISCORD_START_RETRY: %g s, and a random part)",
+                e,
+                wait,
+                base,
+            )
             await asyncio.sleep(wait)
 
 

@@ -18,7 +18,7 @@ import os
 from urllib.parse import unquote
 
 from data.location import default_database_path, default_database_url
-from data.pg_settings import postgres_settings
+from data.pg_settings import postgres_settings, safe_url, url_secrets
 from data.store import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -143,6 +143,8 @@ __all__ = [
     "default_database_url",
     "open_store",
     "postgres_settings",
+    "safe_url",
     "sqlite_path",
     "store_kind",
+    "url_secrets",
 ]

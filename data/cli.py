@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from data import default_database_url, sqlite_path, store_kind
+from data import default_database_url, safe_url, sqlite_path, store_kind
 from data import migrate as sqlite_migrate
 from data.store import SchemaTooNew, Store, StoreError
 
@@ -48,11 +48,7 @@ def _url(db: str | None) -> str:
 
 def _shown(url: str) -> str:
     """The URL for messages, without a password."""
-    if not is_postgres(url):
-        return url
-    from data.postgres import PostgresStore
-
-    return PostgresStore(url).safe_url()
+    return safe_url(url) if is_postgres(url) else url
 
 
 async def _check(url: str, out: list[str]) -> int:

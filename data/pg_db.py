@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
-from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S
+from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, safe_url
 from data.store import DatabaseDamaged, StorageUnusable, StoreError
 
 if TYPE_CHECKING:
@@ -50,6 +51,13 @@ _FATAL_CONNECT: tuple[type[BaseException], ...] = (
     asyncpg.InvalidPasswordError,
     asyncpg.InvalidAuthorizationSpecificationError,
 )
+
+
+def jittered(delay: float) -> float:
+    """A wait of between half ``delay`` and ``delay``, at random: the processes (and the
+    requests of one process) that lost the database together do not all knock again at the
+    same instant when it comes back."""
+    return random.uniform(delay / 2, delay)
 
 
 def _is_lost(e: BaseException, conn: Conn | None = None) -> bool:
@@ -126,11 +134,7 @@ class Database:
 
     def safe_url(self) -> str:
         """The URL without its password (for messages and logs)."""
-        head, sep, tail = self.url.partition("://")
-        if "@" in tail.split("/", 1)[0]:
-            creds, _, rest = tail.partition("@")
-            tail = f"{creds.split(':', 1)[0]}:***@{rest}" if ":" in creds else tail
-        return head + sep + tail
+        return safe_url(self.url)
 
     @property
     def is_open(self) -> bool:
@@ -200,8 +204,9 @@ class Database:
                         f"cannot reach the PostgreSQL database {self.safe_url()} "
                         f"after {self.retry_s:g} s ({type(e).__name__}: {e})"
                     ) from e
-                log.warning("database unreachable (%s); trying again", e)
-                await asyncio.sleep(delay)
+                wait = jittered(delay)
+                log.warning("database unreachable (%s); trying again in %.2f s", e, wait)
+                await asyncio.sleep(wait)
                 delay = min(delay * 2, 1.0)
 
     async def close(self) -> None:
@@ -305,8 +310,11 @@ class Database:
                         f"the database went away and did not come back within "
                         f"{self.retry_s:g} s ({what}: {e})"
                     ) from e
-                log.warning("database connection lost (%s: %s); trying again", what, e)
-                await asyncio.sleep(delay)
+                wait = jittered(delay)
+                log.warning(
+                    "database connection lost (%s: %s); trying again in %.2f s", what, e, wait
+                )
+                await asyncio.sleep(wait)
                 delay = min(delay * 2, 1.0)
             finally:
                 if conn is not None:

@@ -430,7 +430,7 @@ class PostgresStore:
             except CorruptRecord as e:
                 # (in a transaction nothing is written; else the move is, at the next version)
                 stored = expected_version + (0 if finishing else 1)
-                raise CorruptRecord(table_id, e.problem, stored) from None
+                raise CorruptRecord(table_id, e.problem, stored, detail=e.detail) from None
             if finishing:
                 await self._write_result(conn, table, None)  # with the move, or not at all
             return table

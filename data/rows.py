@@ -187,14 +187,23 @@ def parse_object(text: str, what: str) -> dict[str, Any]:
     return value
 
 
+class InvalidState(ValueError):
+    """A stored state the engine cannot restore. Its text quotes the engine, which may name a
+    tile and the hand holding it; ``summary`` does not."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what} is not a valid game state ({why})")
+        self.summary = f"{what} is not a valid game state (python -m data check says why)"
+
+
 def validate_state(state: dict[str, Any], what: str) -> None:
-    """Raise ValueError if the engine cannot restore ``state``."""
+    """Raise :class:`InvalidState` if the engine cannot restore ``state``."""
     from engine import Game  # data -> engine for (de)serialisation only
 
     try:
         Game.from_dict(state)
     except Exception as e:  # EngineError, or anything a malformed dict makes the reader raise
-        raise ValueError(f"{what} is not a valid game state ({e})") from None
+        raise InvalidState(what, str(e)) from None
 
 
 def log_problem(row: TableRow) -> str | None:
@@ -244,16 +253,19 @@ def table_from_row(
     """
     read = load or parse_object
     problems: list[str] = []
+    details: list[str] = []
 
     def attempt(fn: Any, default: Any) -> Any:
         try:
             return fn()
         except (ValueError, TypeError) as e:
-            problems.append(str(e))
+            problems.append(e.summary if isinstance(e, InvalidState) else str(e))
+            details.append(str(e))
             return default
 
     if row.status not in STATUSES:
         problems.append(f"unknown status {row.status!r}")
+        details.append(problems[-1])
     options = attempt(lambda: parse_options(row.options), TableOptions())
     seats = attempt(lambda: parse_seats(row.seats), ())
     if state is None and row.state is not None:
@@ -263,6 +275,7 @@ def table_from_row(
             attempt(lambda: validate_state(state, "the state"), None)
     elif state is None and row.status == "playing":
         problems.append("a game in progress without a state")
+        details.append(problems[-1])
     if not has_initial and row.initial_state is not None:
         initial_text = row.initial_state
         initial = attempt(lambda: read(initial_text, "initial state"), None)
@@ -286,8 +299,9 @@ def table_from_row(
     gap = log_problem(row)
     if gap:
         problems.append(gap)
+        details.append(gap)
     if problems and strict:
-        raise CorruptRecord(row.id, "; ".join(problems), row.version)
+        raise CorruptRecord(row.id, "; ".join(problems), row.version, detail="; ".join(details))
     return Table(
         id=row.id,
         guild_id=row.guild_id,
@@ -364,8 +378,8 @@ def check_table(row: TableRow, log_rows: Sequence[tuple[int, int | None, str]]) 
         table = table_from_row(row, validate=True)
     except CorruptRecord as e:
         # Still replay the log (it may have problems of its own), but an unreadable row is not
-        # compared with the replay: it is reported once, above.
-        problems.append(e.problem)
+        # compared with the replay: it is reported once, above (in full: the operator asked).
+        problems.append(e.detail)
         table = table_from_row(row, validate=False, strict=False)
     versions = [v for v, _, _ in log_rows]
     if row.start_version is None:

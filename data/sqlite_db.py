@@ -91,22 +91,45 @@ def damaged_message(path: Path, found: str) -> str:
     )
 
 
-#: SQLite's primary result codes for a full disk, a read-only file, a file it cannot open.
-SQLITE_FULL, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM = 13, 8, 14, 3
+#: SQLite's primary result codes for a full disk, a read-only file, a file it cannot open, and
+#: a read or write the system refused ("disk I/O error").
+SQLITE_FULL, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR = 13, 8, 14, 3, 10
+#: Less free space than this where the database lives, and a write that failed: the disk is
+#: full. (SQLite says "disk I/O error" when it is the write-ahead log's index that cannot grow.)
+FULL_BELOW_BYTES = 1024 * 1024
 
 
 def unusable(path: Path, e: BaseException) -> StorageUnusable | None:
     """The :class:`StorageUnusable` that error ``e`` (SQLite's or the system's) stands for: a
-    full disk, a read-only or forbidden place (None for any other error)."""
+    full disk, a file size limit, a disk that fails, a read-only or forbidden place (None for
+    any other error)."""
     folder = path.absolute().parent
     code = getattr(e, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     text = str(e)
     errno_ = e.errno if isinstance(e, OSError) else None
-    if primary == SQLITE_FULL or errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text:
+    full = (
+        primary == SQLITE_FULL or errno_ in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text
+    )
+    if full or primary == SQLITE_IOERR or errno_ in (errno.EFBIG, errno.EIO):
+        free = free_bytes(folder)
+        limit = file_size_limit()
+        if (free is not None and free < FULL_BELOW_BYTES) or (full and limit is None):
+            left = f"{free // 1024} KiB free; " if free is not None else ""
+            return StorageUnusable(
+                f"the disk holding the database {path} is full ({left}SQLite says: {text}): "
+                "nothing was written. Free some space there (or move the database: "
+                "DATABASE_URL), then start again."
+            )
+        if limit is not None:
+            return StorageUnusable(
+                f"cannot write the database {path}: this process may not write files over "
+                f"{limit} bytes (a file size limit: ulimit -f, or LimitFSIZE= in a systemd unit; "
+                f"SQLite says: {text}). Lift that limit, then start again."
+            )
         return StorageUnusable(
-            f"the disk holding the database {path} is full ({text}): nothing was written. "
-            "Free some space there (or move the database: DATABASE_URL), then start again."
+            f"the disk holding the database {path} failed a read or a write (SQLite says: "
+            f"{text}): check that disk (the system log says more), then start again."
         )
     read_only_fs = errno_ == errno.EROFS or (
         folder.exists() and not os.access(folder, os.W_OK) and _read_only_mount(folder)
@@ -129,6 +152,29 @@ def unusable(path: Path, e: BaseException) -> StorageUnusable | None:
             "a writable folder (or, under systemd, give the unit StateDirectory=)."
         )
     return None
+
+
+def free_bytes(folder: Path) -> int | None:
+    """The space this process may still fill on the file system of ``folder`` (or of its
+    nearest existing parent); None if the system does not say."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    blocks = st.f_bfree if os.geteuid() == 0 else st.f_bavail
+    return blocks * st.f_frsize
+
+
+def file_size_limit() -> int | None:
+    """The largest file this process may write (its ``RLIMIT_FSIZE``), if it has a limit."""
+    try:
+        import resource
+    except ImportError:  # (not on Windows)
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def _writable(folder: Path) -> bool:
@@ -388,8 +434,8 @@ class Database:
         try:
             reader = await connect(target, self.synchronous, self.busy_timeout_ms, uri=True)
         except sqlite3.Error as e:
-            if "immutable" in params or not wal.exists():
-                raise
+            if "immutable" in params or not wal.exists() or wal.stat().st_size == 0:
+                raise  # (not about a pending log: the open translates it)
             raise StoreError(
                 f"cannot read {self.path} where it is: its write-ahead log {wal.name} holds "
                 "changes not yet in the file, and reading them needs a folder SQLite can write "

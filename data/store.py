@@ -52,13 +52,19 @@ class CorruptRecord(StoreError):
 
     ``version`` is the table's stored version when it could be read, so that the table can still
     be closed with ``end_table(table_id, err.version, "aborted", now)`` and its channel freed.
+    ``problem`` says what is wrong without quoting the game (it is logged, and may be posted to
+    the operator's webhook); ``detail`` says it in full, which may name a tile of someone's hand
+    (for ``python -m data check`` and the DEBUG log only).
     """
 
-    def __init__(self, table_id: int, problem: str, version: int | None = None) -> None:
+    def __init__(
+        self, table_id: int, problem: str, version: int | None = None, *, detail: str | None = None
+    ) -> None:
         super().__init__(f"table {table_id}: {problem}")
         self.table_id = table_id
         self.problem = problem
         self.version = version
+        self.detail = detail if detail is not None else problem
 
 
 class SchemaTooNew(StoreError):
@@ -130,7 +136,7 @@ class TableOptions:
 
 @dataclass(frozen=True)
 class TableDefaults:
-    """A server's default options for new tables (``/fp settings``); None: not set, the
+    """A server's default options for new tables (``/fp-settings``); None: not set, the
     :class:`TableOptions` default applies."""
 
     curse: bool | None = None
@@ -247,7 +253,7 @@ class Table:
     from a store). The id stays the table's name in button ids and logs."""
     language: str = "en"
     """The language of what the table's channel or thread shows (its posts and their pictures):
-    the server's, as Discord tells it or as ``/fp settings`` chose it when the table opened."""
+    the server's, as Discord tells it or as ``/fp-settings`` chose it when the table opened."""
 
     @property
     def place_id(self) -> int:
@@ -302,14 +308,14 @@ class LoggedAction:
 
 @dataclass(frozen=True)
 class GuildSettings:
-    """Per-server settings, changed with ``/fp settings``."""
+    """Per-server settings, changed with ``/fp-settings``."""
 
     guild_id: int
     turn_limit_s: int = 24 * 3600
     reminder_s: int = 12 * 3600  # a reminder goes out this long before the deadline
     defaults: TableDefaults = field(default_factory=TableDefaults)  # for /fp new
     language: str | None = None
-    """The language ``/fp settings`` chose for the posts of the server's new tables (a
+    """The language ``/fp-settings`` chose for the posts of the server's new tables (a
     language code, ``"fr"``); None: the server's own language (:attr:`guild_locale`)."""
     guild_locale: str | None = None
     """The server's language as Discord last told the bot (``guild_locale`` of an interaction

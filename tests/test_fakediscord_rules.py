@@ -566,6 +566,68 @@ async def test_an_ephemeral_message_is_edited_only_through_its_token(
     assert via_token.status == 200 and via_token.body["content"] == "edited"
 
 
+# ------------------------------------------------------------------------------ incoming webhooks
+
+
+async def test_an_incoming_webhook_posts_in_its_channel_under_its_name(
+    world: World, rest: Rest
+) -> None:
+    fake = world.fake
+    hook = fake.create_webhook(world.general, "Alerts")
+    path = f"/webhooks/{hook.id}/{hook.token}"
+    assert (await rest("POST", path, {"content": "first"})).status == 204  # no wait: no body
+    waited = await rest("POST", path + "?wait=true", {"content": "second", "username": "Bot Ops"})
+    assert waited.status == 200 and waited.body["webhook_id"] == str(hook.id)
+    assert waited.body["author"]["username"] == "Bot Ops"
+    posted = fake.messages(world.general)
+    assert [m.content for m in posted] == ["second", "first"]
+    assert [m.author.username for m in posted] == ["Bot Ops", "Alerts"]
+    assert all(m.webhook_id == hook.id and m.application_id is None for m in posted)
+
+
+async def test_an_incoming_webhook_refuses_a_wrong_token_an_empty_message_and_bad_names(
+    world: World, rest: Rest
+) -> None:
+    fake = world.fake
+    hook = fake.create_webhook(world.general)
+    path = f"/webhooks/{hook.id}/{hook.token}"
+    unknown = await rest("POST", f"/webhooks/{hook.id + 1}/{hook.token}", {"content": "x"})
+    assert (unknown.status, unknown.body["code"]) == (404, 10015)
+    wrong = await rest("POST", f"/webhooks/{hook.id}/not-its-token", {"content": "x"})
+    assert (wrong.status, wrong.body["code"]) == (401, 50027)
+    empty = await rest("POST", path, {"username": "x"})
+    assert (empty.status, empty.body["code"]) == (400, 50006)
+    for name in ("My Discord bot", "clyde", "x" * 81):
+        refused = await rest("POST", path, {"content": "x", "username": name})
+        assert (refused.status, refused.body["code"]) == (400, 50035)
+        assert refused.field_error("username") == "USERNAME_INVALID"
+    long = await rest("POST", path, {"content": "x" * 2001})
+    assert long.field_error("content") == "BASE_TYPE_MAX_LENGTH"
+    assert fake.messages(world.general) == []
+    with pytest.raises(ValueError, match="discord"):
+        fake.create_webhook(world.general, "Discord alerts")
+    assert [r.code for r in fake.refusals] == [50027, 50006, 50035, 50035, 50035, 50035]
+
+
+async def test_an_incoming_webhook_sets_only_some_flags_and_ignores_components_unless_asked(
+    world: World, rest: Rest
+) -> None:
+    fake = world.fake
+    hook = fake.create_webhook(world.general)
+    path = f"/webhooks/{hook.id}/{hook.token}?wait=true"
+    quiet = await rest("POST", path, {"content": "shh", "flags": 1 << 12})
+    assert quiet.status == 200 and quiet.body["flags"] == 1 << 12
+    ephemeral = await rest("POST", path, {"content": "x", "flags": EPHEMERAL})
+    assert (ephemeral.status, ephemeral.field_error("flags")) == (400, "MESSAGE_FLAGS_INVALID")
+    link = {"type": 2, "style": 5, "label": "Docs", "url": "https://example.com"}
+    ignored = await rest("POST", path, {"content": "x", "components": [row(link)]})
+    assert ignored.status == 200 and ignored.body["components"] == []
+    kept = await rest(
+        "POST", path + "&with_components=true", {"content": "x", "components": [row(link)]}
+    )
+    assert kept.status == 200 and len(kept.body["components"]) == 1
+
+
 # ------------------------------------------------------------------------------ direct messages
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot import emoji as em
 from bot import records_show as show
@@ -367,7 +367,6 @@ class Records(commands.Cog):
         self.bot = bot
         self.service = RecordsService(bot.store)
         self._added: list[app_commands.Command[Any, ..., None]] = []
-        self._catching_up: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         group = self.bot.tree.get_command("fp")
@@ -377,28 +376,25 @@ class Records(commands.Cog):
             group.add_command(command, override=True)
             self._added.append(command)
         self.bot.add_dynamic_items(*BUTTONS)
-        self._catching_up = asyncio.create_task(self._catch_up_loop())
+        self.catch_up.start()
 
     async def cog_unload(self) -> None:
-        if self._catching_up is not None:
-            self._catching_up.cancel()
+        self.catch_up.cancel()
         group = self.bot.tree.get_command("fp")
         if isinstance(group, app_commands.Group):
             for command in self._added:
                 group.remove_command(command.name)
         self.bot.remove_dynamic_items(*BUTTONS)
 
-    async def _catch_up_loop(self) -> None:
-        """Rate matches that finished but were not rated: at start, then now and then (a match
-        that ends is rated by the next read of records, or by this loop at the latest)."""
-        while True:
-            try:
-                await self.service.catch_up()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("could not rate the finished matches")
-            await asyncio.sleep(CATCH_UP_S)
+    @tasks.loop(seconds=CATCH_UP_S)
+    async def catch_up(self) -> None:
+        """Rate matches that finished but were not rated: at start, then every
+        :data:`CATCH_UP_S` (a match that ends is rated by the next read of records, or by this
+        loop at the latest). A failure is logged, and the loop goes on."""
+        try:
+            await self.service.catch_up()
+        except Exception:
+            log.exception("could not rate the finished matches")
 
     # --- stats --------------------------------------------------------------------------------
 

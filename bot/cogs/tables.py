@@ -71,7 +71,7 @@ LANGUAGES = [
         if code != SERVER_LANGUAGE
     ),
 ]
-"""``/fp settings language``: the server's own language, or one the bot speaks (each named in
+"""``/fp-settings language``: the server's own language, or one the bot speaks (each named in
 itself, so that whoever reads it finds theirs)."""
 NEW_ANSWER = frozenset({"hand", "rematch", "mode", "howto"})
 """The buttons answered with a new private message; the others edit the clicked message."""
@@ -267,7 +267,13 @@ class Tables(commands.Cog):
             embeds, files = await rules.rules_message(i18n.for_locale(interaction.locale.value))
             await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
 
-    @fp.command(name="settings", description="Server defaults for new tables (server admins)")
+    # A command of its own, not a subcommand of /fp: Discord hides a command from members who
+    # lack its default permissions only for a whole command (default_member_permissions).
+    @app_commands.command(
+        name="fp-settings", description="Server defaults for new tables (server admins)"
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
         time_limit="Default time per decision",
         reminder="When to remind a player before their time runs out",
@@ -286,8 +292,10 @@ class Tables(commands.Cog):
         fire_die: bool | None = None,
         language: app_commands.Choice[str] | None = None,
     ) -> None:
-        """``/fp settings``: only members who can manage the server."""
-        async with guarded(interaction, None, "/fp settings"):
+        """``/fp-settings``: only members who can manage the server (Discord shows it to
+        nobody else unless the server's admins allow them in its Integrations settings; the
+        bot still checks)."""
+        async with guarded(interaction, None, "/fp-settings"):
             perms = interaction.permissions
             if not (perms.manage_guild or perms.administrator):
                 await interaction.response.send_message(

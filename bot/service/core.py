@@ -165,8 +165,9 @@ class TableCore:
         """Log a damaged table record once (per record version): its timers and every click
         read it again, and the log must not fill up with the same problem."""
         key = (err.table_id, err.version)
+        # (Its detail may name a tile of someone's hand: only at DEBUG.)
+        log.debug("table %s: unreadable record (%s)", err.table_id, err.detail)
         if key in self._reported:
-            log.debug("table %s: unreadable record (%s)", err.table_id, err.problem)
             return
         self._reported.add(key)
         log.error("table %s: unreadable record (%s)", err.table_id, err.problem)
@@ -351,7 +352,11 @@ class TableCore:
                 if turns:
                     turns[-1].extend(events)
         except EngineError as err:
-            log.warning("table %s: its action log does not replay (%s)", table_id, err)
+            # (The engine's words may name a tile of someone's hand: only at DEBUG.)
+            log.warning(
+                "table %s: its action log does not replay (%s)", table_id, type(err).__name__
+            )
+            log.debug("table %s: the action log does not replay: %s", table_id, err)
             return []
         return [tuple(t) for t in turns]
 
@@ -645,7 +650,7 @@ class TableCore:
         defaults: TableDefaults | None = None,
         language: str | None = None,
     ) -> GuildSettings:
-        """``/fp settings``: change (and return) a server's settings. ``language``: the
+        """``/fp-settings``: change (and return) a server's settings. ``language``: the
         language of the posts of the server's new tables, one of :func:`language_choices`
         (:data:`SERVER_LANGUAGE`: the server's own); None leaves it as it is. Raises
         ValueError for a language that is not a choice (the adapter offers only those)."""

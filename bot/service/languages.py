@@ -23,7 +23,7 @@ from data.store import GuildSettings, PlayerPrefs, Store
 log = logging.getLogger(__name__)
 
 SERVER_LANGUAGE: Final = "server"
-"""``/fp settings language``: the server's tables follow the server's own language (Discord's)."""
+"""``/fp-settings language``: the server's tables follow the server's own language (Discord's)."""
 MAX_KNOWN: Final = 100_000
 """How many players (and, apart, servers) a process remembers the stored language of; the
 oldest seen is forgotten first (seen again, it costs one read)."""
@@ -43,7 +43,7 @@ def remember(known: dict[K, V], key: K, value: V) -> None:
 
 def table_language(settings: GuildSettings) -> str:
     """The language of a new table's posts in the server of ``settings``: the one
-    ``/fp settings`` chose (if the bot still has its catalog), else the server's own as Discord
+    ``/fp-settings`` chose (if the bot still has its catalog), else the server's own as Discord
     last told it, else English.
 
     >>> table_language(GuildSettings(1, guild_locale="fr"))
@@ -59,7 +59,7 @@ def table_language(settings: GuildSettings) -> str:
 
 
 def language_choices() -> list[str]:
-    """What ``/fp settings language`` accepts: :data:`SERVER_LANGUAGE`, then every language
+    """What ``/fp-settings language`` accepts: :data:`SERVER_LANGUAGE`, then every language
     the bot has a catalog for (English first)."""
     others = sorted(i18n.catalogs.languages - {i18n.SOURCE_LANGUAGE})
     return [SERVER_LANGUAGE, i18n.SOURCE_LANGUAGE, *others]

@@ -71,11 +71,15 @@ class Show:
         locks: Locks,
         clock: Callable[[], float],
         rest_budget: budget.Budget,
+        *,
+        retry: tuple[float, float],
     ) -> None:
+        """``retry``: how long a screen the database held up waits before each new try, at
+        first and at most (see :mod:`bot.show.hands`)."""
         self.outbox = Outbox(bot, Ledger(store, clock), rest_budget)
         self.card = HandCard(self.outbox)
         self.screens = Screens(self.card, self.outbox.ledger, locks, clock, self.outbox.channel)
-        self.hands = Hands(self.outbox, self.card)
+        self.hands = Hands(self.outbox, self.card, retry=retry)
         self.channel = TableChannel(self.outbox, self.card, self.hands)
 
     async def step(

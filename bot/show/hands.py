@@ -10,7 +10,11 @@ closed when the next one comes. Between their decisions nothing is sent: a waiti
 message (**My hand** shows it on demand).
 
 Screens are delivered in the background, one player at a time and in order: if a newer screen of a
-player comes before the older one went out, only the newer one is sent. If a player's direct
+player comes before the older one went out, only the newer one is sent. A screen the database held
+up (it was away while the screen was on its way) is tried again, more and more slowly, until the
+database answers: it is sent then if the decision is still the player's (nothing was played since),
+and never twice (once Discord took it, only noting it in the database is tried again). If a
+player's direct
 messages are closed (Discord refuses with 50007), that is remembered for the player across every
 table (:meth:`~bot.show.ledger.Ledger.dm_refused`): the service then shows them as a player on
 private hands until they ask for DMs again or a day has passed, and each table's channel is told
@@ -33,12 +37,36 @@ from bot.show import buttons, texts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
+from data.store import (
+    ChannelBusy,
+    CorruptRecord,
+    DatabaseDamaged,
+    NotFound,
+    SchemaTooNew,
+    StoreError,
+    VersionConflict,
+)
 from i18n import ENGLISH, Language, catalogs
 
 log = logging.getLogger(__name__)
 
 SCREEN_CLOSED: Final = 2**31 - 1
 """The version a closed screen shows: no later edit replaces it."""
+RETRY_FIRST_S: Final = 2.0
+"""A screen the database held up is tried again after this long, then twice as long each
+time..."""
+RETRY_MAX_S: Final = 60.0
+"""...up to this long between tries, until the database answers."""
+
+
+def database_away(err: StoreError) -> bool:
+    """Whether ``err`` says the database could not be used for now (unreachable, locked, its
+    disk full), so that trying again later may work; not one about the table itself (gone,
+    damaged, moved on)."""
+    return not isinstance(
+        err,
+        NotFound | CorruptRecord | VersionConflict | ChannelBusy | DatabaseDamaged | SchemaTooNew,
+    )
 
 
 def link_button(
@@ -53,9 +81,12 @@ def link_button(
 class Hands:
     """Every player's direct messages."""
 
-    def __init__(self, outbox: Outbox, card: HandCard) -> None:
+    def __init__(self, outbox: Outbox, card: HandCard, *, retry: tuple[float, float]) -> None:
+        """``retry``: the first and the longest wait for the database, when it held up a
+        screen (:data:`RETRY_FIRST_S`, :data:`RETRY_MAX_S`)."""
         self.outbox = outbox
         self.card = card
+        self.retry_first_s, self.retry_max_s = retry
         self._hands: dict[tuple[int, int], Hand] = {}
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
@@ -72,11 +103,40 @@ class Hands:
             self._tasks[key] = self.outbox.spawn(self._deliver_all(key), hand.table_id)
 
     async def _deliver_all(self, key: tuple[int, int]) -> None:
+        """Deliver the player's newest hand at the table until none is left; one the database
+        held up waits for it (see the module)."""
+        delay = self.retry_first_s
+        held: Hand | None = None
         try:
-            while (hand := self._hands.pop(key, None)) is not None:
+            while (hand := self._hands.pop(key, None) or held) is not None:
                 try:
+                    if hand is held and not await self.outbox.ledger.still_at(
+                        hand.table_id, hand.version
+                    ):
+                        log.info(
+                            "table %s: the screen of user %s that the database held up is out "
+                            "of date (something was played since): not sent",
+                            hand.table_id,
+                            hand.user_id,
+                        )
+                        held = None
+                        continue
                     await self.deliver(hand)
-                except Exception:
+                    held, delay = None, self.retry_first_s
+                except Exception as err:
+                    if isinstance(err, StoreError) and database_away(err):
+                        if held is None:
+                            log.warning(
+                                "table %s: the screen of user %s waits for the database (%s)",
+                                hand.table_id,
+                                hand.user_id,
+                                err,
+                            )
+                        held = hand
+                        await asyncio.sleep(delay)
+                        delay = min(delay * 2, self.retry_max_s)
+                        continue
+                    held = None
                     if not self.outbox.bot.is_closed():
                         log.exception("table %s: could not deliver a hand", key[0])
         finally:
@@ -102,7 +162,6 @@ class Hands:
                 texts.screen_retired(catalogs.language(hand.language)),
             )
             sent = await self.outbox.send(cid, message, priority=budget.HAND)
-            await self.outbox.ledger.remember(hand.table_id, kept, sent.id, hand.version)
         except discord.Forbidden as err:
             if err.code not in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 raise
@@ -111,9 +170,41 @@ class Hands:
             if not hand.dm_failed_before:
                 await self._tell_closed(hand)
             return
+        # Sent: from now on only the database is waited for, never a second screen.
+        ledger = self.outbox.ledger
+        await self._noting(
+            hand, lambda: ledger.remember(hand.table_id, kept, sent.id, hand.version)
+        )
         if hand.dm_refused_at is not None:
             log.info("table %s: DMs open again for user %s", hand.table_id, hand.user_id)
-            await self.outbox.ledger.dm_opened(hand.user_id)
+            await self._noting(hand, lambda: ledger.dm_opened(hand.user_id))
+
+    async def _noting(self, hand: Hand, note: Callable[[], Awaitable[Any]]) -> None:
+        """``note()``, a write to the database about a screen already sent: tried again until
+        the database takes it (the next screen closes this one by what it notes)."""
+        delay = self.retry_first_s
+        while True:
+            try:
+                await note()
+                return
+            except StoreError as err:
+                if not database_away(err):
+                    log.warning(
+                        "table %s: the screen of user %s was sent but not noted (%s)",
+                        hand.table_id,
+                        hand.user_id,
+                        err,
+                    )
+                    return
+                log.warning(
+                    "table %s: the screen of user %s was sent; noting it waits for the "
+                    "database (%s)",
+                    hand.table_id,
+                    hand.user_id,
+                    err,
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.retry_max_s)
 
     async def retire(self, table_id: int, user_id: int, dm_id: int, text: str) -> None:
         """Close the player's screen in their direct messages (its buttons gone, ``text`` in

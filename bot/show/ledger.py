@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from bot.kept import Kept
-from data.store import Store
+from data.store import CorruptRecord, NotFound, Store
 
 
 class Ledger:
@@ -42,6 +42,15 @@ class Ledger:
         """``message_id`` is the table's ``kept`` message from now on (showing the table at
         ``version``, when given: a new message, whatever the one before it showed)."""
         await self._store.set_message(table_id, kept.key, message_id, version)
+
+    async def still_at(self, table_id: int, version: int) -> bool:
+        """Whether the table is still at ``version``: nothing was played, joined or ended since
+        (a screen made then still shows the decision in progress). False for a table that is
+        gone or cannot be read any more."""
+        try:
+            return (await self._store.get_table(table_id)).version == version
+        except (NotFound, CorruptRecord):
+            return False
 
     async def shown(self, table_id: int, version: int) -> None:
         """The channel has seen the table at ``version`` (a restart shows nothing older)."""

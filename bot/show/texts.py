@@ -836,7 +836,7 @@ def rematch_open(url: str, lang: Language = ENGLISH) -> str:
 
 
 def settings_now(current: GuildSettings, lang: Language = ENGLISH) -> str:
-    """``/fp settings``: the server's settings as they now stand."""
+    """``/fp-settings``: the server's settings as they now stand."""
     if current.reminder_s:
         reminder = lang.gettext("reminder {duration} before the end").format(
             duration=duration(current.reminder_s, lang)

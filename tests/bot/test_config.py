@@ -290,13 +290,42 @@ def test_a_database_left_in_the_current_folder_by_an_earlier_release_is_not_sile
     assert f"DATABASE_URL=sqlite:///{tmp_path / 'flaming_pyramids.db'}" in str(refused.value)
     # Said where it is, it is used.
     url = f"sqlite:///{tmp_path / 'flaming_pyramids.db'}"
-    assert load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url}).database_url == url
+    named = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert named.database_url == url and named.old_database is None
+    # Once the default database exists, the default is used, and the old file is noted.
+    default = tmp_path / "xdg" / "flaming-pyramids" / "flaming_pyramids.db"
+    default.parent.mkdir(parents=True)
+    default.write_bytes(b"new games")
+    config = load_config({"DISCORD_TOKEN": TOKEN})
+    assert config.database_url == f"sqlite:///{default}"
+    assert config.old_database == str(tmp_path / "flaming_pyramids.db")
 
 
-def test_the_log_and_repr_show_a_postgresql_database_without_its_password() -> None:
-    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://bot:s3cret@db/fp"})
-    assert config.database_shown == "postgresql://bot@db/fp"
-    assert "s3cret" not in repr(config)
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://bot:s3cret@db/fp", "postgresql://bot:***@db/fp"),
+        (
+            "postgresql:///fp?host=db&user=bot&password=s3cret",
+            "postgresql:///fp?host=db&user=bot&password=***",
+        ),
+        ("postgresql://bot:s3c@r/et@db/fp", "postgresql://bot:***@db/fp"),  # not percent-encoded
+        (
+            "postgresql://bot:s3c%40ret@db1:5432,db2:5433/fp",
+            "postgresql://bot:***@db1:5432,db2:5433/fp",
+        ),
+        (
+            "postgres://bot:s3cr#et@db/fp?sslpassword=s3cret",
+            "postgres://bot:***@db/fp?sslpassword=***",
+        ),
+    ],
+)
+def test_the_log_and_repr_show_a_postgresql_database_without_its_password(
+    url: str, shown: str
+) -> None:
+    config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert config.database_shown == shown
+    assert "s3c" not in repr(config) and "et@" not in shown
 
 
 @pytest.mark.parametrize(
@@ -308,3 +337,29 @@ def test_the_log_and_repr_show_a_postgresql_database_without_its_password() -> N
 )
 def test_tokens_of_the_right_shape_are_accepted(token: str) -> None:
     assert load_config({"DISCORD_TOKEN": token}).token == token
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://discord.com/api/webhooks/123456789012345678/a-token_0",
+        "https://discordapp.com/api/webhooks/123456789012345678/a-token_0",
+        "https://canary.discord.com/api/webhooks/123456789012345678/a-token_0",
+    ],
+)
+def test_an_error_webhook_is_a_discord_webhook_url(url: str) -> None:
+    assert load_config({"DISCORD_TOKEN": TOKEN, "ERROR_WEBHOOK_URL": url}).error_webhook_url == url
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/api/webhooks/123456789012345678/a-token_0",  # not Discord's
+        "https://discord.com/api/webhooks/not-a-number/a-token_0",
+        "https://discord.com/api/webhooks/123456789012345678",
+        "http://discord.com/api/webhooks/123456789012345678/a-token_0",
+    ],
+)
+def test_an_error_webhook_elsewhere_or_without_its_id_and_token_is_refused(url: str) -> None:
+    with pytest.raises(ConfigError, match="ERROR_WEBHOOK_URL must be a Discord webhook URL"):
+        load_config({"DISCORD_TOKEN": TOKEN, "ERROR_WEBHOOK_URL": url})

@@ -75,7 +75,7 @@ async def translated_fp(catalogs: Catalogs) -> dict[str, Any]:
     """The ``/fp`` payload the bot registers, translated from ``catalogs``."""
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     await tree.set_translator(CommandTranslator(catalogs))
-    (fp,) = Tables.__cog_app_commands__
+    fp = next(c for c in Tables.__cog_app_commands__ if c.name == "fp")
     assert tree.translator is not None
     return await fp.get_translated_payload(tree, tree.translator)
 

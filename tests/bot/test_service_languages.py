@@ -1,5 +1,5 @@
 """Who speaks which language, as the table service keeps it: a player's hands and reminders carry
-the language their client was last seen in; a new table's posts take the language ``/fp settings``
+the language their client was last seen in; a new table's posts take the language ``/fp-settings``
 chose for the server, else the server's own, else English; a click in an unchanged language
 writes nothing."""
 

@@ -7,22 +7,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
+import logging
 import os
+import resource
 import signal
 import socket
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yarl
-from aiohttp import web
 
 import bot
+from bot.config import Config
+from bot.startup import Fatal, Unreachable, wait_for_discord
+from tests.alerts import AlertChannel
 from tests.fakediscord.fixtures import running_world
-from tests.mounts import fill, make_read_only, tmpfs
+from tests.mounts import fill, make_read_only, private_mounts, tmpfs
 
 REPO = Path(__file__).resolve().parents[2]
 #: A token of the right shape (three base64url parts) that Discord never issued.
@@ -228,6 +234,80 @@ async def test_a_database_on_a_full_disk_is_one_line_and_exit_2(tmp_path: Path) 
     assert left == ["filler"]
 
 
+@pytest.mark.parametrize("command", [(), ("check",)], ids=["run", "check"])
+async def test_an_existing_database_on_a_disk_with_8_kib_free_is_one_line_and_exit_2(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """A real full disk (a small tmpfs, filled), in a mount namespace of the test's own: SQLite
+    says "disk I/O error" when the write-ahead log's index cannot grow."""
+    games = tmp_path / "games.db"
+    made = await run_bot_data(tmp_path, "migrate", str(games))
+    assert made.status == 0, made.err
+    disk, report = tmp_path / "disk", tmp_path / "report.json"
+    (tmp_path / "cwd").mkdir()
+    with closed_port() as port:
+        proc = await asyncio.create_subprocess_exec(
+            *private_mounts(),
+            sys.executable,
+            "-m",
+            "tests.small_disk",
+            str(disk),
+            "--size-kb=1024",
+            "--free-bytes=8192",
+            f"--copy={games}",
+            f"--report={report}",
+            "--",
+            sys.executable,
+            "-m",
+            "bot",
+            *command,
+            cwd=tmp_path / "cwd",
+            env=bot_env(
+                tmp_path,
+                DATABASE_URL=f"sqlite:///{disk / 'games.db'}",
+                DISCORD_API_BASE_URL=f"http://127.0.0.1:{port}/api/v10",
+            ),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        done = await finish(proc)
+    assert done.status == 2, done.err
+    line = done.one_line()
+    assert f"the disk holding the database {disk / 'games.db'} is full" in line, line
+    assert "Free some space there" in line
+    left = json.loads(report.read_text())["files"]
+    assert left["games.db"]["sha256"] == hashlib.sha256(games.read_bytes()).hexdigest()
+
+
+async def test_a_file_size_limit_too_small_for_the_database_is_one_line_and_exit_2(
+    tmp_path: Path,
+) -> None:
+    """``ulimit -f`` (``RLIMIT_FSIZE``; systemd's ``LimitFSIZE=``): the writes fail as on a full
+    disk, and it is the limit that must change."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+
+    (tmp_path / "cwd").mkdir()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path / "cwd",
+        env=bot_env(tmp_path),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        preexec_fn=limit,
+    )
+    done = await finish(proc)
+    assert done.status == 2, done.err
+    line = done.one_line()
+    assert "may not write files over 16384 bytes" in line and "ulimit -f" in line
+    assert not (tmp_path / "games.db").exists()  # a new database appears whole, or not at all
+
+
 async def test_check_reports_a_damaged_database_with_exit_2(tmp_path: Path) -> None:
     (tmp_path / "games.db").write_bytes(b"not a database\n" * 100)
     done = await run_bot(tmp_path, "check")
@@ -288,8 +368,8 @@ async def test_discord_refusing_connections_is_retried_then_one_line_and_exit_1(
     line = done.one_line()
     assert f"cannot connect to 127.0.0.1:{port}" in line and "gave up after 3 attempts" in line
     # The log says what it waits for, attempt by attempt.
-    assert "attempt 1 of 3" in done.err and "trying again in 0.1 s" in done.err
-    assert "trying again in 0.2 s" in done.err
+    assert "attempt 1 of 3" in done.err and "(DISCORD_START_RETRY: 0.1 s" in done.err
+    assert "(DISCORD_START_RETRY: 0.2 s" in done.err
 
 
 async def test_a_discord_host_that_does_not_resolve_is_one_line_and_exit_1(
@@ -336,7 +416,7 @@ async def test_discord_answering_502_once_is_waited_for_and_the_bot_starts(
         done = await finish(proc)
     assert done.status == 0, done.err
     log = "".join(seen)
-    assert "Discord answers 502 Bad Gateway" in log and "trying again in 0.1 s" in log
+    assert "Discord answers 502 Bad Gateway" in log and "(DISCORD_START_RETRY: 0.1 s" in log
 
 
 async def test_a_token_discord_refuses_is_exit_2_so_it_is_not_restarted(tmp_path: Path) -> None:
@@ -352,59 +432,27 @@ async def test_a_token_discord_refuses_is_exit_2_so_it_is_not_restarted(tmp_path
 # --- extensions ----------------------------------------------------------------------------------
 
 
-@dataclass
-class Posts:
-    """What a local stand-in for a Discord webhook received."""
-
-    url: str
-    bodies: list[dict[str, object]]
-
-
-@contextlib.asynccontextmanager
-async def webhook() -> AsyncIterator[Posts]:
-    posts = Posts("", [])
-
-    async def receive(request: web.Request) -> web.Response:
-        posts.bodies.append(await request.json())
-        return web.Response(status=204)
-
-    app = web.Application()
-    app.router.add_post("/api/webhooks/{id}/{token}", receive)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    posts.url = f"http://127.0.0.1:{port}/api/webhooks/1234/hook-token"
-    try:
-        yield posts
-    finally:
-        await runner.cleanup()
-
-
 async def test_an_extension_that_fails_to_load_stops_the_start_before_any_command_sync(
     tmp_path: Path,
 ) -> None:
     """And the operator's webhook hears of it."""
-    async with running_world() as world, webhook() as hook:
+    async with running_world() as world:
+        alerts = AlertChannel.of(world)
         done = await run_bot(
-            tmp_path,
-            **world.fake.env(),
-            FP_TEST_MODE="1",
-            FP_EXTENSIONS="bot.cogs.tables,bot.cogs.no_such_feature",
-            ERROR_WEBHOOK_URL=hook.url,
+            tmp_path, **alerts.env(), FP_EXTENSIONS="bot.cogs.tables,bot.cogs.no_such_feature"
         )
         synced = world.fake.requests_to("PUT /applications/{application_id}/commands")
         synced += world.fake.requests_to(
             "PUT /applications/{application_id}/guilds/{guild_id}/commands"
         )
         commands = world.fake.commands()
+        posted = alerts.contents
     assert done.status == 2
     line = done.one_line()
     assert "the extension bot.cogs.no_such_feature did not load" in line
     assert synced == [] and commands == []
-    assert len(hook.bodies) == 1
-    assert "bot.cogs.no_such_feature did not load" in str(hook.bodies[0]["content"])
+    assert len(posted) == 1
+    assert "bot.cogs.no_such_feature did not load" in posted[0]
 
 
 # --- a good start, what it says, and stopping ----------------------------------------------------
@@ -448,6 +496,39 @@ async def test_a_start_says_what_it_runs_with_makes_the_database_where_stated_an
     later = "".join(again) + second.err
     assert "created a new database" not in later and f"games in SQLite {db}" in later
     assert "Traceback" not in later and "SIGINT: stopping" in later
+
+
+async def test_an_old_database_in_the_current_folder_is_mentioned_at_every_start(
+    tmp_path: Path,
+) -> None:
+    """DATABASE_URL unset, the default database exists, and the folder the bot starts from holds
+    the file releases before 0.2 kept their games in: the bot runs on the default, and says
+    so (a start with no default database yet refuses instead: see the configuration tests)."""
+    default = tmp_path / "xdg" / "flaming-pyramids" / "flaming_pyramids.db"
+    old = tmp_path / "cwd" / "flaming_pyramids.db"
+    old.parent.mkdir()
+    for db in (default, old):
+        made = await run_bot_data(tmp_path, "migrate", str(db))
+        assert made.status == 0, made.err
+    async with running_world() as world:
+        settings = {**world.fake.env(), "DATABASE_URL": None}
+        logs = []
+        for _ in range(2):
+            proc = await start(tmp_path, **settings)  # type: ignore[arg-type]
+            seen: list[str] = []
+            await wait_for_line(proc, "connected as", seen)
+            proc.send_signal(signal.SIGTERM)
+            done = await finish(proc)
+            assert done.status == 0, done.err
+            logs.append("".join(seen) + done.err)
+    checked = await run_bot(tmp_path, "check", DATABASE_URL=None)  # type: ignore[arg-type]
+    assert checked.status == 0, checked.err
+    for log in logs:
+        warning = next(ln for ln in log.splitlines() if "WARNING" in ln and str(old) in ln)
+        assert f"games are kept in {default}" in warning
+        assert f"DATABASE_URL=sqlite:///{old}" in warning
+        assert f"games in SQLite {default} (the default place)" in log
+    assert f"warning: this folder holds {old}" in checked.out
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -528,3 +609,66 @@ async def test_a_postgresql_server_that_is_down_is_exit_1(tmp_path: Path) -> Non
     line = done.one_line()
     assert f"cannot reach the PostgreSQL database postgresql://bot:***@127.0.0.1:{port}/fp" in line
     assert "s3cret" not in done.err
+
+
+SECRET = "S3cretPassw0rd"
+"""A database password that must not be shown anywhere."""
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot:{secret}@127.0.0.1:{port}/fp",
+        "postgresql:///fp?host=127.0.0.1&port={port}&user=bot&password={secret}",
+        "postgresql://bot:{secret}@w/rd@127.0.0.1:{port}/fp",  # '@' and '/' not percent-encoded
+        "postgresql://bot:{secret}@127.0.0.1:{port},127.0.0.1:{port}/fp",  # two hosts
+    ],
+    ids=["user part", "parameter", "not encoded", "two hosts"],
+)
+@pytest.mark.parametrize("command", [(), ("check",)], ids=["run", "check"])
+async def test_a_database_password_is_never_logged_nor_alerted(
+    tmp_path: Path, url: str, command: tuple[str, ...]
+) -> None:
+    """Even with every log line (DEBUG) and the start's failure posted to the operator."""
+    async with running_world() as world:
+        alerts = AlertChannel.of(world)
+        with closed_port() as port:
+            database = url.format(secret=SECRET, port=port)
+            done = await run_bot(
+                tmp_path,
+                *command,
+                **alerts.env(),
+                DATABASE_URL=database,
+                DATABASE_RETRY="0.3",
+                LOG_LEVEL="DEBUG",
+            )
+        posted = alerts.contents
+    assert done.status == 1, done.err
+    line = done.one_line()
+    assert "cannot reach the PostgreSQL database" in line and "***" in line
+    assert SECRET not in done.err + done.out
+    assert "w/rd" not in done.err + done.out
+    assert alerts.hook.token not in done.err  # (discord.py logs the webhook's URL at DEBUG)
+    if not command:
+        assert len(posted) == 1 and "***" in posted[0]
+        assert SECRET not in posted[0] and "w/rd" not in posted[0]
+
+
+async def test_the_waits_between_login_attempts_are_the_set_ones_and_a_random_part(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Never shorter than set, nor than Discord asked (a 429's Retry-After); up to a quarter
+    longer at random, so that bots an outage stopped together do not all knock at once."""
+    config = Config(token=TOKEN, start_retry_s=(0.01,) * 6)
+    asked = iter([0.0, 0.03, 0.0, 0.0, 0.0, 0.0, 0.0])
+
+    async def unreachable(base_url: str, token: str, timeout_s: float) -> None:
+        raise Unreachable("Discord answers 503", retry_after=next(asked))
+
+    with caplog.at_level(logging.WARNING, logger="bot"), pytest.raises(Fatal):
+        await wait_for_discord(config, "http://127.0.0.1:9/api/v10", ask=unreachable)
+    waits = [float(r.args[1]) for r in caplog.records if "trying again in" in str(r.msg)]  # type: ignore[index]
+    floors = [0.01, 0.03, 0.01, 0.01, 0.01, 0.01]
+    assert len(waits) == len(floors)
+    assert all(f <= w <= f * 1.25 for w, f in zip(waits, floors, strict=True)), waits
+    assert len(set(waits)) > 2

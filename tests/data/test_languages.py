@@ -1,5 +1,5 @@
 """Languages kept by the store: each player's (their client's, for the direct messages sent them
-later), each server's (Discord's as last seen, and the one ``/fp settings`` chose), and each
+later), each server's (Discord's as last seen, and the one ``/fp-settings`` chose), and each
 table's, chosen when it opened and kept through its game and a restart; a database from before
 them speaks English."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import socket
 from pathlib import Path
 
 import asyncpg
@@ -221,3 +222,21 @@ async def test_a_move_held_up_by_a_lock_fails_clearly_after_the_timeout_and_writ
         assert await store.action_log(table.id) == []
         assert (await move()).version == table.version + 1  # the lock gone, it goes through
         assert await store.check() == []
+
+
+async def test_the_waits_for_a_database_that_is_away_are_doubled_with_a_random_part(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Half to all of each doubled wait, at random: processes that lost the database together
+    do not all knock at the same instant when it comes back."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there
+    store = PostgresStore(f"postgresql://bot@127.0.0.1:{port}/fp", retry_s=2.0)
+    with caplog.at_level("WARNING", logger="data.pg_db"), pytest.raises(StoreError):
+        await store.open()
+    waits = [float(r.args[1]) for r in caplog.records if "trying again in" in r.msg]  # type: ignore[arg-type,index]
+    assert len(waits) >= 4, waits
+    delays = [min(0.05 * 2**i, 1.0) for i in range(len(waits))]
+    assert all(d / 2 <= w <= d for w, d in zip(waits, delays, strict=True)), (waits, delays)
+    assert waits != delays

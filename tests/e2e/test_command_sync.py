@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 import i18n
 from bot.app import Bot
 from bot.translator import CommandTranslator
-from tests.fakediscord import BotProcess
+from tests.fakediscord import BotProcess, Perm
 from tests.fakediscord.fixtures import StartBot, World
 
 from .conftest import MakeBot, MovableClock, bot_config
@@ -63,13 +63,15 @@ async def test_the_commands_are_registered_with_their_french_words(
         "leave": "quitter",
         "abort": "fermer",
         "rules": "règles",
-        "settings": "réglages",
         "stats": None,  # the same word in French: Discord ignores a localization equal to the name
         "leaderboard": "classement",
         "history": "historique",
         "replay": "revoir",
         "help": "aide",
     }
+    (settings,) = [c.data for c in world.fake.commands(None) if c.name == "fp-settings"]
+    assert settings["name_localizations"] == {"fr": "fp-réglages"}
+    assert int(settings["default_member_permissions"]) == Perm.MANAGE_GUILD
     new = by_name(fp["options"], "new")
     assert {o["name"]: o["name_localizations"]["fr"] for o in new["options"]} == {
         "curse": "malédiction",

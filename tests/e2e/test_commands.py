@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.errors import Why
 from bot.show import texts
-from tests.fakediscord import Message, Perm
+from tests.fakediscord import CommandNotSynced, Message, Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
@@ -181,16 +183,19 @@ async def test_settings_are_for_admins(
     world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot()
-    ix = await table.slash(world.bob, "fp settings", time_limit=3600)
-    await private_answer(ix)
+    # Discord does not even show the command to a member who cannot manage the server.
+    (fp_settings,) = [c for c in world.fake.commands() if c.name == "fp-settings"]
+    assert int(fp_settings.data["default_member_permissions"]) == Perm.MANAGE_GUILD
+    with pytest.raises(CommandNotSynced, match="hidden from bob"):
+        await table.slash(world.bob, "fp-settings", time_limit=3600)
     default = (await stored_settings(db_url, world.guild.id)).turn_limit_s
-    assert default != 3600  # refused: not changed
+    assert default != 3600  # not changed
     admin_role = world.fake.create_role(world.guild, "admins", Perm.MANAGE_GUILD)
     world.fake.state.add_member(world.guild, world.carol.account, [admin_role])
-    ix = await table.slash(world.carol, "fp settings", time_limit=3600)
+    ix = await table.slash(world.carol, "fp-settings", time_limit=3600)
     await private_answer(ix)
     assert (await stored_settings(db_url, world.guild.id)).turn_limit_s == 3600
-    ix = await table.slash(world.carol, "fp settings", reminder=3600, curse=True)
+    ix = await table.slash(world.carol, "fp-settings", reminder=3600, curse=True)
     await private_answer(ix)
     settings = await stored_settings(db_url, world.guild.id)
     assert (settings.turn_limit_s, settings.reminder_s, settings.defaults.curse) == (
@@ -288,7 +293,7 @@ async def test_commands_go_to_the_development_server_when_one_is_set(
     world: World, run_bot: MakeBot, table: TableDriver, db_url: str
 ) -> None:
     await run_bot(dev_guild_id=world.guild.id)
-    assert [c.name for c in world.fake.commands(guild=world.guild)] == ["fp"]
+    assert sorted(c.name for c in world.fake.commands(guild=world.guild)) == ["fp", "fp-settings"]
     assert world.fake.commands() == []  # nothing global
     lobby = await table.open(world.alice)  # and they work there
     assert ("join", "") in button_actions(lobby)

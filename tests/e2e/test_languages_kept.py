@@ -1,7 +1,7 @@
 """The languages the bot keeps, as Discord tells them with clicks and commands: a player's client's
 is written once, and again only when it changes (a player who switches their client's language is
 known in the new one from their next click); a server's language is the one of its new tables,
-unless ``/fp settings language`` chose another.
+unless ``/fp-settings language`` chose another.
 
 Writes are counted in the database itself: the test adds triggers to the bot's SQLite file that
 log every write of a player's language or a server's Discord language."""
@@ -103,7 +103,7 @@ async def test_a_french_servers_table_is_french_unless_the_settings_choose_engli
 
     admins = world.fake.create_role(world.guild, "admins", Perm.MANAGE_GUILD)
     world.fake.state.add_member(world.guild, world.carol.account, [admins])
-    shown = await answer(await there.slash(world.carol, "fp settings", language="en"))
+    shown = await answer(await there.slash(world.carol, "fp-settings", language="en"))
     assert shown.ephemeral
     assert (await stored_settings(db_url, world.guild.id)).language == "en"
     await there.open(world.carol)
@@ -111,7 +111,7 @@ async def test_a_french_servers_table_is_french_unless_the_settings_choose_engli
     # The table opened before keeps its language.
     assert (await stored_table(db_url, here.table_id())).language == "fr"
 
-    await answer(await there.slash(world.carol, "fp settings", language="server"))
+    await answer(await there.slash(world.carol, "fp-settings", language="server"))
     assert (await stored_settings(db_url, world.guild.id)).language is None
     third = TableDriver(world.fake, world.fake.create_text_channel(world.guild, "more"), users)
     await third.open(world.bob)

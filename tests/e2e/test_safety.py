@@ -5,6 +5,7 @@ table whose record is damaged answers clearly while the other tables play on."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
@@ -13,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.alerts import WebhookReporter
 from bot.errors import Why
 from bot.show import texts, words
+from engine.tiles import ALL_TILES
+from tests.alerts import AlertChannel
 from tests.fakediscord import Perm
 from tests.fakediscord.fixtures import World
 
@@ -225,3 +229,49 @@ async def test_a_damaged_database_is_not_called_safe(
         reply = await private_answer(ix)
     assert reply == words.DAMAGED and reply != words.SAFE
     assert any("damaged" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_damaged_game_is_reported_without_its_tiles_in_the_log_and_to_the_operator(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A stored state holding a tile twice (the engine's words name the tile and the hands)."""
+    alerts = AlertChannel.of(world)
+    reporter = WebhookReporter(alerts.url, interval_s=3600)
+    logging.getLogger().addHandler(reporter)
+    reporter.start()
+    try:
+        await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+        await table.open(world.alice, world.bob, world.carol)
+        game = await table.start(world.alice)
+        with sqlite3.connect(db_file(db_url)) as conn:
+            (text,) = conn.execute(
+                "SELECT state FROM tables WHERE id = ?", (table_of(game),)
+            ).fetchone()
+            state = json.loads(text)
+            state["hands"][1].append(state["hands"][0][0])  # Alice's yellow 40, in Bob's too
+            conn.execute(
+                "UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), table_of(game))
+            )
+        caplog.set_level(logging.INFO)
+        ix = await table.click(world.bob, game, "My hand")
+        assert await private_answer(ix) == refusal_text(Why.UNREADABLE_TABLE)
+        await world.fake.wait_for(lambda: alerts.contents, TIMEOUT, "the operator's alert")
+    finally:
+        await reporter.stop()
+        logging.getLogger().removeHandler(reporter)
+    (alert,) = alerts.contents
+    assert f"table {table_of(game)}: unreadable record" in alert
+    tiles = re.compile(r"\b(" + "|".join(ALL_TILES) + r")\b|hands\[")
+    assert not tiles.search(alert), alert
+    logged = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert any("unreadable record" in r.getMessage() for r in logged)
+    for record in logged:
+        text = record.getMessage()
+        if record.exc_info:
+            text += logging.Formatter().formatException(record.exc_info)
+        assert not tiles.search(text), f"a tile in the log: {text}"

@@ -35,6 +35,7 @@ from .models import (
     Perm,
     Revision,
     Role,
+    Webhook,
 )
 from .ratelimit import BucketRule, RateLimitConfig
 from .runner import (
@@ -79,6 +80,7 @@ __all__ = [
     "Role",
     "Sharding",
     "ThreadArchived",
+    "Webhook",
     "configure_for_tests",
     "point_discord_py_at",
     "point_discord_py_from_env",

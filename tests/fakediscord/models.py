@@ -266,6 +266,25 @@ class Account:
 
 
 @dataclass(eq=False)
+class Webhook:
+    """An incoming webhook of a channel (``resources/webhook.mdx``, type 1): anyone holding its
+    URL posts in the channel under the webhook's name, without a bot token."""
+
+    id: int
+    token: str
+    channel: Channel
+    name: str
+
+    def url(self, base_url: str) -> str:
+        """The URL Discord's client copies ("Copy Webhook URL"), on the fake's API base."""
+        return f"{base_url}/webhooks/{self.id}/{self.token}"
+
+    def author(self, username: str | None) -> Account:
+        """Who its messages are from: the webhook itself, under ``username`` if given."""
+        return Account(id=self.id, username=username or self.name, bot=True)
+
+
+@dataclass(eq=False)
 class Role:
     """A guild role."""
 

@@ -25,6 +25,7 @@ from .errors import (
     MISSING_PERMISSIONS,
     THREAD_ALREADY_CREATED,
     THREAD_ARCHIVED,
+    UNKNOWN_CHANNEL,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
@@ -46,8 +47,9 @@ from .models import (
     Message,
     MessageFlag,
     Perm,
+    Webhook,
 )
-from .state import UploadedFile
+from .state import UploadedFile, webhook_name_problem
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -105,6 +107,12 @@ class RequestRecord:
 
 RECORD = web.RequestKey("fakediscord_record", RequestRecord)
 TOUCHED = web.RequestKey("fakediscord_touched", list[Message])
+
+
+WEBHOOK_FLAGS = (
+    MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS | MessageFlag.IS_COMPONENTS_V2
+)
+"""The message flags an incoming webhook may set (``resources/webhook.mdx``, Execute Webhook)."""
 
 
 def _truthy(value: str | None) -> bool:
@@ -826,6 +834,12 @@ class RestApi:
         return msg
 
     async def webhook_execute(self, request: web.Request) -> web.StreamResponse:
+        """Execute Webhook: an incoming webhook of a channel (its id and token), or an
+        interaction's followup (the application's id and the interaction's token)."""
+        hook_id = request.match_info["application_id"]
+        hook = self.state.webhooks.get(int(hook_id)) if hook_id.isdigit() else None
+        if hook is not None:
+            return await self.incoming_webhook_execute(request, hook)
         ix = self._webhook_interaction(request)
         state = self.state
         body, files = await self.read_body(request)
@@ -855,6 +869,55 @@ class RestApi:
             self.touch(request, msg)
         ix.followups.append(msg)
         self.server.notifier.changed()
+        if _truthy(request.query.get("wait")):
+            return json_response(msg.payload())
+        return no_content()
+
+    async def incoming_webhook_execute(
+        self, request: web.Request, hook: Webhook
+    ) -> web.StreamResponse:
+        """Execute Webhook for an incoming webhook, as ``resources/webhook.mdx`` says: a message
+        in the webhook's channel (or in ``thread_id``, a thread of it, unarchived), from the
+        webhook under its name or ``username``; only some flags may be set; ``components`` are
+        ignored without ``with_components``; 204 unless ``wait`` (then the message)."""
+        if request.match_info["token"] != hook.token:
+            raise DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+        body, files = await self.read_body(request)
+        if not isinstance(body, dict):
+            raise invalid_form("_root", "MODEL_TYPE_CONVERT", "Only dictionaries may be used")
+        username = body.get("username")
+        if username is not None:
+            problem = (
+                webhook_name_problem(username) if isinstance(username, str) else "must be a string"
+            )
+            if problem is not None:
+                raise invalid_form("username", "USERNAME_INVALID", f"Username {problem}")
+        flags = int(body.get("flags") or 0)
+        if flags & ~WEBHOOK_FLAGS:
+            raise invalid_form(
+                "flags",
+                "MESSAGE_FLAGS_INVALID",
+                "Only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 can be set",
+            )
+        if not _truthy(request.query.get("with_components")):
+            body = {k: v for k, v in body.items() if k != "components"}
+        self.state.validate_body(body, files, creating=True)
+        channel = hook.channel
+        thread_id = request.query.get("thread_id")
+        if thread_id is not None:
+            thread = self.state.channels.get(int(thread_id)) if thread_id.isdigit() else None
+            if thread is None or thread.parent is not hook.channel:
+                raise DiscordError(404, UNKNOWN_CHANNEL, "Unknown Channel")
+            channel = thread
+        msg = self.state.create_message(
+            channel,
+            hook.author(username),
+            body,
+            files,
+            webhook_id=hook.id,
+            by_application=False,
+        )
+        self.touch(request, msg)
         if _truthy(request.query.get("wait")):
             return json_response(msg.payload())
         return no_content()

@@ -37,6 +37,7 @@ from .models import (
     MiB,
     Notifier,
     Role,
+    Webhook,
 )
 from .ratelimit import RateLimitConfig, RateLimiter
 from .rest import API_PREFIX, RequestRecord, RestApi
@@ -217,6 +218,11 @@ class FakeDiscord:
     def create_text_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         """Create a text channel (dispatches CHANNEL_CREATE to a connected bot)."""
         return self.state.create_text_channel(guild, name, topic=topic)
+
+    def create_webhook(self, channel: Channel, name: str = "Alerts") -> Webhook:
+        """An incoming webhook of ``channel`` (as its settings make one); ``hook.url(
+        fake.base_url)`` is the URL to post to, its messages are ``fake.messages(channel)``."""
+        return self.state.create_webhook(channel, name)
 
     def create_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
         """Create a role in ``guild``."""

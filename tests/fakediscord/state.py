@@ -12,6 +12,7 @@ import io
 import logging
 import mimetypes
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ from .models import (
     Revision,
     Role,
     Snowflakes,
+    Webhook,
     iso,
     iter_components,
     new_token,
@@ -124,6 +126,20 @@ def _image_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
+WEBHOOK_NAME_MAX = 80
+
+
+def webhook_name_problem(name: str) -> str | None:
+    """Why Discord refuses ``name`` for a webhook (``resources/webhook.mdx``, Create Webhook:
+    1-80 characters, not containing ``clyde`` or ``discord`` whatever their case), or None."""
+    if not 1 <= len(name) <= WEBHOOK_NAME_MAX:
+        return f"must be between 1 and {WEBHOOK_NAME_MAX} in length"
+    for word in ("clyde", "discord"):
+        if word in name.lower():
+            return f'cannot contain "{word}"'
+    return None
+
+
 class State:
     """All data of the fake Discord plus the operations the REST API performs on it."""
 
@@ -155,6 +171,7 @@ class State:
         self.interactions: list[Interaction] = []
         self.interactions_by_id: dict[int, Interaction] = {}
         self.interactions_by_token: dict[str, Interaction] = {}
+        self.webhooks: dict[int, Webhook] = {}
 
         self.owner = self.create_account("owner", global_name="Game Owner")
         self.bot = self.create_account(bot_name.lower().replace(" ", "-"), bot=True)
@@ -230,6 +247,18 @@ class State:
         self.channel_messages[channel.id] = []
         self.dispatch("CHANNEL_CREATE", channel.payload(), intent=INTENT_GUILDS)
         return channel
+
+    def create_webhook(self, channel: Channel, name: str) -> Webhook:
+        """An incoming webhook of ``channel``, as a member with Manage Webhooks makes one in the
+        channel's settings (Integrations, Webhooks, New Webhook)."""
+        problem = webhook_name_problem(name)
+        if problem is not None:
+            raise ValueError(f"Discord refuses the webhook name {name!r}: {problem}")
+        if channel.guild is None or channel.is_thread:
+            raise ValueError("webhooks belong to a server's text channel")
+        hook = Webhook(self.ids.next(), secrets.token_urlsafe(51), channel, name)
+        self.webhooks[hook.id] = hook
+        return hook
 
     def create_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
         role = Role(
@@ -555,9 +584,11 @@ class State:
         ephemeral_for: Account | None = None,
         interaction: Interaction | None = None,
         webhook_id: int | None = None,
+        by_application: bool = True,
         extra_flags: int = 0,
     ) -> Message:
-        """Store a new message (the body is assumed validated) and dispatch MESSAGE_CREATE."""
+        """Store a new message (the body is assumed validated) and dispatch MESSAGE_CREATE.
+        ``webhook_id`` without ``by_application``: posted by an incoming webhook."""
         flags = int(body.get("flags") or 0) & (
             MessageFlag.SUPPRESS_EMBEDS
             | MessageFlag.SUPPRESS_NOTIFICATIONS
@@ -607,7 +638,9 @@ class State:
             timestamp=iso(),
             ephemeral_for=ephemeral_for,
             webhook_id=webhook_id,
-            application_id=self.application_id if webhook_id is not None else None,
+            application_id=(
+                self.application_id if webhook_id is not None and by_application else None
+            ),
             interaction=interaction,
             reference=reference,
             tts=bool(body.get("tts")),
