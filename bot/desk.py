@@ -26,7 +26,7 @@ from bot.show import Own, Show, texts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
 from data.store import GuildSettings, PlayerPrefs, TableDefaults
-from engine import Fall, Play
+from engine import Fall, NextRound, Play
 from i18n import catalogs
 
 log = logging.getLogger(__name__)
@@ -241,9 +241,16 @@ class Desk:
         self, interaction: discord.Interaction[Any], table_id: int, version: int
     ) -> None:
         """The "Next round" button."""
-        async with self.locks.table(table_id):
-            step = await self.service.next_round(table_id, version, interaction.user.id)
-            await self.follow.show(step, clicker=interaction.user.id)
+        user_id = interaction.user.id
+        try:
+            async with self.locks.table(table_id):
+                step = await self.service.next_round(table_id, version, user_id)
+                await self.follow.show(step, clicker=user_id)
+        except Stale:
+            if await self.service.repeated(table_id, version, user_id, NextRound()):
+                log.debug("table %s: a second tap of the next round already started", table_id)
+                return  # the first tap's answer stands
+            raise
         await self.show.channel.retire(interaction)
 
     # --- private screens --------------------------------------------------------------------------

@@ -98,7 +98,7 @@ class Moves(TableCore):
         return await self._commit(table, game, seat, user_id, Play(tile, at))
 
     async def repeated(
-        self, table_id: int, version: int, user_id: int, action: Play | Fall
+        self, table_id: int, version: int, user_id: int, action: Play | Fall | NextRound
     ) -> bool:
         """Whether a click that found the table moved on is a second tap of a click already
         applied: ``user_id``'s own ``action``, made from ``version``, is what moved it on."""
