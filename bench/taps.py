@@ -28,6 +28,7 @@ import json
 import sys
 import tempfile
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -43,8 +44,8 @@ from tests.fakediscord.fixtures import World, running_world  # noqa: E402
 from tests.fakediscord.runner import InProcessBot  # noqa: E402
 
 GAPS = (0.0, 0.1, 0.6)
-STEPS = ("tile", "spot", "fall")
 Step = Literal["tile", "spot", "fall"]
+STEPS: tuple[Step, ...] = ("tile", "spot", "fall")
 Second = Literal["same", "place"]
 DEADLINE_S = 3.0
 """Discord's time to acknowledge an interaction."""
@@ -102,11 +103,15 @@ class TapCounts:
         return sum(c.second_moves for g in self.steps.values() for c in g.values())
 
 
+def answered_or_failed(ix: Interaction) -> bool:
+    return ix.acknowledged or ix.failed
+
+
 async def quiet(driver: TableDriver, screen: Message, taps: list[Interaction]) -> None:
     """Until every tap was answered (or failed) and ``screen`` stayed unchanged a moment."""
     fake = driver.fake
     for ix in taps:
-        await fake.wait_for(lambda ix=ix: ix.acknowledged or ix.failed, 10, "an answer")
+        await fake.wait_for(partial(answered_or_failed, ix), 10, "an answer")
     while True:
         await fake.wait_for(lambda: screen.settled, 10, "the screen's edits")
         seen = len(screen.revisions)

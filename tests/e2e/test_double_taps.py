@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.taps import Second, measure
 from bot.show.texts import OUT_OF_DATE_HAND
 from engine import Fall, Game, NextRound, Play
 from tests.fakediscord import Interaction, Message
@@ -163,3 +164,14 @@ async def test_a_double_tap_on_next_round_starts_one_round_and_is_answered_quiet
     log = await stored_log(db_url, table_id)
     assert [e.user_id for e in log if e.action == NextRound().to_dict()] == [world.bob.id]
     assert (await stored_game(db_url, table_id)).round == 2
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+async def test_the_double_tap_figures_count_every_tap_answered_and_no_second_move(
+    second: Second,
+) -> None:
+    counts = await measure(tables=1, second=second)  # bench/taps.py at the suite's size
+    steps = [c for by_step in counts.steps.values() for c in by_step.values()]
+    assert len(steps) == len(GAPS) * 3 and counts.not_reached == 0
+    assert all(c.doubled == 1 and c.answered == c.taps >= 1 for c in steps)
+    assert (counts.failed, counts.second_moves) == (0, 0)
