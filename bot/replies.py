@@ -116,16 +116,17 @@ async def guarded(
         if interaction.client.is_closed():
             log.debug("table %s: %s interrupted by shutdown", table_id, what)
             return
-        if table_id is None:
-            table_id = await _which_table(find_table)
         if isinstance(err, DatabaseDamaged) or type(err) is StoreError:
             # The store could not be read or refused the write as a whole (a damaged file, a
             # lock held too long, a database out of reach): say so, and not that all is well.
+            # (Without asking the store which table it was: it would keep the answer waiting.)
             log.error("table %s: %s by user %s not saved: %s", table_id, what, user, err)
             await reply_private(
                 interaction,
                 lang.gettext(words.DAMAGED if type(err) is not StoreError else words.UNREACHABLE),
             )
             return
+        if table_id is None:
+            table_id = await _which_table(find_table)
         log.exception("table %s: %s by user %s failed", table_id, what, user)
         await reply_private(interaction, lang.gettext(words.SAFE))
