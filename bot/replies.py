@@ -126,7 +126,7 @@ async def guarded(
                 lang.gettext(words.DAMAGED if type(err) is not StoreError else words.UNREACHABLE),
             )
             return
+        await reply_private(interaction, lang.gettext(words.SAFE))  # first: before a read
         if table_id is None:
             table_id = await _which_table(find_table)
-        log.exception("table %s: %s by user %s failed", table_id, what, user)
-        await reply_private(interaction, lang.gettext(words.SAFE))
+        log.exception("table %s: %s by user %s failed", table_id, what, user, exc_info=err)
