@@ -31,6 +31,7 @@ from bot.service import Dealer, TableService, default_ai
 from bot.show import Show, hands
 from bot.startup import ExtensionsFailed
 from bot.translator import CommandTranslator
+from bot.unclaimed import ItemKind, answer_unclaimed
 from data import open_store
 from data.store import Store, StoreError, TableOptions
 from engine import Game
@@ -143,6 +144,8 @@ class Bot(commands.AutoShardedBot):
             retry_max_s=retry[1],
         )
         self._shutdown: asyncio.Future[None] | None = None
+        self._item_kinds: list[ItemKind] = []
+        """The ``DynamicItem`` classes registered (see :mod:`bot.unclaimed`)."""
         self.started_at = self.service.clock()
         """When this process started (the service's clock): moves made before it that the
         channel never saw are shown again (see Timers.recover)."""
@@ -262,6 +265,19 @@ class Bot(commands.AutoShardedBot):
             log.warning("could not keep the languages of user %s: %s", user_id, err)
         except Exception:
             log.exception("could not keep the languages of user %s", user_id)
+
+    def add_dynamic_items(self, *items: ItemKind) -> None:
+        super().add_dynamic_items(*items)
+        self._item_kinds.extend(i for i in items if i not in self._item_kinds)
+
+    def remove_dynamic_items(self, *items: ItemKind) -> None:
+        super().remove_dynamic_items(*items)
+        self._item_kinds = [i for i in self._item_kinds if i not in items]
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every click of ours is answered, also those discord.py drops (see
+        :mod:`bot.unclaimed`)."""
+        await answer_unclaimed(interaction, list(self._item_kinds))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError

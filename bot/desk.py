@@ -13,8 +13,9 @@ the computer players, retries, timers) is :mod:`bot.followups`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import discord
 
@@ -25,13 +26,17 @@ from bot.service import Hand, LeftGame, Place, SpotChoice, TableService
 from bot.show import Own, Show, texts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
-from data.store import GuildSettings, PlayerPrefs, TableDefaults
-from engine import Fall, Play
+from data.store import GuildSettings, PlayerPrefs, StoreError, TableDefaults
+from engine import Fall, NextRound, Play
 from i18n import catalogs
 
 log = logging.getLogger(__name__)
 
 LobbyAction = Literal["join", "leave", "ai", "rmai", "cancel"]
+STATUS_READ_S: Final = 1.0
+"""How long ``/fp status`` waits for its table before it answers that the records are out of
+reach: Discord allows 3 seconds to acknowledge a command, and noting the languages it came with
+may already have taken one (``bot.app.LANGUAGE_WAIT_S``)."""
 
 
 class Desk:
@@ -241,9 +246,16 @@ class Desk:
         self, interaction: discord.Interaction[Any], table_id: int, version: int
     ) -> None:
         """The "Next round" button."""
-        async with self.locks.table(table_id):
-            step = await self.service.next_round(table_id, version, interaction.user.id)
-            await self.follow.show(step, clicker=interaction.user.id)
+        user_id = interaction.user.id
+        try:
+            async with self.locks.table(table_id):
+                step = await self.service.next_round(table_id, version, user_id)
+                await self.follow.show(step, clicker=user_id)
+        except Stale:
+            if await self.service.repeated(table_id, version, user_id, NextRound()):
+                log.debug("table %s: a second tap of the next round already started", table_id)
+                return  # the first tap's answer stands
+            raise
         await self.show.channel.retire(interaction)
 
     # --- private screens --------------------------------------------------------------------------
@@ -292,8 +304,13 @@ class Desk:
 
     async def status(self, interaction: discord.Interaction[Any], channel_id: int) -> None:
         """``/fp status``: one quick read first, so that "no table here" is answered privately;
-        the picture is drawn after the acknowledgement."""
-        board = await self.service.board_in_channel(channel_id)
+        the picture is drawn after the acknowledgement. A read slower than
+        :data:`STATUS_READ_S` is answered at once as a database out of reach (a
+        :class:`~data.store.StoreError`), within Discord's time to acknowledge."""
+        try:
+            board = await asyncio.wait_for(self.service.board_in_channel(channel_id), STATUS_READ_S)
+        except TimeoutError:
+            raise StoreError(f"the table was not read within {STATUS_READ_S:g} s") from None
         await interaction.response.defer(thinking=True)
         await self.show.channel.status(interaction, board)
 

@@ -12,10 +12,11 @@ never sees "This interaction failed" or a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Final
 
 import discord
 
@@ -35,6 +36,9 @@ ALREADY_ACKNOWLEDGED = 40060
 """Discord's answer when another process already acknowledged the interaction (one
 interaction delivered to two processes)."""
 ANSWERED_ELSEWHERE = frozenset({UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED})
+WHICH_TABLE_S: Final = 0.5
+"""How long a failure's answer waits for the store to say which table it was about (for the
+log): a command not yet acknowledged has Discord's 3 seconds in all."""
 
 
 def clicker_language(interaction: discord.Interaction[Any]) -> Language:
@@ -57,10 +61,12 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
 
 
 async def _which_table(find_table: Callable[[], Awaitable[int | None]] | None) -> int | None:
+    """The table to log a failure with, if the store names it within
+    :data:`WHICH_TABLE_S` (the answer waits for it)."""
     if find_table is None:
         return None
     try:
-        return await find_table()
+        return await asyncio.wait_for(find_table(), WHICH_TABLE_S)
     except Exception:
         return None
 
@@ -116,16 +122,17 @@ async def guarded(
         if interaction.client.is_closed():
             log.debug("table %s: %s interrupted by shutdown", table_id, what)
             return
-        if table_id is None:
-            table_id = await _which_table(find_table)
         if isinstance(err, DatabaseDamaged) or type(err) is StoreError:
             # The store could not be read or refused the write as a whole (a damaged file, a
             # lock held too long, a database out of reach): say so, and not that all is well.
+            # (Without asking the store which table it was: it would keep the answer waiting.)
             log.error("table %s: %s by user %s not saved: %s", table_id, what, user, err)
             await reply_private(
                 interaction,
                 lang.gettext(words.DAMAGED if type(err) is not StoreError else words.UNREACHABLE),
             )
             return
+        if table_id is None:
+            table_id = await _which_table(find_table)
         log.exception("table %s: %s by user %s failed", table_id, what, user)
         await reply_private(interaction, lang.gettext(words.SAFE))

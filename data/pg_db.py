@@ -334,9 +334,15 @@ class Database:
 
     @contextlib.asynccontextmanager
     async def connection(self) -> AsyncIterator[Conn]:
-        """A connection of the pool, in turn with the other callers."""
-        async with self._gate, self.the_pool().acquire() as conn:
-            yield conn
+        """A connection of the pool, in turn with the other callers; one that cannot be had
+        is waited for as :meth:`retry_connect` waits (past it, StoreError)."""
+        pool = self.the_pool()
+        async with self._gate:
+            conn = await self.retry_connect(lambda: pool.acquire(timeout=self.timeout_s))
+            try:
+                yield conn
+            finally:
+                await pool.release(conn)
 
 
 __all__ = ["POOL_MAX", "POOL_MIN", "RETRY_S", "TIMEOUT_S", "CommitUnknown", "Database"]

@@ -27,6 +27,7 @@ from tests.fakediscord import (
 )
 from tests.fakediscord.fixtures import *  # noqa: F403 - the pytest fixtures
 from tests.fakediscord.fixtures import StartBot, World
+from tests.fakediscord.models import iter_components
 
 # --------------------------------------------------------------------------- the test bot
 
@@ -74,6 +75,28 @@ class JoinButton(
         )
 
 
+class StepButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fpt:step:(?P<step>\d+)"
+):
+    """A "Next" button whose id names the step it was shown at; its click edits the message to
+    the next step, whose own "Next" takes the same place with a new id."""
+
+    def __init__(self, step: int) -> None:
+        super().__init__(discord.ui.Button(label="Next", custom_id=f"fpt:step:{step}"))
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StepButton:
+        return cls(int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(StepButton(self.step + 1))
+        await interaction.response.edit_message(content=f"step {self.step + 1}", view=view)
+
+
 class MiniBot(commands.Bot):
     """Just enough bot to exercise every feature of the fake."""
 
@@ -87,7 +110,7 @@ class MiniBot(commands.Bot):
         self.slow_done = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(JoinButton)
+        self.add_dynamic_items(JoinButton, StepButton)
         self.tree.add_command(make_group(self))
         guild = discord.Object(self.guild_id)
         self.tree.copy_global_to(guild=guild)
@@ -109,6 +132,12 @@ def make_group(bot: MiniBot) -> app_commands.Group:
         view = discord.ui.View(timeout=None)
         view.add_item(JoinButton(bot.games))
         await interaction.response.send_message("PONG" if loud else "pong", view=view)
+
+    @group.command(name="step", description="A message whose Next button moves it on a step")
+    async def step(interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(StepButton(1))
+        await interaction.response.send_message("step 1", view=view)
 
     @group.command(name="secret", description="Defer ephemerally, then follow up")
     async def secret(interaction: discord.Interaction) -> None:
@@ -338,6 +367,49 @@ async def test_click_button_by_label_edits_message(world: World, start_bot: Star
     again = await world.carol.click(reply, "Join")
     await again
     assert reply.content == "game 1: carol joined"
+    world.fake.assert_no_failed_interactions()
+
+
+async def test_a_double_tap_sends_the_second_tap_with_the_message_as_it_stands(
+    world: World, start_bot: StartBot
+) -> None:
+    await started(world, start_bot)
+    world.fake.ack_deadline = 1.0  # (the second tap's failure comes sooner)
+    reply = await (await world.alice.slash("fp step", world.games)).wait_response()
+    first, second = await world.alice.double_click(reply, "Next", gap=0.5)
+    await first
+    assert reply.content == "step 2"  # the first tap's edit landed before the second tap
+    assert second is not None and second.data["custom_id"] == "fpt:step:1"
+    assert second.sent_message is not None
+    carried = [
+        c["custom_id"]
+        for c in iter_components(second.sent_message["components"])
+        if c.get("type") == 2
+    ]
+    assert carried == ["fpt:step:2"]  # the message as it stood, without the tapped button
+    # discord.py looks the button up on that message, does not find it and drops the tap.
+    with pytest.raises(InteractionFailed):
+        await second
+    assert world.fake.failed_interactions() == [second]
+    assert reply.content == "step 2"
+
+
+async def test_a_double_tap_on_a_changed_screen_hits_what_took_the_tapped_place(
+    world: World, start_bot: StartBot
+) -> None:
+    await started(world, start_bot)
+    reply = await (await world.alice.slash("fp step", world.games)).wait_response()
+    assert reply.place_of("fpt:step:1") == (0, 0)
+    first, second = await world.alice.double_click(reply, "Next", gap=0.5, second="place")
+    assert second is not None and second.data["custom_id"] == "fpt:step:2"
+    await first
+    await second
+    assert reply.content == "step 3"
+    # A place left empty (Roll takes its button off) sends no second tap.
+    die = await (await world.alice.slash("fp roll", world.games)).wait_response()
+    first, none = await world.alice.double_click(die, "Roll", gap=0.5, second="place")
+    await first
+    assert none is None and die.buttons() == []
     world.fake.assert_no_failed_interactions()
 
 

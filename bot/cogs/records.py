@@ -36,6 +36,7 @@ from discord.ext import commands, tasks
 
 from bot import emoji as em
 from bot import records_show as show
+from bot.errors import Stale, Why
 from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
 from bot.replies import clicker_language, guarded, reply_private
 from bot.show import texts
@@ -59,6 +60,15 @@ CATCH_UP_S: Final = 5.0
 small partial index when there are none): a match is rated within seconds of its end, by
 whichever process ended it or another, and before any records command reads the ratings."""
 COMPUTERS = [app_commands.Choice(name=f"Computer ({level})", value=level) for level in LEVELS]
+
+
+def server_of(interaction: discord.Interaction[Any]) -> int:
+    """The server a records button or command was used in; records belong to a server, so one
+    used anywhere else (a direct message) is refused privately, as any misplaced button is."""
+    if interaction.guild_id is None:
+        log.info("a records button used outside a server by user %s", interaction.user.id)
+        raise Stale(Why.MISPLACED_BUTTON)
+    return interaction.guild_id
 
 
 def _cog(interaction: discord.Interaction[Any]) -> Records | None:
@@ -433,10 +443,10 @@ class Records(commands.Cog):
 
     async def share(self, interaction: discord.Interaction[Any], key: str) -> None:
         async with guarded(interaction, None, "sharing stats"):
+            guild_id = server_of(interaction)
             await interaction.response.defer(thinking=True)
-            assert interaction.guild_id is not None
             lang = clicker_language(interaction)
-            content, files = await self._stats_message(interaction.guild_id, key, key, lang)
+            content, files = await self._stats_message(guild_id, key, key, lang)
             said = lang.gettext("{player} shares:").format(player=interaction.user.mention)
             shared = f"{said}\n{content}"
             await interaction.followup.send(
@@ -479,10 +489,10 @@ class Records(commands.Cog):
 
     async def board_page(self, interaction: discord.Interaction[Any], page: int) -> None:
         async with guarded(interaction, None, "a leaderboard page"):
+            guild_id = server_of(interaction)
             await interaction.response.defer()
-            assert interaction.guild_id is not None
             kwargs = await self._board(
-                interaction.guild_id,
+                guild_id,
                 min(page, 10**6 // PAGE_SIZE),
                 clicker_language(interaction),
             )
@@ -520,14 +530,14 @@ class Records(commands.Cog):
         self, interaction: discord.Interaction[Any], table_id: int, step: int, *, new: bool
     ) -> None:
         async with guarded(interaction, table_id, "a replay step"):
-            if new:
+            guild_id = server_of(interaction)
+            if new and not interaction.response.is_done():  # (/fp replay acknowledged it)
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
+            elif not new:
                 await interaction.response.defer()
-            assert interaction.guild_id is not None
             lang = clicker_language(interaction)
             try:
-                shown = await self.service.step(interaction.guild_id, table_id, step)
+                shown = await self.service.step(guild_id, table_id, step)
             except RecordRefusal as refused:
                 await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
                 return
@@ -553,11 +563,13 @@ class Records(commands.Cog):
 
     async def numbered(self, interaction: discord.Interaction[Any], number: int) -> int | None:
         """The id of the server's match numbered ``number`` (as players name it), or None once
-        the player was told privately that there is none (or what went wrong)."""
+        the player was told privately that there is none (or what went wrong). Acknowledged
+        (privately, as the replay is) before the database is read."""
         async with guarded(interaction, None, "a match number"):
-            assert interaction.guild_id is not None
+            guild_id = server_of(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
             try:
-                return await self.service.table_numbered(interaction.guild_id, number)
+                return await self.service.table_numbered(guild_id, number)
             except RecordRefusal as refused:
                 await reply_private(
                     interaction, show.refusal(refused.kind, clicker_language(interaction))
@@ -566,11 +578,11 @@ class Records(commands.Cog):
 
     async def summary(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         async with guarded(interaction, table_id, "a match summary"):
+            guild_id = server_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            assert interaction.guild_id is not None
             lang = clicker_language(interaction)
             try:
-                moments = await self.service.moments(interaction.guild_id, table_id)
+                moments = await self.service.moments(guild_id, table_id)
             except RecordRefusal as refused:
                 await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
                 return
@@ -593,18 +605,16 @@ class Records(commands.Cog):
 
     async def export(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         async with guarded(interaction, table_id, "a match export"):
+            guild_id = server_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            assert interaction.guild_id is not None
             lang = clicker_language(interaction)
             try:
-                scenario = await self.service.export(
-                    interaction.guild_id, table_id, interaction.user.id
-                )
+                scenario = await self.service.export(guild_id, table_id, interaction.user.id)
             except RecordRefusal as refused:
                 await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
                 return
             data = json.dumps(scenario, separators=(",", ":")).encode()
-            number = await self.service.number(interaction.guild_id, table_id)
+            number = await self.service.number(guild_id, table_id)
             await interaction.followup.send(
                 lang.gettext(
                     "Table #{number} as a scenario file: `python -m engine run {file}` replays "

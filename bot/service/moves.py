@@ -7,7 +7,7 @@ from bot.kept import Kept
 from bot.service.core import Place, TableCore, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
 from data.store import Table
-from engine import Fall, Game, NextRound, Play, Pos, previews, view
+from engine import Fall, Game, NextRound, Play, Pos, fitting_tiles, previews, view
 from engine import labelled_spots as spot_labels
 
 
@@ -52,12 +52,14 @@ class Moves(TableCore):
             spots,
             view(game, seat),
             tuple(s.name for s in table.seats),
+            hand_digest(table.id, game.round, game.hands[seat]),
             previews=shown,
             user_id=user_id,
             guild_id=table.guild_id,
             channel_id=table.place_id,
             deadline=table.deadline,
             board_message_id=Kept.BOARD.of(table.messages),
+            fitting=tuple(fitting_tiles(game)) if table.options.preview else (),
         )
 
     async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:
@@ -96,7 +98,7 @@ class Moves(TableCore):
         return await self._commit(table, game, seat, user_id, Play(tile, at))
 
     async def repeated(
-        self, table_id: int, version: int, user_id: int, action: Play | Fall
+        self, table_id: int, version: int, user_id: int, action: Play | Fall | NextRound
     ) -> bool:
         """Whether a click that found the table moved on is a second tap of a click already
         applied: ``user_id``'s own ``action``, made from ``version``, is what moved it on."""

@@ -159,6 +159,9 @@ class SpotChoice:
     view: View
     """The chooser's view, for the picture with the spots labelled."""
     names: tuple[str, ...]
+    digest: str
+    """The chooser's hand (:attr:`Hand.digest`): the spot step shows its tiles, where the tile
+    step showed them."""
     previews: tuple[Preview, ...] | None = None
     """What playing the tile on each spot would do, in the order of ``spots`` (None: the table
     shows no previews)."""
@@ -170,6 +173,8 @@ class SpotChoice:
     """When the turn ends (unix time)."""
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
+    fitting: tuple[str, ...] = ()
+    """The tiles of that hand that simply fit somewhere (:attr:`Hand.fitting`)."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ made by :class:`bot.components.ButtonId`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot import emoji as em
@@ -124,26 +126,16 @@ def hand_view(
                 )
             )
     else:
-        playing = hand.decision == "play"
-        for tile in (hand.view.hand or ())[:5]:
-            fits = playing and tile in hand.fitting
-            view.add_item(
-                FpButton(
-                    ButtonId(hand.table_id, hand.version, "play", f"{tile}.{hand.digest}"),
-                    label=lang.pgettext("button", "{tile} · fits").format(
-                        tile=tile_label(tile, lang)
-                    )
-                    if fits
-                    else tile_label(tile, lang),
-                    emoji=COLOUR_EMOJI.get(tile[0]),
-                    style=discord.ButtonStyle.success
-                    if fits
-                    else discord.ButtonStyle.primary
-                    if playing
-                    else discord.ButtonStyle.secondary,
-                    row=0,
-                )
-            )
+        for button in tile_buttons(
+            hand.table_id,
+            hand.version,
+            hand.digest,
+            hand.view.hand or (),
+            hand.fitting,
+            playing=hand.decision == "play",
+            lang=lang,
+        ):
+            view.add_item(button)
     link_to = message_id if message_id is not None else hand.board_message_id
     view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1, lang=lang))
     if with_mode is not None:
@@ -156,19 +148,91 @@ def hand_view(
     return view
 
 
-SPOTS_PER_PAGE = 20
-"""Spot buttons on one message (4 rows of 5); the fifth row holds Back and "More spots"."""
+def tile_buttons(
+    table_id: int,
+    version: int,
+    digest: str,
+    tiles: Sequence[str],
+    fitting: Sequence[str],
+    *,
+    playing: bool,
+    chosen: str | None = None,
+    lang: Language = ENGLISH,
+) -> list[FpButton]:
+    """A hand's tile buttons, in the first row, one per tile (the hand's fingerprint in each
+    id): on the player's turn in colour, the tiles that fit marked; else in grey. On the spot
+    step the tile ``chosen`` stands out and the others are grey (a tap on one chooses it
+    instead)."""
+    found = []
+    for tile in list(tiles)[:5]:
+        fits = playing and tile in fitting
+        if chosen is not None:
+            style = discord.ButtonStyle.primary if tile == chosen else discord.ButtonStyle.secondary
+        elif fits:
+            style = discord.ButtonStyle.success
+        else:
+            style = discord.ButtonStyle.primary if playing else discord.ButtonStyle.secondary
+        found.append(
+            FpButton(
+                ButtonId(table_id, version, "play", f"{tile}.{digest}"),
+                label=lang.pgettext("button", "{tile} · fits").format(tile=tile_label(tile, lang))
+                if fits
+                else tile_label(tile, lang),
+                emoji=COLOUR_EMOJI.get(tile[0]),
+                style=style,
+                row=0,
+            )
+        )
+    return found
+
+
+SPOTS_PER_PAGE = 15
+"""Spot buttons on one message (the last 3 rows of 5)."""
 
 
 def spot_view(choice: SpotChoice, page: int = 0, lang: Language = ENGLISH) -> discord.ui.View:
-    """One button per spot, labelled like the picture (with what the play would do, in short,
-    when the table shows previews); pages of 20 when there are more; Back to the tiles."""
+    """The hand's tiles in the first row, where the tile step shows them (the chosen one
+    standing out); Back (and "More spots") in the second; then one button per spot, labelled
+    like the picture (with what the play would do, in short, when the table shows previews),
+    pages of 15 when there are more.
+
+    A phone's second tap on the tile that opened this step lands in the same place, on the same
+    tile, and changes nothing; the spots, below every row the tile step and the fall choice
+    have, are never under a finger that tapped one of those."""
     view = discord.ui.View(timeout=None)
+    for button in tile_buttons(
+        choice.table_id,
+        choice.version,
+        choice.digest,
+        choice.view.hand or (),
+        choice.fitting,
+        playing=True,
+        chosen=choice.tile,
+        lang=lang,
+    ):
+        view.add_item(button)
     pages = max(1, -(-len(choice.spots) // SPOTS_PER_PAGE))
     page = page % pages
     first = page * SPOTS_PER_PAGE
     shown = choice.spots[first : first + SPOTS_PER_PAGE]
     said = spot_previews(choice, lang)
+    view.add_item(
+        FpButton(
+            ButtonId(choice.table_id, choice.version, "back"),
+            label=lang.pgettext("button", "Back"),
+            row=1,
+        )
+    )
+    if pages > 1:
+        view.add_item(
+            FpButton(
+                ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
+                label=lang.pgettext("button", "More spots ({page}/{pages})").format(
+                    page=(page + 1) % pages + 1, pages=pages
+                ),
+                row=1,
+            )
+        )
     for i, (label, (r, x)) in enumerate(shown):
         text = said[first + i] if said else ""
         fits = choice.previews is not None and choice.previews[first + i].fits
@@ -181,24 +245,7 @@ def spot_view(choice: SpotChoice, page: int = 0, lang: Language = ENGLISH) -> di
                 else discord.ButtonStyle.danger
                 if said
                 else discord.ButtonStyle.primary,
-                row=i // 5,
-            )
-        )
-    view.add_item(
-        FpButton(
-            ButtonId(choice.table_id, choice.version, "back"),
-            label=lang.pgettext("button", "Back"),
-            row=4,
-        )
-    )
-    if pages > 1:
-        view.add_item(
-            FpButton(
-                ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
-                label=lang.pgettext("button", "More spots ({page}/{pages})").format(
-                    page=(page + 1) % pages + 1, pages=pages
-                ),
-                row=4,
+                row=2 + i // 5,
             )
         )
     return view

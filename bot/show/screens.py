@@ -28,6 +28,7 @@ from typing import Any, Final, Literal
 import discord
 
 from bot import names
+from bot.components import ButtonId
 from bot.kept import Kept
 from bot.locks import Locks
 from bot.service import Hand, SpotChoice
@@ -213,9 +214,15 @@ class Screens:
             await noted(close)
 
     async def show_spots(self, interaction: discord.Interaction[Any], choice: SpotChoice) -> None:
-        """Turn the clicked private message into the spot step for the chosen tile."""
+        """Turn the clicked private message into the spot step for the chosen tile; one that
+        shows it already (a second tap on that tile) is left as it is."""
         key = (choice.table_id, choice.user_id)
         lang = clicker_language(interaction)
+        if shows_spots(interaction.message, choice):
+            log.debug(
+                "table %s: the spot step of %s is shown already", choice.table_id, choice.tile
+            )
+            return
         async with self._lock(key):
             png = await pictures.table_png(
                 choice.view,
@@ -309,6 +316,23 @@ def clicker_language(interaction: discord.Interaction[Any]) -> Language:
     """The words of an answer to a click or a command: the clicker's client language now
     (so a switch shows at their next click)."""
     return catalogs.for_locale(str(interaction.locale))
+
+
+def shows_spots(message: discord.Message | None, choice: SpotChoice) -> bool:
+    """Whether ``message`` shows the spot step of ``choice`` (its tile, at its version)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            bid = ButtonId.decode(getattr(item, "custom_id", None) or "")
+            if (
+                bid is not None
+                and (bid.table_id, bid.version, bid.action)
+                == (choice.table_id, choice.version, "spot")
+                and bid.arg.partition("@")[0] == choice.tile
+            ):
+                return True
+    return False
 
 
 def clicked_id(interaction: discord.Interaction[Any]) -> int:

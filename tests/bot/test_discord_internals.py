@@ -67,3 +67,31 @@ def test_interaction_responses_use_the_webhook_adapter_not_httpclient_request() 
         source = inspect.getsource(getattr(InteractionResponse, name))
         assert "adapter.create_interaction_response(" in source, f"{name}: {RECHECK}"
         assert ".http.request(" not in source, f"{name}: {RECHECK}"
+
+
+UNCLAIMED = (
+    f"discord.py {discord.__version__} changed how its view store hands a click to a "
+    "DynamicItem: re-check bot/unclaimed.py (it answers exactly the clicks the store drops, by "
+    "asking the same question of the same message), then adjust the discord.py pin"
+)
+
+
+def test_the_view_store_hands_a_click_on_only_when_its_id_fits_and_the_message_holds_it() -> None:
+    from discord.ui.view import ViewStore
+
+    from bot.components import TEMPLATE, FpButton
+    from bot.unclaimed import template_of
+
+    dispatch = inspect.getsource(ViewStore.dispatch_dynamic_items)
+    assert "pattern.fullmatch(custom_id)" in dispatch, UNCLAIMED
+    schedule = inspect.getsource(ViewStore.schedule_dynamic_item_call)
+    for step in (
+        "if interaction.message is None",
+        "components_v2 else LayoutView",
+        ".from_message(interaction.message, timeout=None)",
+        "i.type.value == component_type and getattr(i, 'custom_id', None) == custom_id",
+        "view.walk_children()",
+        "if not base_item:",
+    ):
+        assert step in schedule, f"{step!r}: {UNCLAIMED}"
+    assert template_of(FpButton).pattern == TEMPLATE, UNCLAIMED

@@ -27,6 +27,9 @@ from engine import Game, view
 from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state
 from .test_views import card_labels, card_text, check_limits, payload, walk
 
+DIGEST = "0123abcd"
+"""A hand's fingerprint, as tile buttons carry it."""
+
 FRENCH = i18n.catalogs.language("fr")
 ENGLISH_WORDS = re.compile(r"\b(the|your|turn|tile|spot|pile|hand|round|Fall|table #)\b")
 """English words that a French message never contains (names and mentions aside)."""
@@ -174,8 +177,10 @@ async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
 def test_many_spots_with_long_names_stay_within_discords_limits(lang: i18n.Language) -> None:
     game = Game.from_dict(state())
     spots = tuple((0, 2 * i) for i in range(47))
-    choice = SpotChoice(1, 5, "Y40", spot_labels(spots), view(game, 0), ("x" * 32, "y" * 32, "z"))
-    for page in range(3):
+    choice = SpotChoice(
+        1, 5, "Y40", spot_labels(spots), view(game, 0), ("x" * 32, "y" * 32, "z"), DIGEST
+    )
+    for page in range(-(-len(spots) // layouts.SPOTS_PER_PAGE)):
         check_limits(payload(layouts.spot_view(choice, page, lang=lang)))
     assert len(texts.spot_content(choice, lang)) <= texts.MAX_CONTENT
 

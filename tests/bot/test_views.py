@@ -19,6 +19,9 @@ from render.scene import table_scene
 
 from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state, with_rounds
 
+DIGEST = "0123abcd"
+"""A hand's fingerprint, as tile buttons carry it."""
+
 
 def payload(v: discord.ui.View | None) -> list[dict[str, Any]]:
     return [] if v is None else v.to_components()
@@ -112,6 +115,44 @@ async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableServi
     assert buttons == [(label, f"{r},{x}") for label, (r, x) in on_picture.items()]
 
 
+async def test_a_second_tap_where_a_tile_was_lands_on_that_tile_and_spots_lie_below_every_step(
+    service: TableService,
+) -> None:
+    # The tile step and the fall choice have two rows (decisions, then the link); the spot step
+    # keeps the tiles where the tile step has them, the same buttons, and puts its spots in
+    # rows of its own below: a second tap meant for a tile or a spot never lands on a spot
+    # or a fall.
+    s = state(pyramid={"0,0": "Y2", "0,2": "R4", "0,6": "B20"})
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, s)
+    hand = await service.hand(t, ALICE)
+    tiles = payload(layouts.hand_view(hand))
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice)
+    spots = payload(layouts.spot_view(choice))
+    check_limits(spots)
+    assert [b["custom_id"] for b in spots[0]["components"]] == [
+        b["custom_id"] for b in tiles[0]["components"]
+    ]
+    chosen = {
+        b["custom_id"].split(":")[4].split(".")[0]: b["style"] for b in spots[0]["components"]
+    }
+    assert chosen == {
+        "Y40": discord.ButtonStyle.primary.value,
+        "B2": discord.ButtonStyle.secondary.value,
+    }
+    assert len(tiles) == 2
+    rows_with_spots = [
+        i for i, r in enumerate(spots) if any(":spot:" in b["custom_id"] for b in r["components"])
+    ]
+    assert rows_with_spots and min(rows_with_spots) >= len(tiles)
+    step = await service.choose_spot(t, choice.version, ALICE, "Y40", (1, 1))  # too heavy
+    assert isinstance(step, Step)
+    falling = await service.hand(t, ALICE)
+    assert falling.decision == "fall"
+    assert len(payload(layouts.hand_view(falling))) == len(tiles)
+
+
 async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableService) -> None:
     # Y40 on Y2 and R4 at 1,1 is too heavy; at 0,4 (beside R4) it simply fits.
     s = state(pyramid={"0,0": "Y2", "0,2": "R4", "0,6": "B20"})
@@ -142,18 +183,18 @@ async def test_without_previews_spots_are_bare_letters(service: TableService) ->
     assert hand.fitting == ()
     choice = await service.play(t, ALICE, "Y40", hand.digest)
     assert isinstance(choice, SpotChoice) and choice.previews is None
-    labels = [b["label"] for r in payload(layouts.spot_view(choice)) for b in r["components"]]
-    assert (
-        labels[:2] == ["A", "B"] and "Back" in labels and "fits" not in texts.spot_content(choice)
-    )
+    buttons = [b for r in payload(layouts.spot_view(choice)) for b in r["components"]]
+    spots = [b["label"] for b in buttons if ":spot:" in b["custom_id"]]
+    labels = [b["label"] for b in buttons]
+    assert spots[:2] == ["A", "B"] and "Back" in labels and "fits" not in texts.spot_content(choice)
 
 
 def test_many_spots_are_paged() -> None:
     game = Game.from_dict(state())
     spots = tuple((0, 2 * i) for i in range(47))
-    choice = SpotChoice(1, 5, "Y40", spot_labels(spots), view(game, 0), ("a", "b", "c"))
+    choice = SpotChoice(1, 5, "Y40", spot_labels(spots), view(game, 0), ("a", "b", "c"), DIGEST)
     seen: list[str] = []
-    for page in range(3):
+    for page in range(-(-len(spots) // layouts.SPOTS_PER_PAGE)):
         rows = payload(layouts.spot_view(choice, page))
         check_limits(rows)
         seen += [b["label"] for r in rows for b in r["components"] if "spot" in b["custom_id"]]

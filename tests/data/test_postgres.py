@@ -98,6 +98,25 @@ async def test_a_server_that_stays_away_fails_clearly_instead_of_hanging(
         assert (await store.get_table(table.id)).version == table.version  # nothing written
 
 
+async def test_the_lock_of_a_kept_message_fails_as_a_store_error_while_the_server_is_away(
+    pg_server: PgServer, pg_url: str
+) -> None:
+    # (The show side takes it to edit a table's message after a move; whoever asked for the
+    # move is told the database is out of reach, as for any other failing read or write.)
+    async with PostgresStore(pg_url, pool_min=1, pool_max=2, retry_s=1.0) as store:
+        table, _ = await started(store, 13)
+        pg_server.halt()
+        try:
+            await asyncio.sleep(0.2)  # the pool's connections see the server go
+            with pytest.raises(StoreError, match=r"cannot reach"):
+                async with store.message_edit(table.id, "board", table.version):
+                    pass
+        finally:
+            pg_server.launch()
+        async with store.message_edit(table.id, "board", table.version) as go:
+            assert go
+
+
 async def test_a_connection_cut_between_moves_is_replaced_and_the_move_goes_through(
     pg_url: str,
 ) -> None:

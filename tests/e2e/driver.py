@@ -7,6 +7,7 @@ one with the pyramid picture) to see who must decide what, and clicks accordingl
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable
@@ -551,6 +552,25 @@ class TableDriver:
                 return game
             game = await self.step(game)
         raise AssertionError(f"the match did not end in {max_steps} decisions")
+
+
+STILL_S = 0.3
+"""A screen unchanged this long after its taps were answered has had every edit they cause."""
+
+
+async def answered_and_still(
+    fake: FakeDiscord, screen: Message, taps: list[Interaction], timeout: float = TIMEOUT
+) -> None:
+    """Until every one of ``taps`` was acknowledged (:class:`InteractionFailed` if one was not
+    in time) and ``screen`` stayed unchanged a moment since (the edits they cause are done)."""
+    for ix in taps:
+        await ix.wait_acknowledged(timeout)
+    while True:
+        await fake.wait_for(lambda: screen.settled, timeout, "the screen's edits")
+        seen = len(screen.revisions)
+        await asyncio.sleep(STILL_S)
+        if len(screen.revisions) == seen and screen.settled:
+            return
 
 
 # --- outcomes: what the buttons do, what the bot stored, how it refused ---------------------------

@@ -17,7 +17,7 @@ from tests.fakediscord.fixtures import StartBot, World
 from tests.pgserver import PgServer
 
 from .conftest import MakeBot, MovableClock, bot_config
-from .driver import TableDriver, card_text, is_spot_step
+from .driver import TableDriver, actions, answer, card_text, is_spot_step, lobby_controls
 from .test_decisions import COLLAPSE, private_answer, write_state
 
 ANSWERING = ("bot.replies", "bot.components", "bot.cogs.tables")
@@ -107,3 +107,84 @@ async def test_one_click_delivered_to_two_processes_is_handled_once_and_logged_a
     assert "(40060)" in elsewhere[0].getMessage()
     assert len(elsewhere) == 1 and elsewhere[0].levelno == logging.INFO
     assert not [r for r in answering if r.exc_info or r.levelno >= logging.WARNING]
+
+
+async def test_fp_status_while_the_database_is_out_of_reach_is_answered_privately_in_time(
+    own_pg: PgServer,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = own_pg.create_database("status")
+    bot = Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
+    await start_bot(bot)
+    lobby = await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    await table.hand_for(world.alice, game, turn=True)  # the start is shown, all of it
+    await world.fake.wait_for(lambda: not lobby_controls(lobby) and lobby.settled, 10, "lobby")
+    posted = len(table.bot_messages())
+    caplog.set_level(logging.INFO)
+
+    own_pg.halt()
+    ix = await world.bob.slash("fp status", table.place())
+    await ix.wait_acknowledged()  # within Discord's 3 seconds (else InteractionFailed)
+
+    assert await private_answer(ix) == UNREACHABLE
+    assert len(table.bot_messages()) == posted  # no picture, nothing public
+    answering = [r for r in caplog.records if r.name in ANSWERING]
+    assert not [r for r in answering if r.exc_info], "a traceback in the log"
+
+    own_pg.launch()  # back: the same command shows the table
+    ix = await world.bob.slash("fp status", table.place())
+    shown = await answer(ix)
+    assert not shown.ephemeral and shown.images()
+
+
+async def test_a_fall_on_a_private_screen_while_the_database_is_out_of_reach_says_it_was_not_saved(
+    own_pg: PgServer,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url = own_pg.create_database("fall")
+    bot = Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
+    await start_bot(bot)
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)  # her fall, asked on her screen
+    assert falling.channel.is_dm and "fall" in actions(falling)
+    revisions = len(falling.revisions)
+    caplog.set_level(logging.INFO)
+
+    own_pg.halt()
+    ix = await table.click_action(world.alice, falling, "fall", "left")
+
+    assert await private_answer(ix) == UNREACHABLE
+    assert len(falling.revisions) == revisions  # her screen still asks the fall
+    answering = [r for r in caplog.records if r.name in ANSWERING]
+    assert not [r for r in answering if r.exc_info], "a traceback in the log"
+
+    own_pg.launch()  # back: the same button chooses the fall
+    after = await table.fall(world.alice, falling, "left")
+    assert table.decider(after) == world.bob.id
+
+
+async def test_fp_replay_while_the_database_is_out_of_reach_is_acknowledged_in_time(
+    own_pg: PgServer,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+) -> None:
+    url = own_pg.create_database("replay")
+    await start_bot(Bot(bot_config(url), clock=clock))
+    own_pg.halt()
+    ix = await world.alice.slash("fp replay", world.games, match=1)
+    await ix.wait_acknowledged()  # within Discord's 3 seconds (else InteractionFailed)
+    assert await private_answer(ix) == UNREACHABLE

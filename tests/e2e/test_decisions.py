@@ -206,10 +206,16 @@ async def test_double_click_and_stale_buttons(
     before = len(hand.revisions)
     await table.click(world.alice, hand, table.tile_labels(hand)[0])
     await table.screen_after(hand, before, "the spot step")
-    assert [label.split(" · ")[0] for label in hand.labels()] == ["A", "B", "Back"]
+    assert [label.split(" · ")[0] for label in hand.labels()] == [
+        "yellow 40",
+        "red 6",
+        "Back",
+        "A",
+        "B",
+    ]
     steps = button_actions(hand)
-    assert [a for a, _ in steps] == ["spot", "spot", "back"]
-    assert all(arg.startswith("Y40@") for _, arg in steps[:2])
+    assert [a for a, _ in steps] == ["play", "play", "back", "spot", "spot"]
+    assert all(arg.startswith("Y40@") for a, arg in steps if a == "spot")
     assert [a.filename for a in hand.images()] == ["spots.png"]
     first_spots = hand.buttons()
     before = len(hand.revisions)

@@ -68,13 +68,16 @@ async def test_a_tile_turns_the_same_message_into_the_spot_step_that_says_what_e
     await press(table, world.alice, hand, "yellow 40")
     # The same message now asks for the spot, even though yellow 40 has only one.
     assert len(world.alice.ephemerals(world.games)) == ephemerals  # no new message
-    assert [(a, arg.split("@")[0]) for a, arg in button_actions(hand)] == [
-        ("spot", "Y40"),
+    # Her tiles stay where they were (yellow 40 chosen), then Back, then the spots.
+    assert [(a, arg.split("@")[0].split(".")[0]) for a, arg in button_actions(hand)] == [
+        ("play", "Y40"),
+        ("play", "B2"),
         ("back", ""),
+        ("spot", "Y40"),
     ]
     # What the spot would do, said on the screen and on its button (the subject here).
     assert "**A** · collapse: 2 tiles to your pile" in hand.content
-    assert hand.labels() == ["A · collapse: 2 tiles to your pile", "Back"]
+    assert hand.labels()[2:] == ["Back", "A · collapse: 2 tiles to your pile"]
     assert [a.filename for a in hand.images()] == ["spots.png"]
     assert table.latest_game().id == game.id  # nothing is played by the tile alone
     # Back: the tiles again, on the same message.
@@ -218,10 +221,12 @@ async def test_a_table_without_previews_shows_bare_spots(
     assert table.tile_labels(hand) == table.tiles(hand)  # no tile marked as fitting
     assert tile_codes(hand) == ["Y40", "B2"]
     await press(table, world.alice, hand, "yellow 40")
-    assert hand.labels() == ["A", "Back"] and "collapse" not in hand.content
+    assert hand.labels()[2:] == ["Back", "A"] and "collapse" not in hand.content
 
 
 SPOT = "A · collapse: 2 tiles to your pile"
+SPOT_STEP = ["play", "play", "back", "spot"]
+"""Her spot step's buttons: her two tiles, Back, the one spot."""
 
 
 @dataclass
@@ -248,13 +253,13 @@ async def dm_spot_step(
     )
     late = await bot.service.hand(table_id, world.alice.id)
     await press(table, world.alice, dm, "yellow 40")
-    assert [a for a, _ in button_actions(dm)] == ["spot", "back"]
+    assert [a for a, _ in button_actions(dm)] == SPOT_STEP
     return DmSpotStep(bot, game, dm, late)
 
 
 async def the_spot_is_still_played(table: TableDriver, world: World, step: DmSpotStep) -> None:
     """The spot step stays as she left it, and the spot she picks on it is played."""
-    assert [a for a, _ in button_actions(step.dm)] == ["spot", "back"]
+    assert [a for a, _ in button_actions(step.dm)] == SPOT_STEP
     before = len(step.dm.revisions)
     await table.click(world.alice, step.dm, SPOT)
     await table.screen_after(step.dm, before, "her fall on the screen")

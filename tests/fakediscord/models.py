@@ -671,6 +671,22 @@ class Revision:
     edited_timestamp: str | None = None
 
 
+Place = tuple[int, int]
+"""Where a button is on a message, as a finger finds it: ``(row, column)``, the row counted
+among the message's action rows in display order, the column within that row."""
+
+
+def button_places(components: list[JSON]) -> dict[Place, JSON]:
+    """Every button in an action row of ``components``, by its place (see :data:`Place`)."""
+    rows = [c for c in iter_components(components) if c.get("type") == 1]
+    return {
+        (r, col): button
+        for r, row in enumerate(rows)
+        for col, button in enumerate(row.get("components") or [])
+        if button.get("type") == 2
+    }
+
+
 def iter_components(components: list[JSON]) -> Iterator[JSON]:
     """Walk every component, including those nested in rows, sections and containers."""
     for comp in components:
@@ -777,6 +793,17 @@ class Message:
     def labels(self) -> list[str]:
         """Labels of the buttons (emoji name when a button has no label)."""
         return [button_label(b) for b in self.buttons()]
+
+    def place_of(self, custom_id: str) -> Place | None:
+        """Where the button ``custom_id`` is now (see :data:`Place`), or None."""
+        for place, button in button_places(self.components).items():
+            if button.get("custom_id") == custom_id:
+                return place
+        return None
+
+    def button_at(self, place: Place) -> JSON | None:
+        """The button at ``place`` now (see :data:`Place`), or None."""
+        return button_places(self.components).get(place)
 
     @property
     def shown_attachments(self) -> list[Attachment]:
@@ -994,6 +1021,9 @@ class Interaction:
     edited: list[Message] = field(default_factory=list)
     modal: JSON | None = None
     autocomplete_choices: list[JSON] | None = None
+    #: The message as INTERACTION_CREATE carried it: as it stood when the interaction was
+    #: dispatched (a component's message, or the modal's), not as it is now.
+    sent_message: JSON | None = None
 
     @property
     def guild(self) -> Guild | None:

@@ -492,6 +492,7 @@ class FakeDiscord:
             app_permissions=self.state.bot_permissions(ix.channel),
             attachment_size_limit=self.state.max_attachment_size,
         )
+        ix.sent_message = payload.get("message")
         self.gateway.dispatch("INTERACTION_CREATE", payload)
         ix.dispatched = True
         self._deadline_handles = [h for h in self._deadline_handles if not h.cancelled()]

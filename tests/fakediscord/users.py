@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .commands import LOCALES, shown_name
 from .errors import (
@@ -461,37 +461,55 @@ class FakeUser:
         msg = self._visible(message)
         await self._settle(msg, timeout)
         msg = self._visible(msg)
-        buttons = msg.buttons()
-        matches = [
-            b
-            for b in buttons
-            if (label is None or button_label(b) == label)
-            and (custom_id is None or b.get("custom_id") == custom_id)
-            and (emoji is None or (b.get("emoji") or {}).get("name") == emoji)
-        ]
-        if label is None and custom_id is None and emoji is None:
-            raise FakeUserError("click() needs a label, an emoji or a custom_id")
-        wanted = label or emoji or custom_id
-        if len(matches) <= index:
-            present = [
-                button_label(b) + (" (disabled)" if b.get("disabled") else "") for b in buttons
-            ]
-            raise ComponentNotFound(
-                f"no button {wanted!r} on message {msg.id} in #{msg.channel.name} "
-                f"(content {msg.content[:60]!r}); buttons present: {present}"
-            )
-        button = matches[index]
-        if button.get("disabled"):
-            raise ComponentDisabled(f"button {wanted!r} on message {msg.id} is disabled")
-        if button.get("style") in (5, 6) or not button.get("custom_id"):
-            raise FakeUserError(
-                f"button {wanted!r} is a link/premium button; it sends no interaction"
-            )
+        button = _find_button(msg, label, custom_id, emoji, index)
         await self._wait_connected(wait_connected)
-        data: JSON = {"custom_id": button["custom_id"], "component_type": 2}
-        if "id" in button:
-            data["id"] = button["id"]
-        return self._start(InteractionType.MESSAGE_COMPONENT, msg.channel, data, message=msg)
+        return self._start(
+            InteractionType.MESSAGE_COMPONENT, msg.channel, _click_data(button), message=msg
+        )
+
+    async def double_click(
+        self,
+        message: Message | int,
+        label: str | None = None,
+        /,
+        *,
+        gap: float,
+        second: Literal["same", "place"] = "same",
+        custom_id: str | None = None,
+        emoji: str | None = None,
+        index: int = 0,
+        wait_connected: bool | float = True,
+        timeout: float = 10.0,
+    ) -> tuple[Interaction, Interaction | None]:
+        """Tap a button twice, ``gap`` seconds apart, as a phone's double tap: the first tap is
+        :meth:`click`; the second is sent ``gap`` seconds later whatever the message holds
+        then, with the message as it stands at that moment (as Discord sends it), without
+        waiting for the bot's edits to return.
+
+        ``second`` says what the second tap hits: ``"same"``, the button of the first tap (the
+        person's screen had not changed yet: its custom id is sent even if the message no
+        longer holds it); ``"place"``, whatever button is now where that one was (the screen
+        had changed under the finger: see :meth:`Message.place_of`). A place that now holds no
+        button, a disabled one or a link sends nothing: the second interaction is then None."""
+        msg = self._visible(message)
+        await self._settle(msg, timeout)
+        msg = self._visible(msg)
+        button = _find_button(msg, label, custom_id, emoji, index)
+        place = msg.place_of(str(button["custom_id"]))
+        await self._wait_connected(wait_connected)
+        first = self._start(
+            InteractionType.MESSAGE_COMPONENT, msg.channel, _click_data(button), message=msg
+        )
+        await asyncio.sleep(gap)
+        msg = self._visible(msg)
+        if second == "place":
+            found = msg.button_at(place) if place is not None else None
+            if found is None or found.get("disabled") or not found.get("custom_id"):
+                return first, None
+            button = found
+        return first, self._start(
+            InteractionType.MESSAGE_COMPONENT, msg.channel, _click_data(button), message=msg
+        )
 
     async def select(
         self,
@@ -677,6 +695,43 @@ class FakeUser:
             newer_than=newer_than,
             timeout=timeout,
         )
+
+
+def _find_button(
+    msg: Message, label: str | None, custom_id: str | None, emoji: str | None, index: int
+) -> JSON:
+    """The enabled button a person clicks on ``msg``: by label, custom id or emoji."""
+    if label is None and custom_id is None and emoji is None:
+        raise FakeUserError("click() needs a label, an emoji or a custom_id")
+    buttons = msg.buttons()
+    matches = [
+        b
+        for b in buttons
+        if (label is None or button_label(b) == label)
+        and (custom_id is None or b.get("custom_id") == custom_id)
+        and (emoji is None or (b.get("emoji") or {}).get("name") == emoji)
+    ]
+    wanted = label or emoji or custom_id
+    if len(matches) <= index:
+        present = [button_label(b) + (" (disabled)" if b.get("disabled") else "") for b in buttons]
+        raise ComponentNotFound(
+            f"no button {wanted!r} on message {msg.id} in #{msg.channel.name} "
+            f"(content {msg.content[:60]!r}); buttons present: {present}"
+        )
+    button = matches[index]
+    if button.get("disabled"):
+        raise ComponentDisabled(f"button {wanted!r} on message {msg.id} is disabled")
+    if button.get("style") in (5, 6) or not button.get("custom_id"):
+        raise FakeUserError(f"button {wanted!r} is a link/premium button; it sends no interaction")
+    return button
+
+
+def _click_data(button: JSON) -> JSON:
+    """The ``data`` of a click on ``button``."""
+    data: JSON = {"custom_id": button["custom_id"], "component_type": 2}
+    if "id" in button:
+        data["id"] = button["id"]
+    return data
 
 
 def all_components(message: Message) -> list[JSON]:

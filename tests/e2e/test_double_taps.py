@@ -1,0 +1,177 @@
+"""A phone's double tap on a player's private screen: both taps are answered within Discord's 3
+seconds, the second one quietly (the first did the work), and the second never makes a move of
+its own. It reaches the bot with the screen as it stands by then: without the tapped button (the
+person's screen had not changed yet: the same id), or on the button that took its place (it had:
+the same place)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.taps import Second, measure
+from bot.show.texts import OUT_OF_DATE_HAND
+from engine import Fall, Game, NextRound, Play
+from tests.fakediscord import Interaction, Message
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot
+from .driver import (
+    TableDriver,
+    answered_and_still,
+    button_actions,
+    is_spot_step,
+    stored_game,
+    stored_log,
+    stored_table,
+)
+from .test_decisions import COLLAPSE, begin
+from .test_full_game import last_tile_of_round_one
+
+GAPS = (0.0, 0.1, 0.6)
+"""Seconds between the two taps: at once, a quick double tap, a careful second try."""
+
+
+def live_id(screen: Message, action: str, arg_starts: str = "") -> str:
+    """The custom id of the screen's first button doing ``action`` (live: it is pressed)."""
+    for b in screen.buttons():
+        cid = str(b.get("custom_id") or "")
+        parts = cid.split(":", 4)
+        if len(parts) == 5 and parts[3] == action and parts[4].startswith(arg_starts):
+            assert not b.get("disabled"), b
+            return cid
+    raise AssertionError(f"no live {action} button on {screen!r}")
+
+
+def quietly(taps: list[Interaction]) -> None:
+    """Each tap was answered on the screen itself: a deferred update, no message of its own
+    (no refusal, no "out of date", no "something went wrong")."""
+    for ix in taps:
+        assert ix.response_type == 6, ix
+        assert ix.followups == [], [m.content for m in ix.followups]
+
+
+def taps_of(pair: tuple[Interaction, Interaction | None]) -> list[Interaction]:
+    return [ix for ix in pair if ix is not None]
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+@pytest.mark.parametrize("gap", GAPS)
+async def test_a_double_tap_on_a_tile_a_spot_and_a_fall_is_answered_and_moves_once(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    gap: float,
+    second: str,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    table_id = table.table_id()
+    screen = await table.hand_for(world.alice, game, turn=True)
+    assert screen.channel.is_dm
+    version = (await stored_table(db_url, table_id)).version
+    alice = world.alice
+    mode = "same" if second == "same" else "place"
+
+    # Yellow 40, twice: the screen shows its spots, and nothing is played.
+    pair = await alice.double_click(
+        screen, custom_id=live_id(screen, "play", "Y40."), gap=gap, second=mode
+    )
+    await answered_and_still(world.fake, screen, taps_of(pair))
+    quietly(taps_of(pair))
+    assert is_spot_step(screen)
+    assert {arg.split("@")[0] for a, arg in button_actions(screen) if a == "spot"} == {"Y40"}
+    assert (await stored_table(db_url, table_id)).version == version
+    assert await stored_log(db_url, table_id) == []
+
+    # Spot A, twice: yellow 40 is played once; its fall is asked on the same screen.
+    pair = await alice.double_click(
+        screen, custom_id=table.spot_button(screen, "A"), gap=gap, second=mode
+    )
+    await answered_and_still(world.fake, screen, taps_of(pair))
+    quietly(taps_of(pair))
+    log = await stored_log(db_url, table_id)
+    assert [(e.seat, e.action) for e in log] == [(0, Play("Y40", (1, 1)).to_dict())]
+    assert [a for a, _ in button_actions(screen)] == ["fall", "fall"]
+
+    # Fall left, twice: chosen once.
+    pair = await alice.double_click(
+        screen, custom_id=live_id(screen, "fall", "left"), gap=gap, second=mode
+    )
+    await answered_and_still(world.fake, screen, taps_of(pair))
+    quietly(taps_of(pair))
+    log = await stored_log(db_url, table_id)
+    assert [(e.seat, e.action) for e in log] == [
+        (0, Play("Y40", (1, 1)).to_dict()),
+        (0, Fall("left").to_dict()),
+    ]
+    expected = Game.from_dict(json.loads(json.dumps(COLLAPSE)))
+    expected.apply(Play("Y40", (1, 1)), 0)
+    expected.apply(Fall("left"), 0)
+    assert (await stored_game(db_url, table_id)).to_dict() == expected.to_dict()
+    assert OUT_OF_DATE_HAND not in str([r.content for r in screen.revisions])
+
+
+async def test_a_second_tap_on_what_took_the_tiles_place_in_the_spot_step_changes_nothing(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    table_id = table.table_id()
+    screen = await table.hand_for(world.alice, game, turn=True)
+    version = (await stored_table(db_url, table_id)).version
+    tile = live_id(screen, "play", "Y40.")
+    place = screen.place_of(tile)
+    assert place is not None
+    before = len(screen.revisions)
+    first = await table.click(world.alice, screen, table.tile_labels(screen)[0])
+    await table.screen_after(screen, before, "the spot step")
+    assert is_spot_step(screen)
+    shown = [r.components for r in screen.revisions]
+
+    # The finger comes down again where yellow 40 was, on the spot step.
+    landed = screen.button_at(place)
+    assert landed is not None
+    second = await world.alice.click(screen, custom_id=str(landed["custom_id"]))
+    await answered_and_still(world.fake, screen, [first, second])
+
+    quietly([first, second])
+    assert (await stored_table(db_url, table_id)).version == version
+    assert await stored_log(db_url, table_id) == []
+    assert is_spot_step(screen)
+    assert [r.components for r in screen.revisions] == shown  # the spot step, as it was
+
+
+@pytest.mark.parametrize("gap", GAPS)
+async def test_a_double_tap_on_next_round_starts_one_round_and_is_answered_quietly(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str, gap: float
+) -> None:
+    await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
+    await table.open(world.alice, world.bob, world.carol)
+    first = await table.start(world.alice)
+    table_id = table.table_id()
+    won = await table.play(world.alice, first)
+    assert ("next", "") in button_actions(won)
+
+    pair = await world.bob.double_click(won, custom_id=live_id(won, "next"), gap=gap)
+    await answered_and_still(world.fake, won, taps_of(pair))
+
+    quietly(taps_of(pair))
+    log = await stored_log(db_url, table_id)
+    assert [e.user_id for e in log if e.action == NextRound().to_dict()] == [world.bob.id]
+    assert (await stored_game(db_url, table_id)).round == 2
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+async def test_the_double_tap_figures_count_every_tap_answered_and_no_second_move(
+    second: Second,
+) -> None:
+    counts = await measure(tables=1, second=second)  # bench/taps.py at the suite's size
+    steps = [c for by_step in counts.steps.values() for c in by_step.values()]
+    assert len(steps) == len(GAPS) * 3 and counts.not_reached == 0
+    assert all(c.doubled == 1 and c.answered == c.taps >= 1 for c in steps)
+    assert (counts.failed, counts.second_moves) == (0, 0)
