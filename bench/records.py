@@ -9,8 +9,9 @@ recomputation, then measured as a player meets it:
 
 - rating update: a real match (played with random legal moves through the store) rated as it
   ends, replay of its log included;
-- ``/fp stats``: one player's record, rank and favourite opening;
-- leaderboard page: a page of ten from the index;
+- ``/fp stats``: one player's record, rank and favourite opening; then the same with its card
+  drawn (``stats_with_card``: what the player waits for, Discord's round trip aside);
+- leaderboard page: a page of ten from the index; then the same with its card;
 - history: the server's and one player's latest five matches;
 - replay: a step of a 400-move match built from the log (engine only, then with its picture),
   and the animated summary (build time and size).
@@ -37,13 +38,15 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bot import records_show as show  # noqa: E402
 from bot.records.replay import MatchReplay  # noqa: E402
 from data import open_store  # noqa: E402
-from data.records import SeatFacts, records_for  # noqa: E402
+from data.records import Records, SeatFacts, records_for  # noqa: E402
 from data.rows import dumps  # noqa: E402
 from data.store import LoggedAction, Seat, Store, TableOptions  # noqa: E402
 from engine import Game  # noqa: E402
 from render import render_turn  # noqa: E402
+from render.records import render_card  # noqa: E402
 from render.summary import render_summary  # noqa: E402
 
 GUILD = 424242
@@ -226,6 +229,22 @@ async def timed(fn: Callable[[], Awaitable[Any]], samples: int) -> list[float]:
     return out
 
 
+async def stats_with_card(rec: Records, key: str) -> None:
+    """``/fp stats`` as its player waits for it: the record, then its card drawn off the loop."""
+    stats = await rec.player_stats(GUILD, key)
+    if stats is not None:
+        title, rows = show.stats_title(stats), show.stats_rows(stats)
+        await asyncio.to_thread(render_card, title, rows, "Flaming Pyramids")
+
+
+async def board_with_card(rec: Records, offset: int) -> None:
+    """A leaderboard page as its reader waits for it: the page, then its card."""
+    board = await rec.leaderboard(GUILD, offset, 10)
+    if board.entries:
+        title, rows = show.board_title(board), show.board_rows(board)
+        await asyncio.to_thread(render_card, title, rows, show.board_subtitle())
+
+
 async def measure(url: str, matches: int, players: int, samples: int) -> dict[str, Any]:
     store = open_store(url)
     await store.open()
@@ -247,8 +266,10 @@ async def measure(url: str, matches: int, players: int, samples: int) -> dict[st
         keys = [f"u:{10_000 + rng.randrange(players)}" for _ in range(samples)]
         it = iter(keys * 2)
         stats = await timed(lambda: rec.player_stats(GUILD, next(it)), samples)
-        pages = iter(range(samples))
+        stats_card = await timed(lambda: stats_with_card(rec, next(it)), samples)
+        pages = iter(range(samples * 2))
         board = await timed(lambda: rec.leaderboard(GUILD, 10 * (next(pages) % 10), 10), samples)
+        board_card = await timed(lambda: board_with_card(rec, 10 * (next(pages) % 10)), samples)
         history = await timed(lambda: rec.history(GUILD, None, 5), samples)
         mine = await timed(lambda: rec.history(GUILD, 10_000 + rng.randrange(players), 5), samples)
         top = await rec.leaderboard(GUILD, 0, 1)
@@ -260,7 +281,9 @@ async def measure(url: str, matches: int, players: int, samples: int) -> dict[st
         "recompute_s": round(recomputed, 1),
         "rating_update": ms(rating),
         "stats": ms(stats),
+        "stats_with_card": ms(stats_card),
         "leaderboard_page": ms(board),
+        "leaderboard_page_with_card": ms(board_card),
         "history_server": ms(history),
         "history_player": ms(mine),
         "top_player": top.entries[0].name if top.entries else None,

@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import os
 import re
+import signal
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -41,6 +42,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only: a store test about SQLite itself (files, processes, kills)"
     )
+    # Started in the background by a shell without job control (or by nohup), the tests' process
+    # inherits an ignored SIGINT, and so would every bot it starts: the bot keeps an ignored
+    # SIGINT ignored, as nohup asks, and the tests of Ctrl+C would wait for it in vain. The tests
+    # start their bots as a terminal does.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

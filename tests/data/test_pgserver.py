@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import glob
 import os
+import pwd
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import asyncpg
@@ -34,10 +37,35 @@ def _uid_of(pid: int) -> int:
     raise AssertionError(f"no Uid line for process {pid}")
 
 
+def _may_run(program: Path, user: pwd.struct_passwd) -> bool:
+    """Whether ``user`` may run ``program`` where it is (every folder above it searchable), asked
+    of the system the way the launcher starts the server's processes (that user and group)."""
+    probe = subprocess.run(
+        ["test", "-x", str(program)], user=user.pw_uid, group=user.pw_gid, check=False
+    )
+    return probe.returncode == 0
+
+
+def _public_copy_of_the_wheel(wheel: Path) -> Path:
+    """The wheel's binaries and libraries copied under a folder any user may enter (pytest's own
+    temporary folders are private to the user running the tests); its ``bin`` folder."""
+    package = wheel.parent.parent
+    public = Path(tempfile.mkdtemp(prefix="fp-wheel-"))
+    public.chmod(0o755)
+    for folder in (package / "pginstall", package.with_name(f"{package.name}.libs")):
+        if folder.is_dir():
+            shutil.copytree(folder, public / folder.relative_to(package.parent), symlinks=True)
+    return public / package.name / "pginstall" / "bin"
+
+
 def test_the_wheels_server_starts_takes_connections_and_never_runs_as_root() -> None:
-    server = PgServer.start(_wheel_bindir())
+    wheel = _wheel_bindir()
+    server = PgServer.start(wheel)
     try:
-        assert server.bindir == pgserver.wheel_bindir()
+        if server.user is None or _may_run(wheel / "initdb", server.user):
+            assert server.bindir == wheel  # run where it is installed
+        else:  # as root, from a checkout the server's user may not enter (/root, a 0700 folder)
+            assert server.bindir.is_relative_to(server.root)
         url = server.create_database("wheel")
 
         async def ask() -> int:
@@ -68,12 +96,30 @@ def test_as_root_a_wheel_only_root_may_enter_is_copied_where_the_server_user_can
     private.mkdir(mode=0o700)
     for folder in (package / "pginstall", package.with_name(f"{package.name}.libs")):
         shutil.copytree(folder, private / folder.relative_to(package.parent), symlinks=True)
-    server = PgServer.start(private / package.name / "pginstall" / "bin")
+    copy = private / package.name / "pginstall" / "bin"
+    server = PgServer.start(copy)
     try:
+        assert server.user is not None and not _may_run(copy / "initdb", server.user)
         assert server.bindir.is_relative_to(server.root)
         assert server.psql("postgres", "SELECT 6 * 7").strip() == "42"
     finally:
         server.stop()
+
+
+def test_as_root_a_wheel_the_server_user_can_reach_is_run_where_it_is() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only root runs the server as another user")
+    public = _public_copy_of_the_wheel(_wheel_bindir())
+    try:
+        server = PgServer.start(public)
+        try:
+            assert server.user is not None and _may_run(public / "initdb", server.user)
+            assert server.bindir == public
+            assert server.psql("postgres", "SELECT 6 * 7").strip() == "42"
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(public.parents[2])
 
 
 def test_without_system_binaries_the_launcher_finds_the_wheels(

@@ -1,0 +1,122 @@
+"""Every script under ``bench/`` runs at a tiny size in the suite, typed as the documents type it
+(``python bench/NAME.py ...`` from the repository root), so that a benchmark whose figures the
+documents quote cannot rot unseen.
+
+Wall-clock figures are never asserted on (they depend on the machine); that each figure is
+printed, its kind, and the quantities that do not depend on time are. ``bench/store.py`` runs in
+``tests/data/test_bench.py``, ``bench/table_counts.py`` in ``tests/e2e/test_table_counts.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python bench/...`` from the repository root, as a reader of the documents runs it."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+def test_every_script_under_bench_is_run_by_a_test() -> None:
+    scripts = sorted(p.name for p in (ROOT / "bench").glob("*.py") if p.name != "__init__.py")
+    assert scripts, "no bench scripts found"
+    tests = [p.read_text() for p in TESTS.rglob("test_*.py")]
+    unrun = [s for s in scripts if not any(f'"bench/{s}"' in text for text in tests)]
+    assert unrun == [], f"give these a tiny run in the suite: {unrun}"
+
+
+def test_hops_traces_a_spot_click_and_prints_its_figures() -> None:
+    done = bench("bench/hops.py", "--path")
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    hops = re.search(r"^hops on the spot click's path: (\d+)$", out, re.MULTILINE)
+    reads = re.search(r"^table row reads on it: (\d+)$", out, re.MULTILINE)
+    parts = re.search(r"^entries per part: (.+)$", out, re.MULTILINE)
+    assert hops and reads and parts, out
+    assert int(hops.group(1)) >= 1
+    assert int(reads.group(1)) >= 1  # the click reads its table at least once
+    entered = dict(item.rsplit(" ", 1) for item in parts.group(1).split(", "))
+    assert {"cogs", "service", "store"} <= set(entered), entered
+    assert re.search(r"^hops in background tasks meanwhile: \d+$", out, re.MULTILINE), out
+    # --path: the module entries in order, after the figures
+    assert len(out.strip().splitlines()) > 5
+
+
+def test_load_plays_two_tables_to_the_end_without_an_error() -> None:
+    done = bench("bench/load.py", "--tables", "2", "--think", "0.2", "--ramp", "1", "--json")
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["finished"] == 2
+    assert result["errors"] == 0, result["error_details"]
+    assert result["refused_payloads"] == 0
+    for key in ("ack_p50_ms", "ack_p99_ms", "move_p50_ms", "move_p99_ms", "rest_calls_per_move"):
+        assert isinstance(result[key], float | int) and result[key] > 0, key
+
+
+def test_taps_doubles_every_step_of_one_table_a_gap_and_counts_no_failure() -> None:
+    done = bench("bench/taps.py", "--tables", "1", "--json")
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    counts: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert counts["second"] == "same" and counts["tables"] == 1
+    assert sorted(counts["steps"]) == ["0", "0.1", "0.6"]
+    for gap, steps in counts["steps"].items():
+        for step, c in steps.items():
+            assert c["doubled"] == 1, (gap, step)
+            assert c["failed"] == 0 and c["second_moves"] == 0, (gap, step, c)
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_records_measures_a_small_server_on_each_store(
+    store: str, request: pytest.FixtureRequest
+) -> None:
+    if store == "postgres":
+        request.getfixturevalue("pg_server")  # skips (or fails in CI) without PostgreSQL
+    done = bench(
+        "bench/records.py", "--store", store, "--matches", "60", "--players", "6",
+        "--samples", "2", "--moves", "40", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert set(report) == {"replay", store}
+    replay = report["replay"]
+    assert replay["moves"] >= 40
+    assert 0 < replay["steps"] <= replay["moves"]
+    assert 0 < replay["summary_frames"] <= 14 and replay["summary_bytes"] > 0
+    for key in ("step_engine", "step_with_picture"):
+        assert 0 < replay[key]["median_ms"] <= replay[key]["max_ms"], key
+    figures = report[store]
+    assert figures["matches"] == 60  # every generated match rated by the recomputation
+    assert figures["top_player"] is not None
+    for key in (
+        "rating_update",
+        "stats",
+        "stats_with_card",
+        "leaderboard_page",
+        "leaderboard_page_with_card",
+        "history_server",
+        "history_player",
+    ):
+        assert 0 < figures[key]["median_ms"] <= figures[key]["max_ms"], key
+
+
+def test_records_prints_a_readable_report_without_json() -> None:
+    done = bench(
+        "bench/records.py", "--store", "sqlite", "--matches", "20", "--players", "6",
+        "--samples", "1", "--moves", "20",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert "replay:" in lines and "sqlite:" in lines
+    assert any(line.startswith("  stats_with_card: {'median_ms': ") for line in lines), lines
