@@ -36,7 +36,7 @@ def load(*args: str) -> dict[str, Any]:
 def test_load_bench_runs_clean() -> None:
     result = load("--tables", "5")
     assert result["finished"] == 5
-    assert result["errors"] == 0, result["error_details"]
+    assert result["errors"] == 0, json.dumps(result["error_details"], indent=1)  # whole, not cut
     for key in ("tables", "ack_p99_ms", "move_p50_ms", "move_p99_ms", "errors"):
         assert key in result
 
@@ -49,7 +49,7 @@ def test_load_bench_with_three_processes_over_postgres_plays_every_table_in_ever
         pytest.skip(f"needs PostgreSQL: {INSTALL_HINT}")
     result = load("--processes", "3", "--store", "postgres", "--tables", "4", "--rate-limits")
     assert result["finished"] == 4
-    assert result["errors"] == 0, result["error_details"]
+    assert result["errors"] == 0, json.dumps(result["error_details"], indent=1)  # whole, not cut
     assert result["global_429"] == 0
     assert result["shard_count"] == 4
     per_process = result["per_process"]
