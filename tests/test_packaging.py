@@ -19,7 +19,7 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF = "flaming-pyramids-bot"
-PROJECT = {"engine", "render", "data", "bot", "i18n", "bench", "tests"}
+PROJECT = {"engine", "render", "data", "rating", "bot", "i18n", "bench", "tests"}
 
 
 def _project() -> dict[str, Any]:
@@ -65,7 +65,7 @@ def _distributions(modules: set[str]) -> dict[str, set[str]]:
 @pytest.mark.parametrize(
     ("folders", "groups"),
     [
-        (("engine", "render", "data", "bot", "i18n"), ("dependencies", "postgres")),
+        (("engine", "render", "data", "rating", "bot", "i18n"), ("dependencies", "postgres")),
         (("tests", "bench"), ("dependencies", "postgres", "test")),
     ],
     ids=["the installed packages", "the tests and benches"],

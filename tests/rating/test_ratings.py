@@ -1,0 +1,160 @@
+"""Rating, pure: openskill's Plackett-Luce model on a match's places (lowest total first, ties
+sharing a place, leavers last), who is rated for each seat, and the public facts of a replayed
+match."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from data.store import LoggedAction, Seat
+from engine import Game
+from rating import (
+    MODEL,
+    Departure,
+    MatchFacts,
+    PlayerRecord,
+    SeatFacts,
+    computer_key,
+    match_facts,
+    person_key,
+    rate,
+    rated_seats,
+)
+
+GUILD = 77
+NOW = 1_700_000_000.0
+
+
+def test_the_model_gives_the_documented_example_of_openskill() -> None:
+    # openskill's README ("Limited Example"): two teams of two fresh players, the first wins.
+    r = MODEL.rating
+    [[a, b], [x, y]] = MODEL.rate([[r(), r()], [r(), r()]])
+    assert (a.mu, a.sigma) == (26.964294621803063, 8.177962604389991)
+    assert (x.mu, x.sigma) == (23.035705378196937, 8.177962604389991)
+    assert a.mu == b.mu and x.mu == y.mu
+    # openskill's ordinal: mu - 3 sigma (the README's "Ranks" example: 43.07, 2.42 -> 35.81).
+    assert round(MODEL.rating(mu=43.07, sigma=2.42).ordinal(), 2) == 35.81
+    assert PlayerRecord(1, "u:1", "x", mu=43.07, sigma=2.42).ordinal == pytest.approx(35.81)
+
+
+def _seat_facts(*totals: int) -> MatchFacts:
+    return MatchFacts(tuple(SeatFacts(total=t) for t in totals))
+
+
+def test_a_match_is_rated_as_openskill_rates_its_places_lowest_total_first() -> None:
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cy"), Seat(4, "Di"))
+    facts = _seat_facts(9, 0, 5, 2)  # places 4, 1, 3, 2
+    rated = rated_seats(seats, [], facts)
+    new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
+    r = MODEL.rating
+    expected = MODEL.rate([[r()], [r()], [r()], [r()]], ranks=[4.0, 1.0, 3.0, 2.0])
+    for uid, (want,) in zip((1, 2, 3, 4), expected, strict=True):
+        got = new[person_key(uid)]
+        assert (got.mu, got.sigma) == (want.mu, want.sigma)
+    assert [new[person_key(u)].wins for u in (1, 2, 3, 4)] == [0, 1, 0, 0]
+    assert new[person_key(2)].streak == 1 and new[person_key(2)].tiles_left == 0
+    assert new[person_key(1)].tiles_left == 9
+
+
+def test_tied_totals_share_a_place_and_the_win_and_move_equally() -> None:
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"), Seat(3, "Cy"))
+    rated = rated_seats(seats, [], _seat_facts(2, 2, 7))
+    assert [(s.place, s.won) for s in rated] == [(1, True), (1, True), (2, False)]
+    new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
+    assert new["u:1"].mu == new["u:2"].mu > new["u:3"].mu
+    assert [new[k].wins for k in ("u:1", "u:2", "u:3")] == [1, 1, 0]
+
+
+def test_a_person_who_left_is_rated_last_and_the_computer_in_their_seat_not_at_all() -> None:
+    # Seat 1 was Bob's; he left and a computer finished the match for him, and won: Ann, the
+    # best placed person, is first in the rating, and the win is hers.
+    seats = (Seat(1, "Ann"), Seat(None, "Bob (computer)", "normal"), Seat(3, "Cy"))
+    rated = rated_seats(seats, [Departure(1, 2, NOW, "Bob")], _seat_facts(4, 0, 6))
+    assert [(s.player, s.place, s.won) for s in rated] == [
+        ("u:1", 1, True),
+        ("u:3", 2, False),
+        ("u:2", 3, False),
+    ]
+    new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
+    assert (new["u:1"].wins, new["u:1"].streak, new["u:2"].wins) == (1, 1, 0)
+    assert "ai:normal" not in new
+    assert new["u:2"].name == "Bob"  # as he sat, not as the computer in his seat
+
+
+def test_a_departure_kept_without_a_name_rates_the_person_under_their_seats_name() -> None:
+    seats = (Seat(1, "Ann"), Seat(None, "Bob (computer)", "normal"))
+    rated = rated_seats(seats, [Departure(1, 2, NOW, None)], _seat_facts(4, 0))
+    assert [(s.player, s.name) for s in rated] == [("u:1", "Ann"), ("u:2", "Bob (computer)")]
+
+
+def test_people_who_left_come_last_the_earliest_last() -> None:
+    seats = tuple(Seat(10 + i, f"P{i}") for i in range(5))
+    # P1 left first, P3 and P4 later at the same moment; P0 and P2 played to the end.
+    left = [
+        Departure(3, 13, NOW + 50, "P3"),
+        Departure(1, 11, NOW + 10, "P1"),
+        Departure(4, 14, NOW + 50, "P4"),
+    ]
+    rated = rated_seats(seats, left, _seat_facts(6, 0, 2, 9, 1))
+    assert [(s.player, s.place) for s in rated] == [
+        ("u:12", 1),  # P2 has fewer tiles left (2) than P0 (6), whatever the leavers had
+        ("u:10", 2),
+        ("u:13", 3),  # P3 and P4 left together: they share a place
+        ("u:14", 3),
+        ("u:11", 4),  # P1 left first: last
+    ]
+    assert [s.player for s in rated if s.won] == ["u:12"]
+    new = {r.player: r for r in rate({}, rated, GUILD, NOW)}
+    assert new["u:12"].mu > new["u:10"].mu > new["u:13"].mu == new["u:14"].mu > new["u:11"].mu
+
+
+def test_a_person_who_left_never_wins_even_when_everyone_else_left_earlier() -> None:
+    # Everyone left; Ann last: she is placed first of the two, but a leaver wins nothing.
+    seats = (Seat(None, "Ann (computer)", "easy"), Seat(2, "Bob"))
+    left = [Departure(1, 2, NOW, "Bob"), Departure(0, 1, NOW + 5, "Ann")]
+    rated = rated_seats(seats, left, _seat_facts(3, 8))
+    assert [(s.player, s.place, s.won) for s in rated] == [("u:1", 1, False), ("u:2", 2, False)]
+
+
+def test_the_computer_a_person_left_alone_with_is_rated_first_and_wins() -> None:
+    # Ann left a match against the hard computer: the table closed, and she is rated below it.
+    seats = (Seat(1, "Ann"), Seat(None, "Max", "hard"))
+    rated = rated_seats(seats, [Departure(0, 1, NOW, "Ann")], _seat_facts(2, 11))
+    assert [(s.player, s.place, s.won) for s in rated] == [("ai:hard", 1, True), ("u:1", 2, False)]
+
+
+def test_a_match_with_no_known_totals_has_no_winner() -> None:
+    seats = (Seat(1, "Ann"), Seat(2, "Bob"))
+    rated = rated_seats(seats, [], MatchFacts((SeatFacts(), SeatFacts())))
+    assert [(s.place, s.won) for s in rated] == [(1, False), (1, False)]
+
+
+def test_a_computer_is_rated_as_one_pseudo_player_per_level() -> None:
+    seats = (Seat(1, "Ann"), Seat(None, "Computer 1", "hard"), Seat(None, "Computer 2", "hard"))
+    rated = rated_seats(seats, [], _seat_facts(5, 3, 1))
+    assert [(s.player, s.name, s.place) for s in rated] == [
+        (computer_key("hard"), "Computer (hard)", 1),
+        ("u:1", "Ann", 3),
+    ]
+
+
+def test_the_facts_count_the_public_mayhem_of_a_replayed_match() -> None:
+    # RULES 5.1 (a collapse sends the supports to the player's pile): a short game with one.
+    rnd = random.Random(5)
+    game = Game.new(3, 11, curse=True)
+    initial = game.to_dict()
+    log = []
+    while game.pending is not None:
+        seat = game.pending.player
+        action = rnd.choice(game.legal_actions())
+        game.apply(action, seat)
+        log.append(LoggedAction(1, len(log) + 2, seat, None, action.to_dict(), NOW))
+    facts = match_facts(initial, log, None)
+    assert [f.total for f in facts.seats] == list(game.scores)
+    assert all(f.opening is not None for f in facts.seats)
+    mayhem = sum(f.collapses + f.fires + f.explosions + f.curses for f in facts.seats)
+    taken = sum(f.tiles_taken for f in facts.seats)
+    assert mayhem > 0 and taken > 0  # this seed's random play has mayhem (checked once)
+    assert facts.moves == len(log)
