@@ -84,9 +84,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     ("dm_refusals", _cols("user_id", "refused_at")),
     (
         "guild_settings",
-        _cols(
-            "guild_id", "turn_limit_s", "reminder_s", "defaults:json", "language", "guild_locale"
-        ),
+        _cols("guild_id", "settings:json", "guild_locale"),
     ),
     (
         "results",

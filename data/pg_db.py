@@ -19,13 +19,14 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import asyncpg
 
+from data.errors import DatabaseDamaged, StorageUnusable, StoreError
 from data.pg_settings import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, safe_url
-from data.store import DatabaseDamaged, StorageUnusable, StoreError
+from data.sql import numbered
 
 if TYPE_CHECKING:
     from data.pgmigrate import Conn
@@ -328,6 +329,31 @@ class Database:
             return list(await conn.fetch(sql, *args))
 
         return await self.run(op, transaction=False, what="reading")
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """The rows of one read written with ``?`` placeholders (:class:`data.sql.Sql`)."""
+        return [tuple(r) for r in await self.read(numbered(sql), *params)]
+
+    async def snapshot(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """The rows of each read (``?`` placeholders) from one snapshot: a read-only
+        repeatable-read transaction."""
+
+        async def op(conn: Conn) -> list[list[Any]]:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return [list(await conn.fetch(numbered(sql), *params)) for sql, params in queries]
+
+        return await self.run(op, transaction=False, what="reading")
+
+    async def change(
+        self, sql: str, params: Sequence[Any] = (), *, what: str, repeatable: bool = True
+    ) -> int:
+        """One write (``?`` placeholders), committed by itself; how many rows it changed."""
+
+        async def op(conn: Conn) -> int:
+            status = await conn.execute(numbered(sql), *params)
+            return int(str(status).rsplit(" ", 1)[-1])
+
+        return await self.run(op, transaction=False, what=what, repeatable=repeatable)
 
     async def write(self, fn: Callable[[Conn], Awaitable[T]], what: str) -> T:
         return await self.run(fn, transaction=True, what=what)

@@ -20,42 +20,38 @@ implements :class:`~data.store.Store` with the same guarantees as the SQLite sto
 
 Times are DOUBLE PRECISION (unix seconds, exactly as Python's floats), Discord ids BIGINT,
 options, seats, actions and results JSONB, engine states JSON text. The pool and the retries
-live in :mod:`data.pg_db`, the SQL that reads a table and its conversion in :mod:`data.pg_rows`.
+live in :mod:`data.pg_db`, the SQL that reads a table and its conversion in :mod:`data.pg_rows`;
+the reads in :mod:`data.pg_read`, what is kept beside a table in :mod:`data.pg_kept`, the
+preferences and settings in :mod:`data.settings` and the records in :mod:`data.records_pg`
+(the last two shared with SQLite). This module holds the store itself and its versioned writes:
+over 400 lines because each of the table's writes (create, lobby, start, move, timers, end) is a
+transaction of its own with its checks, a move also its recovery from a lost ``COMMIT``, and
+they share the helpers that say why a versioned write matched no row.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
+from data import results as RS
 from data import rows as R
+from data.errors import ChannelBusy, CorruptRecord, NotFound, StoreError, VersionConflict
+from data.model import OPEN_STATUSES, Seat, Table, TableOptions, TableStatus
 from data.pg_db import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, CommitUnknown, Database
+from data.pg_kept import PgKept
+from data.pg_read import PgReads
 from data.pg_rows import MOVE, OPEN, PLACE, SELECT_TABLE, json_object, table_from_record
-from data.pgmigrate import check_known, current_version, migrate
-from data.store import (
-    OPEN_STATUSES,
-    ChannelBusy,
-    CorruptRecord,
-    GuildSettings,
-    LoggedAction,
-    NotFound,
-    PlayerPrefs,
-    Seat,
-    StoreError,
-    Table,
-    TableDefaults,
-    TableOptions,
-    TableProblem,
-    TableStatus,
-    VersionConflict,
-)
+from data.pgmigrate import check_known, migrate
+from data.records_pg import PgRecords
+from data.settings import SharedSettings
+from data.sql import numbered
 
 if TYPE_CHECKING:
     from data.pgmigrate import Conn
@@ -68,9 +64,6 @@ INITIAL_CACHE_SIZE = 1024
 #: The first key of the advisory locks behind :meth:`PostgresStore.identify_slot` (the second is
 #: the bucket), kept apart from any lock another program may take on the same database.
 IDENTIFY_LOCKS = 0x46500001
-#: The first key of the advisory locks behind :meth:`PostgresStore.message_edit` (the second is
-#: a hash of the table id and the message's key: two messages that share it only take turns).
-MESSAGE_LOCKS = 0x46500002
 #: The first key of the advisory locks that number a guild's new tables one creator at a time
 #: (the second is a hash of the guild id: two guilds that share it only take turns).
 NUMBER_LOCKS = 0x46500003
@@ -95,12 +88,6 @@ def number_lock(guild_id: int) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def message_lock(table_id: int, key: str) -> int:
-    """The second key of a kept message's advisory lock: a signed 32-bit hash of its name."""
-    digest = hashlib.blake2b(f"{table_id}:{key}".encode(), digest_size=4).digest()
-    return int.from_bytes(digest, "big", signed=True)
-
-
 async def _warm(conn: asyncpg.Connection[Any]) -> None:
     """Run the statements every move and read uses once on a new connection, on a table that
     cannot exist (ids start far above 0): nothing is read or written, but asyncpg has them
@@ -109,7 +96,7 @@ async def _warm(conn: asyncpg.Connection[Any]) -> None:
     await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", 0)
 
 
-class PostgresStore:
+class PostgresStore(PgReads, PgKept, SharedSettings):
     """The store on a PostgreSQL database (see the module). ``url`` is a libpq-style URL:
     ``postgresql://user:password@host:port/database`` (a unix socket:
     ``postgresql://user@/database?host=/run/postgresql``)."""
@@ -125,7 +112,7 @@ class PostgresStore:
         migrate_schema: bool = True,
         validate_states: bool = True,
     ) -> None:
-        self._db = Database(
+        self._db = self._sql = Database(
             url,
             pool_min=pool_min,
             pool_max=pool_max,
@@ -142,6 +129,10 @@ class PostgresStore:
         # Edits of kept messages hold a connection while Discord answers: at most half of the
         # pool, so that moves always find connections.
         self._edit_gate = asyncio.Semaphore(max(1, pool_max // 2))
+
+    def records(self) -> PgRecords:
+        """The records kept in this database (:class:`data.store.Records`)."""
+        return PgRecords(self._db, self)
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.safe_url()!r})"
@@ -270,26 +261,6 @@ class PostgresStore:
             number=number,
             language=language,
         )
-
-    async def get_table(self, table_id: int) -> Table:
-        """Any table, open or closed. Raises :class:`NotFound` or :class:`CorruptRecord`."""
-        rows = await self._db.read(f"{SELECT_TABLE} WHERE t.id = $1", table_id)
-        if not rows:
-            raise NotFound(f"no table {table_id}")
-        return table_from_record(rows[0], validate=self.validate_states)
-
-    async def table_numbered(self, guild_id: int, number: int) -> int | None:
-        """The id of the guild's table numbered ``number``, or None."""
-        rows = await self._db.read(
-            "SELECT id FROM tables WHERE guild_id = $1 AND number = $2", guild_id, number
-        )
-        return int(rows[0][0]) if rows else None
-
-    async def open_table_in_channel(self, channel_id: int) -> Table | None:
-        """The open table living in ``channel_id`` (a channel, or a game's thread), or None;
-        :class:`CorruptRecord` if it is unreadable."""
-        rows = await self._db.read(f"{SELECT_TABLE} WHERE {PLACE} = $1 AND {OPEN}", channel_id)
-        return table_from_record(rows[0], validate=self.validate_states) if rows else None
 
     async def update_lobby(
         self,
@@ -566,7 +537,7 @@ class PostgresStore:
                 raise await self._why(conn, table_id, expected_version, "open")
             row = await self._fetch(conn, table_id)
             assert row is not None
-            if R.recorded(status, results):
+            if RS.recorded(status, results):
                 table = table_from_record(row, validate=False, strict=False)
                 await self._write_result(conn, table, results)
             return row
@@ -575,7 +546,7 @@ class PostgresStore:
         return table_from_record(row, validate=False, strict=False)
 
     async def _write_result(self, conn: Conn, table: Table, results: dict[str, Any] | None) -> None:
-        match, players = R.result_rows(
+        match, players = RS.result_rows(
             table.id,
             table.guild_id,
             table.channel_id,
@@ -584,35 +555,9 @@ class PostgresStore:
             table.state,
             results,
         )
-        await conn.execute(
-            "INSERT INTO results (table_id, guild_id, channel_id, finished_at, seats, scores, "
-            "winners, data) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-            "ON CONFLICT (table_id) DO UPDATE SET finished_at = excluded.finished_at, "
-            "seats = excluded.seats, scores = excluded.scores, winners = excluded.winners, "
-            "data = CASE WHEN excluded.data = '{}'::jsonb THEN results.data "
-            "ELSE excluded.data END",
-            *match,
-        )
-        await conn.execute("DELETE FROM result_players WHERE table_id = $1", table.id)
-        await conn.executemany(
-            "INSERT INTO result_players (table_id, seat, user_id, name, ai, score, won) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            [(*p[:6], bool(p[6])) for p in players],
-        )
-
-    async def open_tables(self) -> list[Table]:
-        """Every open lobby and game, oldest first; unreadable rows are logged and skipped."""
-        rows = await self._db.read(f"{SELECT_TABLE} WHERE {OPEN} ORDER BY t.id")
-        return self._tables(rows)
-
-    async def due_timers(self, now: float) -> list[Table]:
-        """Open tables whose deadline or reminder time is at or before ``now``."""
-        rows = await self._db.read(
-            f"{SELECT_TABLE} WHERE {OPEN} AND (t.deadline <= $1 OR t.reminder_at <= $1) "
-            "ORDER BY t.id",
-            now,
-        )
-        return self._tables(rows)
+        await conn.execute(numbered(RS.RESULT_UPSERT), *match)
+        await conn.execute(numbered(RS.RESULT_PLAYERS_DELETE), table.id)
+        await conn.executemany(numbered(RS.RESULT_PLAYERS_INSERT), players)
 
     async def claim_timers(self, now: float, owner: str, lease_s: float, limit: int) -> list[Table]:
         """Claim due tables for ``owner`` until ``now + lease_s`` (see
@@ -638,457 +583,6 @@ class PostgresStore:
             )
 
         await self._db.run(op, transaction=False, what=f"releasing the timers of {table_id}")
-
-    def _tables(self, rows: Sequence[asyncpg.Record]) -> list[Table]:
-        tables: list[Table] = []
-        paused = len(rows) > 100 and gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
-            for rec in rows:
-                try:
-                    table = table_from_record(rec, validate=False)
-                except CorruptRecord as e:
-                    R.report_skipped(self._reported, e)
-                    continue
-                tables.append(table)
-                if table.status == "playing":
-                    self._initial.put(table.id, rec["start_version"], table.initial_state)
-        finally:
-            if paused:
-                gc.enable()
-        return tables
-
-    async def action_log(self, table_id: int) -> list[LoggedAction]:
-        """A table's moves in order. Raises :class:`NotFound` or :class:`CorruptRecord`."""
-        rows = await self._db.read(
-            "SELECT a.version, a.seat, a.user_id, a.action, a.at FROM actions a "
-            "WHERE a.table_id = $1 ORDER BY a.version",
-            table_id,
-        )
-        if not rows:
-            if not await self._db.read("SELECT 1 FROM tables WHERE id = $1", table_id):
-                raise NotFound(f"no table {table_id}")
-            return []
-        return [R.action_from_row(table_id, v, s, u, a, at) for v, s, u, a, at in rows]
-
-    async def _insert(self, sql: str, table_id: int, *args: Any, what: str) -> str:
-        """Run an INSERT or UPDATE on one table's rows; NotFound if there is no such table."""
-
-        async def op(conn: Conn) -> str:
-            try:
-                return str(await conn.execute(sql, table_id, *args))
-            except asyncpg.ForeignKeyViolationError:
-                raise NotFound(f"no table {table_id}") from None
-
-        return await self._db.run(op, transaction=False, what=what)
-
-    async def record_departure(
-        self, table_id: int, seat: int, user_id: int, now: float, name: str
-    ) -> None:
-        await self._insert(
-            "INSERT INTO departures (table_id, seat, user_id, at, name) "
-            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (table_id, seat) DO NOTHING",
-            table_id,
-            seat,
-            user_id,
-            now,
-            name,
-            what=f"a departure from table {table_id}",
-        )
-
-    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
-        status = await self._insert(
-            "INSERT INTO dm_failures (table_id, user_id) VALUES ($1, $2) "
-            "ON CONFLICT (table_id, user_id) DO NOTHING",
-            table_id,
-            user_id,
-            what=f"a failed DM at table {table_id}",
-        )
-        return status == "INSERT 0 1"
-
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        status = await self._insert(
-            "UPDATE tables SET shown_version = GREATEST(COALESCE(shown_version, 0), $2) "
-            "WHERE id = $1",
-            table_id,
-            version,
-            what=f"the shown version of table {table_id}",
-        )
-        if status == "UPDATE 0":
-            raise NotFound(f"no table {table_id}")
-
-    # --- messages -------------------------------------------------------------------------------
-
-    async def set_thread(self, table_id: int, thread_id: int) -> None:
-        """Remember the thread an open table's game lives in. Raises :class:`ChannelBusy` if
-        another open table lives there (the unique index decides between processes),
-        :class:`NotFound` if the table is not open."""
-
-        async def op(conn: Conn) -> str:
-            try:
-                async with conn.transaction():
-                    return str(
-                        await conn.execute(
-                            f"UPDATE tables AS t SET thread_id = $2 WHERE t.id = $1 AND {OPEN}",
-                            table_id,
-                            thread_id,
-                        )
-                    )
-            except asyncpg.UniqueViolationError:
-                busy = await conn.fetchval(
-                    f"SELECT t.id FROM tables t WHERE {PLACE} = $1 AND {OPEN} AND t.id <> $2",
-                    thread_id,
-                    table_id,
-                )
-                raise ChannelBusy(int(busy) if busy is not None else 0) from None
-
-        status = await self._db.write(op, f"the thread of table {table_id}")
-        if status == "UPDATE 0":
-            raise NotFound(f"no open table {table_id}")
-
-    async def set_message(
-        self, table_id: int, key: str, message_id: int, shown_version: int | None = None
-    ) -> None:
-        """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
-        if shown_version is None:
-            await self._insert(
-                "INSERT INTO messages (table_id, key, message_id) VALUES ($1, $2, $3) "
-                "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
-                table_id,
-                key,
-                message_id,
-                what=f"a message id of table {table_id}",
-            )
-            return
-        await self._insert(
-            "INSERT INTO messages (table_id, key, message_id, shown_version) "
-            "VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, key) DO UPDATE "
-            "SET message_id = excluded.message_id, shown_version = excluded.shown_version",
-            table_id,
-            key,
-            message_id,
-            shown_version,
-            what=f"a message id of table {table_id}",
-        )
-
-    @contextlib.asynccontextmanager
-    async def message_edit(self, table_id: int, key: str, version: int) -> AsyncIterator[bool]:
-        """The right to edit the kept message ``key`` to show ``version`` (see
-        :meth:`data.store.Store.message_edit`): a transaction on one pooled connection, held for
-        the whole block, with a transaction-level advisory lock on the message, so that the
-        lock ends with the transaction whatever happens (a process that dies included). At
-        most half of the pool's connections are held by edits at a time."""
-        failures = (
-            asyncpg.PostgresError,
-            asyncpg.InterfaceError,
-            asyncpg.exceptions.InternalClientError,  # a connection the server ended mid-call
-            OSError,
-            TimeoutError,
-        )
-        async with self._edit_gate, self._db.connection() as conn:
-            tr = conn.transaction()
-            try:
-                await tr.start()
-                await conn.execute(
-                    "SELECT pg_advisory_xact_lock($1, $2)",
-                    MESSAGE_LOCKS,
-                    message_lock(table_id, key),
-                )
-                shown = await conn.fetchval(
-                    "SELECT shown_version FROM messages WHERE table_id = $1 AND key = $2",
-                    table_id,
-                    key,
-                )
-            except failures as e:  # a statement timeout, say: end the transaction here too
-                await self._roll_back(tr)
-                raise StoreError(f"could not lock message {key} of table {table_id}: {e}") from e
-            except BaseException:  # cancelled (a shutdown) while waiting for the lock
-                await self._roll_back(tr)
-                raise
-            go = shown is None or version > shown
-            try:
-                yield go
-            except BaseException:
-                await self._roll_back(tr)
-                raise
-            try:
-                if go:
-                    await conn.execute(
-                        "UPDATE messages SET shown_version = GREATEST(COALESCE(shown_version, 0), "
-                        "$3) WHERE table_id = $1 AND key = $2",
-                        table_id,
-                        key,
-                        version,
-                    )
-                await tr.commit()
-            except failures as e:
-                raise StoreError(
-                    f"message {key} of table {table_id}: the database went away before the "
-                    f"version it shows was noted ({e})"
-                ) from e
-            except BaseException:  # cancelled while noting it: nothing was noted
-                await self._roll_back(tr)
-                raise
-
-    @staticmethod
-    async def _roll_back(tr: asyncpg.transaction.Transaction) -> None:
-        """End a transaction of :meth:`message_edit` that did not commit, before its connection
-        goes back to the pool (which would otherwise roll it back and report an error)."""
-        with contextlib.suppress(Exception):
-            await tr.rollback()
-
-    async def get_messages(self, table_id: int) -> dict[str, int]:
-        rows = await self._db.read(
-            "SELECT key, message_id FROM messages WHERE table_id = $1 ORDER BY key", table_id
-        )
-        return {str(k): int(v) for k, v in rows}
-
-    # --- preferences and settings ---------------------------------------------------------------
-
-    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
-        async def op(conn: Conn) -> bool:
-            row = await conn.fetchrow(
-                "INSERT INTO command_sync (scope, hash, synced_at) VALUES ($1, $2, $3) "
-                "ON CONFLICT (scope) DO UPDATE SET hash = excluded.hash, "
-                "synced_at = excluded.synced_at WHERE command_sync.hash <> excluded.hash "
-                "RETURNING scope",
-                scope,
-                digest,
-                now,
-            )
-            return row is not None
-
-        return await self._db.run(
-            op, transaction=False, what="claiming the command sync", repeatable=False
-        )
-
-    async def forget_command_sync(self, scope: str, digest: str) -> None:
-        async def op(conn: Conn) -> None:
-            await conn.execute(
-                "DELETE FROM command_sync WHERE scope = $1 AND hash = $2", scope, digest
-            )
-
-        await self._db.run(op, transaction=False, what="forgetting the command sync")
-
-    async def get_prefs(self, user_id: int) -> PlayerPrefs:
-        rows = await self._db.read(
-            "SELECT hand_mode, dm_on_turn, reminders, language FROM player_prefs "
-            "WHERE user_id = $1",
-            user_id,
-        )
-        if not rows:
-            return PlayerPrefs(user_id)
-        hand_mode, dm_on_turn, reminders, language = rows[0]
-        if hand_mode not in ("dm", "channel"):
-            hand_mode = "dm"
-        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders), str(language))
-
-    async def set_prefs(self, prefs: PlayerPrefs) -> None:
-        async def op(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
-                "hand_mode = excluded.hand_mode, dm_on_turn = excluded.dm_on_turn, "
-                "reminders = excluded.reminders, language = excluded.language",
-                prefs.user_id,
-                prefs.hand_mode,
-                prefs.dm_on_turn,
-                prefs.reminders,
-                prefs.language,
-            )
-
-        await self._db.run(op, transaction=False, what="preferences")
-
-    async def set_player_language(self, user_id: int, language: str) -> None:
-        default = PlayerPrefs(user_id)
-
-        async def op(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
-                "language = excluded.language",
-                user_id,
-                default.hand_mode,
-                default.dm_on_turn,
-                default.reminders,
-                language,
-            )
-
-        await self._db.run(op, transaction=False, what="a player's language")
-
-    async def note_dm_refused(self, user_id: int, at: float) -> None:
-        async def op(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO dm_refusals (user_id, refused_at) VALUES ($1, $2) "
-                "ON CONFLICT (user_id) DO UPDATE SET "
-                "refused_at = GREATEST(dm_refusals.refused_at, excluded.refused_at)",
-                user_id,
-                at,
-            )
-
-        await self._db.run(op, transaction=False, what="a refused direct message")
-
-    async def dm_refused_at(self, user_id: int) -> float | None:
-        rows = await self._db.read("SELECT refused_at FROM dm_refusals WHERE user_id = $1", user_id)
-        return float(rows[0][0]) if rows else None
-
-    async def clear_dm_refused(self, user_id: int) -> bool:
-        async def op(conn: Conn) -> str:
-            return str(await conn.execute("DELETE FROM dm_refusals WHERE user_id = $1", user_id))
-
-        status = await self._db.run(op, transaction=False, what="a refused direct message")
-        return status != "DELETE 0"
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        """The server's settings (the defaults if never set; also if the stored defaults are
-        unreadable, which is logged)."""
-        rows = await self._db.read(
-            "SELECT turn_limit_s, reminder_s, defaults, language, guild_locale "
-            "FROM guild_settings WHERE guild_id = $1",
-            guild_id,
-        )
-        if not rows:
-            return GuildSettings(guild_id)
-        turn_limit_s, reminder_s, defaults, language, guild_locale = rows[0]
-        try:
-            parsed = TableDefaults.from_dict(R.parse_object(defaults, "defaults"))
-        except ValueError as e:
-            log.warning("guild %s: %s; using no defaults", guild_id, e)
-            parsed = TableDefaults()
-        return GuildSettings(
-            guild_id, int(turn_limit_s), int(reminder_s), parsed, language, guild_locale
-        )
-
-    async def set_guild_settings(self, settings: GuildSettings) -> None:
-        defaults = R.dumps(settings.defaults.to_dict())
-
-        async def op(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
-                "language, guild_locale) VALUES ($1, $2, $3, $4, $5, $6) "
-                "ON CONFLICT (guild_id) DO UPDATE SET "
-                "turn_limit_s = excluded.turn_limit_s, reminder_s = excluded.reminder_s, "
-                "defaults = excluded.defaults, language = excluded.language, "
-                "guild_locale = excluded.guild_locale",
-                settings.guild_id,
-                settings.turn_limit_s,
-                settings.reminder_s,
-                defaults,
-                settings.language,
-                settings.guild_locale,
-            )
-
-        await self._db.run(op, transaction=False, what="server settings")
-
-    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
-        default = GuildSettings(guild_id)
-        defaults = R.dumps(default.defaults.to_dict())
-
-        async def op(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
-                "guild_locale) VALUES ($1, $2, $3, $4, $5) "
-                "ON CONFLICT (guild_id) DO UPDATE SET guild_locale = excluded.guild_locale",
-                guild_id,
-                default.turn_limit_s,
-                default.reminder_s,
-                defaults,
-                locale,
-            )
-
-        await self._db.run(op, transaction=False, what="a server's language")
-
-    # --- results and checks ---------------------------------------------------------------------
-
-    async def results(
-        self, guild_id: int | None = None, *, limit: int | None = None
-    ) -> list[dict[str, Any]]:
-        """Matches with a result, newest first (see :meth:`data.store.Store.results`)."""
-        rows = await self._db.read(
-            "SELECT table_id, guild_id, channel_id, finished_at, seats, scores, winners, data "
-            "FROM results WHERE $1::bigint IS NULL OR guild_id = $1 "
-            "ORDER BY finished_at DESC, table_id DESC LIMIT $2",
-            guild_id,
-            limit,
-        )
-        return R.results_from_rows([tuple(r) for r in rows])
-
-    async def check(self) -> list[TableProblem]:
-        """Replay every game from its initial state and action log and compare with the stored
-        state (see :meth:`data.store.Store.check`). Each table is read in one snapshot."""
-        problems: list[TableProblem] = []
-        ids = [int(r[0]) for r in await self._db.read("SELECT id FROM tables ORDER BY id")]
-        for table_id in ids:
-            row, log_rows = await self._snapshot(table_id)
-            if row is not None:
-                problems.extend(R.problems_of(table_id, R.check_table(row, log_rows)))
-        return problems
-
-    async def _snapshot(
-        self, table_id: int
-    ) -> tuple[R.TableRow | None, list[tuple[int, int | None, str]]]:
-        async def op(conn: Conn) -> tuple[asyncpg.Record | None, list[asyncpg.Record]]:
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
-                row = await conn.fetchrow(
-                    "SELECT t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, "
-                    "t.seats, t.version, t.state, i.state, t.start_version, t.deadline, "
-                    "t.reminder_at, t.created_at, t.updated_at "
-                    "FROM tables t LEFT JOIN initial_states i ON i.table_id = t.id "
-                    "WHERE t.id = $1",
-                    table_id,
-                )
-                log_rows = await conn.fetch(
-                    "SELECT version, seat, action FROM actions WHERE table_id = $1 "
-                    "ORDER BY version",
-                    table_id,
-                )
-            return row, list(log_rows)
-
-        row, log_rows = await self._db.run(op, transaction=False, what="checking")
-        if row is None:
-            return None, []
-        return R.TableRow(*row[:15]), [(int(v), s, a) for v, s, a in log_rows]
-
-    async def integrity_check(self) -> list[str]:
-        """Problems of the database as a whole (empty when all is well): the table id sequence
-        must be past every id in use, so that a new table never takes an old table's id."""
-        rows = await self._db.read(
-            "SELECT (SELECT last_value FROM table_ids), (SELECT max(id) FROM tables)"
-        )
-        last, top = rows[0]
-        if top is not None and last < top:
-            return [f"the table id sequence ({last}) is behind the ids in use (up to {top})"]
-        return []
-
-    async def table_count(self) -> int:
-        """How many tables (of any status) the database holds."""
-        return await self.count_rows("tables")
-
-    async def open_table_count(self) -> int:
-        """How many tables are open (in the lobby or playing)."""
-        rows = await self._db.read(f"SELECT count(*) FROM tables t WHERE {OPEN}")
-        return int(rows[0][0])
-
-    async def count_rows(self, table: str) -> int:
-        """How many rows one of the store's tables holds (for checks and reports)."""
-        if not table.isidentifier():
-            raise ValueError(f"not a table name: {table!r}")
-        rows = await self._db.read(f'SELECT count(*) FROM "{table}"')
-        return int(rows[0][0])
-
-    @contextlib.asynccontextmanager
-    async def connection(self) -> AsyncIterator[Conn]:
-        """A connection of the pool, for maintenance such as ``python -m data copy`` (the
-        bot itself never needs one: every change goes through the methods above)."""
-        async with self._db.connection() as conn:
-            yield conn
-
-    async def schema_version(self) -> int:
-        async def op(conn: Conn) -> int:
-            return await current_version(conn)
-
-        return await self._db.run(op, transaction=False, what="reading the schema version")
 
 
 __all__ = ["POOL_MAX", "POOL_MIN", "RETRY_S", "TIMEOUT_S", "PostgresStore"]

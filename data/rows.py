@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast, get_args
 
@@ -23,7 +23,6 @@ from data.store import (
     Seat,
     Table,
     TableOptions,
-    TableProblem,
     TableStatus,
 )
 
@@ -338,245 +337,17 @@ def action_from_row(
     return LoggedAction(table_id, version, seat, user_id, parsed, at)
 
 
-def replay_actions(log: Iterable[LoggedAction]) -> list[dict[str, Any]]:
-    """The log as the engine's ``replay`` takes it: each action with the acting seat as player."""
-    out: list[dict[str, Any]] = []
-    for entry in log:
-        a = dict(entry.action)
-        if entry.seat is not None:
-            a["player"] = entry.seat
-        out.append(a)
-    return out
-
-
-def first_difference(a: Any, b: Any, path: str = "") -> str:
-    """Where two JSON values first differ, as a readable path (``hands[2]``, ``rng``...)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b), key=str):
-            if key not in a or key not in b:
-                return f"{path}.{key}" if path else str(key)
-            if a[key] != b[key]:
-                return first_difference(a[key], b[key], f"{path}.{key}" if path else str(key))
-        return path or "(top)"
-    if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            if x != y:
-                return first_difference(x, y, f"{path}[{i}]")
-        return f"{path} (length {len(a)} vs {len(b)})"
-    return path or "(top)"
-
-
-def check_table(row: TableRow, log_rows: Sequence[tuple[int, int | None, str]]) -> list[str]:
-    """Every problem of one table: unreadable columns, a version gap, or a stored state that is
-    not what replaying the action log from the initial state gives. ``log_rows`` are
-    ``(version, seat, action JSON)`` in version order."""
-    from engine import EngineError, replay
-    from engine.game import PUBLIC_RECORD_KEYS
-
-    problems: list[str] = []
-    try:
-        table = table_from_row(row, validate=True)
-    except CorruptRecord as e:
-        # Still replay the log (it may have problems of its own), but an unreadable row is not
-        # compared with the replay: it is reported once, above (in full: the operator asked).
-        problems.append(e.detail)
-        table = table_from_row(row, validate=False, strict=False)
-    versions = [v for v, _, _ in log_rows]
-    if row.start_version is None:
-        if versions:
-            problems.append(f"{len(versions)} logged actions but the game never started")
-        elif row.status in ("playing", "finished"):
-            problems.append(f"no initial state: a {row.status} game that never started")
-        return _unique(problems)
-    expected = list(range(row.start_version + 1, row.start_version + 1 + len(versions)))
-    if versions != expected:
-        missing = sorted(set(range(row.start_version + 1, max(versions) + 1)) - set(versions))
-        problems.append(
-            f"version gap in the action log: missing version {missing[0]}"
-            if missing
-            else "unexpected versions in the action log"
-        )
-        return _unique(problems)
-    last = versions[-1] if versions else row.start_version
-    if last > row.version or (row.status == "playing" and last != row.version):
-        problems.append(
-            f"the table is at version {row.version} but its action log ends at version {last}"
-        )
-        return _unique(problems)
-    if row.status in CLOSED_STATUSES and row.version > last + 1:
-        # Closing a game bumps its version once (end_table); its last move may have closed it.
-        problems.append(
-            f"the closed table is at version {row.version} but its action log ends at version "
-            f"{last}: closing it accounts for one version at most"
-        )
-        return _unique(problems)
-    if table.initial_state is None or table.state is None:
-        if table.status != "lobby" and not problems:
-            problems.append("no initial state or no state to replay")
-        return _unique(problems)
-    log: list[LoggedAction] = []
-    for version, seat, text in log_rows:
-        try:
-            log.append(action_from_row(row.id, version, seat, None, text, 0.0))
-        except CorruptRecord as e:
-            problems.append(e.problem)
-            return _unique(problems)
-    try:
-        game, _ = replay(table.initial_state, replay_actions(log))
-    except EngineError as e:
-        problems.append(f"the action log does not replay ({e})")
-        return _unique(problems)
-    except Exception as e:  # a malformed initial state may break the reader in other ways
-        problems.append(f"the action log does not replay ({type(e).__name__}: {e})")
-        return _unique(problems)
-    # The public record of seen tiles is not the rules' state, and a game saved before the
-    # engine kept it replays with a longer one.
-    replayed = {k: v for k, v in game.to_dict().items() if k not in PUBLIC_RECORD_KEYS}
-    stored = {k: v for k, v in table.state.items() if k not in PUBLIC_RECORD_KEYS}
-    if not problems and replayed != stored:
-        problems.append(
-            f"stored state differs from the replay of {len(log)} actions "
-            f"(first difference at {first_difference(stored, replayed)})"
-        )
-    return _unique(problems)
-
-
-def _unique(problems: list[str]) -> list[str]:
-    return list(dict.fromkeys(problems))
-
-
-def problems_of(table_id: int, problems: Iterable[str]) -> list[TableProblem]:
-    return [TableProblem(table_id, p) for p in problems]
-
-
-def recorded(status: str, results: dict[str, Any] | None) -> bool:
-    """Whether a table closed with ``status`` gets a result row: a finished match always, an
-    aborted game when the bot gives its standings (it stopped after its first move)."""
-    return status == "finished" or (status == "aborted" and results is not None)
-
-
-RESULT_UPSERT = (
-    "INSERT INTO results (table_id, guild_id, channel_id, finished_at, seats, scores, "
-    "winners, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (table_id) DO UPDATE SET finished_at = excluded.finished_at, "
-    "seats = excluded.seats, scores = excluded.scores, winners = excluded.winners, "
-    "data = CASE WHEN excluded.data = '{}' THEN results.data ELSE excluded.data END"
-)
-RESULT_PLAYERS_DELETE = "DELETE FROM result_players WHERE table_id = ?"
-RESULT_PLAYERS_INSERT = (
-    "INSERT INTO result_players (table_id, seat, user_id, name, ai, score, won) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
-)
-
-
-def result_rows(
-    table_id: int,
-    guild_id: int,
-    channel_id: int,
-    finished_at: float,
-    seats: Sequence[Seat],
-    state: dict[str, Any] | None,
-    results: dict[str, Any] | None,
-) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
-    """The ``results`` row (for :data:`RESULT_UPSERT`) and the ``result_players`` rows (for
-    :data:`RESULT_PLAYERS_INSERT`) recording a finished match."""
-    scores, winners = scores_and_winners(state, results)
-    match = (
-        table_id,
-        guild_id,
-        channel_id,
-        finished_at,
-        seats_json(seats),
-        None if scores is None else dumps(scores),
-        None if winners is None else dumps(winners),
-        dumps(results or {}),
-    )
-    players = [
-        (
-            table_id,
-            i,
-            s.user_id,
-            s.name,
-            s.ai,
-            scores[i] if scores is not None and i < len(scores) else None,
-            int(winners is not None and i in winners),
-        )
-        for i, s in enumerate(seats)
-    ]
-    return match, players
-
-
-def results_from_rows(rows: Iterable[Sequence[Any]]) -> list[dict[str, Any]]:
-    """Rows of ``results`` (table_id, guild_id, channel_id, finished_at, seats, scores,
-    winners, data) as the store's ``results`` returns them; an unreadable one is logged and
-    skipped."""
-    out: list[dict[str, Any]] = []
-    for tid, gid, cid, at, seats, scores, winners, data in rows:
-        try:
-            seat_list = [s.to_dict() for s in parse_seats(seats)]
-            score_list = None if scores is None else load_json(scores, "scores")
-            winner_list = None if winners is None else load_json(winners, "winners")
-            extra = parse_object(data, "results")
-        except ValueError as e:
-            log.warning("skipping the result of table %s: %s", tid, e)
-            continue
-        if winner_list is None:
-            _, winner_list = scores_and_winners({"scores": score_list}, None)
-        out.append(
-            {
-                "table_id": tid,
-                "guild_id": gid,
-                "channel_id": cid,
-                "finished_at": at,
-                "seats": seat_list,
-                "scores": score_list,
-                "winners": winner_list or [],
-                "results": extra,
-            }
-        )
-    return out
-
-
-def scores_and_winners(
-    state: dict[str, Any] | None, results: dict[str, Any] | None
-) -> tuple[list[int] | None, list[int] | None]:
-    """A finished match's totals and winners: from ``results`` if the bot gave them, else from
-    the final engine state (lowest total wins; ties share)."""
-    res = results or {}
-    scores = res.get("scores")
-    if scores is None and state is not None:
-        scores = state.get("scores")
-    if not (isinstance(scores, list) and all(isinstance(s, int) for s in scores)):
-        scores = None
-    winners = res.get("winners")
-    if not (isinstance(winners, list) and all(isinstance(w, int) for w in winners)):
-        winners = None
-    if winners is None and scores:
-        best = min(scores)
-        winners = [i for i, s in enumerate(scores) if s == best]
-    return scores, winners
-
-
 __all__ = [
     "CLOSED_STATUSES",
     "OPEN_STATUSES",
-    "RESULT_PLAYERS_DELETE",
-    "RESULT_PLAYERS_INSERT",
-    "RESULT_UPSERT",
     "STATUSES",
     "TableRow",
     "action_from_row",
-    "check_table",
     "dumps",
-    "first_difference",
     "log_problem",
     "parse_messages",
     "parse_object",
     "parse_seats",
-    "recorded",
-    "replay_actions",
-    "result_rows",
-    "scores_and_winners",
     "seats_json",
     "table_from_row",
     "validate_state",

@@ -4,7 +4,13 @@ Every change is one transaction in the process that asks for it (:class:`data.sq
 ``BEGIN IMMEDIATE`` ... ``COMMIT``, then the answer), so the version check and the write happen
 under SQLite's write lock: two stores (two processes) can never both read version 7 and both
 write version 8. A game move is one ``UPDATE ... WHERE id = ? AND version = ?`` and one log row.
-The SQL lives in :mod:`data.sqlite_sql`, the decoding and checking of rows in :mod:`data.rows`.
+The SQL lives in :mod:`data.sqlite_sql`, the decoding and checking of rows in :mod:`data.rows`;
+the reads in :mod:`data.sqlite_read`, what is kept beside a table in :mod:`data.sqlite_kept`,
+the preferences and settings in :mod:`data.settings` and the records in
+:mod:`data.records_sqlite` (the last two shared with PostgreSQL). This module holds the store
+itself and its versioned writes: over 400 lines because each of the table's writes (create,
+lobby, start, move, timers, end) is a transaction of its own with its checks, and they share
+the helpers that read the row back under the same lock.
 """
 
 from __future__ import annotations
@@ -18,28 +24,21 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from data import results as RS
 from data import rows as R
 from data import sqlite_sql as Q
+from data.errors import ChannelBusy, CorruptRecord, NotFound, VersionConflict
+from data.model import OPEN_STATUSES, Seat, Table, TableOptions, TableStatus
+from data.records_sqlite import SqliteRecords
+from data.settings import SharedSettings
 from data.sqlite_db import Database
+from data.sqlite_kept import SqliteKept
 from data.sqlite_read import SqliteReads
-from data.store import (
-    OPEN_STATUSES,
-    ChannelBusy,
-    CorruptRecord,
-    GuildSettings,
-    NotFound,
-    PlayerPrefs,
-    Seat,
-    Table,
-    TableOptions,
-    TableStatus,
-    VersionConflict,
-)
 
 log = logging.getLogger(__name__)
 
 
-class SqliteStore(SqliteReads):
+class SqliteStore(SqliteReads, SqliteKept, SharedSettings):
     """The :class:`~data.store.Store` on a SQLite file (created, and migrated, by :meth:`open`).
 
     ``path`` is the database file. ``synchronous`` is ``"NORMAL"`` (durable against a killed
@@ -71,7 +70,9 @@ class SqliteStore(SqliteReads):
         self.busy_timeout_ms = busy_timeout_ms
         self.validate_states = validate_states
         self.migrate_schema = migrate_schema
-        self._db = Database(self.path, self.synchronous, busy_timeout_ms, read_only=read_only)
+        self._db = self._sql = Database(
+            self.path, self.synchronous, busy_timeout_ms, read_only=read_only
+        )
         self._initial = R.InitialStates()
         # Damaged tables already reported (id, version, problem): listed again at every timer
         # poll, each is logged as a warning once and at debug level after that.
@@ -79,6 +80,10 @@ class SqliteStore(SqliteReads):
         self._identify_locks: dict[int, asyncio.Lock] = {}
         # Per kept message being edited: its lock and how many callers hold or wait for it.
         self._edit_locks: dict[tuple[int, str], tuple[asyncio.Lock, list[int]]] = {}
+
+    def records(self) -> SqliteRecords:
+        """The records kept in this file (:class:`data.store.Records`)."""
+        return SqliteRecords(self._db, self)
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -109,25 +114,6 @@ class SqliteStore(SqliteReads):
         no other process identifies with this bot's token)."""
         async with self._identify_locks.setdefault(bucket, asyncio.Lock()):
             yield
-
-    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
-        def op(conn: sqlite3.Connection) -> bool:
-            row = conn.execute(
-                "INSERT INTO command_sync (scope, hash, synced_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (scope) DO UPDATE SET hash = excluded.hash, "
-                "synced_at = excluded.synced_at WHERE command_sync.hash <> excluded.hash "
-                "RETURNING scope",
-                (scope, digest, now),
-            ).fetchone()
-            return row is not None
-
-        return await self._db.write(op)
-
-    async def forget_command_sync(self, scope: str, digest: str) -> None:
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute("DELETE FROM command_sync WHERE scope = ? AND hash = ?", (scope, digest))
-
-        await self._db.write(op)
 
     async def __aenter__(self) -> SqliteStore:
         await self.open()
@@ -494,7 +480,7 @@ class SqliteStore(SqliteReads):
                 (status, now, table_id),
             )
             new = self._refetch(conn, table_id)
-            if R.recorded(status, results):
+            if RS.recorded(status, results):
                 table = R.table_from_row(new, validate=False, strict=False)
                 self._record_result(conn, table, results)
             return new
@@ -506,7 +492,7 @@ class SqliteStore(SqliteReads):
         conn: sqlite3.Connection, table: Table, results: dict[str, Any] | None
     ) -> None:
         """Record a match's result (or replace it) for the records."""
-        match, players = R.result_rows(
+        match, players = RS.result_rows(
             table.id,
             table.guild_id,
             table.channel_id,
@@ -515,227 +501,6 @@ class SqliteStore(SqliteReads):
             table.state,
             results,
         )
-        conn.execute(R.RESULT_UPSERT, match)
-        conn.execute(R.RESULT_PLAYERS_DELETE, (table.id,))
-        conn.executemany(R.RESULT_PLAYERS_INSERT, players)
-
-    # --- what the bot keeps beside a table ------------------------------------------------------
-
-    async def record_departure(
-        self, table_id: int, seat: int, user_id: int, now: float, name: str
-    ) -> None:
-        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
-        (the first record of a seat stays). Raises :class:`NotFound`."""
-        await self._insert_owned(
-            table_id,
-            "INSERT INTO departures (table_id, seat, user_id, at, name) SELECT ?, ?, ?, ?, ? "
-            "WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) ON CONFLICT DO NOTHING",
-            (table_id, seat, user_id, now, name, table_id),
-        )
-
-    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
-        """Remember that a direct message to ``user_id`` failed here; True the first time only
-        (the insert and its count are one statement under the write lock)."""
-        return await self._insert_owned(
-            table_id,
-            "INSERT INTO dm_failures (table_id, user_id) SELECT ?, ? "
-            "WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) ON CONFLICT DO NOTHING",
-            (table_id, user_id, table_id),
-        )
-
-    async def _insert_owned(self, table_id: int, sql: str, params: Sequence[Any]) -> bool:
-        """Run an insert of something kept beside a table; True if it added a row.
-        :class:`NotFound` if there is no such table."""
-
-        def op(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(sql, params)
-            if cursor.rowcount > 0:
-                return True
-            found = conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,))
-            if not list(found):
-                raise NotFound(f"no table {table_id}")
-            return False
-
-        return await self._db.write(op)
-
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        """Remember that the channel was shown the table at ``version`` (never backwards)."""
-
-        def op(conn: sqlite3.Connection) -> None:
-            cursor = conn.execute(
-                "UPDATE tables SET shown_version = max(coalesce(shown_version, 0), ?) WHERE id = ?",
-                (version, table_id),
-            )
-            if cursor.rowcount == 0:
-                raise NotFound(f"no table {table_id}")
-
-        await self._db.write(op)
-
-    async def set_thread(self, table_id: int, thread_id: int) -> None:
-        """Remember the thread an open table's game lives in. Raises :class:`ChannelBusy` if
-        another open table lives there, :class:`NotFound` if the table is not open."""
-
-        def op(conn: sqlite3.Connection) -> None:
-            busy = list(
-                conn.execute(
-                    f"SELECT t.id FROM tables t WHERE {Q.PLACE} = ? AND {Q.OPEN} AND t.id != ?",
-                    (thread_id, table_id),
-                )
-            )
-            if busy:
-                raise ChannelBusy(int(busy[0][0]))
-            cursor = conn.execute(
-                f"UPDATE tables AS t SET thread_id = ? WHERE t.id = ? AND {Q.OPEN}",
-                (thread_id, table_id),
-            )
-            if cursor.rowcount == 0:
-                raise NotFound(f"no open table {table_id}")
-
-        await self._db.write(op)
-
-    async def set_message(
-        self, table_id: int, key: str, message_id: int, shown_version: int | None = None
-    ) -> None:
-        """Remember a Discord message id under ``key``; overwrites. Raises :class:`NotFound`."""
-        if shown_version is None:
-            await self._insert_owned(
-                table_id,
-                "INSERT INTO messages (table_id, key, message_id) "
-                "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) "
-                "ON CONFLICT (table_id, key) DO UPDATE SET message_id = excluded.message_id",
-                (table_id, key, message_id, table_id),
-            )
-            return
-        await self._insert_owned(
-            table_id,
-            "INSERT INTO messages (table_id, key, message_id, shown_version) "
-            "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM tables WHERE id = ?) "
-            "ON CONFLICT (table_id, key) DO UPDATE "
-            "SET message_id = excluded.message_id, shown_version = excluded.shown_version",
-            (table_id, key, message_id, shown_version, table_id),
-        )
-
-    @contextlib.asynccontextmanager
-    async def message_edit(self, table_id: int, key: str, version: int) -> AsyncIterator[bool]:
-        """The right to edit the kept message ``key`` to show ``version`` (see
-        :meth:`data.store.Store.message_edit`): a lock of this process per message, since
-        SQLite serves one process only."""
-        name = (table_id, key)
-        lock, users = self._edit_locks.setdefault(name, (asyncio.Lock(), [0]))
-        users[0] += 1
-        try:
-            async with lock:
-                rows = await self._db.read(
-                    "SELECT shown_version FROM messages WHERE table_id = ? AND key = ?", name
-                )
-                shown = rows[0][0] if rows else None
-                go = shown is None or version > shown
-                yield go
-                if go:
-
-                    def op(conn: sqlite3.Connection) -> None:
-                        conn.execute(
-                            "UPDATE messages SET shown_version = "
-                            "max(coalesce(shown_version, 0), ?) WHERE table_id = ? AND key = ?",
-                            (version, table_id, key),
-                        )
-
-                    await self._db.write(op)
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                self._edit_locks.pop(name, None)
-
-    # --- preferences and settings ---------------------------------------------------------------
-
-    async def set_prefs(self, prefs: PlayerPrefs) -> None:
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-                "hand_mode = excluded.hand_mode, dm_on_turn = excluded.dm_on_turn, "
-                "reminders = excluded.reminders, language = excluded.language",
-                (
-                    prefs.user_id,
-                    prefs.hand_mode,
-                    int(prefs.dm_on_turn),
-                    int(prefs.reminders),
-                    prefs.language,
-                ),
-            )
-
-        await self._db.write(op)
-
-    async def set_player_language(self, user_id: int, language: str) -> None:
-        default = PlayerPrefs(user_id)
-
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO player_prefs (user_id, hand_mode, dm_on_turn, reminders, language) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-                "language = excluded.language",
-                (
-                    user_id,
-                    default.hand_mode,
-                    int(default.dm_on_turn),
-                    int(default.reminders),
-                    language,
-                ),
-            )
-
-        await self._db.write(op)
-
-    async def note_dm_refused(self, user_id: int, at: float) -> None:
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO dm_refusals (user_id, refused_at) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET "
-                "refused_at = max(refused_at, excluded.refused_at)",
-                (user_id, at),
-            )
-
-        await self._db.write(op)
-
-    async def clear_dm_refused(self, user_id: int) -> bool:
-        def op(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute("DELETE FROM dm_refusals WHERE user_id = ?", (user_id,))
-            return cursor.rowcount > 0
-
-        return await self._db.write(op)
-
-    async def set_guild_settings(self, settings: GuildSettings) -> None:
-        defaults = R.dumps(settings.defaults.to_dict())
-
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
-                "language, guild_locale) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET "
-                "turn_limit_s = excluded.turn_limit_s, reminder_s = excluded.reminder_s, "
-                "defaults = excluded.defaults, language = excluded.language, "
-                "guild_locale = excluded.guild_locale",
-                (
-                    settings.guild_id,
-                    settings.turn_limit_s,
-                    settings.reminder_s,
-                    defaults,
-                    settings.language,
-                    settings.guild_locale,
-                ),
-            )
-
-        await self._db.write(op)
-
-    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
-        default = GuildSettings(guild_id)
-        defaults = R.dumps(default.defaults.to_dict())
-
-        def op(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults, "
-                "guild_locale) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET guild_locale = excluded.guild_locale",
-                (guild_id, default.turn_limit_s, default.reminder_s, defaults, locale),
-            )
-
-        await self._db.write(op)
+        conn.execute(RS.RESULT_UPSERT, match)
+        conn.execute(RS.RESULT_PLAYERS_DELETE, (table.id,))
+        conn.executemany(RS.RESULT_PLAYERS_INSERT, players)

@@ -1,5 +1,9 @@
 """The SQLite file and its connections: opening it safely, one write transaction at a time.
 
+Over 400 lines, as one job: the file's life (created whole, checked, migrated, checkpointed,
+closed) and the failures SQLite reports about it (damaged, full, read-only, locked) are read
+together; the store's SQL is elsewhere (:mod:`data.sqlite_sql`, :mod:`data.sql`).
+
 - **A new database appears whole.** It is built under a temporary name beside the target
   (schema, WAL mode, the first table id) and then linked into place, which fails if another
   process got there first. So an empty file is never a database being created: it is a lost one.
@@ -41,8 +45,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from data.errors import DatabaseDamaged, SchemaTooNew, StorageUnusable, StoreError
 from data.migrate import current_version, latest_version, migrate, too_new_message
-from data.store import DatabaseDamaged, SchemaTooNew, StorageUnusable, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -581,6 +585,23 @@ class Database:
                 return list(await conn.execute_fetchall(sql, params))
             except sqlite3.Error as e:
                 raise translated(self.path, e, self.busy_timeout_ms) from e
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """The rows of one read (:class:`data.sql.Sql`)."""
+        return list(await self.read(sql, params))
+
+    async def change(
+        self, sql: str, params: Sequence[Any] = (), *, what: str, repeatable: bool = True
+    ) -> int:
+        """One write in a transaction of its own; how many rows it changed
+        (:class:`data.sql.Sql`: ``what`` and ``repeatable`` serve PostgreSQL)."""
+
+        def op(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute(sql, params)
+            cursor.fetchall()  # (a RETURNING clause counts its rows once they are read)
+            return cursor.rowcount
+
+        return await self.write(op)
 
     async def snapshot(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """The rows of several queries, read in one snapshot."""

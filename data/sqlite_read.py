@@ -1,5 +1,5 @@
-"""Reading the SQLite store: tables (decoded and checked by :mod:`data.rows`), logs, message
-ids, preferences, settings, results, and the check of every game against its log.
+"""Reading the SQLite store: tables (decoded and checked by :mod:`data.rows`), logs, results,
+and the check of every game against its log.
 
 Reads go through the read-only connection of :class:`data.sqlite_db.Database`: they see the
 last committed state and never wait for a write.
@@ -13,19 +13,13 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from data import checks
+from data import results as RS
 from data import rows as R
 from data import sqlite_sql as Q
+from data.errors import CorruptRecord, NotFound
+from data.model import LoggedAction, Table, TableProblem
 from data.sqlite_db import Database
-from data.store import (
-    CorruptRecord,
-    GuildSettings,
-    LoggedAction,
-    NotFound,
-    PlayerPrefs,
-    Table,
-    TableDefaults,
-    TableProblem,
-)
 
 log = logging.getLogger(__name__)
 
@@ -103,51 +97,6 @@ class SqliteReads:
             return []
         return [R.action_from_row(table_id, v, s, u, a, at) for v, s, u, a, at in rows]
 
-    async def get_messages(self, table_id: int) -> dict[str, int]:
-        rows = await self._db.read(
-            "SELECT key, message_id FROM messages WHERE table_id = ? ORDER BY key", (table_id,)
-        )
-        return {str(k): int(v) for k, v in rows}
-
-    async def get_prefs(self, user_id: int) -> PlayerPrefs:
-        """The user's preferences (the defaults if they never set any)."""
-        rows = await self._db.read(
-            "SELECT hand_mode, dm_on_turn, reminders, language FROM player_prefs WHERE user_id = ?",
-            (user_id,),
-        )
-        if not rows:
-            return PlayerPrefs(user_id)
-        hand_mode, dm_on_turn, reminders, language = rows[0]
-        if hand_mode not in ("dm", "channel"):
-            hand_mode = "dm"
-        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders), str(language))
-
-    async def dm_refused_at(self, user_id: int) -> float | None:
-        rows = await self._db.read(
-            "SELECT refused_at FROM dm_refusals WHERE user_id = ?", (user_id,)
-        )
-        return float(rows[0][0]) if rows else None
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        """The server's settings (the defaults if never set; also if the stored defaults are
-        unreadable, which is logged)."""
-        rows = await self._db.read(
-            "SELECT turn_limit_s, reminder_s, defaults, language, guild_locale "
-            "FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
-        )
-        if not rows:
-            return GuildSettings(guild_id)
-        turn_limit_s, reminder_s, defaults, language, guild_locale = rows[0]
-        try:
-            parsed = TableDefaults.from_dict(R.parse_object(defaults, "defaults"))
-        except ValueError as e:
-            log.warning("guild %s: %s; using no defaults", guild_id, e)
-            parsed = TableDefaults()
-        return GuildSettings(
-            guild_id, int(turn_limit_s), int(reminder_s), parsed, language, guild_locale
-        )
-
     # --- results and checks ---------------------------------------------------------------------
 
     async def results(
@@ -167,7 +116,7 @@ class SqliteReads:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        return R.results_from_rows(await self._db.read(sql, params))
+        return RS.results_from_rows(await self._db.read(sql, params))
 
     async def check(self) -> list[TableProblem]:
         """Replay every game (open or closed) from its initial state and action log, compare
@@ -188,10 +137,10 @@ class SqliteReads:
                 ]
             )
             if rows:
-                found = R.check_table(
+                found = checks.check_table(
                     Q.table_row(rows[0]), [(int(v), s, a) for v, s, a in log_rows]
                 )
-                problems.extend(R.problems_of(table_id, found))
+                problems.extend(checks.problems_of(table_id, found))
             await asyncio.sleep(0)
         return problems
 

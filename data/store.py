@@ -1,386 +1,59 @@
-"""The store interface: everything the bot keeps between restarts goes through it.
+"""The store's contracts: what the bot keeps between restarts, one protocol per job.
 
-The bot talks only to :class:`Store`. ``data.sqlite.SqliteStore`` is the embedded default, for
-one bot process; ``data.postgres.PostgresStore`` implements the same protocol for several bot
-processes sharing one database, and the same contract tests run against both. Nothing that
-several bot processes must share lives only in one process's memory: it is all here.
-
-Vocabulary: a **table** is what sits in one channel, from ``/fp new`` to the end of the match. It
-starts as a lobby (``status="lobby"``), becomes a game (``"playing"``) and ends ``"finished"``,
-``"cancelled"`` or ``"aborted"``. At most one open table (lobby or playing) lives in a channel or
-its game's thread (see :meth:`Store.set_thread`).
+A caller names the contracts it uses, so that it sees only what it uses: the table service
+:class:`ServiceStore` (:class:`Tables`, :class:`TimerLeases`, :class:`Preferences`,
+:class:`ServerSettings`), the show side's ledger :class:`KeptMessages`, the app
+:class:`Coordination`, the tools :class:`Upkeep` and :class:`Records`. :class:`Store` is all of
+them, what ``data.open_store()`` returns. ``data.sqlite.SqliteStore`` is the embedded
+implementation, for one bot process; ``data.postgres.PostgresStore`` implements the same for
+several bot processes sharing one database, and the same contract tests run against both.
+Nothing that several bot processes must share lives only in one process's memory: it is all
+here. The records these contracts carry are in :mod:`data.model`, the errors in
+:mod:`data.errors` (both also importable from here).
 
 Every change to an open table is an optimistic, versioned write: the caller passes the version it
 read, the store checks it, writes, and bumps it, in one transaction; a stale version raises
 :class:`VersionConflict` and changes nothing. Game moves also append to the table's action log in
 the same transaction, so the state can always be rebuilt from the starting state and the log.
+All methods are coroutines; all writes are atomic. Over 400 lines: each method's contract is
+written out in its docstring (the contract tests check what they say).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal, Protocol
-
-TableStatus = Literal["lobby", "playing", "finished", "cancelled", "aborted"]
-OPEN_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
-
-
-class StoreError(Exception):
-    """Base class of the store's errors."""
-
-
-class VersionConflict(StoreError):
-    """The table changed since the caller read it: its decision has passed; nothing was written."""
-
-
-class ChannelBusy(StoreError):
-    """The channel already has an open table (``table_id`` names it)."""
-
-    def __init__(self, table_id: int) -> None:
-        super().__init__(f"channel already has table {table_id}")
-        self.table_id = table_id
-
-
-class NotFound(StoreError):
-    """No such table (or it is not open any more)."""
-
-
-class CorruptRecord(StoreError):
-    """A stored row cannot be read (bad JSON, a version gap...). Only that table is affected.
-
-    ``version`` is the table's stored version when it could be read, so that the table can still
-    be closed with ``end_table(table_id, err.version, "aborted", now)`` and its channel freed.
-    ``problem`` says what is wrong without quoting the game (it is logged, and may be posted to
-    the operator's webhook); ``detail`` says it in full, which may name a tile of someone's hand
-    (for ``python -m data check`` and the DEBUG log only).
-    """
-
-    def __init__(
-        self, table_id: int, problem: str, version: int | None = None, *, detail: str | None = None
-    ) -> None:
-        super().__init__(f"table {table_id}: {problem}")
-        self.table_id = table_id
-        self.problem = problem
-        self.version = version
-        self.detail = detail if detail is not None else problem
-
-
-class SchemaTooNew(StoreError):
-    """The database was written by a newer version of the bot; refusing to touch it."""
-
-
-class DatabaseDamaged(StoreError):
-    """The database as a whole cannot be trusted: an existing file that is empty or not a
-    database, a failed integrity check at start, or "malformed" found while reading or writing.
-
-    Distinct from :class:`CorruptRecord` (one table's row). The message says what was found and
-    what the server owner can do; the store never recreates or repairs the database by itself.
-    """
-
-
-class StorageUnusable(StoreError):
-    """The place the database lives cannot take it: a full disk, a read-only file system or
-    folder, no permission, the login refused. Trying again will not help until the server owner
-    changes something; the message says what."""
-
-
-@dataclass(frozen=True)
-class TableOptions:
-    """How a table plays, chosen at ``/fp new`` (ranges are checked by the bot, not here)."""
-
-    curse: bool = False
-    """The curse variant is on."""
-    fire_die: bool = False
-    """The fire die variant is on."""
-    rounds: int = 1
-    """How many rounds the match lasts."""
-    turn_limit_s: int = 24 * 3600
-    """Seconds a player has for a decision before the timer acts for them."""
-    reminder_s: int = 12 * 3600
-    """A reminder goes out this many seconds before the deadline."""
-    max_seats: int = 6
-    """How many players the lobby takes at most."""
-    thread: bool = True
-    """The game is played in a thread of its own."""
-    preview: bool = True
-    """A preview is shown before a mayhem resolves."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field by name (what is stored).
-
-        >>> TableOptions.from_dict(TableOptions(rounds=3).to_dict()) == TableOptions(rounds=3)
-        True
-        """
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> TableOptions:
-        """The options ``d`` holds; unknown keys are ignored (rows written by other versions of
-        the bot), missing ones take the defaults. Raises ValueError for a value of the wrong type.
-
-        >>> TableOptions.from_dict({"curse": True, "colour": "red"}).curse
-        True
-        """
-        return cls(
-            **{f.name: _typed(f.name, f.type, d[f.name]) for f in fields(cls) if f.name in d}
-        )
-
-    def with_defaults(self, defaults: TableDefaults) -> TableOptions:
-        """These options with every field ``defaults`` sets replaced by it."""
-        return TableOptions(
-            **{**self.to_dict(), **{k: v for k, v in defaults.to_dict().items() if v is not None}}
-        )
-
-
-@dataclass(frozen=True)
-class TableDefaults:
-    """A server's default options for new tables (``/fp-settings``); None: not set, the
-    :class:`TableOptions` default applies."""
-
-    curse: bool | None = None
-    """Default for :attr:`TableOptions.curse`."""
-    fire_die: bool | None = None
-    """Default for :attr:`TableOptions.fire_die`."""
-    rounds: int | None = None
-    """Default for :attr:`TableOptions.rounds`."""
-    turn_limit_s: int | None = None
-    """Default for :attr:`TableOptions.turn_limit_s`."""
-    reminder_s: int | None = None
-    """Default for :attr:`TableOptions.reminder_s`."""
-    max_seats: int | None = None
-    """Default for :attr:`TableOptions.max_seats`."""
-    thread: bool | None = None
-    """Default for :attr:`TableOptions.thread`."""
-    preview: bool | None = None
-    """Default for :attr:`TableOptions.preview`."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields that are set, by name (what is stored).
-
-        >>> TableDefaults(curse=True).to_dict()
-        {'curse': True}
-        """
-        return {
-            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> TableDefaults:
-        """The defaults ``d`` holds; unknown keys and None values are ignored. Raises ValueError
-        for a value of the wrong type."""
-        return cls(
-            **{
-                f.name: _typed(f.name, f.type, d[f.name])
-                for f in fields(cls)
-                if d.get(f.name) is not None
-            }
-        )
-
-
-def _typed(name: str, annotation: object, value: object) -> Any:
-    """``value`` checked against a bool or int option field (annotations are strings here).
-
-    Older rows may hold 0/1 for a flag or a whole float for a number; both are read as meant.
-    """
-    if "bool" in str(annotation):
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, int) and value in (0, 1):
-            return bool(value)
-        raise ValueError(f"option {name} is not true or false: {value!r}")
-    if isinstance(value, bool):
-        raise ValueError(f"option {name} is not a whole number: {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    raise ValueError(f"option {name} is not a whole number: {value!r}")
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat at a table: a Discord user, or a computer player (``user_id`` None, ``ai`` set)."""
-
-    user_id: int | None
-    name: str
-    ai: str | None = None  # "easy" | "normal" | "hard" for a computer player
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "name": self.name, "ai": self.ai}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Seat:
-        return cls(d.get("user_id"), d["name"], d.get("ai"))
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table as stored. ``state`` is the engine's ``Game.to_dict()`` once playing, else None.
-
-    Treat the dicts as read-only: a store may hand the same ``initial_state`` object to several
-    tables it returns (it never changes once a game has started).
-    """
-
-    id: int
-    guild_id: int
-    channel_id: int
-    host_id: int
-    status: TableStatus
-    options: TableOptions
-    seats: tuple[Seat, ...]
-    version: int
-    state: dict[str, Any] | None
-    initial_state: dict[str, Any] | None  # the dealt state the action log starts from
-    deadline: float | None  # unix time when the active decision times out (None: no timer)
-    reminder_at: float | None  # unix time of the next reminder (None: none due)
-    created_at: float
-    updated_at: float
-    messages: dict[str, int] = field(default_factory=dict)  # see Store.set_message
-    departed: Mapping[int, int] = field(default_factory=dict)
-    """Seat index -> user id of each player who left the running game (``/fp leave``)."""
-    dm_failed: frozenset[int] = frozenset()
-    """User ids whose closed direct messages this table's channel was told of (once per table;
-    whether to DM a player at all is remembered per player: :meth:`Store.dm_refused_at`)."""
-    shown_version: int | None = None
-    """The latest table version whose pictures the channel was shown (None: none yet)."""
-    thread_id: int | None = None
-    """The thread the game lives in, started from the lobby message (None: the channel)."""
-    number: int = 0
-    """The table's short number on its server ("table #12"): 1, 2, 3... per guild in the order
-    tables were opened, given by the store when it creates the table (0: a record not read
-    from a store). The id stays the table's name in button ids and logs."""
-    language: str = "en"
-    """The language of what the table's channel or thread shows (its posts and their pictures):
-    the server's, as Discord tells it or as ``/fp-settings`` chose it when the table opened."""
-
-    @property
-    def place_id(self) -> int:
-        """Where the table's game is shown: its thread, or else its channel."""
-        return self.thread_id if self.thread_id is not None else self.channel_id
-
-    @classmethod
-    def new_lobby(
-        cls,
-        table_id: int,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        options: TableOptions,
-        seats: tuple[Seat, ...],
-        now: float,
-        number: int = 0,
-        language: str = "en",
-    ) -> Table:
-        """The record of a lobby just created (version 1), as every store returns it."""
-        return cls(
-            id=table_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            status="lobby",
-            options=options,
-            seats=tuple(seats),
-            version=1,
-            state=None,
-            initial_state=None,
-            deadline=None,
-            reminder_at=None,
-            created_at=now,
-            updated_at=now,
-            number=number,
-            language=language,
-        )
-
-
-@dataclass(frozen=True)
-class LoggedAction:
-    """One row of a table's append-only action log."""
-
-    table_id: int
-    version: int  # the table version this action produced
-    seat: int | None  # who acted (None: the game itself, e.g. a die roll or a timer)
-    user_id: int | None
-    action: dict[str, Any]  # the engine action (scenario format), e.g. {"play": "B7", "at": "1,1"}
-    at: float  # unix time
-
-
-@dataclass(frozen=True)
-class GuildSettings:
-    """Per-server settings, changed with ``/fp-settings``."""
-
-    guild_id: int
-    turn_limit_s: int = 24 * 3600
-    reminder_s: int = 12 * 3600  # a reminder goes out this long before the deadline
-    defaults: TableDefaults = field(default_factory=TableDefaults)  # for /fp new
-    language: str | None = None
-    """The language ``/fp-settings`` chose for the posts of the server's new tables (a
-    language code, ``"fr"``); None: the server's own language (:attr:`guild_locale`)."""
-    guild_locale: str | None = None
-    """The server's language as Discord last told the bot (``guild_locale`` of an interaction
-    there: a Discord locale tag, ``"fr"``, ``"en-US"``); None: not seen yet. Written by
-    :meth:`Store.set_guild_locale`."""
-
-
-@dataclass(frozen=True)
-class PlayerPrefs:
-    """Per-user preferences."""
-
-    user_id: int
-    hand_mode: Literal["dm", "channel"] = "dm"  # "channel": ephemeral replies only, never DMs
-    dm_on_turn: bool = True
-    """A direct message when it becomes this player's turn (or a decision of theirs is due)."""
-    reminders: bool = True
-    """A reminder before the deadline of this player's turn."""
-    language: str = "en"
-    """The player's language (a language code, ``"fr"``): their Discord client's, as the bot
-    last saw it, for what it sends them later (direct messages, reminders). Written by
-    :meth:`Store.set_player_language`."""
-
-
-@dataclass(frozen=True)
-class TableProblem:
-    """What ``check`` found wrong with one table."""
-
-    table_id: int
-    problem: str
-
-
-class Store(Protocol):
-    """What the bot needs from persistence. All methods are coroutines; all writes are atomic."""
-
-    async def open(self) -> None:
-        """Connect, apply pending migrations (raise :class:`SchemaTooNew` if the database is
-        newer than this code, :class:`DatabaseDamaged` if it exists but cannot be read or fails
-        its integrity check; a damaged database is never recreated).
-
-        A database created anew starts its table ids at a value derived from the creation time
-        (unix time in milliseconds), so ids of a later database are past any an earlier one could
-        have issued, and a stale button never reaches another table. Ids stay below ``2**53``."""
-
-    async def close(self) -> None: ...
-
-    async def open_table_count(self) -> int:
-        """How many tables are open (in the lobby or playing): what the bot reports at start."""
-
-    def identify_slot(self, bucket: int) -> AbstractAsyncContextManager[None]:
-        """Hold the right to open a gateway session (IDENTIFY) in Discord's rate-limit bucket
-        ``bucket`` (``shard_id % max_concurrency``): one holder at a time, across every process
-        on this database (PostgreSQL: an advisory lock, released if the process dies) or within
-        this process (SQLite, which serves one process only). The holder keeps it while it
-        identifies and for Discord's 5 seconds after."""
-
-    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
-        """Whether this caller should register the slash commands of ``scope`` (``"global"``
-        or ``"guild:<id>"``) whose payload hashes to ``digest``: true, and ``digest`` stored,
-        only if the stored hash differs; of several callers at once, exactly one gets true."""
-
-    async def forget_command_sync(self, scope: str, digest: str) -> None:
-        """Undo a claim whose registration failed (if ``digest`` is still the stored hash), so
-        that the next start registers the commands again."""
-
-    # --- tables ---------------------------------------------------------------------------------
+from typing import Any, Protocol
+
+from data.errors import (
+    ChannelBusy,
+    CorruptRecord,
+    DatabaseDamaged,
+    NotFound,
+    SchemaTooNew,
+    StorageUnusable,
+    StoreError,
+    VersionConflict,
+)
+from data.model import (
+    OPEN_STATUSES,
+    BoardPage,
+    GuildSettings,
+    HistoryEntry,
+    LoggedAction,
+    PlayerPrefs,
+    PlayerStats,
+    Seat,
+    Table,
+    TableDefaults,
+    TableOptions,
+    TableProblem,
+    TableStatus,
+)
+from rating import MIN_MATCHES, PlayerRecord
+
+
+class Tables(Protocol):
+    """What a table's life needs: its record, its versioned changes and its action log."""
 
     async def create_table(
         self,
@@ -490,6 +163,22 @@ class Store(Protocol):
         """Every lobby and game still open, to restore views, timers and reminders at start.
         A corrupted row is skipped (and reported by :meth:`check`), never fatal."""
 
+    async def action_log(self, table_id: int) -> list[LoggedAction]: ...
+
+    async def record_departure(
+        self, table_id: int, seat: int, user_id: int, now: float, name: str
+    ) -> None:
+        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
+        (:attr:`Table.departed`): the records rate them under that name, though their seat shows
+        the computer that took it. Idempotent (a second call for the seat keeps the first
+        record); does not bump the version. Raises :class:`NotFound`."""
+
+    async def get_messages(self, table_id: int) -> dict[str, int]: ...
+
+
+class TimerLeases(Protocol):
+    """Which process handles a table's due timers (deadlines, reminders) now."""
+
     async def due_timers(self, now: float) -> list[Table]:
         """Open tables whose deadline or reminder time is at or before ``now``."""
 
@@ -505,26 +194,9 @@ class Store(Protocol):
         """End ``owner``'s claim on the table (nothing happens if it holds none: a claim that
         ran out may belong to another owner now)."""
 
-    async def action_log(self, table_id: int) -> list[LoggedAction]: ...
 
-    async def record_departure(
-        self, table_id: int, seat: int, user_id: int, now: float, name: str
-    ) -> None:
-        """Remember that ``user_id`` (seated as ``name``) left the running game from ``seat``
-        (:attr:`Table.departed`): the records rate them under that name, though their seat shows
-        the computer that took it. Idempotent (a second call for the seat keeps the first
-        record); does not bump the version. Raises :class:`NotFound`."""
-
-    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
-        """Remember that a direct message to ``user_id`` failed at this table
-        (:attr:`Table.dm_failed`). True only the first time, atomically: of several processes
-        noting it together, exactly one gets True (and tells the channel). No version bump."""
-
-    async def mark_shown(self, table_id: int, version: int) -> None:
-        """Remember that the channel was shown the table at ``version``
-        (:attr:`Table.shown_version`); never moves backwards. No version bump."""
-
-    # --- messages the bot edits later ---------------------------------------------------------
+class KeptMessages(Protocol):
+    """The Discord messages a table keeps and edits later, and what its channel was told."""
 
     async def set_message(
         self, table_id: int, key: str, message_id: int, shown_version: int | None = None
@@ -533,8 +205,6 @@ class Store(Protocol):
         ``"hand:<user_id>"``); overwrites. Only real message ids live here. With
         ``shown_version``, the new message is recorded as showing that version (see
         :meth:`message_edit`), whatever the message kept before it showed."""
-
-    async def get_messages(self, table_id: int) -> dict[str, int]: ...
 
     def message_edit(
         self, table_id: int, key: str, version: int
@@ -555,7 +225,39 @@ class Store(Protocol):
                     await message.edit(...)
         """
 
-    # --- preferences and settings -------------------------------------------------------------
+    async def mark_shown(self, table_id: int, version: int) -> None:
+        """Remember that the channel was shown the table at ``version``
+        (:attr:`Table.shown_version`); never moves backwards. No version bump."""
+
+    async def note_dm_failed(self, table_id: int, user_id: int) -> bool:
+        """Remember that a direct message to ``user_id`` failed at this table
+        (:attr:`Table.dm_failed`). True only the first time, atomically: of several processes
+        noting it together, exactly one gets True (and tells the channel). No version bump."""
+
+
+class Coordination(Protocol):
+    """What the bot's processes agree on through the database: who identifies with Discord, who
+    registers the slash commands."""
+
+    def identify_slot(self, bucket: int) -> AbstractAsyncContextManager[None]:
+        """Hold the right to open a gateway session (IDENTIFY) in Discord's rate-limit bucket
+        ``bucket`` (``shard_id % max_concurrency``): one holder at a time, across every process
+        on this database (PostgreSQL: an advisory lock, released if the process dies) or within
+        this process (SQLite, which serves one process only). The holder keeps it while it
+        identifies and for Discord's 5 seconds after."""
+
+    async def claim_command_sync(self, scope: str, digest: str, now: float) -> bool:
+        """Whether this caller should register the slash commands of ``scope`` (``"global"``
+        or ``"guild:<id>"``) whose payload hashes to ``digest``: true, and ``digest`` stored,
+        only if the stored hash differs; of several callers at once, exactly one gets true."""
+
+    async def forget_command_sync(self, scope: str, digest: str) -> None:
+        """Undo a claim whose registration failed (if ``digest`` is still the stored hash), so
+        that the next start registers the commands again."""
+
+
+class Preferences(Protocol):
+    """Each player's preferences, language and closed direct messages."""
 
     async def get_prefs(self, user_id: int) -> PlayerPrefs: ...
 
@@ -578,6 +280,10 @@ class Store(Protocol):
         """Forget the refused direct messages of ``user_id`` (a DM went through, or they asked
         to try again). True if one was remembered."""
 
+
+class ServerSettings(Protocol):
+    """Each server's settings (``/fp-settings``) and its language as Discord tells it."""
+
     async def get_guild_settings(self, guild_id: int) -> GuildSettings: ...
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
@@ -587,7 +293,24 @@ class Store(Protocol):
         """Keep the server's language as Discord tells it (:attr:`GuildSettings.guild_locale`),
         and nothing else: its other settings stay as they are (the defaults if it has none)."""
 
-    # --- results and checks --------------------------------------------------------------------
+
+class Upkeep(Protocol):
+    """Opening and closing the database, and what the operator's tools read: the results, the
+    check of every game, the records."""
+
+    async def open(self) -> None:
+        """Connect, apply pending migrations (raise :class:`SchemaTooNew` if the database is
+        newer than this code, :class:`DatabaseDamaged` if it exists but cannot be read or fails
+        its integrity check; a damaged database is never recreated).
+
+        A database created anew starts its table ids at a value derived from the creation time
+        (unix time in milliseconds), so ids of a later database are past any an earlier one could
+        have issued, and a stale button never reaches another table. Ids stay below ``2**53``."""
+
+    async def close(self) -> None: ...
+
+    async def open_table_count(self) -> int:
+        """How many tables are open (in the lobby or playing): what the bot reports at start."""
 
     async def results(
         self, guild_id: int | None = None, *, limit: int | None = None
@@ -601,3 +324,86 @@ class Store(Protocol):
         state; also report unreadable rows, version gaps, a playing or finished table with no
         initial state, and a closed table whose version does not match its action log (counting
         the bump :meth:`end_table` makes)."""
+
+    def records(self) -> Records:
+        """The records of played matches kept in this database (ratings, aggregates, history:
+        :mod:`data.records`)."""
+
+
+class Records(Protocol):
+    """The records of played matches: ratings and aggregates per server, and the history (the
+    rating itself is :mod:`rating`'s; :mod:`data.records` says how the stores keep it)."""
+
+    async def rate_match(self, table_id: int) -> bool:
+        """Rate one match with a result if it is not rated yet; True if this call rated it. A match
+        whose log does not replay is marked rated with no change (and logged), never retried
+        forever."""
+
+    async def rate_pending(self, limit: int = 1000) -> int:
+        """Rate up to ``limit`` matches with a result not rated yet, oldest first; how many."""
+
+    async def recompute(self, guild_id: int | None = None) -> int:
+        """Rebuild the ratings of one server (or all) from the stored results, in the order
+        they were first rated; how many matches were applied."""
+
+    async def player_stats(self, guild_id: int, player: str) -> PlayerStats | None: ...
+
+    async def leaderboard(
+        self, guild_id: int, offset: int, limit: int, min_matches: int = MIN_MATCHES
+    ) -> BoardPage: ...
+
+    async def history(
+        self, guild_id: int, user_id: int | None, limit: int, before: float | None = None
+    ) -> list[HistoryEntry]:
+        """The server's matches with a result (or those ``user_id`` played, left included),
+        newest first."""
+
+    async def all_records(self, guild_id: int) -> list[PlayerRecord]:
+        """Every rated player of a server (for checks and recomputation)."""
+
+
+class ServiceStore(Tables, TimerLeases, Preferences, ServerSettings, Protocol):
+    """What the table service (``bot.service``) uses: tables, timer leases, preferences and
+    settings; no kept messages (the show side's), no process coordination (the app's), no
+    upkeep (the tools')."""
+
+
+class Store(
+    Tables, TimerLeases, KeptMessages, Coordination, Preferences, ServerSettings, Upkeep, Protocol
+):
+    """Every contract: what ``data.open_store()`` returns, and each store implements."""
+
+
+__all__ = [
+    "OPEN_STATUSES",
+    "BoardPage",
+    "ChannelBusy",
+    "Coordination",
+    "CorruptRecord",
+    "DatabaseDamaged",
+    "GuildSettings",
+    "HistoryEntry",
+    "KeptMessages",
+    "LoggedAction",
+    "NotFound",
+    "PlayerPrefs",
+    "PlayerStats",
+    "Preferences",
+    "Records",
+    "SchemaTooNew",
+    "Seat",
+    "ServerSettings",
+    "ServiceStore",
+    "StorageUnusable",
+    "Store",
+    "StoreError",
+    "Table",
+    "TableDefaults",
+    "TableOptions",
+    "TableProblem",
+    "TableStatus",
+    "Tables",
+    "TimerLeases",
+    "Upkeep",
+    "VersionConflict",
+]

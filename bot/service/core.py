@@ -41,7 +41,7 @@ from data.store import (
     NotFound,
     PlayerPrefs,
     Seat,
-    Store,
+    ServiceStore,
     Table,
     TableDefaults,
     TableOptions,
@@ -138,7 +138,7 @@ class TableCore:
     """The state and the common steps shared by the lobby, the moves and the computer players
     (:class:`bot.service.TableService` puts them together)."""
 
-    store: Store
+    store: ServiceStore
     clock: Clock
     ai: AiPlayer
     seed_source: Callable[[], int]

@@ -18,7 +18,7 @@ import logging
 from typing import Final, TypeVar
 
 import i18n
-from data.store import GuildSettings, PlayerPrefs, Store
+from data.store import GuildSettings, PlayerPrefs, ServiceStore
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class KnownLanguages:
     noting the ones interactions come with (the service's :meth:`note_languages
     <bot.service.TableService.note_languages>`)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: ServiceStore) -> None:
         self.store = store
         self.players: dict[int, str] = {}
         """User id -> the language the store holds for them."""

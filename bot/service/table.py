@@ -18,12 +18,12 @@ from bot.service.lobby import Lobby
 from bot.service.moves import Moves
 from bot.service.players import Players, default_ai
 from data.store import (
-    Store,
+    ServiceStore,
 )
 
 
 class TableService(Lobby, Moves, Players):
-    """Hosts Flaming Pyramids tables on top of a :class:`~data.store.Store`.
+    """Hosts Flaming Pyramids tables on top of a :class:`~data.store.ServiceStore`.
 
     ``clock`` gives unix time (tests inject their own); ``ai`` decides for computer players and
     absent players; ``seed_source`` picks a new match's seed; ``deal`` deals a match (tests may
@@ -32,7 +32,7 @@ class TableService(Lobby, Moves, Players):
 
     def __init__(
         self,
-        store: Store,
+        store: ServiceStore,
         *,
         clock: Clock = time.time,
         ai: AiPlayer | None = None,
