@@ -18,7 +18,8 @@ Detail = int | str | tuple[int, ...]
 
 
 class Why(enum.Enum):
-    """Why the table service refused a request (nothing was changed)."""
+    """Why the table service (or the records service) refused a request (nothing was
+    changed)."""
 
     TABLE_CLOSED = "table_closed"
     UNREADABLE_TABLE = "unreadable_table"
@@ -69,6 +70,12 @@ class Why(enum.Enum):
     NOT_SHOWN = "not_shown"
     NOT_SHOWN_FORBIDDEN = "not_shown_forbidden"
     NOT_YOUR_DECISION = "not_your_decision"
+    # The records of finished matches (bot.records.service):
+    NO_MATCH = "no_match"
+    MATCH_UNFINISHED = "match_unfinished"
+    MATCH_ELSEWHERE = "match_elsewhere"
+    EXPORT_PLAYERS_ONLY = "export_players_only"
+    RECORDS_UNAVAILABLE = "records_unavailable"
 
 
 class TableError(Exception):

@@ -15,7 +15,7 @@ import babel.numbers
 
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
-from bot.records.service import PAGE_SIZE, RefusalKind, ReplayShown
+from bot.records.service import PAGE_SIZE, ReplayShown
 from bot.show.texts import esc, jump_url, table_name
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
 from i18n import ENGLISH, N_, Language
@@ -23,13 +23,6 @@ from render.narration import names_and, tile_name
 from render.records import CardRow
 
 NO_STATS: Final = N_("{who} has no rated match in this server yet.")
-REFUSALS: Final[dict[RefusalKind, str]] = {
-    "no_match": N_("There is no such match."),
-    "not_finished": N_("That match is not over: replays and exports are for finished matches."),
-    "elsewhere": N_("That match was played in another server."),
-    "not_player": N_("Only the match's players can export it: the file shows every dealt hand."),
-}
-"""The records' refusals, in English (translated where shown)."""
 
 
 def player_name(record: PlayerRecord) -> str:
@@ -268,10 +261,6 @@ def step_text(shown: ReplayShown, lang: Language = ENGLISH) -> StepText:
         table=table, step=s.index + 1, steps=s.count
     )
     return StepText(f"{head}\n{body}", title)
-
-
-def refusal(kind: RefusalKind, lang: Language = ENGLISH) -> str:
-    return lang.gettext(REFUSALS[kind])
 
 
 def summary_caption(shown: ReplayShown, lang: Language = ENGLISH) -> str:

@@ -36,9 +36,9 @@ from discord.ext import commands, tasks
 
 from bot import emoji as em
 from bot import records_show as show
-from bot.errors import Stale, Why
-from bot.records.service import PAGE_SIZE, RecordRefusal, RecordsService, ReplayShown
-from bot.replies import clicker_language, guarded, reply_private
+from bot.errors import Stale, TableError, Why
+from bot.records.service import PAGE_SIZE, RecordsService, ReplayShown
+from bot.replies import clicker_language, guarded
 from bot.show import texts
 from bot.show.pictures import MAX_ATTACHMENT_BYTES, table_png, turn_picture
 from data.records import computer_key, person_key
@@ -78,12 +78,8 @@ def _cog(interaction: discord.Interaction[Any]) -> Records | None:
 
 
 async def _unavailable(interaction: discord.Interaction[Any]) -> None:
-    await reply_private(
-        interaction,
-        clicker_language(interaction).gettext(
-            "Records are not available right now; try again soon."
-        ),
-    )
+    async with guarded(interaction, None, "records while their cog is not loaded"):
+        raise TableError(Why.RECORDS_UNAVAILABLE)
 
 
 SHARE: Final = r"fp:rec:share:(?P<who>[a-z]{1,2}\.[0-9a-z]{1,20})"
@@ -536,11 +532,7 @@ class Records(commands.Cog):
             elif not new:
                 await interaction.response.defer()
             lang = clicker_language(interaction)
-            try:
-                shown = await self.service.step(guild_id, table_id, step)
-            except RecordRefusal as refused:
-                await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
-                return
+            shown = await self.service.step(guild_id, table_id, step)
             text = show.step_text(shown, lang)
             s = shown.step
             names = list(shown.names)
@@ -568,12 +560,7 @@ class Records(commands.Cog):
         async with guarded(interaction, None, "a match number"):
             guild_id = server_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                return await self.service.table_numbered(guild_id, number)
-            except RecordRefusal as refused:
-                await reply_private(
-                    interaction, show.refusal(refused.kind, clicker_language(interaction))
-                )
+            return await self.service.table_numbered(guild_id, number)
         return None
 
     async def summary(self, interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -581,11 +568,7 @@ class Records(commands.Cog):
             guild_id = server_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             lang = clicker_language(interaction)
-            try:
-                moments = await self.service.moments(guild_id, table_id)
-            except RecordRefusal as refused:
-                await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
-                return
+            moments = await self.service.moments(guild_id, table_id)
             names = list(moments[0].names)
             number = moments[0].table.number
             frames = [(m.step.after, show.summary_caption(m, lang)) for m in moments]
@@ -608,11 +591,7 @@ class Records(commands.Cog):
             guild_id = server_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             lang = clicker_language(interaction)
-            try:
-                scenario = await self.service.export(guild_id, table_id, interaction.user.id)
-            except RecordRefusal as refused:
-                await interaction.followup.send(show.refusal(refused.kind, lang), ephemeral=True)
-                return
+            scenario = await self.service.export(guild_id, table_id, interaction.user.id)
             data = json.dumps(scenario, separators=(",", ":")).encode()
             number = await self.service.number(guild_id, table_id)
             await interaction.followup.send(

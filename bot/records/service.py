@@ -1,6 +1,12 @@
 """The records service: what ``/fp stats``, ``/fp leaderboard``, ``/fp history`` and replays ask
 of the store and the engine, answered as typed results (no Discord, no English).
 
+A replay or an export that cannot be given is refused as the table service refuses, with a
+:class:`~bot.errors.Why` (worded by :mod:`bot.show.words`): no such match (``NO_MATCH``), a
+match not over (``MATCH_UNFINISHED``), a match of another server (``MATCH_ELSEWHERE``), an export
+asked by someone who did not play in it (``EXPORT_PLAYERS_ONLY``: the file holds every dealt
+hand).
+
 Ratings are brought up to date before they are read (:meth:`RecordsService.catch_up`: the
 matches with a result not rated yet, oldest first, a few at most; nothing to do costs one probe
 of a small index), so what a player reads includes the match that just ended, whichever process
@@ -13,8 +19,9 @@ import asyncio
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
+from bot.errors import NotAllowed, TableError, Why
 from bot.records.replay import MatchReplay, ReplayStep
 from data.records import (
     BoardPage,
@@ -38,19 +45,6 @@ READ_CATCH_UP: Final = 20
 say, is left to the background catch-up so that no answer waits for it."""
 SUMMARY_FRAMES: Final = 14
 """Moments at most in an animated summary."""
-
-RefusalKind = Literal["no_match", "not_finished", "elsewhere", "not_player"]
-
-
-class RecordRefusal(Exception):
-    """A replay or export that cannot be given: no such match (``no_match``), a match not
-    over (``not_finished``), a match of another server (``elsewhere``), or an export asked by
-    someone who did not play in it (``not_player``: the file holds every dealt hand)."""
-
-    def __init__(self, kind: RefusalKind, table_id: int) -> None:
-        super().__init__(f"{kind}: table {table_id}")
-        self.kind: RefusalKind = kind
-        self.table_id = table_id
 
 
 @dataclass(frozen=True)
@@ -113,10 +107,10 @@ class RecordsService:
 
     async def table_numbered(self, guild_id: int, number: int) -> int:
         """The id of the server's match numbered ``number`` (``table #12``: 12), as players
-        name it; a :class:`RecordRefusal` (``no_match``) when the server has no such table."""
+        name it; refused (``Why.NO_MATCH``) when the server has no such table."""
         table_id = await self.store.table_numbered(guild_id, number)
         if table_id is None:
-            raise RecordRefusal("no_match", 0)
+            raise TableError(Why.NO_MATCH)
         return table_id
 
     async def _replay(self, guild_id: int, table_id: int) -> tuple[Table, MatchReplay]:
@@ -134,19 +128,19 @@ class RecordsService:
         self._replays.move_to_end(table_id)
         table = kept[0]
         if table.guild_id != guild_id:
-            raise RecordRefusal("elsewhere", table_id)
+            raise TableError(Why.MATCH_ELSEWHERE, table_id=table_id)
         return kept
 
     async def _build(self, table_id: int) -> tuple[Table, MatchReplay]:
         try:
             table = await self.store.get_table(table_id)
         except NotFound:
-            raise RecordRefusal("no_match", table_id) from None
+            raise TableError(Why.NO_MATCH, table_id=table_id) from None
         if table.status not in ("finished", "aborted") or table.initial_state is None:
-            raise RecordRefusal("not_finished", table_id)
+            raise TableError(Why.MATCH_UNFINISHED, table_id=table_id)
         log_rows = await self.store.action_log(table_id)
         if not log_rows:  # aborted before its first move: nothing was played
-            raise RecordRefusal("not_finished", table_id)
+            raise TableError(Why.MATCH_UNFINISHED, table_id=table_id)
         replay = await asyncio.to_thread(MatchReplay, table.initial_state, log_rows)
         return table, replay
 
@@ -175,5 +169,5 @@ class RecordsService:
         table, replay = await self._replay(guild_id, table_id)
         played = {s.user_id for s in table.seats} | set(table.departed.values())
         if user_id not in played:
-            raise RecordRefusal("not_player", table_id)
+            raise NotAllowed(Why.EXPORT_PLAYERS_ONLY, table_id=table_id)
         return replay.scenario()

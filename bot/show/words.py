@@ -89,6 +89,15 @@ REFUSALS: Final[dict[Why, str]] = {
         "will post it as soon as I can. A server admin can let me send messages, attach "
         "files and embed links here."
     ),
+    Why.NO_MATCH: N_("There is no such match."),
+    Why.MATCH_UNFINISHED: N_(
+        "That match is not over: replays and exports are for finished matches."
+    ),
+    Why.MATCH_ELSEWHERE: N_("That match was played in another server."),
+    Why.EXPORT_PLAYERS_ONLY: N_(
+        "Only the match's players can export it: the file shows every dealt hand."
+    ),
+    Why.RECORDS_UNAVAILABLE: N_("Records are not available right now; try again soon."),
 }
 """The template of each refusal, in English (translated where shown); ``{...}`` are the
 refusal's values (names, counts)."""

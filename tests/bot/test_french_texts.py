@@ -235,7 +235,8 @@ def test_records_screens_in_french() -> None:
     said = records_show.board_content(board, FRENCH)
     assert said.startswith("**Classement · page 1 sur 1** — Cote prudente μ − 3σ · au moins")
     assert "4 parties, 2 victoires" in said
-    assert records_show.refusal("no_match", FRENCH) == "Cette partie n'existe pas."
+    no_match = words.refusal(TableError(Why.NO_MATCH), texts.esc, FRENCH)
+    assert no_match == "Cette partie n'existe pas."
     assert records_show.history_content([], None, FRENCH) == (
         "**Parties récentes sur ce serveur**\u00a0: aucune terminée pour l'instant."
     )

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot import records_show
+from bot.errors import TableError, Why
 from bot.records.replay import CHECKPOINT_EVERY, MatchReplay
-from bot.records.service import RecordRefusal, RecordsService
+from bot.records.service import RecordsService
 from data.store import Seat, Store, TableOptions
 from engine import Game, view
 from engine.scenario import scenario_output
@@ -93,20 +94,20 @@ async def test_replays_and_exports_are_refused_where_they_do_not_belong(
 ) -> None:
     [tid] = await generated(backend_store, 1)
     service = RecordsService(backend_store)
-    with pytest.raises(RecordRefusal) as other_server:
+    with pytest.raises(TableError) as other_server:
         await service.step(GUILD + 1, tid, 0)
-    assert other_server.value.kind == "elsewhere"
-    with pytest.raises(RecordRefusal) as stranger:
+    assert other_server.value.why is Why.MATCH_ELSEWHERE
+    with pytest.raises(TableError) as stranger:
         await service.export(GUILD, tid, 999)
-    assert stranger.value.kind == "not_player"
-    with pytest.raises(RecordRefusal) as missing:
+    assert stranger.value.why is Why.EXPORT_PLAYERS_ONLY
+    with pytest.raises(TableError) as missing:
         await service.step(GUILD, 1, 0)
-    assert missing.value.kind == "no_match"
+    assert missing.value.why is Why.NO_MATCH
     seats = (Seat(1000, "A"), Seat(1001, "B"))
     lobby = await backend_store.create_table(GUILD, 1, 1000, TableOptions(), seats, 0.0)
-    with pytest.raises(RecordRefusal) as open_table:
+    with pytest.raises(TableError) as open_table:
         await service.step(GUILD, lobby.id, 0)
-    assert open_table.value.kind == "not_finished"
+    assert open_table.value.why is Why.MATCH_UNFINISHED
     # A step out of range is the nearest step, never an error.
     assert (await service.step(GUILD, tid, 10**4)).step.last
 
@@ -133,9 +134,9 @@ async def test_a_match_stopped_after_its_first_move_replays_to_where_it_stopped(
         table.id, table.version, seats, dealt.to_dict(), None, None, 0.0
     )
     await backend_store.end_table(table.id, table.version, "aborted", 1.0)
-    with pytest.raises(RecordRefusal) as nothing:
+    with pytest.raises(TableError) as nothing:
         await service.step(GUILD, table.id, 0)
-    assert nothing.value.kind == "not_finished"
+    assert nothing.value.why is Why.MATCH_UNFINISHED
 
 
 async def test_the_leaderboard_pages_after_rating_what_finished_and_stays_in_range(

@@ -13,14 +13,15 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.errors import Why
 from bot.names import COMPUTER_NAMES
-from bot.records_show import NO_STATS, REFUSALS
+from bot.records_show import NO_STATS
 from bot.show import texts
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
-from .driver import TIMEOUT, TableDriver, answer, button_actions, is_final
+from .driver import TIMEOUT, TableDriver, answer, button_actions, is_final, refusal_text
 
 SHORT = {
     "players": 2,
@@ -157,7 +158,7 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     assert "**Replay of table #3**" in bob_replay.content
     ix = await world.bob.click(bob_replay, "Export")
     refused = await answer(ix)
-    assert refused.ephemeral and refused.content == REFUSALS["not_player"]
+    assert refused.ephemeral and refused.content == refusal_text(Why.EXPORT_PLAYERS_ONLY)
     assert not refused.attachments  # no export
     # The summary: one animated GIF, privately.
     ix = await world.alice.click(replay, "Summary")
@@ -181,7 +182,7 @@ async def test_a_replay_of_an_unknown_match_is_refused_privately(
 ) -> None:
     await run_bot()
     answer_ = await slash_answer(world.alice, table, "fp replay", match=123456)
-    assert answer_.ephemeral and answer_.content == REFUSALS["no_match"]
+    assert answer_.ephemeral and answer_.content == refusal_text(Why.NO_MATCH)
 
 
 async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_is_not(
