@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bot import records_show as show  # noqa: E402
 from bot.records.replay import MatchReplay  # noqa: E402
+from bot.show import recordtexts as show  # noqa: E402
 from data import open_store  # noqa: E402
 from data.records import Records, SeatFacts, records_for  # noqa: E402
 from data.rows import dumps  # noqa: E402

@@ -3,7 +3,9 @@
 languages both ``bot`` and ``render`` speak) and ``engine`` import none of the project's
 packages. Inside and across packages no module imports, through any chain of imports, a module
 that imports it back: an import inside a function counts as much as one at the top (it only
-hides a circle until the function runs). Read from the source, so a new import fails here."""
+hides a circle until the function runs). Inside ``bot``, no cog imports ``render``: a cog parses,
+acknowledges and calls a desk; pictures are the show side's. Read from the source, so a new
+import fails here."""
 
 from __future__ import annotations
 
@@ -129,3 +131,15 @@ def test_no_module_imports_itself_back_through_others() -> None:
     graph = {name: set(imports_of(name, path, known)) for name, path in found.items()}
     assert len(graph) > 100 and graph["data.sqlite"], "the walk found the project's imports"
     assert circles(graph) == []
+
+
+def test_no_cog_imports_render() -> None:
+    found = modules()
+    known = set(found)
+    cogs = {name: path for name, path in found.items() if name.startswith("bot.cogs.")}
+    assert "bot.cogs.records" in cogs
+    drawing = {
+        name: sorted(t for t in imports_of(name, path, known) if t.split(".")[0] == "render")
+        for name, path in cogs.items()
+    }
+    assert {name: found for name, found in drawing.items() if found} == {}

@@ -18,11 +18,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from bot.errors import NotAllowed, TableError, Why
 from bot.records.replay import MatchReplay, ReplayStep
+from bot.records.results import PAGE_SIZE, MatchExport, ReplayShown
 from data.records import (
     BoardPage,
     HistoryEntry,
@@ -34,8 +34,6 @@ from data.store import NotFound, Store, Table
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE: Final = 10
-"""Leaderboard entries per page."""
 HISTORY_SIZE: Final = 5
 """Matches per history message (one replay button each)."""
 REPLAYS_KEPT: Final = 16
@@ -45,25 +43,6 @@ READ_CATCH_UP: Final = 20
 say, is left to the background catch-up so that no answer waits for it."""
 SUMMARY_FRAMES: Final = 14
 """Moments at most in an animated summary."""
-
-
-@dataclass(frozen=True)
-class ReplayShown:
-    """One replay step of a played match (finished, or stopped after its first move), with the
-    match's table (names, place, date)."""
-
-    table: Table
-    step: ReplayStep
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(s.name for s in self.table.seats)
-
-    @property
-    def stopped(self) -> bool:
-        """The match stopped before its end (aborted after its first move): its last step is
-        where it stopped, not a final result."""
-        return self.table.status != "finished"
 
 
 class RecordsService:
@@ -158,16 +137,11 @@ class RecordsService:
 
         return [ReplayShown(table, s) for s in await asyncio.to_thread(build)]
 
-    async def number(self, guild_id: int, table_id: int) -> int:
-        """The finished match's table number on its server (``table #12``), as players name it."""
-        table, _ = await self._replay(guild_id, table_id)
-        return table.number
-
-    async def export(self, guild_id: int, table_id: int, user_id: int) -> dict[str, Any]:
-        """The match in the engine's scenario format (see :meth:`MatchReplay.scenario`), for
-        one of its players only: the file holds every hand as dealt."""
+    async def export(self, guild_id: int, table_id: int, user_id: int) -> MatchExport:
+        """The match in the engine's scenario format (see :meth:`MatchReplay.scenario`), with
+        its table number, for one of its players only: the file holds every hand as dealt."""
         table, replay = await self._replay(guild_id, table_id)
         played = {s.user_id for s in table.seats} | set(table.departed.values())
         if user_id not in played:
             raise NotAllowed(Why.EXPORT_PLAYERS_ONLY, table_id=table_id)
-        return replay.scenario()
+        return MatchExport(table.number, replay.scenario())

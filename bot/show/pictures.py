@@ -16,12 +16,15 @@ import asyncio
 import io
 import itertools
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import Event, View
 from i18n import ENGLISH, Language
 from render import TurnPicture, render_table, render_turn, render_turn_screen
+from render.records import CardRow, render_card
+from render.summary import render_summary
 
 log = logging.getLogger(__name__)
 
@@ -189,3 +192,24 @@ async def turn_picture(
             log.warning("turn animation too large (%d bytes); the board only", len(pic.data))
     board = await table_png(after, names, title=title, renderer=renderer, lang=lang)
     return TurnPicture(board, False)
+
+
+# --- the records' pictures ------------------------------------------------------------------------
+
+
+async def card_png(title: str, rows: Sequence[CardRow], subtitle: str = "") -> bytes:
+    """A records card (a player's stats, a page of the leaderboard)."""
+    return await asyncio.to_thread(render_card, title, list(rows), subtitle)
+
+
+async def summary_gif(
+    frames: Sequence[tuple[View, str]], names: Sequence[str], *, lang: Language
+) -> bytes:
+    """A match's animated summary (each frame a public view and its caption); only its last
+    frames when the whole would be too large to attach."""
+    started = time.perf_counter()
+    gif = await asyncio.to_thread(render_summary, list(frames), list(names), lang=lang)
+    log.debug("summary: %d bytes in %.2f s", len(gif), time.perf_counter() - started)
+    if len(gif) > MAX_ATTACHMENT_BYTES:
+        gif = await asyncio.to_thread(render_summary, list(frames[-4:]), list(names), lang=lang)
+    return gif

@@ -21,8 +21,8 @@ REPO = HERE.parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bot import records_show as show  # noqa: E402
 from bot.records.service import RecordsService  # noqa: E402
+from bot.show import recordtexts as show  # noqa: E402
 from bot.show.pictures import turn_picture  # noqa: E402
 from data import open_store  # noqa: E402
 from data.records import person_key  # noqa: E402

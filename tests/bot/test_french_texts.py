@@ -14,11 +14,10 @@ import pytest
 from babel.messages.pofile import read_po
 
 import i18n
-from bot import records_show
 from bot.errors import NotYourDecision, TableError, Why
 from bot.service import Hand, SpotChoice, TableService, spot_labels
 from bot.show import buttons as layouts
-from bot.show import texts, words
+from bot.show import recordtexts, texts, words
 from bot.show.channel import table_language
 from bot.show.lobbycard import lobby_card
 from data.records import BoardPage, PlayerRecord, PlayerStats
@@ -220,7 +219,7 @@ def test_records_screens_in_french() -> None:
         best_streak=2, tiles_taken=1,
     )  # fmt: skip
     stats = PlayerStats(record, rank=1, ranked_players=3, favourite_opening="Y40")
-    text = records_show.stats_content(stats, FRENCH)
+    text = recordtexts.stats_content(stats, FRENCH)
     assert text.splitlines()[0] == "**Statistiques de Léa** sur ce serveur"
     assert "Victoires\u00a0: **2 (50\u00a0%)**" in text
     assert "Niveau μ ± σ\u00a0: **27,3 ± 2,1**" in text
@@ -228,15 +227,15 @@ def test_records_screens_in_french() -> None:
     assert "Ouverture préférée\u00a0: **jaune 40**" in text
     assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
     # English as before, word for word.
-    english = records_show.stats_content(stats)
+    english = recordtexts.stats_content(stats)
     assert "Wins: **2 (50%)**" in english and "Skill μ ± σ: **27.3 ± 2.1**" in english
     assert "Mayhem suffered: **1 tile to pile**" in english
     board = BoardPage((record,), first_rank=1, total=1)
-    said = records_show.board_content(board, FRENCH)
+    said = recordtexts.board_content(board, FRENCH)
     assert said.startswith("**Classement · page 1 sur 1** — Cote prudente μ − 3σ · au moins")
     assert "4 parties, 2 victoires" in said
     no_match = words.refusal(TableError(Why.NO_MATCH), texts.esc, FRENCH)
     assert no_match == "Cette partie n'existe pas."
-    assert records_show.history_content([], None, FRENCH) == (
+    assert recordtexts.history_content([], None, FRENCH) == (
         "**Parties récentes sur ce serveur**\u00a0: aucune terminée pour l'instant."
     )

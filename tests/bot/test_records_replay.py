@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import records_show
 from bot.errors import TableError, Why
 from bot.records.replay import CHECKPOINT_EVERY, MatchReplay
 from bot.records.service import RecordsService
+from bot.show import recordtexts
 from data.store import Seat, Store, TableOptions
 from engine import Game, view
 from engine.scenario import scenario_output
@@ -72,9 +72,10 @@ async def test_an_export_runs_through_the_engine_cli_to_the_stored_final_state(
     for tid in ids:
         table = await backend_store.get_table(tid)
         player = next(s.user_id for s in table.seats if s.user_id is not None)
-        scenario = await service.export(GUILD, tid, player)
+        exported = await service.export(GUILD, tid, player)
+        assert exported.number == table.number
         path = tmp_path / f"match-{tid}.json"
-        path.write_text(json.dumps(scenario))
+        path.write_text(json.dumps(exported.scenario))
         out = subprocess.run(
             [sys.executable, "-m", "engine", "run", str(path)],
             capture_output=True,
@@ -120,11 +121,11 @@ async def test_a_match_stopped_after_its_first_move_replays_to_where_it_stopped(
     last = await service.step(GUILD, tid, 10**4)
     assert last.stopped and last.step.last
     assert last.step.after.standings == game.standings() != tuple(game.scores)
-    text = records_show.step_text(last).content
+    text = recordtexts.step_text(last).content
     assert "The match stopped here, before its end. Tiles left (lower is better): " in text
     assert "The match is over" not in text
     [entry] = await service.history(GUILD, None)
-    line = records_show.history_line(1, entry)
+    line = recordtexts.history_line(1, entry)
     assert "**stopped** before its end (" in line and "winner" not in line
     # A game aborted before its first move has nothing to replay.
     seats = (Seat(1000, "A"), Seat(1001, "B"))

@@ -15,8 +15,8 @@ from PIL import Image
 
 from bot.errors import Why
 from bot.names import COMPUTER_NAMES
-from bot.records_show import NO_STATS
 from bot.show import texts
+from bot.show.recordtexts import NO_STATS
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 

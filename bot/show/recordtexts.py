@@ -1,8 +1,10 @@
-"""Words and pictures of the records commands: stats, leaderboard, history, replay steps.
+"""The words of the records: stats, leaderboard, history, replay steps, summaries and exports.
 
-One job: turn the records service's typed results into what Discord shows (text, a picture's
-drawing function, buttons' custom ids). It never asks the service or the store. Only what was
-public during play is shown: totals, wins, mayhem everyone saw, public boards; never a hand.
+One job: word the records service's typed results (the text of each message, and the rows and
+titles its picture draws), as :mod:`bot.show.texts` words the table's. Pure functions; they never
+ask the service or the store. Only what was public during play is shown: totals, wins, mayhem
+everyone saw, public boards; never a hand. (The records' refusals are worded with every other
+refusal, in :mod:`bot.show.words`.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import babel.numbers
 
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
-from bot.records.service import PAGE_SIZE, ReplayShown
+from bot.records.results import PAGE_SIZE, ReplayShown
 from bot.show.texts import esc, jump_url, table_name
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
 from i18n import ENGLISH, N_, Language
@@ -272,10 +274,27 @@ def summary_caption(shown: ReplayShown, lang: Language = ENGLISH) -> str:
     return lang.gettext("Step {step} of {steps}").format(step=s.index + 1, steps=s.count)
 
 
-def encode_player(key: str) -> str:
-    """A player key in a custom id (``u:42`` -> ``u.42``)."""
-    return key.replace(":", ".")
+def shares(mention: str, content: str, lang: Language = ENGLISH) -> str:
+    """Stats shared in the channel: who shares them, then the stats as text."""
+    said = lang.gettext("{player} shares:").format(player=mention)
+    return f"{said}\n{content}"
 
 
-def decode_player(text: str) -> str:
-    return text.replace(".", ":", 1)
+def summary_text(number: int, lang: Language = ENGLISH) -> str:
+    """The message of a match's animated summary."""
+    return lang.gettext("**Summary of {table}**: the deal, the mayhem and the last tiles.").format(
+        table=table_name(number, lang=lang)
+    )
+
+
+def export_file(number: int) -> str:
+    """The name of a match's scenario file."""
+    return f"match-{number}.json"
+
+
+def export_text(number: int, lang: Language = ENGLISH) -> str:
+    """The message of a match's scenario file."""
+    return lang.gettext(
+        "Table #{number} as a scenario file: `python -m engine run {file}` replays "
+        "it to its final state."
+    ).format(number=number, file=export_file(number))
