@@ -14,6 +14,7 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -62,12 +63,38 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(sig, _ignore)
 
 
+def command_name(argv0: str) -> str:
+    """How the bot was typed, for ``--help``: the installed command's name, or
+    ``python -m bot``.
+
+    >>> command_name("/opt/flaming-pyramids/.venv/bin/flaming-pyramids")
+    'flaming-pyramids'
+    >>> command_name("/opt/flaming-pyramids/bot/__main__.py")
+    'python -m bot'
+    """
+    name = Path(argv0).name
+    return "python -m bot" if name in ("__main__.py", "-c", "") else name
+
+
 def _main(argv: list[str]) -> int:
     import argparse
 
+    from bot import DISTRIBUTION, __version__
+    from bot.config import dotenv_path
+
     parser = argparse.ArgumentParser(
-        prog="python -m bot",
-        description="Run the Flaming Pyramids Discord bot (settings: the environment or .env).",
+        prog=command_name(sys.argv[0]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run the Flaming Pyramids Discord bot.\n\n"
+        "Its settings come from the environment, then from the .env file of the folder it is\n"
+        f"started from, and no other one:\n  {dotenv_path()}\n"
+        "(the environment wins). .env.example describes every setting.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{DISTRIBUTION} {__version__}",
+        help="print the installed package's name and version, and exit",
     )
     parser.add_argument(
         "command",
@@ -91,7 +118,12 @@ def _main(argv: list[str]) -> int:
         config = load_config()
     except ConfigError as err:
         _redact = Redactor.from_env(os.environ)  # (with the .env file's settings)
-        say(f"{err} (every setting is described in .env.example)")
+        said = str(err)
+        say(
+            said
+            if ".env.example" in said
+            else f"{said} (every setting is described in .env.example)"
+        )
         return 2
     _redact = Redactor.from_env(os.environ)
     setup_logging("WARNING" if args.command == "check" else config.log_level, _redact)

@@ -1,4 +1,5 @@
-"""The bot's configuration: every setting comes from the environment (or a ``.env`` file).
+"""The bot's configuration: every setting comes from the environment (or from the ``.env`` file of
+the folder the bot is started from, :func:`dotenv_path`; the environment wins).
 
 The variables a server owner sets are listed in ``.env.example``:
 
@@ -387,21 +388,50 @@ def _webhook(env: Mapping[str, str], test_mode: bool) -> str | None:
     return raw
 
 
+def dotenv_path() -> Path:
+    """The ``.env`` file the bot reads: the one in the folder it is started from, and no other."""
+    return Path.cwd() / ".env"
+
+
+def _no_token(read: Path | None) -> str:
+    """The one line that says the token is missing, and where the bot looked for it (``read``:
+    the ``.env`` file it read, or None when it read none)."""
+    how = (
+        "(the README's 'Run your own bot' says how to get one; .env.example describes every "
+        "setting)"
+    )
+    if read is None:
+        return (
+            "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token after "
+            f"DISCORD_TOKEN= {how}"
+        )
+    only = "(the bot reads .env from the folder it is started from, and no other)"
+    if read.is_file():
+        return (
+            f"DISCORD_TOKEN is not set: it is not in the environment, and {read} {only} has no "
+            f"token. Put your bot's token after DISCORD_TOKEN= in that file {how}"
+        )
+    return (
+        f"DISCORD_TOKEN is not set: it is not in the environment, and there is no {read} {only}. "
+        f"Copy .env.example to .env there and put your bot's token after DISCORD_TOKEN= {how}"
+    )
+
+
 def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
-    """Read the configuration from ``env`` (default: the process environment, after loading a
-    ``.env`` file from the working directory if there is one). Raises :class:`ConfigError`."""
+    """Read the configuration from ``env`` (default: the process environment, after loading the
+    ``.env`` file of the folder the bot is started from if there is one, :func:`dotenv_path`;
+    the environment wins). Raises :class:`ConfigError`."""
+    read: Path | None = None
     if env is None:
         if dotenv:
             from dotenv import load_dotenv
 
-            load_dotenv(Path.cwd() / ".env", override=False)
+            read = dotenv_path()
+            load_dotenv(read, override=False)
         env = os.environ
     token = (env.get("DISCORD_TOKEN") or "").strip()
     if not token:
-        raise ConfigError(
-            "DISCORD_TOKEN is not set. Copy .env.example to .env and put your bot's token in it "
-            "(see the README: 'Run your own bot')."
-        )
+        raise ConfigError(_no_token(read))
     check_token(token)
     level = (env.get("LOG_LEVEL") or "INFO").strip().upper()
     if level not in LOG_LEVELS:

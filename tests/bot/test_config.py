@@ -7,12 +7,13 @@ import re
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 import yarl
 
-from bot.config import ConfigError, apply_endpoints, load_config, offset_clock
+from bot.config import ConfigError, apply_endpoints, dotenv_path, load_config, offset_clock
 
 REPO = Path(__file__).resolve().parents[2]
 #: A token of the right shape (three base64url parts); Discord never issued it.
@@ -67,19 +68,81 @@ def test_offset_clock(tmp_path: Path) -> None:
     assert clock() - time.time() > 86000
 
 
-def test_python_m_bot_without_token_exits_2(tmp_path: Path) -> None:
+#: The installed command (``[project.scripts]``), beside this interpreter.
+SCRIPT = Path(sys.executable).with_name("flaming-pyramids")
+HOW = "(the README's 'Run your own bot' says how to get one; .env.example describes every setting)"
+
+
+def _typed(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` run as typed in ``cwd``, with no token in its environment."""
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["PYTHONPATH"] = str(REPO)
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    return subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=False
     )
+
+
+COMMANDS = {"python -m bot": [sys.executable, "-m", "bot"], "flaming-pyramids": [str(SCRIPT)]}
+
+
+@pytest.mark.parametrize("typed", COMMANDS)
+def test_without_token_one_line_names_the_dotenv_it_read_and_exits_2(
+    tmp_path: Path, typed: str
+) -> None:
+    done = _typed(COMMANDS[typed], tmp_path)
     assert done.returncode == 2
-    assert "DISCORD_TOKEN" in done.stderr and ".env.example" in done.stderr
+    assert done.stdout == ""
+    assert done.stderr == (
+        "flaming pyramids bot: DISCORD_TOKEN is not set: it is not in the environment, and there "
+        f"is no {tmp_path / '.env'} (the bot reads .env from the folder it is started from, and "
+        "no other). Copy .env.example to .env there and put your bot's token after "
+        f"DISCORD_TOKEN= {HOW}\n"
+    )
+
+
+def test_without_token_in_the_dotenv_it_read_says_that_file_has_none(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("LOG_LEVEL=INFO\n")
+    done = _typed(COMMANDS["python -m bot"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "flaming pyramids bot: DISCORD_TOKEN is not set: it is not in the environment, and "
+        f"{tmp_path / '.env'} (the bot reads .env from the folder it is started from, and no "
+        f"other) has no token. Put your bot's token after DISCORD_TOKEN= in that file {HOW}\n"
+    )
+
+
+def test_without_token_and_without_reading_a_dotenv_the_line_says_where_to_put_it() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config({}, dotenv=False)
+    assert str(caught.value) == (
+        "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token after "
+        f"DISCORD_TOKEN= {HOW}"
+    )
+
+
+def test_dotenv_path_is_the_dotenv_of_the_folder_it_is_started_from(tmp_path: Path) -> None:
+    assert dotenv_path() == tmp_path / ".env"  # (the autouse fixture made tmp_path the cwd)
+
+
+@pytest.mark.parametrize("typed", COMMANDS)
+def test_version_prints_the_distribution_and_its_version(tmp_path: Path, typed: str) -> None:
+    done = _typed([*COMMANDS[typed], "--version"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"flaming-pyramids-bot {version('flaming-pyramids-bot')}\n"
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("typed", COMMANDS)
+def test_help_names_the_command_as_typed_and_the_one_dotenv_it_reads(
+    tmp_path: Path, typed: str
+) -> None:
+    done = _typed([*COMMANDS[typed], "--help"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"usage: {typed} [-h] [--version] [{{run,check}}]"
+    assert f"  {tmp_path / '.env'}" in lines
+    assert sum(".env" in line and ".env.example" not in line for line in lines) == 2
+    assert done.stderr == ""
 
 
 ENV_NAMES = (
