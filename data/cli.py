@@ -1,15 +1,14 @@
-"""``python -m data``: check a database against its action logs, migrate it, or move it from
-SQLite to PostgreSQL.
+"""``python -m data``: look after the bot's database from the command line.
 
 ::
 
-    python -m data check [DB]                # one line per problem; exit 1 if any, 2 if DB
-                                             # cannot be read
-    python -m data migrate [DB]              # create the database / apply pending migrations
-    python -m data copy SQLITE_DB POSTGRES   # copy everything into an empty PostgreSQL database
-    python -m data ratings [DB] [--recompute] [--guild ID]   # rate finished matches not
-                                             # rated yet; --recompute: rebuild every rating
-                                             # from the stored results (data/records.py)
+    python -m data check [DB]      # replay every stored game; one line per problem, exit 1 if
+                                   # any, 2 if DB cannot be read (it is only read)
+    python -m data migrate [DB]    # create the database, or apply the pending migrations
+    python -m data copy SQLITE POSTGRESQL   # copy everything into an empty PostgreSQL database
+    python -m data ratings [DB] [--recompute] [--guild ID]   # rate finished matches not rated
+                                   # yet; --recompute: rebuild every rating from the stored
+                                   # results (data/records.py)
 
 ``DB`` is a file path, a ``sqlite:///`` URL or a ``postgresql://`` (``postgres://``) URL; by
 default ``DATABASE_URL``, else the bot's default SQLite file (see :mod:`data.location`).
@@ -28,6 +27,7 @@ from pathlib import Path
 
 from data import default_database_url, safe_url, sqlite_path, store_kind
 from data import migrate as sqlite_migrate
+from data.location import default_database_path
 from data.store import SchemaTooNew, Store, StoreError
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_ERROR = 0, 1, 2
@@ -165,26 +165,64 @@ def _run(command: str, urls: list[str], args: argparse.Namespace | None = None) 
     return code
 
 
+DESCRIPTION = """\
+Look after the bot's database: check every stored game against its moves, create the
+database or bring it up to date, copy a SQLite database into PostgreSQL, or rate the
+finished matches.
+
+DB is a SQLite file, a sqlite:/// URL or a postgresql:// URL. Without DB, the command uses
+DATABASE_URL if it is set, and otherwise the bot's default database:
+  {default}"""
+
+EPILOG = """\
+Exit status: 0 when all went well, 1 when check or copy found a problem, 2 when the
+database cannot be read or used (the one line on stderr says why)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m data", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    db_help = "database file, sqlite:/// URL or postgresql:// URL (default: DATABASE_URL)"
-    check = sub.add_parser("check", help="replay every game and compare with its stored state")
-    check.add_argument("db", nargs="?", help=db_help)
-    mig = sub.add_parser("migrate", help="create the database or apply pending migrations")
-    mig.add_argument("db", nargs="?", help=db_help)
+    parser = argparse.ArgumentParser(
+        prog="python -m data",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION.format(default=default_database_path()),
+        epilog=EPILOG,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    db_help = "the database (default: DATABASE_URL, else the bot's default database)"
+    check = sub.add_parser(
+        "check",
+        help="Replay every stored game and compare it with its stored state. One line per "
+        "problem; the database is only read.",
+        description="Replay every stored game and compare it with its stored state. One line "
+        "per problem; the database is only read (a copy on read-only media works too).",
+    )
+    check.add_argument("db", nargs="?", metavar="DB", help=db_help)
+    mig = sub.add_parser(
+        "migrate",
+        help="Create the database, or bring it up to the version this code reads.",
+        description="Create the database, or bring it up to the version this code reads (the "
+        "bot does the same at every start).",
+    )
+    mig.add_argument("db", nargs="?", metavar="DB", help=db_help)
     cp = sub.add_parser(
-        "copy", help="copy a SQLite database into an empty PostgreSQL database, then check it"
+        "copy",
+        help="Copy a SQLite database into an empty PostgreSQL database, then check the copy.",
+        description="Copy a SQLite database into an empty PostgreSQL database, then check the "
+        "copy. Stop the bot first; the SQLite database is only read.",
     )
-    cp.add_argument("source", help="the SQLite file or sqlite:/// URL (only read)")
-    cp.add_argument("target", help="an empty PostgreSQL database's postgresql:// URL")
-    rat = sub.add_parser("ratings", help="rate finished matches not rated yet, or recompute")
-    rat.add_argument("db", nargs="?", help=db_help)
+    cp.add_argument("source", metavar="SQLITE", help="the SQLite file or sqlite:/// URL")
+    cp.add_argument("target", metavar="POSTGRESQL", help="an empty database's postgresql:// URL")
+    rat = sub.add_parser(
+        "ratings",
+        help="Rate the finished matches not rated yet; with --recompute, rebuild every rating.",
+        description="Rate the finished matches not rated yet (the bot does it as they end); "
+        "with --recompute, rebuild every rating from the stored results.",
+    )
+    rat.add_argument("db", nargs="?", metavar="DB", help=db_help)
     rat.add_argument(
-        "--recompute", action="store_true", help="rebuild the ratings from the stored results"
+        "--recompute", action="store_true", help="rebuild every rating from the stored results"
     )
-    rat.add_argument("--guild", type=int, help="only this server (with --recompute)")
+    rat.add_argument("--guild", type=int, metavar="ID", help="only this server (with --recompute)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     urls = [args.source, args.target] if args.command == "copy" else [_url(args.db)]

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import aiosqlite
@@ -16,6 +19,8 @@ from data.migrate import latest_version, migrate
 from data.sqlite import SqliteStore
 from data.store import TableOptions
 from tests.data.helpers import play, start_table
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 async def two_games(db: Path) -> list[int]:
@@ -164,3 +169,39 @@ async def test_open_store_opens(tmp_path: Path) -> None:
         assert (await store.get_table(t.id)).id == t.id
     finally:
         await store.close()
+
+
+def test_help_says_in_sentences_what_each_command_does_and_which_database_it_uses(
+    tmp_path: Path,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update(STATE_DIRECTORY=str(tmp_path / "state"), PYTHONPATH=str(REPO))
+    done = subprocess.run(
+        [sys.executable, "-m", "data", "--help"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "usage: python -m data [-h] COMMAND ..."
+    # The default database, as the bot would use it here, on a line of its own.
+    assert f"  {tmp_path / 'state' / 'flaming_pyramids.db'}" in lines
+    text = " ".join(done.stdout.split())
+    for said in (
+        "Without DB, the command uses DATABASE_URL if it is set, and otherwise the bot's "
+        "default database:",
+        "check Replay every stored game and compare it with its stored state.",
+        "migrate Create the database, or bring it up to the version this code reads.",
+        "copy Copy a SQLite database into an empty PostgreSQL database, then check the copy.",
+        "ratings Rate the finished matches not rated yet; with --recompute, rebuild every rating.",
+        "Exit status: 0 when all went well, 1 when check or copy found a problem, 2 when the "
+        "database cannot be read or used",
+    ):
+        assert said in text, said
+    # Plain sentences: no reST markup of the module's docstring, nothing cut mid-sentence.
+    assert "``" not in done.stdout and "python -m data``" not in done.stdout
