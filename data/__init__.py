@@ -8,7 +8,7 @@
     await store.open()
 
 The PostgreSQL store needs asyncpg, installed with the ``postgres`` extra
-(``pip install 'flaming-pyramids-bot[postgres]'``); a SQLite-only host does without it.
+(``pip install -e '.[postgres]'`` in the checkout); a SQLite-only host does without it.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from data.store import (
 )
 
 #: What installs the PostgreSQL store's driver.
-POSTGRES_EXTRA = "pip install 'flaming-pyramids-bot[postgres]'"
+POSTGRES_EXTRA = "pip install -e '.[postgres]' in the bot's checkout"
 SQLITE_SCHEMES = ("sqlite", "sqlite3")
 POSTGRES_SCHEMES = ("postgres", "postgresql")
 

@@ -203,7 +203,7 @@ async def test_postgresql_without_its_driver_says_which_extra_to_install(tmp_pat
     done = await finish(proc)
     assert done.status == 2
     line = done.one_line()
-    assert "pip install 'flaming-pyramids-bot[postgres]'" in line
+    assert "pip install -e '.[postgres]' in the bot's checkout" in line
     assert "secret" not in done.err
 
 
