@@ -151,7 +151,7 @@ class Hands:
         if not hand.dm or not hand.begins:
             return
         kept = Kept.hand(hand.user_id)
-        message = await self.card.message(hand)
+        message = await self.card.message(hand, fall_row=buttons.fall_row_after(None))
         message.silent = not hand.dm_on_turn
         try:
             cid = await self.outbox.dm_channel_id(hand.user_id)

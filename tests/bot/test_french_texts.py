@@ -86,6 +86,12 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     ]
     # English stays as it was.
     assert "Choose **Fall left** or **Fall right**" in texts.step_content(after)
+    # A fall asked in the second row has a heading above it.
+    falling = await service.hand(t, ALICE)
+    rows = payload(layouts.hand_view(falling, fall_row=1, lang=FRENCH))
+    check_limits(rows)
+    assert [b["label"] for b in rows[0]["components"]] == ["Où glisse le jaune 40 ?"]
+    assert [b["label"] for b in rows[1]["components"]][:2] == ["Glisse à gauche", "Glisse à droite"]
 
 
 async def test_a_turn_screen_in_french(service: TableService) -> None:
@@ -99,7 +105,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     )
     assert "Choisissez une tuile ci-dessous, puis son emplacement." in text
     french(text)
-    rows = payload(layouts.hand_view(hand, with_mode="channel", lang=FRENCH))
+    rows = payload(layouts.hand_view(hand, fall_row=0, with_mode="channel", lang=FRENCH))
     check_limits(rows)
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "jaune 40 · stable" in labels and "Aller à la table" in labels
