@@ -282,6 +282,6 @@ async def test_the_double_tap_figures_count_every_tap_answered_and_no_second_mov
 ) -> None:
     counts = await measure(tables=1, second=second)  # bench/taps.py at the suite's size
     steps = [c for by_step in counts.steps.values() for c in by_step.values()]
-    assert len(steps) == len(GAPS) * 3 and counts.not_reached == 0
+    assert len(steps) == len(GAPS) * 4 and counts.not_reached == 0
     assert all(c.doubled == 1 and c.answered == c.taps >= 1 for c in steps)
-    assert (counts.failed, counts.second_moves) == (0, 0)
+    assert (counts.failed, counts.second_moves, counts.second_falls) == (0, 0, 0)
