@@ -5,37 +5,26 @@ not left for the player to find with **My hand**."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.app import Bot
 from tests.fakediscord.fixtures import StartBot, World
-from tests.pgserver import PgServer
 
-from .conftest import MovableClock, bot_config
+from .conftest import MovableClock, OwnPg, bot_config
 from .driver import TIMEOUT, TableDriver, is_players_turn
 from .test_decisions import COLLAPSE, write_state
 
 OPEN_DM = "POST /users/@me/channels"
 
 
-@pytest.fixture
-def own_pg(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[PgServer]:
-    """A PostgreSQL server of this test's own, that it may stop and start again; the bot waits
-    at most a second for an unreachable database."""
-    monkeypatch.setenv("DATABASE_RETRY", "1")
-    monkeypatch.setenv("DATABASE_TIMEOUT", "2")
-    server = PgServer.start(pg_server.bindir)
-    try:
-        yield server
-    finally:
-        server.stop()
+WAITS_S = 1.0
+"""How long the bot waits for an unreachable database: a second."""
 
 
 async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_back(
-    own_pg: PgServer,
+    own_pg: OwnPg,
     world: World,
     start_bot: StartBot,
     clock: MovableClock,
@@ -44,10 +33,9 @@ async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_bac
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     fake = world.fake
+    pg = own_pg(retry_s=WAITS_S, timeout_s=2 * WAITS_S)
     bot = Bot(
-        bot_config(
-            own_pg.create_database("outage"), test_state_file=write_state(tmp_path, COLLAPSE)
-        ),
+        bot_config(pg.create_database("outage"), test_state_file=write_state(tmp_path, COLLAPSE)),
         clock=clock,
     )
     await start_bot(bot)
@@ -61,7 +49,7 @@ async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_bac
     after = await table.fall(world.alice, falling, "left")
     assert TableDriver.decider(after) == world.bob.id
     await fake.wait_for(lambda: fake.requests_to(OPEN_DM), TIMEOUT, "Bob's DMs being opened")
-    own_pg.halt()
+    pg.halt()
     await fake.wait_for(
         lambda: [r for r in caplog.records if r.name == "bot.show.hands"],
         TIMEOUT,
@@ -69,7 +57,7 @@ async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_bac
     )
     assert table.hand_message(world.bob) is None
 
-    own_pg.launch()  # back: the screen comes without Bob asking for it
+    pg.launch()  # back: the screen comes without Bob asking for it
     screen = await fake.wait_for(
         lambda: (m := table.hand_message(world.bob)) is not None and m.settled and m,
         TIMEOUT,
