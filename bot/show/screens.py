@@ -219,15 +219,20 @@ class Screens:
         interaction: discord.Interaction[Any],
         table_id: int,
         text: str,
-        noted: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]],
+        noted: Callable[[Callable[[bool], Awaitable[Any]]], Awaitable[None]],
     ) -> None:
         """Close the clicked screen in direct messages with ``text`` (no buttons, no picture)
         through the click's own answer; ``noted`` runs the edit it is given where the closing
-        is recorded (:meth:`bot.show.hands.Hands.closed_by_click`)."""
+        is recorded (:meth:`bot.show.hands.Hands.closed_by_click`), saying, if it is told so,
+        that the database went away after the move was saved (:data:`texts.SAVED_RECORDS_AWAY`)."""
+        lang = clicker_language(interaction)
 
-        async def close() -> None:
+        async def close(records_away: bool) -> None:
+            shown = Message(text)
+            if records_away:
+                shown = shown.noted(texts.translated(texts.SAVED_RECORDS_AWAY, lang), texts.clip)
             try:
-                await interaction.edit_original_response(**Message(text).to_edit())
+                await interaction.edit_original_response(**shown.to_edit())
             except discord.HTTPException as err:
                 log.info("table %s: could not close the clicked screen: %s", table_id, err)
 

@@ -756,6 +756,13 @@ def fell(direction: str, lang: Language = ENGLISH) -> str:
 
 CLOSED: Final = N_("This table is closed.")
 """What a private screen says once its table was closed before the end of its match."""
+SAVED_RECORDS_AWAY: Final = N_(
+    "Your move is recorded, but the game's records are unreachable for a moment: what is not "
+    "shown yet will be as soon as they are back."
+)
+"""The note on a player's screen closed by their move while the database went away: the move
+was saved before, and what waits for the database (the next players' screens) is sent once it
+answers again."""
 
 
 def translated(note: str, lang: Language = ENGLISH) -> str:

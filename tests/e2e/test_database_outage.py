@@ -1,6 +1,7 @@
 """What a PostgreSQL outage interrupts is finished once the database is back: the screen of a
 player's new decision, which could not be sent while the database was away, is sent then (once),
-not left for the player to find with **My hand**."""
+not left for the player to find with **My hand**; a move saved just before the database went
+away is not answered as if nothing was changed."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ from pathlib import Path
 import pytest
 
 from bot.app import Bot
+from bot.show import texts
+from engine import Fall, Play
+from i18n import catalogs
 from tests.fakediscord.fixtures import StartBot, World
 
 from .conftest import MovableClock, OwnPg, bot_config
-from .driver import TIMEOUT, TableDriver, is_players_turn
+from .driver import TIMEOUT, TableDriver, actions, is_players_turn, stored_log
 from .test_decisions import COLLAPSE, write_state
 
 OPEN_DM = "POST /users/@me/channels"
+POST = "POST /channels/{channel_id}/messages"
 
 
 WAITS_S = 1.0
@@ -65,4 +70,57 @@ async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_bac
     )
     assert is_players_turn(screen)
     assert len([m for m in world.bob.dms() if m.images()]) == 1  # once
+    fake.assert_no_failed_interactions()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_a_fall_saved_as_the_database_goes_away_closes_its_screen_and_says_so(
+    own_pg: OwnPg,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    locale: str,
+) -> None:
+    fake = world.fake
+    alice = world.alice
+    pg = own_pg(retry_s=WAITS_S, timeout_s=2 * WAITS_S)
+    url = pg.create_database("saved")
+    await start_bot(
+        Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
+    )
+    await table.open(alice, world.bob, world.carol)
+    alice.locale = locale  # her client's language, from her first click on
+    game = await table.start(alice)
+    falling = await table.play(alice, game)  # her fall, asked on her screen in direct messages
+    assert falling.channel.is_dm and "fall" in actions(falling)
+    # The fall is saved; the turn's message is slow to post, and the database goes away
+    # meanwhile, before her screen is closed.
+    fake.faults.delay(POST, 1.5, channel_id=table.place())
+    posts = len(fake.requests_to(POST))
+    ix = await table.click_action(alice, falling, "fall", "left")
+    await fake.wait_for(lambda: len(fake.requests_to(POST)) > posts, TIMEOUT, "the turn's post")
+    pg.halt()
+    await fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "her screen")
+
+    # Her screen is closed with the turn's account, and says that the move is recorded and
+    # that what is not shown yet comes once the records are back; no "nothing was changed".
+    lang = catalogs.for_locale(locale)
+    said = texts.translated(texts.SAVED_RECORDS_AWAY, lang)
+    assert falling.content.startswith(said)
+    assert ix.followups == []
+    turn = table.latest_game()
+    assert turn.id != game.id and not turn.ephemeral  # the table shows the turn
+    assert table.hand_message(world.bob) is None  # Bob's screen waits for the database
+
+    pg.launch()  # back: what was not shown comes
+    screen = await fake.wait_for(
+        lambda: (m := table.hand_message(world.bob)) is not None and m.settled and m,
+        TIMEOUT,
+        "Bob's screen",
+    )
+    assert is_players_turn(screen)
+    log = await stored_log(url, table.table_id())
+    assert [e.action for e in log] == [Play("Y40", (1, 1)).to_dict(), Fall("left").to_dict()]
     fake.assert_no_failed_interactions()
