@@ -14,10 +14,12 @@ from bot.app import Bot
 from bot.show import texts
 from engine import Fall, Play
 from i18n import catalogs
+from tests.fakediscord import Message
 from tests.fakediscord.fixtures import StartBot, World
+from tests.pgserver import PgServer
 
 from .conftest import MovableClock, OwnPg, bot_config
-from .driver import TIMEOUT, TableDriver, actions, is_players_turn, stored_log
+from .driver import TIMEOUT, TableDriver, actions, answer, is_players_turn, stored_log
 from .test_decisions import COLLAPSE, write_state
 
 OPEN_DM = "POST /users/@me/channels"
@@ -26,6 +28,26 @@ POST = "POST /channels/{channel_id}/messages"
 
 WAITS_S = 1.0
 """How long the bot waits for an unreachable database: a second."""
+
+
+async def started(
+    own_pg: OwnPg,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    database: str,
+) -> tuple[PgServer, str, Message]:
+    """A PostgreSQL server of the test's own (the bot waits :data:`WAITS_S` for it), the bot on
+    its database ``database`` dealing :data:`COLLAPSE`, a table of Alice, Bob and Carol open
+    (not started): the server, the database's URL and the lobby card."""
+    pg = own_pg(retry_s=WAITS_S, timeout_s=2 * WAITS_S)
+    url = pg.create_database(database)
+    await start_bot(
+        Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
+    )
+    return pg, url, await table.open(world.alice, world.bob, world.carol)
 
 
 async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_back(
@@ -38,13 +60,7 @@ async def test_a_turn_screen_the_outage_held_up_is_sent_once_the_database_is_bac
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     fake = world.fake
-    pg = own_pg(retry_s=WAITS_S, timeout_s=2 * WAITS_S)
-    bot = Bot(
-        bot_config(pg.create_database("outage"), test_state_file=write_state(tmp_path, COLLAPSE)),
-        clock=clock,
-    )
-    await start_bot(bot)
-    await table.open(world.alice, world.bob, world.carol)
+    pg, _, _ = await started(own_pg, world, start_bot, clock, table, tmp_path, "outage")
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)  # her fall to choose, then Bob's turn
     caplog.set_level(logging.INFO)
@@ -85,12 +101,7 @@ async def test_a_fall_saved_as_the_database_goes_away_closes_its_screen_and_says
 ) -> None:
     fake = world.fake
     alice = world.alice
-    pg = own_pg(retry_s=WAITS_S, timeout_s=2 * WAITS_S)
-    url = pg.create_database("saved")
-    await start_bot(
-        Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
-    )
-    await table.open(alice, world.bob, world.carol)
+    pg, url, _ = await started(own_pg, world, start_bot, clock, table, tmp_path, "saved")
     alice.locale = locale  # her client's language, from her first click on
     game = await table.start(alice)
     falling = await table.play(alice, game)  # her fall, asked on her screen in direct messages
@@ -124,3 +135,51 @@ async def test_a_fall_saved_as_the_database_goes_away_closes_its_screen_and_says
     log = await stored_log(url, table.table_id())
     assert [e.action for e in log] == [Play("Y40", (1, 1)).to_dict(), Fall("left").to_dict()]
     fake.assert_no_failed_interactions()
+
+
+async def test_a_screen_the_outage_held_up_is_dropped_if_the_table_moved_on_meanwhile(
+    own_pg: OwnPg,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = world.fake
+    bob = world.bob
+    pg, _, _ = await started(own_pg, world, start_bot, clock, table, tmp_path, "moved")
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)  # her fall to choose, then Bob's turn
+    caplog.set_level(logging.INFO)
+    # Bob's screen is on its way (Discord is slow to open his direct messages) when he leaves
+    # the table: a computer takes his seat and plays his turn. Then the database goes away
+    # before his screen is noted, and holds it up.
+    fake.faults.delay(OPEN_DM, 4.0)
+    after = await table.fall(world.alice, falling, "left")
+    assert TableDriver.decider(after) == bob.id
+    await fake.wait_for(lambda: fake.requests_to(OPEN_DM), TIMEOUT, "Bob's DMs being opened")
+    await answer(await table.slash(bob, "fp leave"))
+    await fake.wait_for(
+        lambda: TableDriver.decider(table.latest_game()) == world.carol.id,
+        TIMEOUT,
+        "the computer's move in Bob's seat",
+    )
+    pg.halt()
+    await fake.wait_for(
+        lambda: [r for r in caplog.records if "waits for the database" in r.getMessage()],
+        TIMEOUT,
+        "Bob's screen held up by the outage",
+    )
+
+    pg.launch()  # back: the screen is out of date, and is not sent
+    await fake.wait_for(
+        lambda: [r for r in caplog.records if "is out of date" in r.getMessage()],
+        TIMEOUT,
+        "the held screen dropped",
+    )
+    assert [r.name for r in caplog.records if "is out of date" in r.getMessage()] == [
+        "bot.show.hands"
+    ]
+    assert table.hand_message(bob) is None
+    assert not [m for m in bob.dms() if m.images()]  # no screen ever reached him
