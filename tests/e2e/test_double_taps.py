@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.taps import Second, measure
+from bot.errors import Why
 from bot.show.texts import OUT_OF_DATE_HAND
 from engine import Fall, Game, NextRound, Play
 from tests.fakediscord import Interaction, Message
@@ -24,11 +25,14 @@ from .driver import (
     answered_and_still,
     button_actions,
     is_spot_step,
+    lobby_controls,
+    refusal_text,
     stored_game,
     stored_log,
     stored_table,
 )
-from .test_decisions import COLLAPSE, TWO_FALLS, begin
+from .test_button_places import forged_click
+from .test_decisions import COLLAPSE, TWO_FALLS, begin, private_answer
 from .test_full_game import last_tile_of_round_one
 
 GAPS = (0.0, 0.1, 0.6)
@@ -254,6 +258,67 @@ async def test_a_double_tap_on_a_stale_tile_while_a_fall_is_pending_does_not_cho
     assert table.decider(after) == world.bob.id
     log = await stored_log(db_url, table_id)
     assert [e.action for e in log][1:] == [Fall("right").to_dict()]
+
+
+LOBBY_TAPPERS = {"start": "alice", "cancel": "alice", "join": "dave", "leave": "bob"}
+"""Who presses each lobby button: the host starts and cancels, Dave joins, Bob leaves."""
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+@pytest.mark.parametrize("gap", GAPS)
+@pytest.mark.parametrize("action", list(LOBBY_TAPPERS))
+async def test_a_double_tap_in_the_lobby_acts_once_and_is_answered_quietly(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    action: str,
+    gap: float,
+    second: str,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    lobby = table.lobby()
+    table_id = table.table_id()
+    before = await stored_table(db_url, table_id)
+    user = getattr(world, LOBBY_TAPPERS[action])
+
+    pair = await user.double_click(
+        lobby,
+        custom_id=live_id(lobby, action),
+        gap=gap,
+        second="same" if second == "same" else "place",
+    )
+    await answered_and_still(world.fake, lobby, taps_of(pair))
+
+    after = await stored_table(db_url, table_id)
+    assert after.version == before.version + 1  # one change
+    seated = {s.user_id for s in after.seats}
+    assert {
+        "start": after.status == "playing",
+        "cancel": after.status == "cancelled",
+        "join": world.dave.id in seated and len(after.seats) == 4,
+        "leave": world.bob.id not in seated and len(after.seats) == 2,
+    }[action]
+    quietly(taps_of(pair))
+    if action == "start":
+        await table.settled_game()
+        assert len(table.game_messages()) == 1  # one game begins
+
+
+async def test_a_late_tap_in_the_lobby_by_someone_else_gets_its_answer(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    lobby = table.lobby()
+    start, join = live_id(lobby, "start"), live_id(lobby, "join")
+    await table.start(world.alice)
+    await world.fake.wait_for(lambda: not lobby_controls(lobby) and lobby.settled, 10, "the card")
+
+    # Bob's screen still showed Start and Dave's Join when Alice started the game.
+    for user, custom_id in ((world.bob, start), (world.dave, join)):
+        ix = await forged_click(user, lobby, custom_id)
+        assert await private_answer(ix) == refusal_text(Why.ALREADY_STARTED)
 
 
 @pytest.mark.parametrize("gap", GAPS)
