@@ -745,8 +745,16 @@ def played(tile: str, lang: Language = ENGLISH) -> str:
     )
 
 
-def fell(direction: str, lang: Language = ENGLISH) -> str:
-    """The note on a player's private screen after their fall choice."""
+def fell(direction: str, lang: Language = ENGLISH, tile: str | None = None) -> str:
+    """The note on a player's private screen after their fall choice: which tile fell, when
+    known (the screen may go on with the fall of another tile), and where."""
+    if tile is not None:
+        named = tile_in_text(tile, lang)
+        named = named[:1].upper() + named[1:]
+        if direction == "left":
+            return f"{em.PLAYED} " + lang.gettext("{tile} falls left.").format(tile=named)
+        if direction == "right":
+            return f"{em.PLAYED} " + lang.gettext("{tile} falls right.").format(tile=named)
     if direction == "left":
         return f"{em.PLAYED} " + lang.gettext("The tile falls left.")
     if direction == "right":

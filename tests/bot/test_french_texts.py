@@ -158,6 +158,8 @@ def test_answers_to_commands_in_french() -> None:
     assert texts.translated(texts.CLOSED, FRENCH) == "Cette table est fermée."
     assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table nº 12"
     assert texts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
+    assert texts.fell("right", FRENCH, "R10").endswith("Le rouge\u00a010 glisse à droite.")
+    assert texts.fell("right", i18n.ENGLISH, "R10").endswith("Red 10 falls right.")
 
 
 async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(

@@ -201,7 +201,8 @@ async def test_a_double_tap_on_a_fall_that_another_fall_follows_chooses_one_fall
     ]
     quietly(taps_of(pair))
     assert fall_rows(screen) == FALL_SECOND
-    assert "red 10" in screen.content
+    assert screen.content.startswith("✅ Yellow 40 falls left.")  # which tile, of the two
+    assert "**Where does red 10 fall?**" in screen.content
 
     # Fall left again, twice: red 10 falls once, and the screen closes with the turn.
     pair = await alice.double_click(
