@@ -106,13 +106,14 @@ async def test_a_fall_saved_as_the_database_goes_away_closes_its_screen_and_says
     game = await table.start(alice)
     falling = await table.play(alice, game)  # her fall, asked on her screen in direct messages
     assert falling.channel.is_dm and "fall" in actions(falling)
-    # The fall is saved; the turn's message is slow to post, and the database goes away
-    # meanwhile, before her screen is closed.
-    fake.faults.delay(POST, 1.5, channel_id=table.place())
+    # The fall is saved; the turn's message is on its way (Discord holds it), and the
+    # database goes away meanwhile, before her screen is closed.
+    posting = fake.faults.hold(POST, channel_id=table.place())
     posts = len(fake.requests_to(POST))
     ix = await table.click_action(alice, falling, "fall", "left")
     await fake.wait_for(lambda: len(fake.requests_to(POST)) > posts, TIMEOUT, "the turn's post")
     pg.halt()
+    posting.release()
     await fake.wait_for(lambda: not falling.buttons() and falling.settled, TIMEOUT, "her screen")
 
     # Her screen is closed with the turn's account, and says that the move is recorded and
@@ -152,10 +153,10 @@ async def test_a_screen_the_outage_held_up_is_dropped_if_the_table_moved_on_mean
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)  # her fall to choose, then Bob's turn
     caplog.set_level(logging.INFO)
-    # Bob's screen is on its way (Discord is slow to open his direct messages) when he leaves
-    # the table: a computer takes his seat and plays his turn. Then the database goes away
-    # before his screen is noted, and holds it up.
-    fake.faults.delay(OPEN_DM, 4.0)
+    # Bob's screen is on its way (Discord holds the opening of his direct messages) when he
+    # leaves the table: a computer takes his seat and plays his turn. Then the database goes
+    # away before his screen is noted, and holds it up.
+    opening = fake.faults.hold(OPEN_DM)
     after = await table.fall(world.alice, falling, "left")
     assert TableDriver.decider(after) == bob.id
     await fake.wait_for(lambda: fake.requests_to(OPEN_DM), TIMEOUT, "Bob's DMs being opened")
@@ -166,8 +167,10 @@ async def test_a_screen_the_outage_held_up_is_dropped_if_the_table_moved_on_mean
         "the computer's move in Bob's seat",
     )
     pg.halt()
+    opening.release()
+    held = f"the screen of user {bob.id} waits for the database"
     await fake.wait_for(
-        lambda: [r for r in caplog.records if "waits for the database" in r.getMessage()],
+        lambda: [r for r in caplog.records if held in r.getMessage()],
         TIMEOUT,
         "Bob's screen held up by the outage",
     )
