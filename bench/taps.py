@@ -2,18 +2,20 @@
 ever make a second move?
 
 A phone's double tap sends one button twice, a moment apart. The first tap's answer changes the
-screen (a tile turns it into the spot step, a spot plays the tile and asks its fall, a fall
-closes the decision), so the second tap reaches the bot with the message as it stands by then:
-without the tapped button (``--second same``, the person's screen had not changed yet), or on
-whatever button took its place (``--second place``, it had).
+screen (a tile turns it into the spot step, a spot plays the tile and asks its fall, a fall asks
+the next fall or closes the decision), so the second tap reaches the bot with the message as it
+stands by then: without the tapped button (``--second same``, the person's screen had not changed
+yet), or on whatever button took its place (``--second place``, it had).
 
 Each table is dealt the same position (Alice plays yellow 40 on yellow 2 and red 4: too heavy,
-she chooses where it falls) and Alice decides on the screen in her direct messages, doubling
-every tap with the fake Discord's ``double_click``: the tile, then spot A, then the fall left.
-For each gap between the two taps (0, 0.1 and 0.6 seconds) the report counts the taps Discord
-would have shown as failed (not acknowledged within its 3 seconds) and the moves the second taps
-made (the table's action log against one move per first tap: none for the tile, one for the
-spot, one for the fall).
+she chooses where it falls; then red 10, left on one support of another colour, falls too, and
+she chooses again) and Alice decides on the screen in her direct messages, doubling every tap
+with the fake Discord's ``double_click``: the tile, then spot A, then the first fall left, then
+the second fall left. For each gap between the two taps (0, 0.1 and 0.6 seconds) the report counts
+the taps Discord would have shown as failed (not acknowledged within its 3 seconds) and the moves
+the second taps made (the table's action log against one move per first tap: none for the tile,
+one for the spot, one for each fall). A second move on the first fall is the second fall chosen
+by accident: the report counts those apart.
 
     python bench/taps.py                  # 5 tables per gap, the second tap on the same button
     python bench/taps.py --second place   # the second tap on what took the tapped place
@@ -44,8 +46,8 @@ from tests.fakediscord.fixtures import World, running_world  # noqa: E402
 from tests.fakediscord.runner import InProcessBot  # noqa: E402
 
 GAPS = (0.0, 0.1, 0.6)
-Step = Literal["tile", "spot", "fall"]
-STEPS: tuple[Step, ...] = ("tile", "spot", "fall")
+Step = Literal["tile", "spot", "fall", "fall 2"]
+STEPS: tuple[Step, ...] = ("tile", "spot", "fall", "fall 2")
 Second = Literal["same", "place"]
 DEADLINE_S = 3.0
 """Discord's time to acknowledge an interaction."""
@@ -53,13 +55,14 @@ QUIET_S = 0.3
 """A screen unchanged this long after both taps were answered has had all their edits."""
 POSITION = {
     # Alice (seat 0) plays yellow 40 on yellow 2 and red 4: too heavy, she chooses its fall.
+    # Red 10 is then left on green 20 alone (another colour): it falls too, her choice again.
     "players": 3,
-    "pyramid": {"0,0": "Y2", "0,2": "R4"},
+    "pyramid": {"0,0": "Y2", "0,2": "R4", "0,4": "G20", "1,3": "R10"},
     "hands": [["Y40", "B2"], ["R2", "G2"], ["B4", "Y4"]],
-    "piles": [["R20"], ["G20"], ["B10"]],
+    "piles": [["R20"], ["G30"], ["B10"]],
     "active": 0,
 }
-EXPECTED_MOVES: dict[Step, int] = {"tile": 0, "spot": 1, "fall": 1}
+EXPECTED_MOVES: dict[Step, int] = {"tile": 0, "spot": 1, "fall": 1, "fall 2": 1}
 """The moves one tap of each step makes."""
 
 
@@ -102,6 +105,11 @@ class TapCounts:
     def second_moves(self) -> int:
         return sum(c.second_moves for g in self.steps.values() for c in g.values())
 
+    @property
+    def second_falls(self) -> int:
+        """Second falls chosen by a double tap on the first: moves the second taps made there."""
+        return sum(g["fall"].second_moves for g in self.steps.values() if "fall" in g)
+
 
 def answered_or_failed(ix: Interaction) -> bool:
     return ix.acknowledged or ix.failed
@@ -123,7 +131,7 @@ async def quiet(driver: TableDriver, screen: Message, taps: list[Interaction]) -
 def target(driver: TableDriver, screen: Message, step: Step) -> str | None:
     """The custom id the first tap of ``step`` presses on ``screen``; None if the screen does
     not offer that step (an earlier second tap moved it on)."""
-    wanted = {"tile": "play", "spot": "spot", "fall": "fall"}[step]
+    wanted = {"tile": "play", "spot": "spot", "fall": "fall", "fall 2": "fall"}[step]
     if step == "tile" and is_spot_step(screen):
         return None
     if step == "spot":
@@ -147,7 +155,7 @@ async def one_table(
     table_id = driver.table_id()
     screen = await driver.hand_for(alice, game, turn=True)
     for step in STEPS:
-        if "fall" in actions(screen) and step != "fall":
+        if "fall" in actions(screen) and not step.startswith("fall"):
             counts.not_reached += 1  # the fall is asked already: an earlier tap played the tile
             continue
         cid = target(driver, screen, step)
@@ -203,17 +211,18 @@ def report(c: TapCounts) -> str:
     lines = [
         f"double taps, second tap on the {'same button' if c.second == 'same' else 'same place'}"
         f", {c.tables} table(s) per gap",
-        "gap s  step  doubled  taps  answered  failed  second moves  slowest ack s",
+        "gap s  step    doubled  taps  answered  failed  second moves  slowest ack s",
     ]
     for gap, steps in c.steps.items():
         for step, s in steps.items():
             lines.append(
-                f"{gap:>5}  {step:<4}  {s.doubled:7d}  {s.taps:4d}  {s.answered:8d}  {s.failed:6d}"
+                f"{gap:>5}  {step:<6}  {s.doubled:7d}  {s.taps:4d}  {s.answered:8d}  {s.failed:6d}"
                 f"  {s.second_moves:12d}  {s.slowest_ack_s:13.2f}"
             )
     lines.append(
-        f"in all: {c.failed} failed, {c.second_moves} second moves, {c.not_reached} steps "
-        "not reached (an earlier second tap had moved the table past them)"
+        f"in all: {c.failed} failed, {c.second_moves} second moves ({c.second_falls} of them a "
+        f"second fall chosen by a double tap on the first), {c.not_reached} steps not reached "
+        "(an earlier second tap had moved the table past them)"
     )
     return "\n".join(lines)
 
@@ -225,7 +234,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     counts = asyncio.run(measure(args.tables, args.second))
-    print(json.dumps(asdict(counts)) if args.json else report(counts))
+    figures = {**asdict(counts), "second_falls": counts.second_falls}
+    print(json.dumps(figures) if args.json else report(counts))
 
 
 if __name__ == "__main__":

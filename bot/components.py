@@ -35,6 +35,7 @@ action        arg                                    meaning (places: see :data:
 ``more``      ``<tile>.<page>``                      another page of spots (more than 20)
 ``back``      -                                      from the spots back to the tiles
 ``fall``      ``left`` / ``right``                   the pending fall choice
+``note``      -                                      a heading (disabled): does nothing
 ``next``      -                                      start the next round
 ``mode``      ``dm`` / ``channel``                   how I get my hands from now on
 ``rematch``   -                                      a player: a new lobby, same seats/options
@@ -114,6 +115,7 @@ ARGS: Final[dict[str, Callable[[str], bool]]] = {
             "back",
             "rematch",
             "howto",
+            "note",
         )
     },
     "ai": lambda arg: arg in LEVELS,
@@ -144,6 +146,8 @@ PLACES: Final[dict[str, frozenset[Place]]] = {
     "hand": PUBLIC | {"dm"},
     # The fall choice: on the board, on that notice, and on the decider's private screen.
     "fall": PUBLIC | PRIVATE,
+    # The heading above a fall choice that is not in the first row: wherever that choice is.
+    "note": PUBLIC | PRIVATE,
     # A private screen's steps edit the clicked message: only the clicker's own screen.
     **{a: PRIVATE for a in ("play", "spot", "more", "back", "mode")},
 }

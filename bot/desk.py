@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime, timedelta
 from typing import Any, Final, Literal
 
 import discord
@@ -39,6 +40,46 @@ reach: Discord allows 3 seconds to acknowledge a command, and noting the languag
 may already have taken one (``bot.app.LANGUAGE_WAIT_S``)."""
 
 
+DOUBLE_TAP_S: Final = 2.0
+"""Two taps of one person on one lobby button this close together (by when each was made) are a
+double tap."""
+KEEP_TAPS_S: Final = 60.0
+"""How long an applied lobby tap is remembered."""
+SECOND_TAPS: Final = ("join", "leave", "cancel")
+"""The lobby buttons (besides Start) whose second tap is acknowledged quietly: each asks for
+an outcome (seated, not seated, closed) that the first tap made and nothing but the same person
+undoes. The host's buttons for computer players are not among them (their second tap is refused
+as out of date, and a tap on the button at the same place acts again: a change of its own)."""
+
+
+class LobbyTaps:
+    """The lobby taps this process applied lately, to know the second tap of a double tap: the
+    same person's same button, made within :data:`DOUBLE_TAP_S` after a tap that was applied
+    (by Discord's clock, when each tap was made). Both taps of one person at one table come to
+    the process that serves its server (its shard), so this one remembers them."""
+
+    def __init__(self) -> None:
+        self._applied: dict[tuple[int, int, str], datetime] = {}
+
+    def applied(self, table_id: int, interaction: discord.Interaction[Any], action: str) -> None:
+        """``interaction``'s ``action`` was applied (taps older than :data:`KEEP_TAPS_S` are
+        forgotten)."""
+        made = interaction.created_at
+        self._applied = {
+            key: at
+            for key, at in self._applied.items()
+            if made - at < timedelta(seconds=KEEP_TAPS_S)
+        }
+        self._applied[(table_id, interaction.user.id, action)] = made
+
+    def second(self, table_id: int, interaction: discord.Interaction[Any], action: str) -> bool:
+        """Whether ``interaction`` is the second tap of a double tap whose first was applied."""
+        first = self._applied.get((table_id, interaction.user.id, action))
+        if first is None:
+            return False
+        return timedelta(0) <= interaction.created_at - first <= timedelta(seconds=DOUBLE_TAP_S)
+
+
 class Desk:
     """Takes each table's requests one at a time, and shows what they did."""
 
@@ -55,6 +96,7 @@ class Desk:
         self.service = service
         self.show = show
         self.locks = locks
+        self.lobby_taps = LobbyTaps()
         self.follow = FollowUps(
             service,
             show,
@@ -93,32 +135,52 @@ class Desk:
         level: str = "",
     ) -> None:
         """A lobby button: a seat taken or given up, a computer player added or removed, the
-        lobby cancelled; the clicked card shows the lobby after it."""
+        lobby cancelled; the clicked card shows the lobby after it. A second tap of a join, a
+        leave or a cancel that the first tap made is acknowledged quietly (the first tap's
+        answer stands)."""
         user_id = interaction.user.id
         async with self.locks.table(table_id):
-            if action == "join":
-                board = await self.service.join(table_id, user_id, name)
-            elif action == "leave":
-                board = await self.service.leave_lobby(table_id, user_id)
-            elif action == "ai":
-                board = await self.service.add_ai(table_id, version, user_id, level)
-            elif action == "rmai":
-                board = await self.service.remove_ai(table_id, version, user_id)
-            else:
-                board = await self.service.cancel(table_id, version, user_id)
+            try:
+                if action == "join":
+                    board = await self.service.join(table_id, user_id, name)
+                elif action == "leave":
+                    board = await self.service.leave_lobby(table_id, user_id)
+                elif action == "ai":
+                    board = await self.service.add_ai(table_id, version, user_id, level)
+                elif action == "rmai":
+                    board = await self.service.remove_ai(table_id, version, user_id)
+                else:
+                    board = await self.service.cancel(table_id, version, user_id)
+            except TableError:
+                if action not in SECOND_TAPS or not self.lobby_taps.second(
+                    table_id, interaction, action
+                ):
+                    raise
+                log.debug("table %s: a second tap of %s in the lobby", table_id, action)
+                return
+            self.lobby_taps.applied(table_id, interaction, action)
             await self.show.channel.lobby_clicked(board, interaction.edit_original_response)
 
     async def start(
         self, interaction: discord.Interaction[Any], table_id: int, version: int
     ) -> None:
         """The host's Start: the game's first message (in a thread of its own if the table
-        wants one), the hands, and the lobby card without buttons."""
+        wants one), the hands, and the lobby card without buttons. A second tap of the Start
+        that started it is acknowledged quietly."""
+        user_id = interaction.user.id
         async with self.locks.table(table_id):
-            step = await self.service.start(table_id, version, interaction.user.id)
+            try:
+                step = await self.service.start(table_id, version, user_id)
+            except TableError:
+                if not self.lobby_taps.second(table_id, interaction, "start"):
+                    raise
+                log.debug("table %s: a second tap of Start", table_id)
+                return
+            self.lobby_taps.applied(table_id, interaction, "start")
             thread_id = await self.show.channel.start_thread(interaction, step.board)
             if thread_id is not None:
                 step = await self.service.move_to_thread(step, thread_id)
-            await self.follow.show(step, clicker=interaction.user.id)
+            await self.follow.show(step, clicker=user_id)
         await self.show.channel.lobby_clicked(
             step.board, interaction.edit_original_response, started=True
         )

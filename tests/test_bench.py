@@ -77,9 +77,11 @@ def test_taps_doubles_every_step_of_one_table_a_gap_and_counts_no_failure() -> N
     assert counts["second"] == "same" and counts["tables"] == 1
     assert sorted(counts["steps"]) == ["0", "0.1", "0.6"]
     for gap, steps in counts["steps"].items():
+        assert sorted(steps) == ["fall", "fall 2", "spot", "tile"], gap
         for step, c in steps.items():
             assert c["doubled"] == 1, (gap, step)
             assert c["failed"] == 0 and c["second_moves"] == 0, (gap, step, c)
+    assert counts["second_falls"] == 0 and counts["not_reached"] == 0
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])

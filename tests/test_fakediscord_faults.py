@@ -76,6 +76,23 @@ async def test_injected_error_code_reaches_the_bot(fake_world: World, start_bot:
     assert isinstance(bot.caught[0], discord.Forbidden)
 
 
+async def test_a_held_request_is_answered_once_released(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    world = fake_world
+    await started(world, start_bot)
+    held = world.fake.faults.hold(SEND, channel_id=world.games)
+    ix = await world.alice.slash("fp announce", world.games)
+    await world.fake.wait_for(lambda: world.fake.requests_to(SEND), 5, "the post")
+    await asyncio.sleep(0.3)
+    assert [r.finished for r in world.fake.requests_to(SEND)] == [None]  # held, unanswered
+    assert not ix.followups
+    held.release()
+    answer = await ix.wait_response()
+    assert answer.content == "done"
+    assert held.hits == 1 and [r.status for r in world.fake.requests_to(SEND)] == [200]
+
+
 def test_fault_on_unknown_route_is_refused() -> None:
     from tests.fakediscord import FakeDiscord
 

@@ -345,8 +345,9 @@ class Tables(commands.Cog):
                 await interaction.response.defer()
             # Before the service reads anything: what it answers is in the languages of now.
             await self.bot.note_languages(interaction)
-            # (A spot's place is checked with the move itself; "How to play" reads no table.)
-            if bid.action not in ("spot", "howto"):
+            # (A spot's place is checked with the move itself; "How to play" and a heading
+            # read no table.)
+            if bid.action not in ("spot", "howto", "note"):
                 await self.desk.check_place(
                     bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
                 )
@@ -421,6 +422,10 @@ class Tables(commands.Cog):
 
     async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await self.desk.fall(interaction, bid.table_id, bid.version, bid.arg)
+
+    async def _button_note(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+        """A heading (shown disabled, so Discord sends no tap of it): acknowledged, nothing
+        else."""
 
     async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await self.desk.next_round(interaction, bid.table_id, bid.version)

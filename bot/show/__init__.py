@@ -160,7 +160,8 @@ class Show:
         if noted and own.played is not None:
             note = texts.played(own.played, lang)
         elif noted and own.fell is not None:
-            note = texts.fell(own.fell, lang)
+            fallen = next((e.tile for e in step.events if e.kind == "fell"), None)
+            note = texts.fell(own.fell, lang, fallen)
         if mine is not None:
             await self.screens.show_hand(ix, mine, note=note)
         else:

@@ -8,6 +8,7 @@ made by :class:`bot.components.ButtonId`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Final
 
 import discord
 
@@ -15,7 +16,9 @@ from bot import emoji as em
 from bot.components import ButtonId, FpButton
 from bot.service import Board, Hand, SpotChoice
 from bot.show.texts import jump_url, spot_previews, tile_label
+from engine import View
 from i18n import ENGLISH, Language
+from render.narration import tile_in_text
 
 COLOUR_EMOJI = em.COLOURS
 
@@ -39,7 +42,9 @@ def rematch_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View:
 
 def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None:
     """The channel message's buttons: My hand, the fall choice, Next round; Rematch on the
-    message that ends the match."""
+    message that ends the match. The fall choice takes turns between the first two rows, one
+    fall of the turn after the other (see :func:`fall_choice`): the message is edited from one
+    fall to the next, and the one before's buttons are not where the next one's are."""
     p = board.prompt
     if p.kind == "over" and board.table.status == "finished":
         return rematch_view(board, lang)
@@ -47,25 +52,14 @@ def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None
         return None
     t, v = board.table_id, board.version
     view = discord.ui.View(timeout=None)
+    my_hand = FpButton(
+        ButtonId(t, v, "hand"), label=lang.pgettext("button", "My hand"), emoji=em.HAND
+    )
     if p.kind == "fall" and p.user_id is not None:
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "fall", "left"),
-                label=lang.pgettext("button", "Fall left"),
-                emoji=em.FALL_LEFT,
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-        )
-        view.add_item(
-            FpButton(
-                ButtonId(t, v, "fall", "right"),
-                label=lang.pgettext("button", "Fall right"),
-                emoji=em.FALL_RIGHT,
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-        )
+        row = FALL_ROWS[falls_decided(board.view) % len(FALL_ROWS)]
+        for item in fall_choice(t, v, p.tile, row=row, beside=[my_hand], lang=lang):
+            view.add_item(item)
+        return view
     if p.kind == "next_round":
         view.add_item(
             FpButton(
@@ -75,12 +69,75 @@ def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None
                 row=0,
             )
         )
-    view.add_item(
-        FpButton(
-            ButtonId(t, v, "hand"), label=lang.pgettext("button", "My hand"), emoji=em.HAND, row=0
-        )
-    )
+    my_hand.row = 0
+    view.add_item(my_hand)
     return view
+
+
+FALL_ROWS: Final = (0, 1)
+"""The rows a fall choice takes turns in."""
+
+
+def falls_decided(view: View | None) -> int:
+    """How many falls of the turn in progress were decided already."""
+    return 0 if view is None else sum(1 for e in view.last_events if e.kind == "fell")
+
+
+def fall_row_after(tapped_row: int | None) -> int:
+    """The row of the fall choice a tap in ``tapped_row`` brings up on a private screen: never
+    that row (None: a screen no tap brought up, the first row)."""
+    return FALL_ROWS[1] if tapped_row == FALL_ROWS[0] else FALL_ROWS[0]
+
+
+def fall_choice(
+    table_id: int,
+    version: int,
+    tile: str | None,
+    *,
+    row: int,
+    beside: Sequence[discord.ui.Item[Any]],
+    lang: Language,
+) -> list[discord.ui.Item[Any]]:
+    """Fall left and Fall right in ``row`` (0 or 1), the items ``beside`` after them in the
+    same row; in row 1, a heading above them, disabled, asking where ``tile`` falls.
+
+    A phone's second tap lands where the first one was, on whatever the screen shows by then.
+    When one fall follows another on the same message, or a tap on a tile brings up the fall
+    its player must decide first, the new choice is put in the other row: the second tap lands
+    on the disabled heading (Discord sends nothing) or below every button, never on a fall."""
+    items: list[discord.ui.Item[Any]] = []
+    if row == FALL_ROWS[1]:
+        label = (
+            lang.pgettext("button", "Where does {tile} fall?").format(tile=tile_in_text(tile, lang))
+            if tile
+            else lang.pgettext("button", "Where does the tile fall?")
+        )
+        items.append(
+            FpButton(
+                ButtonId(table_id, version, "note"),
+                label=label,
+                emoji=COLOUR_EMOJI.get(tile[0]) if tile else None,
+                disabled=True,
+                row=FALL_ROWS[0],
+            )
+        )
+    for direction, emoji, text in (
+        ("left", em.FALL_LEFT, lang.pgettext("button", "Fall left")),
+        ("right", em.FALL_RIGHT, lang.pgettext("button", "Fall right")),
+    ):
+        items.append(
+            FpButton(
+                ButtonId(table_id, version, "fall", direction),
+                label=text,
+                emoji=emoji,
+                style=discord.ButtonStyle.primary,
+                row=row,
+            )
+        )
+    for item in beside:
+        item.row = row
+        items.append(item)
+    return items
 
 
 def table_link(
@@ -102,41 +159,42 @@ def table_link(
 def hand_view(
     hand: Hand,
     *,
+    fall_row: int,
     with_mode: str | None = None,
     message_id: int | None = None,
     lang: Language = ENGLISH,
 ) -> discord.ui.View:
     """The private screen's buttons: on the player's turn one button per tile (the hand's
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
-    buttons, else the tiles in grey; a link to the table's newest message (``message_id``, or
-    the one the hand knows), and optionally the button that switches how hands are delivered."""
+    choice in ``fall_row`` (see :func:`fall_choice`), else the tiles in grey; a link to the
+    table's newest message (``message_id``, or the one the hand knows), and optionally the
+    button that switches how hands are delivered (not beside a fall choice: a second tap of a
+    fall in the second row would land on it)."""
     view = discord.ui.View(timeout=None)
+    link_to = message_id if message_id is not None else hand.board_message_id
     if hand.decision == "fall":
-        for direction, emoji, label in (
-            ("left", em.FALL_LEFT, lang.pgettext("button", "Fall left")),
-            ("right", em.FALL_RIGHT, lang.pgettext("button", "Fall right")),
-        ):
-            view.add_item(
-                FpButton(
-                    ButtonId(hand.table_id, hand.version, "fall", direction),
-                    label=label,
-                    emoji=emoji,
-                    style=discord.ButtonStyle.primary,
-                    row=0,
-                )
-            )
-    else:
-        for button in tile_buttons(
+        pending = hand.view.pending
+        link = table_link(hand.guild_id, hand.channel_id, link_to, lang=lang)
+        for item in fall_choice(
             hand.table_id,
             hand.version,
-            hand.digest,
-            hand.view.hand or (),
-            hand.fitting,
-            playing=hand.decision == "play",
+            pending.tile if pending is not None else None,
+            row=fall_row,
+            beside=[link],
             lang=lang,
         ):
-            view.add_item(button)
-    link_to = message_id if message_id is not None else hand.board_message_id
+            view.add_item(item)
+        return view
+    for button in tile_buttons(
+        hand.table_id,
+        hand.version,
+        hand.digest,
+        hand.view.hand or (),
+        hand.fitting,
+        playing=hand.decision == "play",
+        lang=lang,
+    ):
+        view.add_item(button)
     view.add_item(table_link(hand.guild_id, hand.channel_id, link_to, row=1, lang=lang))
     if with_mode is not None:
         label = (

@@ -37,14 +37,16 @@ class HandCard:
         self,
         hand: Hand,
         *,
+        fall_row: int,
         mode_button: str | None = None,
         note: str | None = None,
         lang: Language | None = None,
     ) -> Message:
-        """A message showing ``hand`` (with ``note`` first, and the button that switches how
-        hands are delivered if ``mode_button`` names the mode it switches to). A hand that
-        begins the player's decision tells what the others did since their last move. In
-        ``lang`` (the clicker's, for a click's answer), else in the player's language."""
+        """A message showing ``hand`` (with ``note`` first, its fall choice in ``fall_row``,
+        and the button that switches how hands are delivered if ``mode_button`` names the mode
+        it switches to). A hand that begins the player's decision tells what the others did
+        since their last move. In ``lang`` (the clicker's, for a click's answer), else in the
+        player's language."""
         if lang is None:
             lang = catalogs.language(hand.language)
         drawn = [player_names.clean(n) for n in hand.names]
@@ -71,7 +73,11 @@ class HandCard:
                 )
             ],
             view=buttons.hand_view(
-                hand, with_mode=mode_button, message_id=self.newest_message(hand), lang=lang
+                hand,
+                fall_row=fall_row,
+                with_mode=mode_button,
+                message_id=self.newest_message(hand),
+                lang=lang,
             ),
         )
         return message.noted(note, texts.clip)

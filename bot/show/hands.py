@@ -151,7 +151,7 @@ class Hands:
         if not hand.dm or not hand.begins:
             return
         kept = Kept.hand(hand.user_id)
-        message = await self.card.message(hand)
+        message = await self.card.message(hand, fall_row=buttons.fall_row_after(None))
         message.silent = not hand.dm_on_turn
         try:
             cid = await self.outbox.dm_channel_id(hand.user_id)
@@ -227,20 +227,36 @@ class Hands:
         board: Board,
         user_id: int,
         message_id: int,
-        close: Callable[[], Awaitable[Any]],
+        close: Callable[[bool], Awaitable[Any]],
     ) -> None:
         """The player's last click of a decision on their screen closes it (``close`` edits it
         through the click's own answer, which costs nothing of the global budget); if it is
         their kept screen (as the table read for the move says), that is noted, so that
-        nothing edits it again."""
+        nothing edits it again.
+
+        The move was saved before: if the database went away since, the screen closes all
+        the same, saying that what is not shown yet will be once the database is back
+        (``close(True)``), and nothing is noted (the next screen may then retire it, saying
+        that the turn is over)."""
         kept = Kept.hand(user_id)
         table_id = board.table_id
         if kept.of(board.table.messages) != message_id:
-            await close()
+            await close(False)
             return
-        async with self.outbox.ledger.edit(table_id, kept, SCREEN_CLOSED) as go:
-            if go:
-                await close()
+        try:
+            async with self.outbox.ledger.edit(table_id, kept, SCREEN_CLOSED) as go:
+                if go:
+                    await close(False)
+        except StoreError as err:
+            if not database_away(err):
+                raise
+            log.warning(
+                "table %s: the screen of user %s closes unnoted: the database went away (%s)",
+                table_id,
+                user_id,
+                err,
+            )
+            await close(True)
 
     async def _tell_closed(self, hand: Hand) -> None:
         """Tell the table's channel, once, that the player's DMs are closed and how to open

@@ -145,7 +145,11 @@ class Screens:
         async with self._lock(key):
             lang = clicker_language(interaction)
             shown = await self._hand_message(
-                hand, note, in_dm=interaction.guild_id is None, lang=lang
+                hand,
+                note,
+                in_dm=interaction.guild_id is None,
+                lang=lang,
+                fall_row=buttons.fall_row_after(None),
             )
             message = await interaction.followup.send(ephemeral=True, wait=True, **_new(shown))
             screen = Screen(message.id, message.edit, self._now(), interaction.guild_id is None)
@@ -156,7 +160,13 @@ class Screens:
     async def show_hand(
         self, interaction: discord.Interaction[Any], hand: Hand, *, note: str | None = None
     ) -> None:
-        """Turn the clicked private message into the hand (tiles, or the fall choice)."""
+        """Turn the clicked private message into the hand (tiles, or the fall choice).
+
+        A fall choice comes up in a row other than the tapped button's
+        (:func:`bot.show.buttons.fall_choice`), and a message that shows that very choice
+        already (the second tap of a double tap) is left as it is. After a tap on a fall the
+        hand offers no switch of how hands are delivered: it would sit in the second row,
+        where a second tap of a fall asked there lands."""
         key = (hand.table_id, hand.user_id)
         async with self._lock(key):
             await self._show_hand(interaction, hand, note)
@@ -164,9 +174,20 @@ class Screens:
     async def _show_hand(
         self, interaction: discord.Interaction[Any], hand: Hand, note: str | None
     ) -> None:
+        if hand.decision == "fall" and shows_fall(interaction.message, hand):
+            log.debug("table %s: the fall choice is shown already", hand.table_id)
+            return
         in_dm = interaction.guild_id is None
         lang = clicker_language(interaction)
-        shown = await self._hand_message(hand, note, in_dm=in_dm, lang=lang)
+        bid, row = tapped(interaction)
+        shown = await self._hand_message(
+            hand,
+            note,
+            in_dm=in_dm,
+            lang=lang,
+            fall_row=buttons.fall_row_after(row),
+            mode=bid is None or bid.action != "fall",
+        )
         message_id, edit = await self._on_clicked(interaction, hand.table_id, shown)
         screen = Screen(message_id, edit, self._now(), in_dm, lang=lang)
         screen.shown = (hand.version, hand.decision, hand.digest)
@@ -198,15 +219,20 @@ class Screens:
         interaction: discord.Interaction[Any],
         table_id: int,
         text: str,
-        noted: Callable[[Callable[[], Awaitable[Any]]], Awaitable[None]],
+        noted: Callable[[Callable[[bool], Awaitable[Any]]], Awaitable[None]],
     ) -> None:
         """Close the clicked screen in direct messages with ``text`` (no buttons, no picture)
         through the click's own answer; ``noted`` runs the edit it is given where the closing
-        is recorded (:meth:`bot.show.hands.Hands.closed_by_click`)."""
+        is recorded (:meth:`bot.show.hands.Hands.closed_by_click`), saying, if it is told so,
+        that the database went away after the move was saved (:data:`texts.SAVED_RECORDS_AWAY`)."""
+        lang = clicker_language(interaction)
 
-        async def close() -> None:
+        async def close(records_away: bool) -> None:
+            shown = Message(text)
+            if records_away:
+                shown = shown.noted(texts.translated(texts.SAVED_RECORDS_AWAY, lang), texts.clip)
             try:
-                await interaction.edit_original_response(**Message(text).to_edit())
+                await interaction.edit_original_response(**shown.to_edit())
             except discord.HTTPException as err:
                 log.info("table %s: could not close the clicked screen: %s", table_id, err)
 
@@ -249,10 +275,21 @@ class Screens:
             await self._take(key, screen)
 
     async def _hand_message(
-        self, hand: Hand, note: str | None, *, in_dm: bool, lang: Language
+        self,
+        hand: Hand,
+        note: str | None,
+        *,
+        in_dm: bool,
+        lang: Language,
+        fall_row: int,
+        mode: bool = True,
     ) -> Message:
-        mode = None if in_dm else ("channel" if hand.dm else "dm")
-        return await self.card.message(hand, mode_button=mode, note=note, lang=lang)
+        """The screen's message; on a private message in the channel, the button that switches
+        how hands are delivered unless ``mode`` is False."""
+        switch = None if in_dm or not mode else ("channel" if hand.dm else "dm")
+        return await self.card.message(
+            hand, fall_row=fall_row, mode_button=switch, note=note, lang=lang
+        )
 
     # --- keeping screens up to date -------------------------------------------------------------
 
@@ -296,7 +333,13 @@ class Screens:
             unchanged = screen.shown is not None and screen.shown[0] == hand.version
             if screen.kind == "spots" and hand.decision == "play" and unchanged:
                 return
-            shown = await self._hand_message(hand, None, in_dm=screen.in_dm, lang=screen.lang)
+            shown = await self._hand_message(
+                hand,
+                None,
+                in_dm=screen.in_dm,
+                lang=screen.lang,
+                fall_row=buttons.fall_row_after(None),
+            )
             try:
                 await screen.edit(**shown.to_edit())
             except discord.HTTPException as err:
@@ -333,6 +376,34 @@ def shows_spots(message: discord.Message | None, choice: SpotChoice) -> bool:
             ):
                 return True
     return False
+
+
+def _buttons_by_row(message: discord.Message | None) -> list[list[str]]:
+    """The custom ids of ``message``'s buttons, row by row."""
+    if message is None:
+        return []
+    return [
+        [cid for item in getattr(row, "children", ()) if (cid := getattr(item, "custom_id", None))]
+        for row in message.components
+    ]
+
+
+def tapped(interaction: discord.Interaction[Any]) -> tuple[ButtonId | None, int | None]:
+    """The button a click pressed, and its row in the clicked message as the click carries it
+    (None when that message no longer holds it: a second tap after the first changed it)."""
+    data: Any = interaction.data or {}
+    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    if not isinstance(custom_id, str):
+        return None, None
+    rows = _buttons_by_row(interaction.message)
+    row = next((r for r, ids in enumerate(rows) if custom_id in ids), None)
+    return ButtonId.decode(custom_id), row
+
+
+def shows_fall(message: discord.Message | None, hand: Hand) -> bool:
+    """Whether ``message`` shows the fall choice of ``hand`` (its buttons, at its version)."""
+    wanted = {ButtonId(hand.table_id, hand.version, "fall", d).encode() for d in ("left", "right")}
+    return any(wanted & set(ids) for ids in _buttons_by_row(message))
 
 
 def clicked_id(interaction: discord.Interaction[Any]) -> int:

@@ -745,8 +745,16 @@ def played(tile: str, lang: Language = ENGLISH) -> str:
     )
 
 
-def fell(direction: str, lang: Language = ENGLISH) -> str:
-    """The note on a player's private screen after their fall choice."""
+def fell(direction: str, lang: Language = ENGLISH, tile: str | None = None) -> str:
+    """The note on a player's private screen after their fall choice: which tile fell, when
+    known (the screen may go on with the fall of another tile), and where."""
+    if tile is not None:
+        named = tile_in_text(tile, lang)
+        named = named[:1].upper() + named[1:]
+        if direction == "left":
+            return f"{em.PLAYED} " + lang.gettext("{tile} falls left.").format(tile=named)
+        if direction == "right":
+            return f"{em.PLAYED} " + lang.gettext("{tile} falls right.").format(tile=named)
     if direction == "left":
         return f"{em.PLAYED} " + lang.gettext("The tile falls left.")
     if direction == "right":
@@ -756,6 +764,13 @@ def fell(direction: str, lang: Language = ENGLISH) -> str:
 
 CLOSED: Final = N_("This table is closed.")
 """What a private screen says once its table was closed before the end of its match."""
+SAVED_RECORDS_AWAY: Final = N_(
+    "Your move is recorded, but the game's records are unreachable for a moment: what is not "
+    "shown yet will be as soon as they are back."
+)
+"""The note on a player's screen closed by their move while the database went away: the move
+was saved before, and what waits for the database (the next players' screens) is sent once it
+answers again."""
 
 
 def translated(note: str, lang: Language = ENGLISH) -> str:

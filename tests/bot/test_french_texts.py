@@ -85,6 +85,12 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     ]
     # English stays as it was.
     assert "Choose **Fall left** or **Fall right**" in texts.step_content(after)
+    # A fall asked in the second row has a heading above it.
+    falling = await service.hand(t, ALICE)
+    rows = payload(layouts.hand_view(falling, fall_row=1, lang=FRENCH))
+    check_limits(rows)
+    assert [b["label"] for b in rows[0]["components"]] == ["Où glisse le jaune 40 ?"]
+    assert [b["label"] for b in rows[1]["components"]][:2] == ["Glisse à gauche", "Glisse à droite"]
 
 
 async def test_a_turn_screen_in_french(service: TableService) -> None:
@@ -98,7 +104,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     )
     assert "Choisissez une tuile ci-dessous, puis son emplacement." in text
     french(text)
-    rows = payload(layouts.hand_view(hand, with_mode="channel", lang=FRENCH))
+    rows = payload(layouts.hand_view(hand, fall_row=0, with_mode="channel", lang=FRENCH))
     check_limits(rows)
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "jaune 40 · stable" in labels and "Aller à la table" in labels
@@ -151,6 +157,8 @@ def test_answers_to_commands_in_french() -> None:
     assert texts.translated(texts.CLOSED, FRENCH) == "Cette table est fermée."
     assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table nº 12"
     assert texts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
+    assert texts.fell("right", FRENCH, "R10").endswith("Le rouge\u00a010 glisse à droite.")
+    assert texts.fell("right", i18n.ENGLISH, "R10").endswith("Red 10 falls right.")
 
 
 async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(

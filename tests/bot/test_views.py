@@ -77,7 +77,7 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     assert card_labels(started) == ["How to play", "Go to the game"]
     assert "https://discord.com/channels/1/2/3" in card_text(started)
     hand = await service.hand(t, ALICE)
-    rows = payload(layouts.hand_view(hand, with_mode="channel"))
+    rows = payload(layouts.hand_view(hand, fall_row=0, with_mode="channel"))
     check_limits(rows)
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "yellow 40" in labels and "Go to the table" in labels
@@ -118,7 +118,7 @@ async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableServi
 async def test_a_second_tap_where_a_tile_was_lands_on_that_tile_and_spots_lie_below_every_step(
     service: TableService,
 ) -> None:
-    # The tile step and the fall choice have two rows (decisions, then the link); the spot step
+    # The tile step has two rows (tiles, then the link), the fall choice at most two; the spot step
     # keeps the tiles where the tile step has them, the same buttons, and puts its spots in
     # rows of its own below: a second tap meant for a tile or a spot never lands on a spot
     # or a fall.
@@ -126,7 +126,7 @@ async def test_a_second_tap_where_a_tile_was_lands_on_that_tile_and_spots_lie_be
     t = await lobby(service, ALICE, BOB, CAROL)
     await service.start_from_state(t, ALICE, s)
     hand = await service.hand(t, ALICE)
-    tiles = payload(layouts.hand_view(hand))
+    tiles = payload(layouts.hand_view(hand, fall_row=0))
     choice = await service.play(t, ALICE, "Y40", hand.digest)
     assert isinstance(choice, SpotChoice)
     spots = payload(layouts.spot_view(choice))
@@ -150,7 +150,64 @@ async def test_a_second_tap_where_a_tile_was_lands_on_that_tile_and_spots_lie_be
     assert isinstance(step, Step)
     falling = await service.hand(t, ALICE)
     assert falling.decision == "fall"
-    assert len(payload(layouts.hand_view(falling))) == len(tiles)
+    for row in layouts.FALL_ROWS:
+        assert len(payload(layouts.hand_view(falling, fall_row=row))) <= len(tiles)
+
+
+TWO_FALLS = state(
+    # Yellow 40 on yellow 2 and red 4 is too heavy: Alice chooses its fall; red 10, then on
+    # green 20 alone (another colour), falls too: her choice again.
+    pyramid={"0,0": "Y2", "0,2": "R4", "0,4": "G20", "1,3": "R10"},
+    piles=[["R20"], ["G30"], ["B10"]],
+)
+
+
+def rows_of(v: discord.ui.View | None) -> list[list[tuple[str, bool]]]:
+    """Each row's buttons as (action, disabled); a link as ("link", False)."""
+    return [
+        [
+            (b["custom_id"].split(":")[3] if "custom_id" in b else "link", bool(b.get("disabled")))
+            for b in r["components"]
+        ]
+        for r in payload(v)
+    ]
+
+
+FIRST_ROW = [[("fall", False), ("fall", False), ("hand", False)]]
+SECOND_ROW = [[("note", True)], [("fall", False), ("fall", False), ("hand", False)]]
+
+
+async def test_a_fall_that_follows_a_fall_is_asked_in_the_other_row_under_a_disabled_heading(
+    service: TableService,
+) -> None:
+    # A phone's second tap of a fall lands where the first was: on the heading (disabled:
+    # Discord sends nothing), or below every button; never on the next fall.
+    t = await lobby(service, ALICE, BOB, CAROL)
+    await service.start_from_state(t, ALICE, TWO_FALLS)
+    hand = await service.hand(t, ALICE)
+    first = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert rows_of(layouts.board_view(first.board)) == FIRST_ROW
+    second = await service.fall(t, first.board.version, ALICE, "left")
+    assert second.board.prompt.kind == "fall" and second.board.prompt.tile == "R10"
+    board_rows = payload(layouts.board_view(second.board))
+    assert rows_of(layouts.board_view(second.board)) == SECOND_ROW
+    assert board_rows[0]["components"][0]["label"] == "Where does red 10 fall?"
+    check_limits(board_rows)
+    # On a private screen the row follows the tap: a fall tapped in the first row asks the
+    # next one in the second, and the other way round; a new screen asks it in the first.
+    falling = await service.hand(t, ALICE)
+    assert layouts.fall_row_after(0) == 1 and layouts.fall_row_after(1) == 0
+    assert layouts.fall_row_after(None) == 0 and layouts.fall_row_after(2) == 0
+    assert rows_of(layouts.hand_view(falling, fall_row=1)) == [
+        [("note", True)],
+        [("fall", False), ("fall", False), ("link", False)],
+    ]
+    assert rows_of(layouts.hand_view(falling, fall_row=0, with_mode="dm")) == [
+        [("fall", False), ("fall", False), ("link", False)]  # no hand mode beside a fall
+    ]
+    third = await service.fall(t, second.board.version, ALICE, "left")
+    assert third.board.prompt.kind == "play"
+    assert rows_of(layouts.board_view(third.board)) == [[("hand", False)]]
 
 
 async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableService) -> None:

@@ -5,9 +5,9 @@ and restarts)."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -16,6 +16,7 @@ from bot.config import Config
 from tests.fakediscord import DEFAULT_TOKEN
 from tests.fakediscord.fixtures import *  # noqa: F403 - fake_world, start_bot, start_bot_process
 from tests.fakediscord.fixtures import StartBot, World
+from tests.pgserver import PgServer
 
 from .driver import TableDriver
 
@@ -87,6 +88,32 @@ def run_bot(start_bot: StartBot, db_url: str, clock: MovableClock) -> MakeBot:
         return bot
 
     return run
+
+
+class OwnPg(Protocol):
+    def __call__(self, *, retry_s: float, timeout_s: float) -> PgServer: ...
+
+
+@pytest.fixture
+def own_pg(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[OwnPg]:
+    """``own_pg(retry_s=..., timeout_s=...)``: a PostgreSQL server of this test's own, that it
+    may stop (``halt``) and start again (``launch``); a bot started after it waits ``retry_s``
+    seconds for an unreachable database (``DATABASE_RETRY``) and ``timeout_s`` for a statement
+    (``DATABASE_TIMEOUT``)."""
+    servers: list[PgServer] = []
+
+    def start(*, retry_s: float, timeout_s: float) -> PgServer:
+        monkeypatch.setenv("DATABASE_RETRY", f"{retry_s:g}")
+        monkeypatch.setenv("DATABASE_TIMEOUT", f"{timeout_s:g}")
+        server = PgServer.start(pg_server.bindir)
+        servers.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
 
 
 @pytest.fixture

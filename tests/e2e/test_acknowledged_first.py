@@ -6,17 +6,17 @@ not a traceback."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.app import Bot
 from bot.show.words import UNREACHABLE
+from tests.fakediscord import Message
 from tests.fakediscord.fixtures import StartBot, World
 from tests.pgserver import PgServer
 
-from .conftest import MakeBot, MovableClock, bot_config
+from .conftest import MakeBot, MovableClock, OwnPg, bot_config
 from .driver import TableDriver, actions, answer, card_text, is_spot_step, lobby_controls
 from .test_decisions import COLLAPSE, private_answer, write_state
 
@@ -24,21 +24,34 @@ ANSWERING = ("bot.replies", "bot.components", "bot.cogs.tables")
 """The loggers of the way a click is answered."""
 
 
-@pytest.fixture
-def own_pg(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[PgServer]:
-    """A PostgreSQL server of this test's own, that it may stop and start again; the bot waits
-    5 s for an unreachable database (longer than the 3 s Discord gives to acknowledge)."""
-    monkeypatch.setenv("DATABASE_RETRY", "5")
-    monkeypatch.setenv("DATABASE_TIMEOUT", "5")
-    server = PgServer.start(pg_server.bindir)
-    try:
-        yield server
-    finally:
-        server.stop()
+WAITS_S = 5.0
+"""How long the bot waits for an unreachable database: longer than the 3 s Discord gives to
+acknowledge."""
+
+
+async def started_on_own_pg(
+    own_pg: OwnPg,
+    world: World,
+    start_bot: StartBot,
+    clock: MovableClock,
+    table: TableDriver,
+    tmp_path: Path,
+    database: str,
+) -> tuple[PgServer, Message]:
+    """A PostgreSQL server of the test's own (the bot waits :data:`WAITS_S` for it), the bot on
+    its database ``database`` dealing :data:`COLLAPSE`, a table of Alice, Bob and Carol started:
+    the server and the game's first message."""
+    pg = own_pg(retry_s=WAITS_S, timeout_s=WAITS_S)
+    url = pg.create_database(database)
+    await start_bot(
+        Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
+    )
+    await table.open(world.alice, world.bob, world.carol)
+    return pg, await table.start(world.alice)
 
 
 async def test_a_click_while_the_database_is_out_of_reach_is_answered_privately_and_changes_nothing(
-    own_pg: PgServer,
+    own_pg: OwnPg,
     world: World,
     start_bot: StartBot,
     clock: MovableClock,
@@ -46,18 +59,14 @@ async def test_a_click_while_the_database_is_out_of_reach_is_answered_privately_
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    url = own_pg.create_database("outage")
-    bot = Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
-    await start_bot(bot)
-    await table.open(world.alice, world.bob, world.carol)
-    game = await table.start(world.alice)
+    pg, game = await started_on_own_pg(own_pg, world, start_bot, clock, table, tmp_path, "outage")
     hand = await table.hand_for(world.alice, game)
     tile = table.tile_labels(hand)[0]
     shown = table.bot_messages() + world.alice.dms()
     revisions = [len(m.revisions) for m in shown]
     caplog.set_level(logging.INFO)
 
-    own_pg.halt()  # PostgreSQL goes away
+    pg.halt()  # PostgreSQL goes away
     # A new private answer (My hand on the board), and an edit of the clicked message (a tile
     # on her hand by DM): each is acknowledged in time (the world checks that no interaction
     # failed) and answered privately.
@@ -72,7 +81,7 @@ async def test_a_click_while_the_database_is_out_of_reach_is_answered_privately_
     answering = [r for r in caplog.records if r.name in ANSWERING]
     assert not [r for r in answering if r.exc_info], "a traceback in the log"
 
-    own_pg.launch()  # back: the same tile button works, the move was not lost nor half-made
+    pg.launch()  # back: the same tile button works, the move was not lost nor half-made
     before = len(hand.revisions)
     await table.click(world.alice, hand, tile)
     await table.screen_after(hand, before, "the spot step")
@@ -110,7 +119,7 @@ async def test_one_click_delivered_to_two_processes_is_handled_once_and_logged_a
 
 
 async def test_fp_status_while_the_database_is_out_of_reach_is_answered_privately_in_time(
-    own_pg: PgServer,
+    own_pg: OwnPg,
     world: World,
     start_bot: StartBot,
     clock: MovableClock,
@@ -118,17 +127,14 @@ async def test_fp_status_while_the_database_is_out_of_reach_is_answered_privatel
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    url = own_pg.create_database("status")
-    bot = Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
-    await start_bot(bot)
-    lobby = await table.open(world.alice, world.bob, world.carol)
-    game = await table.start(world.alice)
+    pg, game = await started_on_own_pg(own_pg, world, start_bot, clock, table, tmp_path, "status")
+    lobby = table.lobby()
     await table.hand_for(world.alice, game, turn=True)  # the start is shown, all of it
     await world.fake.wait_for(lambda: not lobby_controls(lobby) and lobby.settled, 10, "lobby")
     posted = len(table.bot_messages())
     caplog.set_level(logging.INFO)
 
-    own_pg.halt()
+    pg.halt()
     ix = await world.bob.slash("fp status", table.place())
     await ix.wait_acknowledged()  # within Discord's 3 seconds (else InteractionFailed)
 
@@ -137,14 +143,14 @@ async def test_fp_status_while_the_database_is_out_of_reach_is_answered_privatel
     answering = [r for r in caplog.records if r.name in ANSWERING]
     assert not [r for r in answering if r.exc_info], "a traceback in the log"
 
-    own_pg.launch()  # back: the same command shows the table
+    pg.launch()  # back: the same command shows the table
     ix = await world.bob.slash("fp status", table.place())
     shown = await answer(ix)
     assert not shown.ephemeral and shown.images()
 
 
 async def test_a_fall_on_a_private_screen_while_the_database_is_out_of_reach_says_it_was_not_saved(
-    own_pg: PgServer,
+    own_pg: OwnPg,
     world: World,
     start_bot: StartBot,
     clock: MovableClock,
@@ -152,17 +158,13 @@ async def test_a_fall_on_a_private_screen_while_the_database_is_out_of_reach_say
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    url = own_pg.create_database("fall")
-    bot = Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
-    await start_bot(bot)
-    await table.open(world.alice, world.bob, world.carol)
-    game = await table.start(world.alice)
+    pg, game = await started_on_own_pg(own_pg, world, start_bot, clock, table, tmp_path, "fall")
     falling = await table.play(world.alice, game)  # her fall, asked on her screen
     assert falling.channel.is_dm and "fall" in actions(falling)
     revisions = len(falling.revisions)
     caplog.set_level(logging.INFO)
 
-    own_pg.halt()
+    pg.halt()
     ix = await table.click_action(world.alice, falling, "fall", "left")
 
     assert await private_answer(ix) == UNREACHABLE
@@ -170,21 +172,21 @@ async def test_a_fall_on_a_private_screen_while_the_database_is_out_of_reach_say
     answering = [r for r in caplog.records if r.name in ANSWERING]
     assert not [r for r in answering if r.exc_info], "a traceback in the log"
 
-    own_pg.launch()  # back: the same button chooses the fall
+    pg.launch()  # back: the same button chooses the fall
     after = await table.fall(world.alice, falling, "left")
     assert table.decider(after) == world.bob.id
 
 
 async def test_fp_replay_while_the_database_is_out_of_reach_is_acknowledged_in_time(
-    own_pg: PgServer,
+    own_pg: OwnPg,
     world: World,
     start_bot: StartBot,
     clock: MovableClock,
     table: TableDriver,
 ) -> None:
-    url = own_pg.create_database("replay")
-    await start_bot(Bot(bot_config(url), clock=clock))
-    own_pg.halt()
+    pg = own_pg(retry_s=WAITS_S, timeout_s=WAITS_S)
+    await start_bot(Bot(bot_config(pg.create_database("replay")), clock=clock))
+    pg.halt()
     ix = await world.alice.slash("fp replay", world.games, match=1)
     await ix.wait_acknowledged()  # within Discord's 3 seconds (else InteractionFailed)
     assert await private_answer(ix) == UNREACHABLE

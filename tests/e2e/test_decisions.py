@@ -41,6 +41,16 @@ COLLAPSE = {
     "active": 0,
 }
 
+TWO_FALLS = {
+    # Alice plays yellow 40 on yellow 2 and red 4: too heavy, she chooses its fall; red 10, then
+    # on green 20 alone (another colour), falls too, and she chooses again.
+    "players": 3,
+    "pyramid": {"0,0": "Y2", "0,2": "R4", "0,4": "G20", "1,3": "R10"},
+    "hands": [["Y40", "B2"], ["R2", "G2"], ["B4", "Y4"]],
+    "piles": [["R20"], ["G30"], ["B10"]],
+    "active": 0,
+}
+
 CURSE = {
     # Alice plays green 10 on yellow 10 and red 10: cursed, the three 10s go to Carol (the
     # previous player), who then bears the mayhem: blue 30 collapses and Carol chooses its fall.

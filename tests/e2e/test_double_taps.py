@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.taps import Second, measure
+from bot.errors import Why
 from bot.show.texts import OUT_OF_DATE_HAND
 from engine import Fall, Game, NextRound, Play
 from tests.fakediscord import Interaction, Message
@@ -20,14 +21,18 @@ from tests.fakediscord.fixtures import World
 from .conftest import MakeBot
 from .driver import (
     TableDriver,
+    answer,
     answered_and_still,
     button_actions,
     is_spot_step,
+    lobby_controls,
+    refusal_text,
     stored_game,
     stored_log,
     stored_table,
 )
-from .test_decisions import COLLAPSE, begin
+from .test_button_places import forged_click
+from .test_decisions import COLLAPSE, TWO_FALLS, begin, private_answer
 from .test_full_game import last_tile_of_round_one
 
 GAPS = (0.0, 0.1, 0.6)
@@ -146,6 +151,177 @@ async def test_a_second_tap_on_what_took_the_tiles_place_in_the_spot_step_change
     assert [r.components for r in screen.revisions] == shown  # the spot step, as it was
 
 
+def fall_rows(screen: Message) -> list[list[tuple[str, bool]]]:
+    """Each row of ``screen`` as (action, disabled) of its buttons of ours."""
+    return [
+        [
+            (str(b["custom_id"]).split(":")[3], bool(b.get("disabled")))
+            for b in row.get("components", [])
+            if str(b.get("custom_id") or "").startswith("fp:")
+        ]
+        for row in screen.components
+    ]
+
+
+FALL_FIRST = [[("fall", False), ("fall", False)]]
+"""A fall choice in the first row (beside it, the link to the table)."""
+FALL_SECOND = [[("note", True)], [("fall", False), ("fall", False)]]
+"""A fall choice in the second row, under a disabled heading."""
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+@pytest.mark.parametrize("gap", GAPS)
+async def test_a_double_tap_on_a_fall_that_another_fall_follows_chooses_one_fall(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    gap: float,
+    second: str,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, TWO_FALLS)
+    game = await table.start(world.alice)
+    table_id = table.table_id()
+    alice = world.alice
+    mode = "same" if second == "same" else "place"
+    screen = await table.play(alice, game)
+    assert screen.channel.is_dm and "fall" in [a for a, _ in button_actions(screen)]
+
+    # Fall left, twice: yellow 40 falls once; red 10's fall is asked in the other row, so the
+    # second tap lands on the heading (Discord sends nothing) or is the first tap's again.
+    pair = await alice.double_click(
+        screen, custom_id=live_id(screen, "fall", "left"), gap=gap, second=mode
+    )
+    await answered_and_still(world.fake, screen, taps_of(pair))
+    log = await stored_log(db_url, table_id)
+    assert [(e.seat, e.action) for e in log] == [
+        (0, Play("Y40", (1, 1)).to_dict()),
+        (0, Fall("left").to_dict()),
+    ]
+    quietly(taps_of(pair))
+    assert fall_rows(screen) == FALL_SECOND
+    assert screen.content.startswith("✅ Yellow 40 falls left.")  # which tile, of the two
+    assert "**Where does red 10 fall?**" in screen.content
+
+    # Fall left again, twice: red 10 falls once, and the screen closes with the turn.
+    pair = await alice.double_click(
+        screen, custom_id=live_id(screen, "fall", "left"), gap=gap, second=mode
+    )
+    await answered_and_still(world.fake, screen, taps_of(pair))
+    quietly(taps_of(pair))
+    expected = Game.from_dict(json.loads(json.dumps(TWO_FALLS)))
+    for action in (Play("Y40", (1, 1)), Fall("left"), Fall("left")):
+        expected.apply(action, 0)
+    assert (await stored_game(db_url, table_id)).to_dict() == expected.to_dict()
+    assert len(await stored_log(db_url, table_id)) == 3
+    assert screen.buttons() == []
+    assert OUT_OF_DATE_HAND not in str([r.content for r in screen.revisions])
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+@pytest.mark.parametrize("gap", GAPS)
+async def test_a_double_tap_on_a_stale_tile_while_a_fall_is_pending_does_not_choose_it(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    gap: float,
+    second: str,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    game = await table.start(world.alice)
+    table_id = table.table_id()
+    alice = world.alice
+    own = await answer(await table.click_action(alice, game, "hand"))  # My hand, in the channel
+    assert own.ephemeral and "play" in [a for a, _ in button_actions(own)]
+    falling = await table.play(alice, game)  # played on her screen in direct messages
+    assert falling.channel.is_dm and "fall" in [a for a, _ in button_actions(falling)]
+    assert "play" in [a for a, _ in button_actions(own)]  # the private hand is still the tiles
+
+    # Yellow 40 on that hand, twice: the fall she must decide first comes up there, in the
+    # second row; the second tap changes nothing.
+    pair = await alice.double_click(
+        own,
+        custom_id=live_id(own, "play", "Y40."),
+        gap=gap,
+        second="same" if second == "same" else "place",
+    )
+    await answered_and_still(world.fake, own, taps_of(pair))
+    log = await stored_log(db_url, table_id)
+    assert [(e.seat, e.action) for e in log] == [(0, Play("Y40", (1, 1)).to_dict())]
+    quietly(taps_of(pair))
+    assert fall_rows(own) == FALL_SECOND
+
+    # Her choice there is made as on any screen.
+    after = await table.fall(alice, own, "right")
+    assert table.decider(after) == world.bob.id
+    log = await stored_log(db_url, table_id)
+    assert [e.action for e in log][1:] == [Fall("right").to_dict()]
+
+
+LOBBY_TAPPERS = {"start": "alice", "cancel": "alice", "join": "dave", "leave": "bob"}
+"""Who presses each lobby button: the host starts and cancels, Dave joins, Bob leaves."""
+
+
+@pytest.mark.parametrize("second", ["same", "place"])
+@pytest.mark.parametrize("gap", GAPS)
+@pytest.mark.parametrize("action", list(LOBBY_TAPPERS))
+async def test_a_double_tap_in_the_lobby_acts_once_and_is_answered_quietly(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    action: str,
+    gap: float,
+    second: str,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    lobby = table.lobby()
+    table_id = table.table_id()
+    before = await stored_table(db_url, table_id)
+    user = getattr(world, LOBBY_TAPPERS[action])
+
+    pair = await user.double_click(
+        lobby,
+        custom_id=live_id(lobby, action),
+        gap=gap,
+        second="same" if second == "same" else "place",
+    )
+    await answered_and_still(world.fake, lobby, taps_of(pair))
+
+    after = await stored_table(db_url, table_id)
+    assert after.version == before.version + 1  # one change
+    seated = {s.user_id for s in after.seats}
+    assert {
+        "start": after.status == "playing",
+        "cancel": after.status == "cancelled",
+        "join": world.dave.id in seated and len(after.seats) == 4,
+        "leave": world.bob.id not in seated and len(after.seats) == 2,
+    }[action]
+    quietly(taps_of(pair))
+    if action == "start":
+        await table.settled_game()
+        assert len(table.game_messages()) == 1  # one game begins
+
+
+async def test_a_late_tap_in_the_lobby_by_someone_else_gets_its_answer(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, COLLAPSE)
+    lobby = table.lobby()
+    start, join = live_id(lobby, "start"), live_id(lobby, "join")
+    await table.start(world.alice)
+    await world.fake.wait_for(lambda: not lobby_controls(lobby) and lobby.settled, 10, "the card")
+
+    # Bob's screen still showed Start and Dave's Join when Alice started the game.
+    for user, custom_id in ((world.bob, start), (world.dave, join)):
+        ix = await forged_click(user, lobby, custom_id)
+        assert await private_answer(ix) == refusal_text(Why.ALREADY_STARTED)
+
+
 @pytest.mark.parametrize("gap", GAPS)
 async def test_a_double_tap_on_next_round_starts_one_round_and_is_answered_quietly(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str, gap: float
@@ -172,6 +348,6 @@ async def test_the_double_tap_figures_count_every_tap_answered_and_no_second_mov
 ) -> None:
     counts = await measure(tables=1, second=second)  # bench/taps.py at the suite's size
     steps = [c for by_step in counts.steps.values() for c in by_step.values()]
-    assert len(steps) == len(GAPS) * 3 and counts.not_reached == 0
+    assert len(steps) == len(GAPS) * 4 and counts.not_reached == 0
     assert all(c.doubled == 1 and c.answered == c.taps >= 1 for c in steps)
-    assert (counts.failed, counts.second_moves) == (0, 0)
+    assert (counts.failed, counts.second_moves, counts.second_falls) == (0, 0, 0)

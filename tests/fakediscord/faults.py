@@ -1,5 +1,5 @@
-"""REST faults injected on demand: 429s, 5xx, arbitrary error codes, dropped connections and
-latency.
+"""REST faults injected on demand: 429s, 5xx, arbitrary error codes, dropped connections,
+latency, and requests held until the test lets them go.
 
 Routes are named the way discord.py's ``Route`` names them, with the method first, e.g.
 ``"POST /channels/{channel_id}/messages"`` or
@@ -10,6 +10,7 @@ Gateway faults (RECONNECT, INVALID_SESSION, abrupt close, zombie) live on
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -38,6 +39,8 @@ class Fault:
     seconds: float = 0.0
     where: Callable[[Mapping[str, str]], bool] | None = None
     hits: int = 0
+    released: asyncio.Event | None = None
+    """A ``hold``'s: set once the test lets the requests it holds go on."""
 
     @property
     def active(self) -> bool:
@@ -58,6 +61,13 @@ class Fault:
             if match_info.get(key) != value:
                 return False
         return self.where is None or self.where(match_info)
+
+    def release(self) -> None:
+        """Let the requests this ``hold`` holds go on (and the ones it would still catch)."""
+        if self.released is None:
+            raise ValueError(f"a {self.kind} fault holds nothing")
+        self.released.set()
+        self.times = 0
 
     def consume(self) -> None:
         self.hits += 1
@@ -230,15 +240,32 @@ class Faults:
             Fault("delay", route, _params(params), times, seconds=seconds, where=where)
         )
 
+    def hold(
+        self,
+        route: str | None,
+        *,
+        times: int | None = 1,
+        where: Callable[[Mapping[str, str]], bool] | None = None,
+        **params: object,
+    ) -> Fault:
+        """Hold matching requests, unanswered, until ``fault.release()``: a request whose answer
+        comes exactly when the test has set the world up around it (latency of a length the
+        test decides). They are handled as usual once released."""
+        return self._add(
+            Fault("hold", route, _params(params), times, where=where, released=asyncio.Event())
+        )
+
     def clear(self) -> None:
         """Disarm every fault."""
         self.faults.clear()
 
     def take(
         self, method: str, template: str, match_info: Mapping[str, str]
-    ) -> tuple[float, Fault | None]:
-        """Consume the faults matching a request: total delay, and the failing fault if any."""
+    ) -> tuple[float, list[asyncio.Event], Fault | None]:
+        """Consume the faults matching a request: total delay, what it waits for to be released,
+        and the failing fault if any."""
         delay = 0.0
+        holds: list[asyncio.Event] = []
         failing: Fault | None = None
         for fault in self.faults:
             if not fault.matches(method, template, match_info):
@@ -246,11 +273,14 @@ class Faults:
             if fault.kind == "delay":
                 fault.consume()
                 delay += fault.seconds
+            elif fault.kind == "hold" and fault.released is not None:
+                fault.consume()
+                holds.append(fault.released)
             elif failing is None:
                 fault.consume()
                 failing = fault
         self.faults = [f for f in self.faults if f.active]
-        return delay, failing
+        return delay, holds, failing
 
     def armed(self) -> Iterable[Fault]:
         return [f for f in self.faults if f.active]

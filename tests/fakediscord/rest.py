@@ -243,9 +243,13 @@ class RestApi:
             if api and not template.startswith(("/interactions/", "/webhooks/", "/gateway")):
                 self._check_auth(request)
             if api:
-                delay, fault = server.faults.take(request.method, template, request.match_info)
+                delay, holds, fault = server.faults.take(
+                    request.method, template, request.match_info
+                )
                 if delay:
                     await asyncio.sleep(delay)
+                for held in holds:
+                    await held.wait()
                 if fault is not None and fault.kind == "disconnect":
                     if request.transport is not None:
                         request.transport.abort()
