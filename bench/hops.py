@@ -63,7 +63,10 @@ PARTS = (
     ("bot.pictures", "show"),
     ("bot.replies", "cogs"),
     ("bot.narrate", "show"),
+    # The store's records and errors: data.store until they moved beside it, helpers all along.
     ("data.store", None),
+    ("data.model", None),
+    ("data.errors", None),
     ("data", "store"),
 )
 

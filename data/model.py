@@ -338,6 +338,15 @@ class PlayerPrefs:
 
 
 @dataclass(frozen=True)
+class PlayerReach:
+    """How to reach a player privately, as a hand shown to them needs it: their preferences,
+    and when Discord last refused them a direct message (None: not remembered)."""
+
+    prefs: PlayerPrefs
+    dm_refused_at: float | None = None
+
+
+@dataclass(frozen=True)
 class TableProblem:
     """What ``check`` found wrong with one table."""
 

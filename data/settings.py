@@ -11,9 +11,11 @@ it is written alone, often, and must not undo a ``/fp-settings`` change made mea
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from data import rows as R
-from data.model import GuildSettings, PlayerPrefs
+from data.model import GuildSettings, PlayerPrefs, PlayerReach
 from data.sql import Sql
 
 log = logging.getLogger(__name__)
@@ -57,6 +59,25 @@ CLAIM_COMMAND_SYNC = (
 FORGET_COMMAND_SYNC = "DELETE FROM command_sync WHERE scope = ? AND hash = ?"
 
 
+def reach_sql(count: int) -> str:
+    """The read of :meth:`SharedSettings.get_reach` for ``count`` players: one row per player
+    asked: its id, then its ``player_prefs`` row's id and choices and its ``dm_refusals``
+    time, or NULLs where it has none (the ids asked are cast so that PostgreSQL knows their
+    type; SQLite reads the cast as an integer).
+
+    >>> reach_sql(2).split(" SELECT ")[0]
+    'WITH asked (user_id) AS (VALUES (CAST(? AS BIGINT)), (CAST(? AS BIGINT)))'
+    """
+    asked = ", ".join(["(CAST(? AS BIGINT))"] * count)
+    return (
+        f"WITH asked (user_id) AS (VALUES {asked}) "
+        "SELECT asked.user_id, p.user_id, p.hand_mode, p.dm_on_turn, p.reminders, p.language, "
+        "r.refused_at "
+        "FROM asked LEFT JOIN player_prefs AS p ON p.user_id = asked.user_id "
+        "LEFT JOIN dm_refusals AS r ON r.user_id = asked.user_id"
+    )
+
+
 class SharedSettings:
     """The store methods of :class:`data.store.Preferences`, :class:`data.store.ServerSettings`
     and the command-sync claims of :class:`data.store.Coordination`, on ``_sql``."""
@@ -68,12 +89,22 @@ class SharedSettings:
     async def get_prefs(self, user_id: int) -> PlayerPrefs:
         """The user's preferences (the defaults if they never set any)."""
         rows = await self._sql.fetch(PREFS, (user_id,))
-        if not rows:
-            return PlayerPrefs(user_id)
-        hand_mode, dm_on_turn, reminders, language = rows[0]
-        if hand_mode not in ("dm", "channel"):
-            hand_mode = "dm"
-        return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders), str(language))
+        return _prefs(user_id, rows[0] if rows else None)
+
+    async def get_reach(self, user_ids: Collection[int]) -> dict[int, PlayerReach]:
+        """Every player's preferences and refused direct messages, in one statement."""
+        asked = sorted(set(user_ids))
+        if not asked:
+            return {}
+        reach = {}
+        for user_id, kept, *prefs, refused_at in await self._sql.fetch(
+            reach_sql(len(asked)), asked
+        ):
+            reach[int(user_id)] = PlayerReach(
+                _prefs(int(user_id), None if kept is None else prefs),
+                None if refused_at is None else float(refused_at),
+            )
+        return reach
 
     async def set_prefs(self, prefs: PlayerPrefs) -> None:
         params = (prefs.user_id, prefs.hand_mode, prefs.dm_on_turn, prefs.reminders, prefs.language)
@@ -136,3 +167,14 @@ class SharedSettings:
         await self._sql.change(
             FORGET_COMMAND_SYNC, (scope, digest), what="forgetting the command sync"
         )
+
+
+def _prefs(user_id: int, row: Sequence[Any] | None) -> PlayerPrefs:
+    """A player's preferences from their ``player_prefs`` row (hand mode, DM on turn,
+    reminders, language), or the defaults without one."""
+    if row is None:
+        return PlayerPrefs(user_id)
+    hand_mode, dm_on_turn, reminders, language = row
+    if hand_mode not in ("dm", "channel"):
+        hand_mode = "dm"
+    return PlayerPrefs(user_id, hand_mode, bool(dm_on_turn), bool(reminders), str(language))

@@ -21,6 +21,7 @@ written out in its docstring (the contract tests check what they say).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -41,6 +42,7 @@ from data.model import (
     HistoryEntry,
     LoggedAction,
     PlayerPrefs,
+    PlayerReach,
     PlayerStats,
     Seat,
     Table,
@@ -276,6 +278,10 @@ class Preferences(Protocol):
     async def dm_refused_at(self, user_id: int) -> float | None:
         """When a direct message to ``user_id`` was last refused (None: not remembered)."""
 
+    async def get_reach(self, user_ids: Collection[int]) -> dict[int, PlayerReach]:
+        """The preferences and refused direct messages of every player of ``user_ids`` (the
+        defaults for one who never set any), in one read: what showing their hands needs."""
+
     async def clear_dm_refused(self, user_id: int) -> bool:
         """Forget the refused direct messages of ``user_id`` (a DM went through, or they asked
         to try again). True if one was remembered."""
@@ -387,6 +393,7 @@ __all__ = [
     "LoggedAction",
     "NotFound",
     "PlayerPrefs",
+    "PlayerReach",
     "PlayerStats",
     "Preferences",
     "Records",

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from data.store import Store
+
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 
@@ -57,6 +59,10 @@ def test_hops_traces_a_spot_click_and_prints_its_figures() -> None:
     assert re.search(r"^hops in background tasks meanwhile: \d+$", out, re.MULTILINE), out
     # --path: the module entries in order, after the figures
     assert len(out.strip().splitlines()) > 5
+    # A hop into the store is a call of its contracts, never the property of a record it returned.
+    entered_store = set(re.findall(r"-> store\.(\w+)$", out, re.MULTILINE))
+    assert entered_store, out
+    assert all(hasattr(Store, name) for name in entered_store), entered_store
 
 
 def test_load_plays_two_tables_to_the_end_without_an_error() -> None:

@@ -40,6 +40,7 @@ from data.store import (
     GuildSettings,
     NotFound,
     PlayerPrefs,
+    PlayerReach,
     Seat,
     ServiceStore,
     Table,
@@ -282,13 +283,35 @@ class TableCore:
         """The board of the open table in a channel (for ``/fp status``)."""
         return self.board(await self.table_in_channel(channel_id))
 
-    async def _hand(self, table: Table, game: Game, seat: int, *, begins: bool = False) -> Hand:
+    async def _hands(
+        self, table: Table, game: Game, shown: Sequence[tuple[int, bool]]
+    ) -> list[Hand]:
+        """The hands of the seats of ``shown`` (a seat, and whether its hand begins a decision:
+        see :meth:`_hand`), their players' preferences read at once."""
+        if not shown:
+            return []
+        users = [table.seats[i].user_id for i, _ in shown]
+        reach = await self.store.get_reach([u for u in users if u is not None])
+        return [await self._hand(table, game, i, begins=begins, reach=reach) for i, begins in shown]
+
+    async def _hand(
+        self,
+        table: Table,
+        game: Game,
+        seat: int,
+        *,
+        begins: bool = False,
+        reach: dict[int, PlayerReach] | None = None,
+    ) -> Hand:
         """The hand of ``seat``; ``begins``: it begins a decision of the player (see
         :attr:`Hand.begins`), with the others' turns since their last move (for the direct
-        message that tells them)."""
+        message that tells them). ``reach``: the player's preferences, if already read
+        (:meth:`_hands`)."""
         s = table.seats[seat]
         assert s.user_id is not None
-        prefs = await self.store.get_prefs(s.user_id)
+        if reach is None:
+            reach = await self.store.get_reach([s.user_id])
+        prefs = reach[s.user_id].prefs
         p = game.pending
         decision: Literal["play", "fall", "wait"] = "wait"
         if p is not None and p.player == seat and p.kind in ("play", "fall"):
@@ -296,7 +319,7 @@ class TableCore:
         fitting = fitting_tiles(game) if decision == "play" and table.options.preview else ()
         your_turn = p is not None and p.kind == "play" and p.player == seat
         wants_dm = prefs.hand_mode == "dm"
-        refused_at = await self.dm_refused_at(s.user_id) if wants_dm else None
+        refused_at = reach[s.user_id].dm_refused_at if wants_dm else None
         # Refused DMs are tried again once a day (or when the player asks, which forgets them).
         dm = wants_dm and (refused_at is None or self.clock() - refused_at >= DM_RETRY_S)
         wants_told = dm and prefs.dm_on_turn
@@ -494,7 +517,6 @@ class TableCore:
                 table.id, table.version, "finished", self.clock(), results.to_dict(table)
             )
             log.info("table %s: match over, winners %s", table.id, results.winners)
-        hands: list[Hand] = []
         p = game.pending
         turn_began = (
             p is not None
@@ -510,16 +532,19 @@ class TableCore:
         decision_began = (
             p is not None and p.kind in ("play", "fall") and (turn_began or p.player != seat)
         )
+        shown: list[tuple[int, bool]] = []  # the hands that changed or begin a decision
         if p is not None:
             for i, s in enumerate(table.seats):
                 changed = tuple(game.hands[i]) != hands_before[i]
                 began = decision_began and i == p.player
                 if s.ai is None and s.user_id is not None and (changed or began):
-                    hands.append(await self._hand(table, game, i, begins=began))
-        mine = None
-        if seat is not None and user_id is not None and not game.match_over:
-            mine = next((h for h in hands if h.seat == seat), None)
-            mine = mine or await self._hand(table, game, seat)
+                    shown.append((i, began))
+        # The clicker's own hand, for their screen, is read with the others (one read).
+        clicker = seat if user_id is not None and not game.match_over else None
+        apart = [] if clicker is None or clicker in (i for i, _ in shown) else [(clicker, False)]
+        built = await self._hands(table, game, shown + apart)
+        hands = built[: len(shown)]
+        mine = next((h for h in built if h.seat == clicker), None)
         kind: Literal["move", "next_round"] = (
             "next_round" if isinstance(action, NextRound) else "move"
         )

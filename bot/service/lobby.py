@@ -264,11 +264,15 @@ class Lobby(TableCore):
             raise Stale(Why.LOBBY_CHANGED) from None
         log.info("table %s: game started with %s seats", table.id, len(table.seats))
         first = game.pending.player if game.pending is not None else None
-        hands = [
-            await self._hand(table, game, i, begins=i == first)
-            for i, s in enumerate(table.seats)
-            if s.ai is None and s.user_id is not None
-        ]
+        hands = await self._hands(
+            table,
+            game,
+            [
+                (i, i == first)
+                for i, s in enumerate(table.seats)
+                if s.ai is None and s.user_id is not None
+            ],
+        )
         return Step(
             "start",
             self.board(table, game),

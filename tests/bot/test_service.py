@@ -4,6 +4,7 @@ deadlines with a hand-moved clock, and a restart (a new service on the same file
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from bot.errors import (
 )
 from bot.service import LeftGame, Reminder, SpotChoice, Step, TableService, hand_digest
 from data.sqlite import SqliteStore
-from data.store import TableDefaults
+from data.store import PlayerReach, TableDefaults
 from engine import Game
 
 from .conftest import (
@@ -188,6 +189,45 @@ async def test_a_turn_with_several_spots(service: TableService) -> None:
     assert [(h.user_id, h.your_turn) for h in step.hands] == [(ALICE, False), (BOB, True)]
     with pytest.raises(Stale):
         await service.choose_spot(t, choice.version, ALICE, "Y40", (0, 4))  # double click
+
+
+async def test_a_move_reads_the_preferences_of_every_hand_it_shows_at_once(
+    service: TableService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = state(pyramid={"0,0": "Y30", "0,2": "R10", "0,6": "B20"})
+    t = await started(service, s, ALICE, BOB, CAROL)
+    await service.set_hand_mode(ALICE, "channel")
+    await service.store.note_dm_refused(BOB, clock.now)
+    hand = await service.hand(t, ALICE)
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice)
+    store = service.store
+    reads: list[tuple[str, object]] = []
+    get_reach = store.get_reach
+
+    async def counted(user_ids: Collection[int]) -> dict[int, PlayerReach]:
+        reads.append(("get_reach", sorted(user_ids)))
+        return await get_reach(user_ids)
+
+    async def one(user_id: int) -> None:
+        raise AssertionError("a move reads one player's preferences alone")
+
+    monkeypatch.setattr(store, "get_reach", counted)
+    monkeypatch.setattr(store, "get_prefs", one)
+    monkeypatch.setattr(store, "dm_refused_at", one)
+    step = await service.choose_spot(t, choice.version, ALICE, "Y40", (1, 1))
+    assert isinstance(step, Step)
+    assert reads == [("get_reach", [ALICE, BOB])]  # the clicker's own hand among them
+    # Each hand as the player's own choices make it.
+    [alice, bob] = step.hands
+    assert (alice.user_id, alice.dm, alice.dms_closed, alice.dm_refused_at) == (
+        ALICE,
+        False,
+        False,
+        None,
+    )
+    assert (bob.user_id, bob.dm, bob.dms_closed, bob.dm_refused_at) == (BOB, False, True, clock.now)
+    assert step.mine == alice
 
 
 async def test_one_spot_is_still_chosen_and_nothing_is_played_by_the_tile_alone(

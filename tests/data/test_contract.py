@@ -21,6 +21,7 @@ from data.store import (
     CorruptRecord,
     NotFound,
     PlayerPrefs,
+    PlayerReach,
     SchemaTooNew,
     Seat,
     Store,
@@ -389,6 +390,30 @@ async def test_a_refused_direct_message_is_kept_per_player_for_every_store_until
     assert await other.clear_dm_refused(11) is True
     assert await store.clear_dm_refused(11) is False
     assert await store.dm_refused_at(11) is None
+
+
+async def test_the_reach_of_several_players_is_their_preferences_and_refusals_in_one_read(
+    store: Store, other: Store
+) -> None:
+    assert await store.get_reach([]) == {}
+    big = 2**63 - 1  # a Discord id as large as they come
+    await store.set_prefs(PlayerPrefs(11, "channel", dm_on_turn=False, language="fr"))
+    await store.note_dm_refused(12, NOW)
+    await store.note_dm_refused(big, NOW + 1)
+    await store.set_prefs(PlayerPrefs(13, "dm", reminders=False))
+    await store.note_dm_refused(13, NOW + 2)
+    reach = await other.get_reach([11, 12, 13, 14, big, 12])  # another process sees it all
+    assert reach == {
+        11: PlayerReach(PlayerPrefs(11, "channel", dm_on_turn=False, language="fr")),
+        12: PlayerReach(PlayerPrefs(12), NOW),
+        13: PlayerReach(PlayerPrefs(13, "dm", reminders=False), NOW + 2),
+        14: PlayerReach(PlayerPrefs(14)),
+        big: PlayerReach(PlayerPrefs(big), NOW + 1),
+    }
+    for user_id, one in reach.items():  # the same as the reads of one player's each
+        assert one == PlayerReach(
+            await store.get_prefs(user_id), await store.dm_refused_at(user_id)
+        )
 
 
 async def test_open_tables_are_counted_lobbies_and_games_but_not_finished_ones(
