@@ -29,6 +29,8 @@ from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
 from bot.locks import Locks
 from bot.service import Dealer, TableService, default_ai
 from bot.show import Show, hands
+from bot.show.ledger import Ledger
+from bot.show.outbox import Outbox
 from bot.startup import ExtensionsFailed
 from bot.translator import CommandTranslator
 from bot.unclaimed import ItemKind, answer_unclaimed
@@ -128,11 +130,9 @@ class Bot(commands.AutoShardedBot):
         retry = (0.1, 1.0) if config.test_mode else (RETRY_FIRST_S, RETRY_MAX_S)
         locks = Locks()
         show = Show(
-            self,
-            self.store,
+            Outbox(self, Ledger(self.store, self.service.clock), self.budget),
             locks,
             self.service.clock,
-            self.budget,
             retry=(0.1, 1.0) if config.test_mode else (hands.RETRY_FIRST_S, hands.RETRY_MAX_S),
         )
         self.desk = Desk(

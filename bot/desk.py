@@ -160,6 +160,8 @@ class Desk:
                 return
             self.lobby_taps.applied(table_id, interaction, action)
             await self.show.channel.lobby_clicked(board, interaction.edit_original_response)
+            if board.prompt.kind == "closed":
+                self.show.forget(table_id)  # cancelled, or its last person left: it ends
 
     async def start(
         self, interaction: discord.Interaction[Any], table_id: int, version: int
@@ -199,6 +201,8 @@ class Desk:
                 await self.show.channel.left(result, name)
             else:
                 await self.show.channel.edit_lobby(result)
+                if result.prompt.kind == "closed":
+                    self.show.forget(result.table_id)  # its last person left: it ends
         if isinstance(result, LeftGame):
             self.follow.then(result.board, owes=False)
             if result.closed:

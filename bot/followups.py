@@ -3,13 +3,16 @@ fire die, a move the channel still owes (posted again with backoff), the other p
 screens, the timers' outcomes, and after a restart what the last run left unfinished.
 
 The desk (:mod:`bot.desk`) hands every change here under the table's lock; the work that
-follows runs in background tasks that take the lock again, one decision at a time.
+follows runs in background tasks that take the lock again, one decision at a time. A table's
+loops (its computer players' turns, its owed post's retries) are kept with the rest of what the
+show side keeps of it (:class:`bot.show.table.TableShow`), and cancelled when it closes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Literal
 
 from bot.background import Background
 from bot.errors import TableError
@@ -47,9 +50,8 @@ class FollowUps:
         self.ai_pause_s = ai_pause_s
         self.retry_first_s = retry_first_s
         self.retry_max_s = retry_max_s
-        self._advancing: dict[int, asyncio.Task[None]] = {}
-        self._retries: dict[int, asyncio.Task[None]] = {}
-        self._background = Background(show.outbox.bot.is_closed)
+        self.tables = show.tables
+        self._background = Background(show.outbox.is_closed)
 
     async def show(
         self,
@@ -79,11 +81,9 @@ class FollowUps:
         if board.prompt.kind in THINKING and board.prompt.user_id is None:
             self.schedule_advance(board.table_id)
         if owes:
-            task = self._retries.get(board.table_id)
-            if task is None or task.done():
-                self._retries[board.table_id] = self._background.spawn(
-                    self._retry(board.table_id), board.table_id
-                )
+            kept = self.tables.of(board.table_id)
+            if kept.retrying is None or kept.retrying.done():
+                kept.retrying = self._background.spawn(self._retry(board.table_id), board.table_id)
 
     async def _refresh(self, step: Step, users: list[int]) -> None:
         """Bring other players' live private screens up to date (in the background); at the
@@ -106,10 +106,22 @@ class FollowUps:
 
     def schedule_advance(self, table_id: int) -> None:
         """Let the computer players (and the fire die) make their decisions, in the background."""
-        task = self._advancing.get(table_id)
-        if task is not None and not task.done():
+        kept = self.tables.of(table_id)
+        if kept.advancing is not None and not kept.advancing.done():
             return
-        self._advancing[table_id] = self._background.spawn(self._advance(table_id), table_id)
+        kept.advancing = self._background.spawn(self._advance(table_id), table_id)
+
+    def _ended(self, table_id: int, loop: Literal["advancing", "retrying"]) -> None:
+        """The table's ``loop`` (the current task) ends: it is no longer kept."""
+        kept = self.tables.get(table_id)
+        if kept is None:
+            return  # the table closed
+        current = asyncio.current_task()
+        if loop == "advancing" and kept.advancing is current:
+            kept.advancing = None
+        elif loop == "retrying" and kept.retrying is current:
+            kept.retrying = None
+        self.tables.tidy(table_id)
 
     async def _advance(self, table_id: int) -> None:
         try:
@@ -128,7 +140,7 @@ class FollowUps:
         except Exception:
             log.exception("table %s: a computer player's move failed", table_id)
         finally:
-            self._advancing.pop(table_id, None)
+            self._ended(table_id, "advancing")
 
     async def _retry(self, table_id: int) -> None:
         """Post what the channel owes again, after ``retry_first_s``, then twice as long each
@@ -153,7 +165,7 @@ class FollowUps:
                     if not await self.show_side.channel.post_owed(now):
                         log.info("table %s: next try in %.0f s", table_id, delay)
         finally:
-            self._retries.pop(table_id, None)
+            self._ended(table_id, "retrying")
 
     # --- timers -----------------------------------------------------------------------------------
 
@@ -168,7 +180,7 @@ class FollowUps:
                     await self.show_side.remind(outcome)
                 elif isinstance(outcome, LobbyExpired):
                     await self.show_side.channel.edit_lobby(outcome.board, expired=True)
-                    self.show_side.forget(table_id)
+                    self.show_side.forget(table_id)  # the table ends: closed here
 
     async def recover(self, *, resume: bool, started_at: float) -> None:
         """After a start: let computer players finish decisions a restart interrupted (when

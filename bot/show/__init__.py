@@ -8,7 +8,9 @@
   one door to the store);
 - :mod:`~bot.show.channel`: the table's channel or thread;
 - :mod:`~bot.show.hands`: each player's direct messages (hands, turn notices, reminders);
-- :mod:`~bot.show.screens`: each player's private screen.
+- :mod:`~bot.show.screens`: each player's private screen;
+- :mod:`~bot.show.table`: what is kept of each open table, in one object per table, with one
+  way to close it.
 
 The show side imports only the table service's result types: it never asks the service
 anything. What it needs arrives in the results, handed over by the desk (:mod:`bot.desk`).
@@ -22,7 +24,6 @@ from typing import Any
 
 import discord
 
-from bot import budget
 from bot.errors import NotShown
 from bot.kept import Kept
 from bot.locks import Locks
@@ -31,10 +32,9 @@ from bot.show import texts
 from bot.show.channel import Clicked, TableChannel
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
-from bot.show.ledger import Ledger
 from bot.show.outbox import Outbox
 from bot.show.screens import Screens, clicked_id, clicker_language
-from data.store import Store
+from bot.show.table import Tables
 from i18n import catalogs
 
 
@@ -66,21 +66,24 @@ class Show:
 
     def __init__(
         self,
-        bot: discord.Client,
-        store: Store,
+        outbox: Outbox,
         locks: Locks,
         clock: Callable[[], float],
-        rest_budget: budget.Budget,
         *,
         retry: tuple[float, float],
     ) -> None:
-        """``retry``: how long a screen the database held up waits before each new try, at
-        first and at most (see :mod:`bot.show.hands`)."""
-        self.outbox = Outbox(bot, Ledger(store, clock), rest_budget)
-        self.card = HandCard(self.outbox)
-        self.screens = Screens(self.card, self.outbox.ledger, locks, clock, self.outbox.channel)
-        self.hands = Hands(self.outbox, self.card, retry=retry)
-        self.channel = TableChannel(self.outbox, self.card, self.hands)
+        """Everything goes out through ``outbox`` (:class:`bot.show.outbox.Outbox`, or in
+        tests a recording one); ``retry``: how long a screen the database held up waits before
+        each new try, at first and at most (see :mod:`bot.show.hands`)."""
+        self.outbox = outbox
+        self.tables = Tables()
+        """What is kept of each open table (:mod:`bot.show.table`)."""
+        self.card = HandCard(self.outbox, self.tables)
+        self.screens = Screens(
+            self.card, self.outbox.ledger, locks, clock, self.outbox.channel, self.tables
+        )
+        self.hands = Hands(self.outbox, self.card, self.tables, retry=retry)
+        self.channel = TableChannel(self.outbox, self.card, self.hands, self.tables)
 
     async def step(
         self,
@@ -168,15 +171,16 @@ class Show:
             await self.screens.show_over(ix, step.board.table_id, over)
 
     async def finish(self, board: Board, results: MatchResult) -> None:
-        """The match is over and its screens show it: every DM hand tells the result, then
-        what this process remembered of the table's screens is forgotten."""
+        """The match is over and its screens show it: every DM hand tells the result, then the
+        table is closed here (once the channel has its last move, if it still owes it:
+        :meth:`bot.show.table.Tables.end`)."""
         await self.hands.close(board, results)
-        self.screens.forget(board.table_id)
+        self.tables.end(board.table_id)
 
     async def closed(self, board: Board) -> None:
         """The table closed before the end of its match (aborted, or emptied): everything a
         finished match closes says so (the lobby card, every screen in direct messages, every
-        live private screen), then what this process remembered of the table is forgotten."""
+        live private screen), then the table is closed here (:meth:`forget`)."""
         await self.channel.edit_lobby(board)
         await self.channel.close_board(board)
         await self.hands.close_all(board, catalogs.language(board.language).gettext(texts.CLOSED))
@@ -185,10 +189,9 @@ class Show:
         self.forget(board.table_id)
 
     def forget(self, table_id: int) -> None:
-        """The table closed before the end of its match: what this process remembered of its
-        messages and screens is no longer needed."""
-        self.channel.forget(table_id)
-        self.screens.forget(table_id)
+        """The table ended (closed, its lobby cancelled or expired): its loops are cancelled
+        and nothing of it is kept here any more (:meth:`bot.show.table.Tables.close`)."""
+        self.tables.close(table_id)
 
     async def remind(self, rem: Reminder) -> None:
         """A decision's owner is running out of time: one reminder, by the way they were told
@@ -207,5 +210,6 @@ class Show:
         return self.channel.owes(board.table_id)
 
     async def close(self) -> None:
-        """Cancel background work (at shutdown)."""
+        """Close every table and cancel background work (at shutdown)."""
+        self.tables.close_all()
         await self.outbox.close()

@@ -5,7 +5,8 @@ into that message, and notices (a player left, the table was aborted, a reminder
 If Discord refuses a move's message, the table owes it to the channel: the desk posts it again
 with backoff (:meth:`TableChannel.post_owed`) until it is shown, and the person who must decide
 is told once by direct message. This process remembers, per table, its newest game message and
-the turn it shows, which the falls of that turn are folded into.
+the turn it shows, which the falls of that turn are folded into (in the table's
+:class:`~bot.show.table.TableShow`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, ping
 from bot.show.outbox import POST_ERRORS, Outbox
-from engine import Event, View
+from bot.show.table import Tables, Waiting
 from i18n import Language, catalogs
 
 log = logging.getLogger(__name__)
@@ -68,20 +69,12 @@ def lobby_message(
 class TableChannel:
     """The channels and threads of every table."""
 
-    def __init__(self, outbox: Outbox, card: HandCard, hands: Hands) -> None:
+    def __init__(self, outbox: Outbox, card: HandCard, hands: Hands, tables: Tables) -> None:
         self.outbox = outbox
         self.card = card
         self.hands = hands
-        self._owed: dict[int, tuple[Board, str]] = {}
-        """Per table: the newest board the channel has not seen, and the text to post with it."""
-        self._told: dict[int, set[int]] = {}
-        """Per table: who was told that its latest message is not in the channel yet."""
-        self._turn_message: dict[int, tuple[int, tuple[int, int]]] = {}
-        """Per table: its newest game message and the ``(round, turn)`` it shows."""
-        self._deferred: dict[int, tuple[View | None, tuple[int, int] | None, list[Event]]] = {}
-        """Per table: a turn whose message waits for the turn's end (its player decides its
-        falls on their own screen): the public view before the first step not shown, that
-        turn, and what happened since that view."""
+        self.tables = tables
+        """What is kept of each table: its owed move, its turn's message, a turn that waits."""
 
     # --- pictures ---------------------------------------------------------------------------------
 
@@ -109,9 +102,13 @@ class TableChannel:
         message waited for its end (:meth:`defer`) is animated whole, from its placement."""
         board = step.board
         before, events = step.before, step.events
-        waited = self._deferred.pop(board.table_id, None)
-        if waited is not None and waited[1] == step.turn and waited[0] is not None:
-            before, events = waited[0], (*waited[2], *step.events)
+        kept = self.tables.get(board.table_id)
+        waited = kept.waiting if kept is not None else None
+        if kept is not None and waited is not None:
+            kept.waiting = None
+            self.tables.tidy(board.table_id)
+        if waited is not None and waited.turn == step.turn and waited.before is not None:
+            before, events = waited.before, (*waited.events, *step.events)
         if board.view is None or before is None or not pictures.has_mayhem(events):
             return await self.board_files(board)
         lang = table_language(board)
@@ -166,7 +163,8 @@ class TableChannel:
         drawn_at = time.perf_counter()
         posted: discord.Message | None = None
         failure: BaseException | None = None
-        earlier = self._turn_message.get(board.table_id)
+        kept = self.tables.get(board.table_id)
+        earlier = kept.turn_message if kept is not None else None
         if await self._fold_into_turn(step, message, clicked):
             self.shown(board)
         else:
@@ -183,11 +181,12 @@ class TableChannel:
                 self.owe(board, message.content or "", told=told)
         if posted is not None:
             self.shown(board)
-            self.card.newest[board.table_id] = posted.id
+            kept = self.tables.of(board.table_id)
+            kept.newest = posted.id
             if step.turn is not None and step.kind == "move":
-                self._turn_message[board.table_id] = (posted.id, step.turn)
+                kept.turn_message = (posted.id, step.turn)
             else:
-                self._turn_message.pop(board.table_id, None)
+                kept.turn_message = None
             self.outbox.spawn(
                 self.outbox.ledger.remember(board.table_id, Kept.BOARD, posted.id), board.table_id
             )
@@ -197,8 +196,10 @@ class TableChannel:
         if step.results is not None:
             self.outbox.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
             # What this process remembered of the table's messages is no longer needed.
-            self._turn_message.pop(board.table_id, None)
-            self.card.newest.pop(board.table_id, None)
+            kept = self.tables.get(board.table_id)
+            if kept is not None:
+                kept.turn_message = kept.newest = None
+                self.tables.tidy(board.table_id)
         log.debug(
             "table %s: picture drawn in %.0f ms, posted in %.0f ms",
             board.table_id,
@@ -226,11 +227,11 @@ class TableChannel:
         """Show nothing of ``step`` yet: its player goes on deciding its turn's falls on their
         own screen, and the turn is posted once, whole, when it is done (one post per turn, no
         edit for each fall). Remembered here: the view before the turn, for its animation."""
-        waited = self._deferred.get(step.board.table_id)
-        if waited is None or waited[1] != step.turn:
-            self._deferred[step.board.table_id] = (step.before, step.turn, list(step.events))
+        kept = self.tables.of(step.board.table_id)
+        if kept.waiting is None or kept.waiting.turn != step.turn:
+            kept.waiting = Waiting(step.before, step.turn, list(step.events))
         else:
-            waited[2].extend(step.events)
+            kept.waiting.events.extend(step.events)
 
     async def close_board(self, board: Board) -> None:
         """The table closed: its newest game message keeps no button (My hand, a fall)."""
@@ -241,7 +242,8 @@ class TableChannel:
     def is_turn_message(self, table_id: int, message_id: int) -> bool:
         """Whether ``message_id`` is the table's newest game message, which the rest of its
         turn is folded into (so its buttons are the table's current ones)."""
-        known = self._turn_message.get(table_id)
+        kept = self.tables.get(table_id)
+        known = kept.turn_message if kept is not None else None
         return known is not None and known[0] == message_id
 
     async def _fold_into_turn(self, step: Step, message: Message, clicked: Clicked | None) -> bool:
@@ -253,7 +255,8 @@ class TableChannel:
         someone else to act who gets no direct message on their turn, so only a new message
         can ping them (an edit never notifies anyone)."""
         board = step.board
-        known = self._turn_message.get(board.table_id)
+        kept = self.tables.get(board.table_id)
+        known = kept.turn_message if kept is not None else None
         if not step.continues_turn or known is None or known[1] != step.turn:
             return False
         if message.pings:  # someone must be notified: only a new message can (see step_pings)
@@ -278,10 +281,9 @@ class TableChannel:
 
     def shown(self, board: Board) -> None:
         """The channel has seen ``board``: nothing older is owed any more."""
-        owed = self._owed.get(board.table_id)
-        if owed is not None and owed[0].version <= board.version:
-            del self._owed[board.table_id]
-            self._told.pop(board.table_id, None)
+        kept = self.tables.get(board.table_id)
+        if kept is not None and kept.owed is not None and kept.owed[0].version <= board.version:
+            self.tables.forgive(board.table_id)
         self.outbox.spawn(self.outbox.ledger.shown(board.table_id, board.version), board.table_id)
 
     def owe(self, board: Board, content: str, *, told: Collection[int] = ()) -> None:
@@ -290,34 +292,28 @@ class TableChannel:
         message, unless they are ``told`` already (the clicker, or whoever a new screen in
         their direct messages tells)."""
         t = board.table_id
-        self._owed[t] = (board, content)
-        told_here = self._told.setdefault(t, set())
-        told_here.update(told)
+        kept = self.tables.of(t)
+        kept.owed = (board, content)
+        kept.told.update(told)
         decider = board.prompt.user_id
-        if decider is not None and decider not in told_here:
-            told_here.add(decider)
+        if decider is not None and decider not in kept.told:
+            kept.told.add(decider)
             self.outbox.spawn(self.hands.tell_decider(board), t)
-
-    def forget(self, table_id: int) -> None:
-        """Nothing of the table is to be shown any more (it closed)."""
-        self.forgive(table_id)
-        self._deferred.pop(table_id, None)
-        self._turn_message.pop(table_id, None)
-        self.card.newest.pop(table_id, None)
 
     def owes(self, table_id: int) -> bool:
         """Whether the channel has not seen the table's latest move."""
-        return table_id in self._owed
+        kept = self.tables.get(table_id)
+        return kept is not None and kept.owed is not None
 
     def forgive(self, table_id: int) -> None:
-        """Nothing more is to be shown of the table (it closed)."""
-        self._owed.pop(table_id, None)
-        self._told.pop(table_id, None)
+        """Nothing more is to be shown of the table (it is gone)."""
+        self.tables.forgive(table_id)
 
     async def post_owed(self, now: Board) -> bool:
         """Post what the table owes the channel, as the table is ``now`` (its latest move, if
         it moved on meanwhile). Returns whether nothing is owed any more."""
-        owed = self._owed.get(now.table_id)
+        kept = self.tables.get(now.table_id)
+        owed = kept.owed if kept is not None else None
         if owed is None:
             return True
         if now.prompt.kind == "closed":
@@ -401,7 +397,8 @@ class TableChannel:
         channel, if this process did not post it)."""
         if board.table.thread_id is not None:
             return texts.jump_url(board.guild_id, board.table.thread_id)
-        newest = self.card.newest.get(board.table_id)
+        kept = self.tables.get(board.table_id)
+        newest = kept.newest if kept is not None else None
         return texts.jump_url(board.guild_id, board.channel_id, newest)
 
     async def _show_result_on_lobby(self, board: Board, results: MatchResult) -> None:

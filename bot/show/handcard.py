@@ -16,21 +16,23 @@ from bot.service import Hand
 from bot.show import buttons, pictures, texts
 from bot.show.message import Message
 from bot.show.outbox import Outbox
+from bot.show.table import Tables
 from i18n import Language, catalogs
 
 
 class HandCard:
-    """Makes screen messages; remembers each table's newest game message for their links."""
+    """Makes screen messages, with a link to each table's newest game message."""
 
-    def __init__(self, outbox: Outbox) -> None:
+    def __init__(self, outbox: Outbox, tables: Tables) -> None:
         self.outbox = outbox
-        self.newest: dict[int, int] = {}
-        """Per table: the id of its newest game message this process posted."""
+        self.tables = tables
 
     def newest_message(self, hand: Hand) -> int | None:
         """The id of the table's newest game message: the one this process posted last, or the
         one the database knows when another process posted a newer one (ids grow with time)."""
-        known = [i for i in (self.newest.get(hand.table_id), hand.board_message_id) if i]
+        kept = self.tables.get(hand.table_id)
+        posted = kept.newest if kept is not None else None
+        known = [i for i in (posted, hand.board_message_id) if i]
         return max(known, default=None)
 
     async def message(

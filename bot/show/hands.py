@@ -37,6 +37,7 @@ from bot.show import buttons, texts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
+from bot.show.table import Tables
 from data.store import (
     ChannelBusy,
     CorruptRecord,
@@ -81,14 +82,16 @@ def link_button(
 class Hands:
     """Every player's direct messages."""
 
-    def __init__(self, outbox: Outbox, card: HandCard, *, retry: tuple[float, float]) -> None:
+    def __init__(
+        self, outbox: Outbox, card: HandCard, tables: Tables, *, retry: tuple[float, float]
+    ) -> None:
         """``retry``: the first and the longest wait for the database, when it held up a
-        screen (:data:`RETRY_FIRST_S`, :data:`RETRY_MAX_S`)."""
+        screen (:data:`RETRY_FIRST_S`, :data:`RETRY_MAX_S`). The screens waiting to be
+        delivered, and their deliveries, are kept with their table (``tables``)."""
         self.outbox = outbox
         self.card = card
+        self.tables = tables
         self.retry_first_s, self.retry_max_s = retry
-        self._hands: dict[tuple[int, int], Hand] = {}
-        self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def queue(self, hand: Hand) -> None:
         """Deliver a hand in the background, without holding up the table (see the module).
@@ -97,18 +100,25 @@ class Hands:
             if hand.dms_closed and not hand.dm_failed_before:
                 self.outbox.spawn(self._tell_closed(hand), hand.table_id)
             return
-        key = (hand.table_id, hand.user_id)
-        self._hands[key] = hand
-        if key not in self._tasks:
-            self._tasks[key] = self.outbox.spawn(self._deliver_all(key), hand.table_id)
+        kept = self.tables.of(hand.table_id)
+        kept.hands[hand.user_id] = hand
+        if hand.user_id not in kept.delivering:
+            kept.delivering[hand.user_id] = self.outbox.spawn(
+                self._deliver_all(hand.table_id, hand.user_id), hand.table_id
+            )
 
-    async def _deliver_all(self, key: tuple[int, int]) -> None:
+    def _next(self, table_id: int, user_id: int) -> Hand | None:
+        """The player's newest screen at the table waiting to be delivered, taken."""
+        kept = self.tables.get(table_id)
+        return kept.hands.pop(user_id, None) if kept is not None else None
+
+    async def _deliver_all(self, table_id: int, user_id: int) -> None:
         """Deliver the player's newest hand at the table until none is left; one the database
         held up waits for it (see the module)."""
         delay = self.retry_first_s
         held: Hand | None = None
         try:
-            while (hand := self._hands.pop(key, None) or held) is not None:
+            while (hand := self._next(table_id, user_id) or held) is not None:
                 try:
                     if hand is held and not await self.outbox.ledger.still_at(
                         hand.table_id, hand.version
@@ -137,10 +147,13 @@ class Hands:
                         delay = min(delay * 2, self.retry_max_s)
                         continue
                     held = None
-                    if not self.outbox.bot.is_closed():
-                        log.exception("table %s: could not deliver a hand", key[0])
+                    if not self.outbox.is_closed():
+                        log.exception("table %s: could not deliver a hand", table_id)
         finally:
-            self._tasks.pop(key, None)
+            kept = self.tables.get(table_id)
+            if kept is not None and kept.delivering.get(user_id) is asyncio.current_task():
+                del kept.delivering[user_id]
+                self.tables.tidy(table_id)
 
     async def deliver(self, hand: Hand) -> None:
         """Send the screen of a decision that becomes the player's (see the module): a new

@@ -51,6 +51,10 @@ class Outbox:
         self._dm_opening: dict[int, asyncio.Future[int]] = {}
         self._guild_names: OrderedDict[int, str | None] = OrderedDict()
 
+    def is_closed(self) -> bool:
+        """Whether the bot is shutting down (failures then are expected)."""
+        return self.bot.is_closed()
+
     def channel(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 

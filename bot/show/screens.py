@@ -22,8 +22,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import discord
 
@@ -36,33 +35,14 @@ from bot.show import buttons, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message
-from i18n import ENGLISH, Language, catalogs
+from bot.show.table import Edit, Screen, Tables
+from i18n import Language, catalogs
 
 log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME_S: Final = 14 * 60.0
 """How long the bot edits a screen through its interaction's token (Discord's limit is 15
 minutes; a minute is kept in hand)."""
-
-Edit = Callable[..., Awaitable[Any]]
-ScreenKind = Literal["hand", "spots", "over"]
-
-
-@dataclass
-class Screen:
-    """One player's private screen at one table."""
-
-    message_id: int
-    edit: Edit
-    """Edits the message (through the interaction's token)."""
-    opened: float
-    """When that token was issued (the service's clock)."""
-    in_dm: bool
-    kind: ScreenKind = "hand"
-    shown: tuple[int, str, str] | None = None
-    """``(version, decision, hand digest)`` of the hand it shows."""
-    lang: Language = ENGLISH
-    """The words it is shown in: its player's client language at their latest click."""
 
 
 class Screens:
@@ -75,13 +55,15 @@ class Screens:
         locks: Locks,
         clock: Callable[[], float],
         channel: Callable[[int], discord.PartialMessageable],
+        tables: Tables,
     ) -> None:
+        """The live screens are kept with their table (``tables``)."""
         self.card = card
         self.ledger = ledger
         self.locks = locks
         self._clock = clock
         self._channel = channel
-        self._open: dict[tuple[int, int], Screen] = {}
+        self.tables = tables
 
     def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
         return self.locks.screen(*key)
@@ -96,8 +78,9 @@ class Screens:
         :mod:`bot.show.hands` closes it."""
         if screen.in_dm:
             return
-        old = self._open.get(key)
-        self._open[key] = screen
+        open_ = self.tables.of(key[0]).screens
+        old = open_.get(key[1])
+        open_[key[1]] = screen
         if old is not None and old.message_id != screen.message_id and self._live(old):
             try:
                 await old.edit(view=None)
@@ -297,14 +280,18 @@ class Screens:
         """The players whose screen at the table a move may have made obsolete: live, not over
         (``skip``: the clicker, whose screen their own click updates). Screens whose token has
         run out are forgotten here."""
+        kept = self.tables.get(table_id)
+        if kept is None:
+            return []
         users = []
-        for key, screen in list(self._open.items()):
-            if key[0] != table_id or key[1] == skip or screen.kind == "over":
+        for user_id, screen in list(kept.screens.items()):
+            if user_id == skip or screen.kind == "over":
                 continue
             if self._live(screen):
-                users.append(key[1])
+                users.append(user_id)
             else:
-                del self._open[key]
+                del kept.screens[user_id]
+        self.tables.tidy(table_id)
         return users
 
     async def refresh(self, table_id: int, user_id: int, now: Hand | str) -> None:
@@ -313,11 +300,12 @@ class Screens:
         :mod:`bot.show.texts`, shown in the screen's language)."""
         key = (table_id, user_id)
         async with self._lock(key):
-            screen = self._open.get(key)
-            if screen is None or screen.kind == "over":
+            kept = self.tables.get(table_id)
+            screen = kept.screens.get(user_id) if kept is not None else None
+            if kept is None or screen is None or screen.kind == "over":
                 return
             if not self._live(screen):
-                del self._open[key]
+                self._drop(table_id, user_id, screen)
                 return
             if isinstance(now, str):
                 try:
@@ -344,15 +332,17 @@ class Screens:
                 await screen.edit(**shown.to_edit())
             except discord.HTTPException as err:
                 log.debug("table %s: could not refresh a screen: %s", table_id, err)
-                del self._open[key]
+                self._drop(table_id, user_id, screen)
                 return
             screen.kind = "hand"
             screen.shown = (hand.version, hand.decision, hand.digest)
 
-    def forget(self, table_id: int) -> None:
-        """Drop every screen of a table whose end its screens show already."""
-        for key in [k for k in self._open if k[0] == table_id]:
-            del self._open[key]
+    def _drop(self, table_id: int, user_id: int, screen: Screen) -> None:
+        """Forget ``screen`` (its token ran out, or Discord refused an edit of it)."""
+        kept = self.tables.get(table_id)
+        if kept is not None and kept.screens.get(user_id) is screen:
+            del kept.screens[user_id]
+            self.tables.tidy(table_id)
 
 
 def clicker_language(interaction: discord.Interaction[Any]) -> Language:
