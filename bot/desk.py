@@ -9,6 +9,9 @@ asks the service anything: the desk reads what it needs and passes it on.
 
 Data flows one way: cog -> desk -> service -> desk -> show. What follows a change (showing it,
 the computer players, retries, timers) is :mod:`bot.followups`.
+
+Over 400 lines, as one job: one short method per request a cog makes (each lock -> service ->
+show), kept side by side so that the way of every request reads the same.
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ with backoff (:meth:`TableChannel.post_owed`) until it is shown, and the person 
 is told once by direct message. This process remembers, per table, its newest game message and
 the turn it shows, which the falls of that turn are folded into (in the table's
 :class:`~bot.show.table.TableShow`).
+
+Over 400 lines, as one job: everything the table's channel shows goes through here, so that
+its order and its owed post are decided in one place; the words, buttons, pictures and the
+lobby card's layout are in their own modules already.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ clicks while it is theirs, and is closed by their last click (or by :mod:`bot.sh
 Edits of one player's screen at one table go one at a time, each showing the newest state
 (under the player's screen lock, :meth:`bot.locks.Locks.screen`). What a screen shows comes from
 its caller (the desk reads the hand): nothing here asks the table service.
+
+Over 400 lines, as one job: a private screen's every state (hand, spot step, fall choice, over)
+and its edits under one lock; the helpers reading a clicked message's buttons come last.
 """
 
 from __future__ import annotations
