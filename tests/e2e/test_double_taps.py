@@ -20,6 +20,7 @@ from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
 from .driver import (
+    TIMEOUT,
     TableDriver,
     answer,
     answered_and_still,
@@ -208,6 +209,10 @@ async def test_a_double_tap_on_a_fall_that_another_fall_follows_chooses_one_fall
     pair = await alice.double_click(
         screen, custom_id=live_id(screen, "fall", "left"), gap=gap, second=mode
     )
+    await answered_and_still(world.fake, screen, taps_of(pair))
+    # The screen closes once the turn's account is drawn, which may take longer than the
+    # moment of stillness on a busy machine: wait for the closing itself.
+    await world.fake.wait_for(lambda: screen.buttons() == [], TIMEOUT, "the screen's closing")
     await answered_and_still(world.fake, screen, taps_of(pair))
     quietly(taps_of(pair))
     expected = Game.from_dict(json.loads(json.dumps(TWO_FALLS)))
