@@ -18,11 +18,11 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from tests.fake.test_rules import Rest
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.commands import LOCALES, command_size
 from tests.fakediscord.errors import CommandNotSynced
 from tests.fakediscord.fixtures import World, build_world
-from tests.test_fakediscord_rules import Rest
 
 JSON = dict[str, Any]
 
