@@ -4,8 +4,8 @@ discord.py only reacts to a global rate limit once Discord answered 429, and giv
 few retries: a burst (many games starting at once, each sending three hands) would lose
 messages. The show side (:mod:`bot.show.outbox`) therefore takes a token from a :class:`Budget`
 before every call that counts against the global budget (channel messages, direct messages,
-edits), most urgent first: the picture somebody waits for goes before hands, and hands before
-animations. Interaction responses are exempt from the global limit and are never paced.
+edits), most urgent first: the picture somebody waits for, then lobby messages and notices, then
+hands. Interaction responses are exempt from the global limit and are never paced.
 """
 
 from __future__ import annotations
@@ -30,9 +30,6 @@ GLOBAL_RATE: Final = 40.0
 for discord.py's own retries and the gateway's start-up calls)."""
 GLOBAL_BURST: Final = 5
 """Calls one bot token may make at once before the pacing starts."""
-
-ANIMATION: Final = 3
-"""Adding the mayhem animation to a posted message."""
 
 
 class Budget:

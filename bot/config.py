@@ -53,8 +53,6 @@ import yarl
 from data import postgres_settings, safe_url, sqlite_path, store_kind
 from data.location import OLD_DEFAULT_FILE, default_database_path
 
-DISCORD_API_BASE = "https://discord.com/api/v10"
-DISCORD_GATEWAY = "wss://gateway.discord.gg/"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: A bot token: three parts of base64url text joined by dots (the bot's id, a time, a signature).
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from engine.model import (
-    DIE_CHANCES,
     DIE_FACES,
     EXPLOSION,
     FIRE_REMOVED,
@@ -341,7 +340,8 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every action allowed now, for the pending decision (empty once the round is over).
 
-        For the fire die these are the four faces (a chance decision: see :meth:`chance_outcomes`).
+        For the fire die these are the four faces (a chance decision: their odds are
+        ``engine.model.DIE_CHANCES`` out of 6, RULES 6).
         """
         p = self.pending
         if p is None:
@@ -351,11 +351,6 @@ class Game:
         if p.kind == "fall":
             return [Fall("left"), Fall("right")]
         return [Die(face) for face in DIE_FACES]
-
-    @staticmethod
-    def chance_outcomes() -> list[tuple[Die, float]]:
-        """The fire die's faces with their probabilities (RULES 6)."""
-        return [(Die(face), DIE_CHANCES[face] / 6) for face in DIE_FACES]
 
     def winners(self) -> list[int]:
         """The match's winners by lowest total (ties share the win); empty until it is over."""

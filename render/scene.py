@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Event, Pos, View, reading_key
-from engine.tiles import WEIGHT
+from engine import Event, Pos, View
 from i18n import ENGLISH, Language
 from render import fonts, layout, narration
 from render.labels import labelled_spots
@@ -254,14 +253,3 @@ def info_line(view: View, lang: Language = ENGLISH) -> str:
         parts.append(lang.gettext("Standard rules"))
     # TRANSLATORS: between the parts of the picture's line "Turn 3 · Round 1 of 2 · ...".
     return lang.pgettext("info line", " · ").join(parts)
-
-
-def weight_word(tile: str) -> str:
-    """The weight as text (``"200"``); ``"?"`` for an unknown code."""
-    w = WEIGHT.get(tile)
-    return "?" if w is None else str(w)
-
-
-def sorted_positions(positions: set[Pos]) -> list[Pos]:
-    """Positions in reading order."""
-    return sorted(positions, key=reading_key)

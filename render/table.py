@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final
 
 from PIL import Image, ImageDraw
 
@@ -15,12 +14,9 @@ from render.layout import Box, Layout, TableLayout
 from render.narration import material_name
 from render.scene import TableScene, crowned, info_line, player_name, status_line, table_scene
 
-LEGEND: Final = ("Y4", "R20", "B100", "G1", "B7", "M200")
-"""The legend of materials: a sample tile of each (:func:`legend_words` says their words)."""
-
 
 def legend_words(lang: Language = ENGLISH) -> tuple[tuple[str, str], ...]:
-    """The legend's entries: a sample tile and its word."""
+    """The legend of materials: a sample tile of each, and its word."""
     return (
         ("Y4", material_name("straw", lang)),
         ("R20", material_name("wood", lang)),

@@ -191,7 +191,7 @@ ELSEWHERE = {
     "python -m data copy /var/lib/flaming-pyramids/flaming_pyramids.db "
     "postgresql://bot:secret@db.example/flaming_pyramids": "tests/data/test_copy.py",
     "python -m tests.fakediscord.contract.derive --git <a clone of discord/discord-api-spec>": (
-        "needs a clone of Discord's spec: tests/test_fakediscord_contract.py"
+        "needs a clone of Discord's spec: tests/fake/test_contract.py"
     ),
     "python -m pytest tests/bot tests/e2e": "the suite itself",
     "python -m pytest -q -n auto": "the suite itself, as CI runs it (.ci/run)",

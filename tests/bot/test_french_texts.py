@@ -24,7 +24,7 @@ from data.records import BoardPage, PlayerRecord, PlayerStats
 from engine import Game, view
 
 from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state
-from .test_views import card_labels, card_text, check_limits, payload, walk
+from .test_table_messages import card_labels, card_text, check_limits, payload, walk
 
 DIGEST = "0123abcd"
 """A hand's fingerprint, as tile buttons carry it."""

@@ -5,7 +5,7 @@ and restarts)."""
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -46,7 +46,7 @@ class MovableClock:
 
 
 @pytest.fixture
-def world(fake_world: World) -> AsyncIterator[World]:
+def world(fake_world: World) -> Iterator[World]:
     """The standard world; every test also checks that no interaction failed."""
     yield fake_world
     fake_world.fake.assert_no_failed_interactions()

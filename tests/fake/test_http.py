@@ -5,61 +5,19 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 from PIL import Image
 
+from tests.fake.conftest import Rest
 from tests.fakediscord import (
     CommandUsageError,
-    FakeDiscord,
     InteractionType,
     Perm,
     RateLimitConfig,
 )
-from tests.fakediscord.fixtures import World, build_world
-
-
-@pytest_asyncio.fixture
-async def world() -> AsyncIterator[World]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield build_world(fake)
-    finally:
-        await fake.stop()
-
-
-class Rest:
-    """A tiny REST client authenticated as the bot."""
-
-    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
-        self.fake = fake
-        self.session = session
-
-    async def __call__(
-        self, method: str, path: str, *, body: Any = None, data: Any = None, auth: bool = True
-    ) -> tuple[int, Any, Any]:
-        headers = {"Authorization": f"Bot {self.fake.token}"} if auth else {}
-        kwargs: dict[str, Any] = {"headers": headers}
-        if body is not None:
-            kwargs["json"] = body
-        if data is not None:
-            kwargs["data"] = data
-        async with self.session.request(method, self.fake.base_url + path, **kwargs) as resp:
-            text = await resp.text()
-            payload = json.loads(text) if text else None
-            return resp.status, payload, resp.headers
-
-
-@pytest_asyncio.fixture
-async def rest(world: World) -> AsyncIterator[Rest]:
-    async with aiohttp.ClientSession() as session:
-        yield Rest(world.fake, session)
-
+from tests.fakediscord.fixtures import World
 
 FP_COMMAND = {
     "name": "fp",

@@ -5,50 +5,20 @@ and people acting through ``FakeUser``."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-import aiohttp
 import pytest
-import pytest_asyncio
 
-from tests.fakediscord import FakeDiscord, ThreadArchived
-from tests.fakediscord.fixtures import World, build_world
+from tests.fake.conftest import Rest
+from tests.fakediscord import ThreadArchived
+from tests.fakediscord.fixtures import World
 from tests.fakediscord.models import ChannelType, Message, Perm
 
 WEEK_MIN = 10080
 
 
-@pytest_asyncio.fixture
-async def world() -> AsyncIterator[World]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield build_world(fake)
-    finally:
-        await fake.stop()
-
-
-class Rest:
-    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
-        self.fake = fake
-        self.session = session
-
-    async def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        headers = {"Authorization": f"Bot {self.fake.token}"}
-        url = self.fake.base_url + path
-        async with self.session.request(method, url, json=body, headers=headers) as resp:
-            return resp.status, (await resp.json() if resp.content_length != 0 else None)
-
-
-@pytest_asyncio.fixture
-async def rest(world: World) -> AsyncIterator[Rest]:
-    async with aiohttp.ClientSession() as session:
-        yield Rest(world.fake, session)
-
-
 async def post(rest: Rest, channel_id: int, content: str = "x", **extra: Any) -> Message:
-    status, body = await rest(
+    status, body, _ = await rest(
         "POST", f"/channels/{channel_id}/messages", {"content": content, **extra}
     )
     assert status == 200, body
@@ -58,11 +28,12 @@ async def post(rest: Rest, channel_id: int, content: str = "x", **extra: Any) ->
 async def start_thread(
     rest: Rest, message: Message, name: str = "table 1", minutes: int = WEEK_MIN
 ) -> tuple[int, Any]:
-    return await rest(
+    answer = await rest(
         "POST",
         f"/channels/{message.channel.id}/messages/{message.id}/threads",
         {"name": name, "auto_archive_duration": minutes},
     )
+    return answer.status, answer.body
 
 
 async def test_a_thread_started_from_a_message_is_a_public_thread_with_the_message_id(
@@ -124,7 +95,7 @@ async def test_posting_in_a_thread_needs_send_messages_in_threads_not_send_messa
     lobby = await post(rest, world.games.id)
     _, thread = await start_thread(rest, lobby)
     world.fake.set_permissions(world.games, "everyone", deny=Perm.SEND_MESSAGES_IN_THREADS)
-    status, body = await rest("POST", f"/channels/{thread['id']}/messages", {"content": "x"})
+    status, body, _ = await rest("POST", f"/channels/{thread['id']}/messages", {"content": "x"})
     assert (status, body["code"]) == (403, 50013)
     world.fake.set_permissions(
         world.games, "everyone", allow=Perm.SEND_MESSAGES_IN_THREADS, deny=Perm.SEND_MESSAGES
@@ -159,13 +130,13 @@ async def test_the_bots_post_unarchives_a_thread_but_an_edit_is_refused(
     world.fake.advance_time(2 * 3600)
     assert world.fake.thread_archived(thread)
     with world.fake.expect_refusal(50083):
-        status, body = await rest(
+        status, body, _ = await rest(
             "PATCH", f"/channels/{thread.id}/messages/{old.id}", {"content": "edited"}
         )
     assert (status, body["code"]) == (400, 50083)
     await post(rest, thread.id, "new")
     assert not world.fake.thread_archived(thread)
-    status, _ = await rest(
+    status, _, _ = await rest(
         "PATCH", f"/channels/{thread.id}/messages/{old.id}", {"content": "edited"}
     )
     assert status == 200
@@ -196,7 +167,7 @@ async def test_a_new_message_pings_the_mentions_its_allowed_mentions_allow(
     assert none.notified == []
     quiet = await post(rest, world.games.id, both, flags=1 << 12)  # SUPPRESS_NOTIFICATIONS
     assert quiet.notified == []
-    status, _ = await rest(
+    status, _, _ = await rest(
         "PATCH", f"/channels/{world.games.id}/messages/{none.id}", {"content": f"<@{a}>!"}
     )
     assert status == 200 and none.notified == []  # an edit never pings

@@ -285,13 +285,8 @@ def make_group(bot: MiniBot) -> app_commands.Group:
     return group
 
 
-@pytest.fixture
-def world(fake_world: World) -> World:
-    return fake_world
-
-
-async def started(world: World, start_bot: StartBot, **options: Any) -> MiniBot:
-    bot = MiniBot(world.guild.id)
+async def started(fake_world: World, start_bot: StartBot, **options: Any) -> MiniBot:
+    bot = MiniBot(fake_world.guild.id)
     await start_bot(bot, **options)
     return bot
 
@@ -299,60 +294,62 @@ async def started(world: World, start_bot: StartBot, **options: Any) -> MiniBot:
 # --------------------------------------------------------------------------- basics
 
 
-async def test_login_ready_and_guild_create(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    fake = world.fake
+async def test_login_ready_and_guild_create(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    fake = fake_world.fake
     assert bot.user is not None and bot.user.id == fake.bot.id and bot.user.bot
     assert bot.application_id == fake.application_id
-    guild = bot.get_guild(world.guild.id)
+    guild = bot.get_guild(fake_world.guild.id)
     assert guild is not None and guild.name == "Pyramid Club"
     assert sorted(c.name for c in guild.text_channels) == ["games", "general"]
     assert guild.me is not None and guild.me.id == fake.bot.id
-    assert guild.member_count == len(world.guild.members)
+    assert guild.member_count == len(fake_world.guild.members)
     assert fake.gateway.identifies == 1
-    assert [c.name for c in fake.commands(world.guild)] == ["fp"]
+    assert [c.name for c in fake.commands(fake_world.guild)] == ["fp"]
     assert fake.requests[0].route == "GET /users/@me"
     # snowflakes carry the current time
-    created = discord.utils.snowflake_time(world.games.id)
+    created = discord.utils.snowflake_time(fake_world.games.id)
     assert abs((discord.utils.utcnow() - created).total_seconds()) < 60
 
 
-async def test_slash_reply_is_visible_in_channel(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp ping", world.games, loud=True)
+async def test_slash_reply_is_visible_in_channel(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp ping", fake_world.games, loud=True)
     await ix
     assert ix.response_type == CallbackType.CHANNEL_MESSAGE_WITH_SOURCE
     assert ix.ack_latency is not None and ix.ack_latency < 3
     reply = await ix.wait_response()
     assert reply.content == "PONG"
     assert reply.labels() == ["Join"]
-    assert world.bob.latest_message(world.games) is reply
-    assert world.fake.messages(world.games) == [reply]
-    assert reply.interaction is ix and reply.author is world.fake.bot
-    world.fake.assert_no_failed_interactions()
+    assert fake_world.bob.latest_message(fake_world.games) is reply
+    assert fake_world.fake.messages(fake_world.games) == [reply]
+    assert reply.interaction is ix and reply.author is fake_world.fake.bot
+    fake_world.fake.assert_no_failed_interactions()
 
 
-async def test_ephemeral_reply_only_visible_to_its_user(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp secret", world.games)
+async def test_ephemeral_reply_only_visible_to_its_user(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp secret", fake_world.games)
     await ix
     assert ix.response_type == CallbackType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
     reply = await ix.wait_response()
     assert reply.content == "the secret is 42" and reply.ephemeral and not reply.loading
-    assert world.alice.ephemerals() == [reply]
-    assert world.alice.messages(world.games) == [reply]
-    assert world.bob.messages(world.games) == []
-    assert world.bob.ephemerals() == []
-    assert world.fake.messages(world.games) == []
+    assert fake_world.alice.ephemerals() == [reply]
+    assert fake_world.alice.messages(fake_world.games) == [reply]
+    assert fake_world.bob.messages(fake_world.games) == []
+    assert fake_world.bob.ephemerals() == []
+    assert fake_world.fake.messages(fake_world.games) == []
     with pytest.raises(MessageNotVisible):
-        await world.bob.click(reply, "anything")
+        await fake_world.bob.click(reply, "anything")
 
 
-async def test_click_button_by_label_edits_message(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp ping", world.games)
+async def test_click_button_by_label_edits_message(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp ping", fake_world.games)
     reply = await ix.wait_response()
-    click = await world.bob.click(reply, "Join")
+    click = await fake_world.bob.click(reply, "Join")
     await click
     assert click.response_type == CallbackType.UPDATE_MESSAGE
     assert reply.content == "game 1: bob joined"
@@ -360,23 +357,23 @@ async def test_click_button_by_label_edits_message(world: World, start_bot: Star
     assert reply.edited
     assert reply.labels() == ["Join", "Start"]
     with pytest.raises(ComponentDisabled):
-        await world.carol.click(reply, "Start")
+        await fake_world.carol.click(reply, "Start")
     with pytest.raises(ComponentNotFound, match=r"Join.*Start \(disabled\)"):
-        await world.carol.click(reply, "Leave")
+        await fake_world.carol.click(reply, "Leave")
     # the same button again, by another player, on the edited message
-    again = await world.carol.click(reply, "Join")
+    again = await fake_world.carol.click(reply, "Join")
     await again
     assert reply.content == "game 1: carol joined"
-    world.fake.assert_no_failed_interactions()
+    fake_world.fake.assert_no_failed_interactions()
 
 
 async def test_a_double_tap_sends_the_second_tap_with_the_message_as_it_stands(
-    world: World, start_bot: StartBot
+    fake_world: World, start_bot: StartBot
 ) -> None:
-    await started(world, start_bot)
-    world.fake.ack_deadline = 1.0  # (the second tap's failure comes sooner)
-    reply = await (await world.alice.slash("fp step", world.games)).wait_response()
-    first, second = await world.alice.double_click(reply, "Next", gap=0.5)
+    await started(fake_world, start_bot)
+    fake_world.fake.ack_deadline = 1.0  # (the second tap's failure comes sooner)
+    reply = await (await fake_world.alice.slash("fp step", fake_world.games)).wait_response()
+    first, second = await fake_world.alice.double_click(reply, "Next", gap=0.5)
     await first
     assert reply.content == "step 2"  # the first tap's edit landed before the second tap
     assert second is not None and second.data["custom_id"] == "fpt:step:1"
@@ -390,49 +387,53 @@ async def test_a_double_tap_sends_the_second_tap_with_the_message_as_it_stands(
     # discord.py looks the button up on that message, does not find it and drops the tap.
     with pytest.raises(InteractionFailed):
         await second
-    assert world.fake.failed_interactions() == [second]
+    assert fake_world.fake.failed_interactions() == [second]
     assert reply.content == "step 2"
 
 
 async def test_a_double_tap_on_a_changed_screen_hits_what_took_the_tapped_place(
-    world: World, start_bot: StartBot
+    fake_world: World, start_bot: StartBot
 ) -> None:
-    await started(world, start_bot)
-    reply = await (await world.alice.slash("fp step", world.games)).wait_response()
+    await started(fake_world, start_bot)
+    reply = await (await fake_world.alice.slash("fp step", fake_world.games)).wait_response()
     assert reply.place_of("fpt:step:1") == (0, 0)
-    first, second = await world.alice.double_click(reply, "Next", gap=0.5, second="place")
+    first, second = await fake_world.alice.double_click(reply, "Next", gap=0.5, second="place")
     assert second is not None and second.data["custom_id"] == "fpt:step:2"
     await first
     await second
     assert reply.content == "step 3"
     # A place left empty (Roll takes its button off) sends no second tap.
-    die = await (await world.alice.slash("fp roll", world.games)).wait_response()
-    first, none = await world.alice.double_click(die, "Roll", gap=0.5, second="place")
+    die = await (await fake_world.alice.slash("fp roll", fake_world.games)).wait_response()
+    first, none = await fake_world.alice.double_click(die, "Roll", gap=0.5, second="place")
     await first
     assert none is None and die.buttons() == []
-    world.fake.assert_no_failed_interactions()
+    fake_world.fake.assert_no_failed_interactions()
 
 
-async def test_persistent_button_survives_a_bot_restart(world: World, start_bot: StartBot) -> None:
-    first = await started(world, start_bot)
-    reply = await (await world.alice.slash("fp ping", world.games)).wait_response()
+async def test_persistent_button_survives_a_bot_restart(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    first = await started(fake_world, start_bot)
+    reply = await (await fake_world.alice.slash("fp ping", fake_world.games)).wait_response()
     await first.close()
-    second = MiniBot(world.guild.id)
+    second = MiniBot(fake_world.guild.id)
     await start_bot(second)
-    assert world.fake.gateway.identifies == 2
-    click = await world.bob.click(reply, "Join")
+    assert fake_world.fake.gateway.identifies == 2
+    click = await fake_world.bob.click(reply, "Join")
     await click
     assert reply.content == "game 1: bob joined"
 
 
-async def test_channel_picture_read_back_with_pillow(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    reply = await (await world.alice.slash("fp board", world.games)).wait_response()
+async def test_channel_picture_read_back_with_pillow(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    await started(fake_world, start_bot)
+    reply = await (await fake_world.alice.slash("fp board", fake_world.games)).wait_response()
     assert reply.embeds[0]["image"]["url"] == "attachment://board.png"
     att = reply.attachments[0]
     assert att.filename == "board.png" and att.content_type == "image/png"
     assert (att.width, att.height) == (BOARD_SIZE, BOARD_SIZE)
-    img = world.bob.latest_picture(world.games)
+    img = fake_world.bob.latest_picture(fake_world.games)
     assert img.size == (BOARD_SIZE, BOARD_SIZE)
     assert img.getpixel((1, 2)) == (0, 0, 255)
     assert img.getpixel((0, 0)) == (200, 30, 30)
@@ -441,55 +442,55 @@ async def test_channel_picture_read_back_with_pillow(world: World, start_bot: St
         assert await resp.read() == att.data
 
 
-async def test_dm_with_png_read_back(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp dm", world.games)
+async def test_dm_with_png_read_back(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp dm", fake_world.games)
     answer = await ix.wait_response()
     assert answer.content == "check your DMs" and answer.ephemeral
-    dm = await world.alice.wait_for_dm()
+    dm = await fake_world.alice.wait_for_dm()
     assert dm.content == "your hand" and dm.channel.is_dm
-    img = world.alice.latest_dm_picture()
+    img = fake_world.alice.latest_dm_picture()
     assert img.getpixel((3, 5)) == (0, 0, 255)
     assert img.getpixel((4, 5)) == (200, 30, 30)
-    assert world.bob.dms() == []
+    assert fake_world.bob.dms() == []
     with pytest.raises(MessageNotVisible):
-        await world.bob.click(dm, "Ready")
-    click = await world.alice.click(dm, "Ready")
+        await fake_world.bob.click(dm, "Ready")
+    click = await fake_world.alice.click(dm, "Ready")
     assert await click.wait_response() is dm
     assert dm.content == "alice is ready" and dm.attachments  # the picture is kept
 
 
-async def test_closed_dms_give_forbidden_50007(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    ix = await world.dave.slash("fp dm", world.games)
+async def test_closed_dms_give_forbidden_50007(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    ix = await fake_world.dave.slash("fp dm", fake_world.games)
     answer = await ix.wait_response()
     assert answer.content == "I cannot DM you"
     assert [(type(e), e.code) for e in bot.caught] == [(discord.Forbidden, 50007)]
-    assert world.dave.dms() == []
+    assert fake_world.dave.dms() == []
 
 
-async def test_missing_permission_gives_50013(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    world.fake.set_permissions(world.general, "bot", deny=Perm.SEND_MESSAGES)
-    ix = await world.alice.slash("fp announce", world.general)
+async def test_missing_permission_gives_50013(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    fake_world.fake.set_permissions(fake_world.general, "bot", deny=Perm.SEND_MESSAGES)
+    ix = await fake_world.alice.slash("fp announce", fake_world.general)
     answer = await ix.wait_response()
     assert answer.content == "failed: 50013"
     assert isinstance(bot.caught[0], discord.Forbidden) and bot.caught[0].code == 50013
     # discord.py saw the overwrite through CHANNEL_UPDATE
-    channel = bot.get_channel(world.general.id)
+    channel = bot.get_channel(fake_world.general.id)
     assert isinstance(channel, discord.TextChannel)
     assert not channel.permissions_for(channel.guild.me).send_messages
     # the games channel is unaffected
-    ok = await (await world.alice.slash("fp announce", world.games)).wait_response()
+    ok = await (await fake_world.alice.slash("fp announce", fake_world.games)).wait_response()
     assert ok.content == "done"
-    assert world.fake.latest_message(world.games).content == "announcement"
+    assert fake_world.fake.latest_message(fake_world.games).content == "announcement"
 
 
-async def test_attachment_size_cap_gives_413(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    world.fake.state.max_attachment_size = 1024
-    with world.fake.expect_refusal(40005, status=413):
-        ix = await world.alice.slash("fp announce", world.games, size=2048)
+async def test_attachment_size_cap_gives_413(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    fake_world.fake.state.max_attachment_size = 1024
+    with fake_world.fake.expect_refusal(40005, status=413):
+        ix = await fake_world.alice.slash("fp announce", fake_world.games, size=2048)
         answer = await ix.wait_response()
     assert answer.content == "failed: 40005"
     assert bot.caught[0].status == 413
@@ -498,46 +499,48 @@ async def test_attachment_size_cap_gives_413(world: World, start_bot: StartBot) 
 # --------------------------------------------------------------------------- strictness
 
 
-async def test_ack_deadline_records_failed_interaction(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    world.fake.ack_deadline = 0.3
-    ix = await world.alice.slash("fp slow", world.games, seconds=0.5)
+async def test_ack_deadline_records_failed_interaction(
+    fake_world: World, start_bot: StartBot
+) -> None:
+    bot = await started(fake_world, start_bot)
+    fake_world.fake.ack_deadline = 0.3
+    ix = await fake_world.alice.slash("fp slow", fake_world.games, seconds=0.5)
     with pytest.raises(InteractionFailed):
         await ix
     await asyncio.wait_for(bot.slow_done.wait(), 5)
-    assert world.fake.failed_interactions() == [ix]
+    assert fake_world.fake.failed_interactions() == [ix]
     assert isinstance(bot.caught[0], discord.NotFound) and bot.caught[0].code == 10062
     assert ix.errors == [10062]
     with pytest.raises(AssertionError, match="1 interaction"):
-        world.fake.assert_no_failed_interactions()
+        fake_world.fake.assert_no_failed_interactions()
 
 
 @pytest.mark.slow
-async def test_ack_deadline_is_three_seconds(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    quick = await world.alice.slash("fp slow", world.games, seconds=2.5)
+async def test_ack_deadline_is_three_seconds(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    quick = await fake_world.alice.slash("fp slow", fake_world.games, seconds=2.5)
     await quick
-    late = await world.bob.slash("fp slow", world.games, seconds=3.2)
+    late = await fake_world.bob.slash("fp slow", fake_world.games, seconds=3.2)
     with pytest.raises(InteractionFailed):
         await late
-    await world.fake.wait_for(lambda: len(bot.caught) == 1, 5)
+    await fake_world.fake.wait_for(lambda: len(bot.caught) == 1, 5)
     assert bot.caught[0].code == 10062
-    assert world.fake.failed_interactions() == [late]
+    assert fake_world.fake.failed_interactions() == [late]
 
 
-async def test_second_initial_response_gives_40060(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    with world.fake.expect_refusal(40060):
-        ix = await world.alice.slash("fp double", world.games)
+async def test_second_initial_response_gives_40060(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    with fake_world.fake.expect_refusal(40060):
+        ix = await fake_world.alice.slash("fp double", fake_world.games)
         await ix
-        await world.fake.wait_for(lambda: bot.caught, 5)
+        await fake_world.fake.wait_for(lambda: bot.caught, 5)
     assert bot.caught[0].code == 40060 and bot.caught[0].status == 400
     assert ix.errors == [40060]
-    assert [m.content for m in world.fake.messages(world.games)] == ["one"]
+    assert [m.content for m in fake_world.fake.messages(fake_world.games)] == ["one"]
 
 
-async def test_unknown_tokens_are_refused(world: World, start_bot: StartBot) -> None:
-    fake = world.fake
+async def test_unknown_tokens_are_refused(fake_world: World, start_bot: StartBot) -> None:
+    fake = fake_world.fake
     async with aiohttp.ClientSession() as http:
         async with http.get(
             f"{fake.base_url}/users/@me", headers={"Authorization": "Bot nope"}
@@ -561,110 +564,116 @@ async def test_unknown_tokens_are_refused(world: World, start_bot: StartBot) -> 
         await bad.close()
 
 
-async def test_unregistered_commands_cannot_be_invoked(world: World, start_bot: StartBot) -> None:
+async def test_unregistered_commands_cannot_be_invoked(
+    fake_world: World, start_bot: StartBot
+) -> None:
     with pytest.raises(CommandNotSynced, match="never registered"):
-        await world.alice.slash("fp ping", world.games, wait_connected=False)
-    await started(world, start_bot)
+        await fake_world.alice.slash("fp ping", fake_world.games, wait_connected=False)
+    await started(fake_world, start_bot)
     with pytest.raises(CommandNotSynced, match="no subcommand 'nope'"):
-        await world.alice.slash("fp nope", world.games)
+        await fake_world.alice.slash("fp nope", fake_world.games)
     with pytest.raises(CommandNotSynced, match="registered: /fp"):
-        await world.alice.slash("other", world.games)
+        await fake_world.alice.slash("other", fake_world.games)
     with pytest.raises(CommandUsageError, match="needs a subcommand"):
-        await world.alice.slash("fp", world.games)
+        await fake_world.alice.slash("fp", fake_world.games)
     with pytest.raises(CommandUsageError, match="no option"):
-        await world.alice.slash("fp ping", world.games, volume=3)
+        await fake_world.alice.slash("fp ping", fake_world.games, volume=3)
     with pytest.raises(CommandUsageError, match="True/False"):
-        await world.alice.slash("fp ping", world.games, loud="yes")
+        await fake_world.alice.slash("fp ping", fake_world.games, loud="yes")
     with pytest.raises(CommandUsageError, match="requires option 'seconds'"):
-        await world.alice.slash("fp slow", world.games)
+        await fake_world.alice.slash("fp slow", fake_world.games)
 
 
-async def test_unknown_route_is_reported(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
+async def test_unknown_route_is_reported(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
     with pytest.raises(discord.NotFound):
         await bot.http.request(discord.http.Route("GET", "/sticker-packs"))
-    assert world.fake.unknown_routes == ["GET /api/v10/sticker-packs"]
+    assert fake_world.fake.unknown_routes == ["GET /api/v10/sticker-packs"]
     with pytest.raises(AssertionError, match="unknown route"):
-        world.fake.assert_healthy()
-    world.fake.unknown_routes.clear()
+        fake_world.fake.assert_healthy()
+    fake_world.fake.unknown_routes.clear()
 
 
 # --------------------------------------------------------------------------- other components
 
 
-async def test_select_menu(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    msg = await (await world.alice.slash("fp pick", world.games)).wait_response()
+async def test_select_menu(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    msg = await (await fake_world.alice.slash("fp pick", fake_world.games)).wait_response()
     with pytest.raises(ComponentNotFound, match="options"):
-        await world.alice.select(msg, "green", placeholder="Choose a colour")
-    pick = await world.alice.select(msg, "Blue", placeholder="Choose a colour")
+        await fake_world.alice.select(msg, "green", placeholder="Choose a colour")
+    pick = await fake_world.alice.select(msg, "Blue", placeholder="Choose a colour")
     await pick
     assert msg.content == "chose blue" and msg.components == []
 
 
-async def test_modal_and_autocomplete(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp name", world.games)
+async def test_modal_and_autocomplete(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp name", fake_world.games)
     await ix
     assert ix.response_type == CallbackType.MODAL and ix.modal is not None
-    submitted = await world.alice.submit_modal(ix, {"Name": "Cleopatra"})
+    submitted = await fake_world.alice.submit_modal(ix, {"Name": "Cleopatra"})
     reply = await submitted.wait_response()
     assert reply.content == "hello Cleopatra"
 
-    auto = await world.alice.autocomplete("fp colour", world.games, focused="value", value="gr")
+    auto = await fake_world.alice.autocomplete(
+        "fp colour", fake_world.games, focused="value", value="gr"
+    )
     await auto
     assert auto.autocomplete_choices == [{"name": "green", "value": "green"}]
 
 
-async def test_deferred_reply_edits_and_followups(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp progress", world.games)
+async def test_deferred_reply_edits_and_followups(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp progress", fake_world.games)
     await ix.wait_followups(1)
     original = ix.original
     assert original is not None and not original.loading and not original.ephemeral
     assert [r.content for r in original.history] == ["", "step 1", "step 2"]
     assert [m.content for m in ix.followups] == ["extra"]
-    assert [m.content for m in world.fake.messages(world.games)] == ["extra", "step 2"]
+    assert [m.content for m in fake_world.fake.messages(fake_world.games)] == ["extra", "step 2"]
 
 
-async def test_deferred_update_then_edit_original(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    msg = await (await world.alice.slash("fp roll", world.games)).wait_response()
+async def test_deferred_update_then_edit_original(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    msg = await (await fake_world.alice.slash("fp roll", fake_world.games)).wait_response()
     assert msg.labels() == ["Roll"]
-    refused = await world.carol.click(msg, "Roll")
+    refused = await fake_world.carol.click(msg, "Roll")
     answer = await refused.wait_response()
     assert answer.content == "not your turn" and answer.ephemeral
-    assert world.carol.ephemerals() == [answer] and msg.content == "roll the die"
-    click = await world.bob.click(msg, emoji="\N{GAME DIE}")
+    assert fake_world.carol.ephemerals() == [answer] and msg.content == "roll the die"
+    click = await fake_world.bob.click(msg, emoji="\N{GAME DIE}")
     await click
     assert click.response_type == CallbackType.DEFERRED_UPDATE_MESSAGE
-    await world.fake.wait_for(lambda: msg.content == "bob rolled a 6", 5)
+    await fake_world.fake.wait_for(lambda: msg.content == "bob rolled a 6", 5)
     assert msg.components == []
 
 
-async def test_original_response_fetch_and_deletes(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    ix = await world.alice.slash("fp tidy", world.games)
+async def test_original_response_fetch_and_deletes(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    ix = await fake_world.alice.slash("fp tidy", fake_world.games)
     await ix.wait_followups(2)
-    await world.fake.wait_for(lambda: ix.followups[0].deleted, 5)
+    await fake_world.fake.wait_for(lambda: ix.followups[0].deleted, 5)
     assert ix.original is not None and ix.original.deleted
-    assert [m.content for m in world.fake.messages(world.games)] == ["kept"]
+    assert [m.content for m in fake_world.fake.messages(fake_world.games)] == ["kept"]
     routes = [
-        r.route.split(" ", 1)[0] + " " + r.path.rsplit("/", 1)[-1] for r in world.fake.requests
+        r.route.split(" ", 1)[0] + " " + r.path.rsplit("/", 1)[-1] for r in fake_world.fake.requests
     ]
     assert "GET @original" in routes and "DELETE @original" in routes
 
 
-async def test_plain_messages_reach_the_bot(world: World, start_bot: StartBot) -> None:
-    bot = await started(world, start_bot)
-    await world.alice.say(world.games, "hello")
-    await world.bob.say(world.games, f"{world.fake.bot.mention} hi")
-    await world.fake.wait_for(lambda: len(bot.seen) == 2, 5)
+async def test_plain_messages_reach_the_bot(fake_world: World, start_bot: StartBot) -> None:
+    bot = await started(fake_world, start_bot)
+    await fake_world.alice.say(fake_world.games, "hello")
+    await fake_world.bob.say(fake_world.games, f"{fake_world.fake.bot.mention} hi")
+    await fake_world.fake.wait_for(lambda: len(bot.seen) == 2, 5)
     # no message content intent: content only when the bot is mentioned
-    assert bot.seen == [("alice", ""), ("bob", f"<@{world.fake.bot.id}> hi")]
+    assert bot.seen == [("alice", ""), ("bob", f"<@{fake_world.fake.bot.id}> hi")]
 
 
-async def test_user_option_resolves_to_member(world: World, start_bot: StartBot) -> None:
-    await started(world, start_bot)
-    reply = await (await world.alice.slash("fp whois", world.games, who=world.bob)).wait_response()
+async def test_user_option_resolves_to_member(fake_world: World, start_bot: StartBot) -> None:
+    await started(fake_world, start_bot)
+    reply = await (
+        await fake_world.alice.slash("fp whois", fake_world.games, who=fake_world.bob)
+    ).wait_response()
     assert reply.content == "bob has 1 role(s)"

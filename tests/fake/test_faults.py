@@ -8,10 +8,10 @@ import asyncio
 import discord
 import pytest
 
+from tests.fake.test_discordpy import MiniBot
 from tests.fakediscord import BotNotConnected, BucketRule, RateLimitConfig
 from tests.fakediscord.fixtures import *  # noqa: F403 - the pytest fixtures
 from tests.fakediscord.fixtures import StartBot, StartBotProcess, World
-from tests.test_fakediscord import MiniBot
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 SEND = "POST /channels/{channel_id}/messages"

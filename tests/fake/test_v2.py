@@ -5,7 +5,7 @@ separator, an action row of buttons and one with a select, a media gallery showi
 picture) is accepted and stored with the IS_COMPONENTS_V2 flag; what Discord refuses and
 discord.py does not check itself (the 4,000 characters of text, duplicate ``id``s, legacy fields
 on an edit) comes back as Discord's 400 50035 ``Invalid Form Body``, a ``discord.HTTPException``.
-The raw-HTTP rules behind each refusal are in ``tests/test_fakediscord_rules.py``.
+The raw-HTTP rules behind each refusal are in ``tests/fake/test_rules.py``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The contract itself (``tests/fakediscord/contract/contract.json``) is data derived by
 ``contract/derive.py``; these tests check the derivation on a small spec of their own, that
 the contract covers every route the fake serves, and what the validator answers. Requests sent
-over HTTP are in ``test_fakediscord_rules.py`` (the "contract" cases).
+over HTTP are in ``test_rules.py`` (the "contract" cases).
 """
 
 from __future__ import annotations

@@ -7,79 +7,19 @@ each rule; the case ids here match its rows.
 
 from __future__ import annotations
 
-import json
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
+from tests.fake.conftest import Answer, Rest
 from tests.fakediscord import FakeDiscord, RateLimitConfig
-from tests.fakediscord.fixtures import World, build_world
+from tests.fakediscord.fixtures import World
 from tests.fakediscord.ratelimit import BucketRule
 
 V2 = 1 << 15
 EPHEMERAL = 1 << 6
-
-
-@pytest_asyncio.fixture
-async def world() -> AsyncIterator[World]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield build_world(fake)
-    finally:
-        await fake.stop()
-
-
-@dataclass
-class Answer:
-    status: int
-    body: Any
-    headers: Any
-
-    def field_error(self, path: str) -> str:
-        """The first error code at ``path`` of an Invalid Form Body answer."""
-        node = self.body["errors"]
-        for part in path.split("."):
-            node = node[part]
-        return str(node["_errors"][0]["code"])
-
-
-class Rest:
-    """A raw REST client authenticated as the bot."""
-
-    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
-        self.fake = fake
-        self.session = session
-
-    async def __call__(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        files: dict[str, bytes] | None = None,
-    ) -> Answer:
-        kwargs: dict[str, Any] = {"headers": {"Authorization": f"Bot {self.fake.token}"}}
-        if files:
-            form = aiohttp.FormData(quote_fields=False)
-            form.add_field("payload_json", json.dumps(body or {}))
-            for i, (name, data) in enumerate(files.items()):
-                form.add_field(f"files[{i}]", data, filename=name)
-            kwargs["data"] = form
-        elif body is not None:
-            kwargs["json"] = body
-        async with self.session.request(method, self.fake.base_url + path, **kwargs) as resp:
-            text = await resp.text()
-            return Answer(resp.status, json.loads(text) if text else None, resp.headers)
-
-
-@pytest_asyncio.fixture
-async def rest(world: World) -> AsyncIterator[Rest]:
-    async with aiohttp.ClientSession() as session:
-        yield Rest(world.fake, session)
 
 
 def button(label: str = "Go", custom_id: str = "go", **extra: Any) -> dict[str, Any]:

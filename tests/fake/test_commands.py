@@ -10,37 +10,18 @@ names Discord shows them, and Discord still sends the bot the default names.
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-import aiohttp
 import pytest
-import pytest_asyncio
 
+from tests.fake.conftest import Rest
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.commands import LOCALES, command_size
 from tests.fakediscord.errors import CommandNotSynced
-from tests.fakediscord.fixtures import World, build_world
-from tests.test_fakediscord_rules import Rest
+from tests.fakediscord.fixtures import World
 
 JSON = dict[str, Any]
-
-
-@pytest_asyncio.fixture
-async def world() -> AsyncIterator[World]:
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        yield build_world(fake)
-    finally:
-        await fake.stop()
-
-
-@pytest_asyncio.fixture
-async def rest(world: World) -> AsyncIterator[Rest]:
-    async with aiohttp.ClientSession() as session:
-        yield Rest(world.fake, session)
 
 
 def option(name: str, type: int = 5, **fields: Any) -> JSON:
