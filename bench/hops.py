@@ -8,7 +8,8 @@ not each time it resumes). The task that handled the click is the path the click
 work it hands to background tasks (hands by DM, other players' screens) is counted apart.
 
 Modules are grouped in the parts a move goes through: the commands and buttons (``bot.cogs``,
-with ``bot.replies``, their answer to errors), the desk (``bot.desk``, with ``bot.followups``),
+with the table's buttons ``bot.tablebuttons`` and ``bot.replies``, their answer to errors), the
+desk (``bot.desk``, with ``bot.followups``),
 the table service (``bot.service``), what shows results (``bot.show``, and before it
 ``bot.presenter``, ``bot.screens``, ``bot.views``, ``bot.pictures``), and the store (``data``).
 Helpers every part uses (the result types, the store's records, names, button ids, the request
@@ -52,6 +53,7 @@ SEED = 877
 
 PARTS = (
     ("bot.cogs", "cogs"),
+    ("bot.tablebuttons", "cogs"),
     ("bot.desk", "desk"),
     ("bot.followups", "desk"),
     ("bot.service.results", None),
@@ -122,7 +124,7 @@ class Trace:
 
     calls: dict[int, list[Call]] = field(default_factory=dict)
     functions: dict[int, set[str]] = field(default_factory=dict)
-    """The functions of the parts each task called."""
+    """The functions of the parts each task called (their qualified names)."""
     started: dict[int, types.FrameType] = field(default_factory=dict)
     """Coroutine frames already seen (kept alive so their ids are not reused)."""
 
@@ -144,7 +146,7 @@ class Trace:
         except RuntimeError:
             return
         if event == "call":
-            self.functions.setdefault(id(task), set()).add(frame.f_code.co_name)
+            self.functions.setdefault(id(task), set()).add(frame.f_code.co_qualname)
         caller = _caller_part(frame)
         if caller == here:
             return
@@ -155,7 +157,7 @@ class Trace:
             calls.append(Call(here, caller, "(return)"))
 
     def click_path(self, handler: str) -> list[Call]:
-        """The calls of the task that ran ``handler`` (the spot button's handler)."""
+        """The calls of the task that ran ``handler`` (the spot button's ``act``)."""
         for task, functions in self.functions.items():
             if handler in functions:
                 return self.calls[task]
@@ -239,7 +241,7 @@ async def measure() -> Figures:
                     await asyncio.sleep(0.5)  # background work the click started
                 finally:
                     sys.setprofile(None)
-                return figures(trace, trace.click_path("_button_spot"))
+                return figures(trace, trace.click_path("SpotButton.act"))
             finally:
                 await runner.stop()
 

@@ -22,7 +22,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import budget
-from bot.components import FpButton, FpSelect
 from bot.config import Config, offset_clock
 from bot.desk import Desk
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
@@ -32,6 +31,7 @@ from bot.show import Show, hands
 from bot.show.ledger import Ledger
 from bot.show.outbox import Outbox
 from bot.startup import ExtensionsFailed
+from bot.tablebuttons import BUTTONS, TableDesk
 from bot.translator import CommandTranslator
 from bot.unclaimed import ItemKind, answer_unclaimed
 from data import open_store
@@ -39,6 +39,9 @@ from data.store import Store, StoreError, TableOptions
 from engine import Game
 
 log = logging.getLogger(__name__)
+
+BUTTONS_DESK: Final[type[TableDesk]] = Desk
+"""The desk is what the table's buttons ask of it (checked by the type checker)."""
 
 #: Seconds a bucket's identify slot is held after its IDENTIFY: Discord allows one per bucket
 #: every 5 seconds; the half second covers the IDENTIFY's own way to Discord.
@@ -153,7 +156,7 @@ class Bot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.started_at = self.service.clock()
         await self.store.open()
-        self.add_dynamic_items(FpButton, FpSelect)
+        self.add_dynamic_items(*BUTTONS)
         # Every extension or none: a command list synced without one would remove its
         # commands from every server while the process looks healthy.
         for ext in self.config.extensions:

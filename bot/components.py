@@ -1,4 +1,10 @@
-"""Persistent buttons: every custom id says what it means, ``fp:<table>:<version>:<action>:<arg>``.
+"""The custom ids of the table's buttons: every one says what it means,
+``fp:<table>:<version>:<action>:<arg>``.
+
+The buttons themselves, one class per action, are in :mod:`bot.tablebuttons`: each declares
+its action, the argument it takes, the places it may act and how it answers; this module reads
+and writes their ids, and knows each action's argument check once its class is defined
+(:func:`register`). The ids are kept on old messages: their format never changes.
 
 A button is resolved from the database when it is clicked (a discord.py ``DynamicItem``
 registered in ``setup_hook``), so it works after a restart and days later; the version (or, for
@@ -8,20 +14,21 @@ without changing anything.
 A custom id can be forged (any client can send an interaction with any id), so nothing in it is
 trusted: :meth:`ButtonId.decode` accepts only table ids and versions that fit the store
 (``1..2**53`` and ``0..2**53``), known actions and the arguments each action takes; anything else
-is answered privately as an out-of-date button and changes nothing.
+is answered privately as an out-of-date button and changes nothing. The templates discord.py
+matches (:func:`action_template`) are wider than that, so that such an id still reaches its
+button and gets that answer.
 
-Nor is the message it was clicked on: every action has its places (:data:`PLACES`), checked
-from the click alone (:func:`place_of`) before anything is read or acknowledged. A private
-screen's action (a tile, a spot, a page, back, a hand mode) acts only on the clicker's own
-private screen, a public action only on a public message; anywhere else the click is refused
-privately and no message changes. That a public message belongs to the button's table (its
-channel or thread, or a direct message of a player seated there) is checked next, from the
-database, by the ``Tables`` cog.
+Nor is the message it was clicked on: every button has its places, checked from the click alone
+(:func:`place_of`) before anything is read or acknowledged. A private screen's action (a tile, a
+spot, a page, back, a hand mode) acts only on the clicker's own private screen, a public action
+only on a public message; anywhere else the click is refused privately and no message changes.
+That a public message belongs to the button's table (its channel or thread, or a direct message
+of a player seated there) is checked next, from the database, by the desk.
 
-Actions:
+Actions (the classes of :mod:`bot.tablebuttons`):
 
 ============  =====================================  ==========================================
-action        arg                                    meaning (places: see :data:`PLACES`)
+action        arg                                    meaning
 ============  =====================================  ==========================================
 ``join``      -                                      take a seat in the lobby
 ``leave``     -                                      leave the lobby
@@ -43,34 +50,28 @@ action        arg                                    meaning (places: see :data:
 ============  =====================================  ==========================================
 
 The lobby's one select menu (the host adds a computer of the level picked) has an id of its
-own, ``fps:<table>:<version>:ai`` (:class:`FpSelect`): the level picked is its argument, and the
+own, ``fps:<table>:<version>:ai`` (:func:`select_id`): the level picked is its argument, and the
 click goes the same way as the button ``fp:<table>:<version>:ai:<level>`` would.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 import discord
 
-from engine.ai import LEVELS
 from engine.tiles import is_tile
-from i18n import N_, for_locale
-
-log = logging.getLogger(__name__)
+from i18n import N_
 
 PREFIX = "fp"
-TEMPLATE = (
-    r"fp:(?P<table>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<action>[a-z]{1,8}):"
-    r"(?P<arg>[A-Za-z0-9@,.\-]{0,40})"
-)
-"""The custom id pattern (at most 3 + 21 + 21 + 9 + 40 = 94 characters, under Discord's 100).
-It is wider than what is valid, so that an id out of range still reaches :class:`FpButton` and
-gets an answer."""
+_TABLE_AND_VERSION = r"fp:(?P<table>[0-9]{1,20}):(?P<version>[0-9]{1,20}):"
+_ARG = r"(?P<arg>[A-Za-z0-9@,.\-]{0,40})"
+TEMPLATE = _TABLE_AND_VERSION + r"(?P<action>[a-z]{1,8}):" + _ARG
+"""The shape of every id of a table's button (at most 3 + 21 + 21 + 9 + 40 = 94 characters,
+under Discord's 100)."""
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 MAX_ID: Final = 2**53
@@ -81,9 +82,31 @@ OUT_OF_DATE: Final = N_(
     "This button is out of date or not meant for this place; nothing was changed."
 )
 
+LobbyAction = Literal["join", "leave", "ai", "rmai", "cancel"]
+"""The lobby's buttons the desk applies in one way (:meth:`bot.desk.Desk.lobby`)."""
+
+
+def action_template(action: str) -> str:
+    """The template discord.py matches for the buttons of ``action``: its table, version and
+    argument as wide as :data:`TEMPLATE` takes them (checked when clicked)."""
+    return _TABLE_AND_VERSION + re.escape(action) + ":" + _ARG
+
+
+# --- what an argument may be -------------------------------------------------------------------
+
 _DIGEST = re.compile(r"[0-9a-f]{8}")
 _COORD = re.compile(r"-?[0-9]{1,3}")
 _PAGE = re.compile(r"[0-9]{1,2}")
+
+
+def no_arg(arg: str) -> bool:
+    """The check of a button that takes no argument."""
+    return arg == ""
+
+
+def one_of(*words: str) -> Callable[[str], bool]:
+    """The check of a button whose argument is one of ``words``."""
+    return lambda arg: arg in words
 
 
 def _tile_and(sep: str, rest: Callable[[str], bool]) -> Callable[[str], bool]:
@@ -101,32 +124,26 @@ def _spot(where: str) -> bool:
     )
 
 
-ARGS: Final[dict[str, Callable[[str], bool]]] = {
-    **{
-        a: (lambda arg: arg == "")
-        for a in (
-            "join",
-            "leave",
-            "rmai",
-            "start",
-            "cancel",
-            "hand",
-            "next",
-            "back",
-            "rematch",
-            "howto",
-            "note",
-        )
-    },
-    "ai": lambda arg: arg in LEVELS,
-    "mode": lambda arg: arg in ("dm", "channel"),
-    "fall": lambda arg: arg in ("left", "right"),
-    "play": _tile_and(".", lambda d: _DIGEST.fullmatch(d) is not None),
-    "spot": _tile_and("@", _spot),
-    "more": _tile_and(".", lambda p: _PAGE.fullmatch(p) is not None),
-}
-"""The actions, and what each accepts as its argument."""
-ACTIONS: Final = frozenset(ARGS)
+tile_and_digest: Final = _tile_and(".", lambda d: _DIGEST.fullmatch(d) is not None)
+"""``<tile>.<hand digest>``."""
+tile_at_spot: Final = _tile_and("@", _spot)
+"""``<tile>@<row>,<x>``."""
+tile_and_page: Final = _tile_and(".", lambda p: _PAGE.fullmatch(p) is not None)
+"""``<tile>.<page>``."""
+
+ARGS: Final[dict[str, Callable[[str], bool]]] = {}
+"""Each action, and what it accepts as its argument: filled as each button's class is defined
+(:func:`register`, from :mod:`bot.tablebuttons`)."""
+
+
+def register(action: str, takes: Callable[[str], bool]) -> None:
+    """Make ``action`` an action of ours, taking the arguments ``takes`` accepts."""
+    if action in ARGS:
+        raise ValueError(f"two buttons of action {action!r}")
+    ARGS[action] = takes
+
+
+# --- where a button was clicked -----------------------------------------------------------------
 
 Place = Literal["public", "dm", "ephemeral"]
 """Where a button was clicked: a message everyone in a server channel or thread sees
@@ -135,24 +152,6 @@ a DM's click only from its one recipient), or a message only the clicker sees (`
 The last two are the clicker's own private screen."""
 PUBLIC: Final[frozenset[Place]] = frozenset({"public"})
 PRIVATE: Final[frozenset[Place]] = frozenset({"dm", "ephemeral"})
-
-PLACES: Final[dict[str, frozenset[Place]]] = {
-    # The lobby card, and the message that ends a match (Rematch): the channel's.
-    **{a: PUBLIC for a in ("join", "leave", "ai", "rmai", "start", "cancel", "rematch", "howto")},
-    # The board's "Next round" takes its buttons off the clicked message: the channel's only.
-    "next": PUBLIC,
-    # "My hand" answers with a new private message: on the board, and on the direct message
-    # that tells a decider the channel does not show their decision yet.
-    "hand": PUBLIC | {"dm"},
-    # The fall choice: on the board, on that notice, and on the decider's private screen.
-    "fall": PUBLIC | PRIVATE,
-    # The heading above a fall choice that is not in the first row: wherever that choice is.
-    "note": PUBLIC | PRIVATE,
-    # A private screen's steps edit the clicked message: only the clicker's own screen.
-    **{a: PRIVATE for a in ("play", "spot", "more", "back", "mode")},
-}
-"""Where each action may be clicked; anywhere else it is refused and changes nothing."""
-assert PLACES.keys() == ARGS.keys()
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place | None:
@@ -168,10 +167,7 @@ def place_of(interaction: discord.Interaction[Any]) -> Place | None:
     return "public"
 
 
-def may_act_here(action: str, interaction: discord.Interaction[Any]) -> bool:
-    """Whether a button of ``action`` may act on the message it was clicked on."""
-    place = place_of(interaction)
-    return place is not None and place in PLACES.get(action, frozenset())
+# --- ids ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -192,6 +188,8 @@ class ButtonId:
 
     def valid(self) -> bool:
         """Whether every part is in its range (see the module's docstring)."""
+        if not ARGS:
+            raise RuntimeError("no button is registered: import bot.tablebuttons first")
         check = ARGS.get(self.action)
         return (
             1 <= self.table_id <= MAX_ID
@@ -214,35 +212,63 @@ _PATTERN = re.compile(TEMPLATE)
 
 
 class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """Any Flaming Pyramids button. Its callback hands the click to the ``Tables`` cog, which
-    acknowledges it first and then asks the table service. A clicked id that matches the
-    template but not :meth:`ButtonId.decode` (``bid`` None, ``custom_id`` given) is answered
-    privately and changes nothing."""
+    """Any button of a table, as its id and its class attributes say it: made with its
+    table, version and argument (checked: :meth:`ButtonId.encode`), or read from a click.
+    What a click goes through is its subclass's, :class:`bot.tablebuttons.TableButton`; a
+    subclass of that names its action (``class JoinButton(TableButton, action="join")``),
+    which registers it (:func:`register`)."""
+
+    action: ClassVar[str]
+    """The id's action: its template, and the name :class:`~bot.components.ButtonId` knows."""
+    takes: ClassVar[staticmethod[[str], bool]] = staticmethod(no_arg)
+    """Whether a text is an argument it takes (stricter than its template)."""
+    places: ClassVar[frozenset[Place]] = PUBLIC
+    """Where it may act; anywhere else it is refused and changes nothing."""
+    new_answer: ClassVar[bool] = False
+    """Answered with a new private message; else the clicked message is edited (or left)."""
+    reads_table: ClassVar[bool] = True
+    """Its table's place is checked in the database before it acts."""
+
+    def __init_subclass__(cls, *, action: str | None = None) -> None:
+        if action is None:  # a base of buttons, of no action
+            super().__init_subclass__(template=TEMPLATE)
+            return
+        super().__init_subclass__(template=action_template(action))
+        cls.action = action
+        register(action, cls.takes)
 
     def __init__(
         self,
-        bid: ButtonId | None,
+        table_id: int,
+        version: int,
+        arg: str = "",
         *,
-        custom_id: str | None = None,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
         disabled: bool = False,
         row: int | None = None,
+        clicked_id: str | None = None,
     ) -> None:
+        """The button of ``table_id`` at ``version`` with ``arg`` (a ValueError if any is out
+        of range); ``clicked_id``: the id of a click, as it came (:meth:`from_custom_id`)."""
         if label is not None and len(label) > MAX_LABEL:
             label = label[: MAX_LABEL - 1] + "…"
+        if clicked_id is None:
+            self.bid: ButtonId | None = ButtonId(table_id, version, self.action, arg)
+            custom_id = self.bid.encode()
+        else:
+            self.bid, custom_id = ButtonId.decode(clicked_id), clicked_id
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=style,
                 emoji=emoji,
-                custom_id=bid.encode() if bid is not None else custom_id,
+                custom_id=custom_id,
                 disabled=disabled,
                 row=row,
             )
         )
-        self.bid = bid
 
     @classmethod
     async def from_custom_id(
@@ -252,39 +278,9 @@ class FpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE
         match: re.Match[str],
         /,
     ) -> FpButton:
-        bid = ButtonId.decode(match.string)
-        cid = None if bid is not None else match.string
         if isinstance(item, discord.ui.Button):
-            return cls(bid, custom_id=cid, label=item.label, style=item.style)
-        return cls(bid, custom_id=cid)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, self.bid, "button", self.custom_id)
-
-
-async def dispatch(
-    interaction: discord.Interaction[Any], bid: ButtonId | None, kind: str, custom_id: str
-) -> None:
-    """Hand a button or a select (``kind``) to the Tables cog as the button it stands for;
-    one out of range (``bid`` None) is answered privately and changes nothing."""
-    if bid is None:
-        log.info("refused a %s with an id out of range: %r", kind, custom_id)
-        try:
-            await interaction.response.send_message(
-                for_locale(str(interaction.locale)).gettext(OUT_OF_DATE), ephemeral=True
-            )
-        except discord.HTTPException:
-            log.warning("could not answer the out-of-range %s %r", kind, custom_id)
-        return
-    client: Any = interaction.client
-    cog: Any = client.get_cog("Tables")
-    if cog is None:
-        log.error("%s %s used but the Tables cog is not loaded", kind, bid)
-        await interaction.response.send_message(
-            for_locale(str(interaction.locale)).gettext(RESTARTING), ephemeral=True
-        )
-        return
-    await cog.on_button(interaction, bid)
+            return cls(0, 0, clicked_id=match.string, label=item.label, style=item.style)
+        return cls(0, 0, clicked_id=match.string)
 
 
 SELECT_TEMPLATE = r"fps:(?P<table>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<action>[a-z]{1,8})"
@@ -298,51 +294,3 @@ def select_id(table_id: int, version: int, action: str) -> str:
     if action not in SELECT_ACTIONS or re.fullmatch(SELECT_TEMPLATE, cid) is None:
         raise ValueError(f"bad select id {cid!r}")
     return cid
-
-
-class FpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    """A Flaming Pyramids select menu (the lobby's "add a computer"). The option picked
-    becomes the argument of the same action as a button's (:class:`ButtonId`), checked the same
-    way: an id or a value out of range is answered privately and changes nothing."""
-
-    def __init__(
-        self,
-        custom_id: str,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id,
-                options=options or [discord.SelectOption(label="-")],
-                placeholder=placeholder,
-                disabled=disabled,
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> FpSelect:
-        return cls(match.string)
-
-    def picked(self, interaction: discord.Interaction[Any]) -> ButtonId | None:
-        """The click as the button it stands for; None if anything in it is out of range."""
-        m = re.fullmatch(SELECT_TEMPLATE, self.custom_id)
-        data: Any = interaction.data or {}
-        values = data.get("values") if isinstance(data, dict) else None
-        if m is None or m["action"] not in SELECT_ACTIONS or not isinstance(values, list):
-            return None
-        if len(values) != 1 or not isinstance(values[0], str):
-            return None
-        bid = ButtonId(int(m["table"]), int(m["version"]), m["action"], values[0])
-        return bid if bid.valid() else None
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, self.picked(interaction), "select", self.custom_id)

@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 
 import discord
 
+from bot.components import LobbyAction
 from bot.errors import Stale, TableError, Why
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
 from bot.locks import Locks
@@ -36,7 +37,6 @@ from i18n import catalogs
 
 log = logging.getLogger(__name__)
 
-LobbyAction = Literal["join", "leave", "ai", "rmai", "cancel"]
 STATUS_READ_S: Final = 1.0
 """How long ``/fp status`` waits for its table before it answers that the records are out of
 reach: Discord allows 3 seconds to acknowledge a command, and noting the languages it came with
@@ -275,15 +275,21 @@ class Desk:
             await self._stale_screen(interaction, table_id, err)
 
     async def more_spots(
-        self, interaction: discord.Interaction[Any], table_id: int, version: int, tile: str
-    ) -> SpotChoice | None:
-        """The spots for a tile again (another page); None if the moment passed (the screen
-        shows the newest hand instead)."""
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        version: int,
+        tile: str,
+        page: int,
+    ) -> None:
+        """Another page of the spots for a tile; if the moment passed, the screen shows the
+        newest hand instead."""
         try:
-            return await self.service.spot_choice(table_id, version, interaction.user.id, tile)
+            choice = await self.service.spot_choice(table_id, version, interaction.user.id, tile)
         except Stale as err:
             await self._stale_screen(interaction, table_id, err)
-            return None
+            return
+        await self.show.screens.show_spot_page(interaction, choice, page)
 
     async def fall(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, direction: str

@@ -1,15 +1,14 @@
-"""The ``/fp`` commands and every Flaming Pyramids button.
+"""The ``/fp`` commands (the table's buttons are in :mod:`bot.tablebuttons`).
 
-Each handler reads its options or its button's id, acknowledges the interaction first (Discord
-allows 3 seconds), then calls the table desk (:mod:`bot.desk`), which asks the table service and
-shows the result. Refusals and failures become private replies in :func:`bot.replies.guarded`.
-No game rule lives here, and no word of the game's messages (:mod:`bot.show.texts`).
+Each handler reads its options, acknowledges the interaction first (Discord allows 3 seconds),
+then calls the table desk (:mod:`bot.desk`), which asks the table service and shows the result.
+Refusals and failures become private replies in :func:`bot.replies.guarded`. No game rule lives
+here, and no word of the game's messages (:mod:`bot.show.texts`).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -20,13 +19,12 @@ from discord.ext import commands
 
 import i18n
 from bot import rules
-from bot.components import ButtonId, may_act_here, place_of
-from bot.desk import LobbyAction
-from bot.errors import BadRequest, Stale, TableError, TableExists, Why
+from bot.errors import TableError, TableExists
 from bot.replies import clicker_language, guarded
 from bot.service import SERVER_LANGUAGE, language_choices
-from bot.show import buttons, texts, words
+from bot.show import texts, words
 from bot.show.outbox import POST_ERRORS
+from bot.tablebuttons import display_name
 from data.store import TableDefaults
 
 if TYPE_CHECKING:
@@ -73,8 +71,6 @@ LANGUAGES = [
 ]
 """``/fp-settings language``: the server's own language, or one the bot speaks (each named in
 itself, so that whoever reads it finds theirs)."""
-NEW_ANSWER = frozenset({"hand", "rematch", "mode", "howto"})
-"""The buttons answered with a new private message; the others edit the clicked message."""
 NEEDED = ("view_channel", "send_messages", "attach_files", "embed_links")
 
 
@@ -83,12 +79,9 @@ def missing_permissions(perms: discord.Permissions) -> list[str]:
     return [name.replace("_", " ").title() for name in NEEDED if not getattr(perms, name)]
 
 
-def display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
-
-
 class Tables(commands.Cog):
-    """Lobbies, turns and hands: the ``/fp`` commands and the game's buttons."""
+    """Lobbies, turns and hands: the ``/fp`` commands. While it is loaded the table's buttons
+    act (:meth:`bot.tablebuttons.TableButton.clicked`)."""
 
     fp = app_commands.Group(
         name="fp", description="Play Flaming Pyramids in this channel", guild_only=True
@@ -315,127 +308,6 @@ class Tables(commands.Cog):
             await interaction.followup.send(
                 texts.settings_now(current, clicker_language(interaction)), ephemeral=True
             )
-
-    # --- buttons -------------------------------------------------------------------------------
-
-    async def on_button(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """Every ``fp:`` button lands here (see :class:`bot.components.FpButton`). In this
-        order, so that nothing acts where it may not and every click is answered: the place it
-        was clicked is checked from the click alone (a forged id on the wrong message is refused
-        privately, and that message is not touched); the click is acknowledged (before any
-        read of the database, so that an unreachable database is answered, not timed out);
-        the table's place is checked in the database; then the handler calls the desk."""
-        started = time.perf_counter()
-        async with guarded(interaction, bid.table_id, f"button {bid.action}"):
-            handler = getattr(self, f"_button_{bid.action}", None)
-            if handler is None:
-                raise Stale(Why.OLD_BUTTON)
-            if not may_act_here(bid.action, interaction):
-                log.info(
-                    "table %s: button %s refused on a %s message (user %s)",
-                    bid.table_id,
-                    bid.action,
-                    place_of(interaction) or "missing",
-                    interaction.user.id,
-                )
-                raise Stale(Why.MISPLACED_BUTTON, table_id=bid.table_id)
-            if bid.action in NEW_ANSWER:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:  # the clicked message is edited (or left as it is)
-                await interaction.response.defer()
-            # Before the service reads anything: what it answers is in the languages of now.
-            await self.bot.note_languages(interaction)
-            # (A spot's place is checked with the move itself; "How to play" and a heading
-            # read no table.)
-            if bid.action not in ("spot", "howto", "note"):
-                await self.desk.check_place(
-                    bid.table_id, interaction.guild_id, interaction.channel_id, interaction.user.id
-                )
-            await handler(interaction, bid)
-        log.debug(
-            "table %s: button %s handled in %.0f ms",
-            bid.table_id,
-            bid.action,
-            (time.perf_counter() - started) * 1000,
-        )
-
-    async def _lobby(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        action: LobbyAction = bid.action  # type: ignore[assignment]  # one of the lobby's
-        name = display_name(interaction.user)
-        await self.desk.lobby(interaction, bid.table_id, bid.version, action, name, bid.arg)
-
-    _button_join = _button_leave = _button_ai = _button_rmai = _button_cancel = _lobby
-
-    async def _button_start(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await self.desk.start(interaction, bid.table_id, bid.version)
-
-    async def _button_rematch(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """A new lobby with the same seats and options, in the finished match's channel."""
-        # A table already open in the channel is answered by the one place for errors.
-        message = await self.desk.rematch(
-            bid.table_id, interaction.user.id, display_name(interaction.user)
-        )
-        await interaction.followup.send(
-            texts.rematch_open(message.jump_url, clicker_language(interaction)), ephemeral=True
-        )
-
-    async def _button_howto(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """The lobby card's "How to play": a short how-to and the rules, privately."""
-        lang = clicker_language(interaction)
-        embeds, files = await rules.rules_message(lang)
-        await interaction.followup.send(
-            lang.gettext(texts.HOW_TO_PLAY), embeds=embeds, files=files, ephemeral=True
-        )
-
-    async def _button_hand(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await self.desk.open_hand(interaction, bid.table_id)
-
-    async def _button_play(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """A tile: the same private message turns into the spot step (or, if this player must
-        decide a fall first, the fall choice)."""
-        tile, _, digest = bid.arg.partition(".")
-        await self.desk.play(interaction, bid.table_id, tile, digest)
-
-    async def _button_back(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """From the spot step back to the tiles."""
-        await self.desk.newest_screen(interaction, bid.table_id)
-
-    async def _button_spot(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        tile, _, where = bid.arg.partition("@")
-        try:
-            r, x = (int(n) for n in where.split(","))
-        except ValueError:
-            raise BadRequest(Why.NO_SUCH_SPOT) from None
-        await self.desk.spot(interaction, bid.table_id, bid.version, tile, (r, x))
-
-    async def _button_more(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        tile, _, page = bid.arg.partition(".")
-        choice = await self.desk.more_spots(interaction, bid.table_id, bid.version, tile)
-        if choice is not None:
-            await interaction.edit_original_response(
-                view=buttons.spot_view(
-                    choice,
-                    int(page) if page.isdigit() else 0,
-                    lang=clicker_language(interaction),
-                )
-            )
-
-    async def _button_fall(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await self.desk.fall(interaction, bid.table_id, bid.version, bid.arg)
-
-    async def _button_note(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        """A heading (shown disabled, so Discord sends no tap of it): acknowledged, nothing
-        else."""
-
-    async def _button_next(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        await self.desk.next_round(interaction, bid.table_id, bid.version)
-
-    async def _button_mode(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
-        mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
-        await self.desk.set_hand_mode(interaction.user.id, mode)
-        await interaction.followup.send(
-            clicker_language(interaction).gettext(texts.MODE_CHOSEN[mode]), ephemeral=True
-        )
 
 
 async def setup(bot: Bot) -> None:

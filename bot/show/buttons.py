@@ -2,7 +2,7 @@
 labels of at most 80 characters, custom ids of at most 100), built from service results.
 
 Nothing here decides anything about the game; a button's label is worded here, its custom id
-made by :class:`bot.components.ButtonId`.
+made by its class (:mod:`bot.tablebuttons`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, Final
 import discord
 
 from bot import emoji as em
-from bot.components import ButtonId, FpButton
+from bot import tablebuttons as tb  # the module, as it imports bot.show back
 from bot.service import Board, Hand, SpotChoice
 from bot.show.texts import jump_url, spot_previews, tile_label
 from engine import View
@@ -27,8 +27,9 @@ def rematch_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View:
     """The Rematch button of a finished match."""
     view = discord.ui.View(timeout=None)
     view.add_item(
-        FpButton(
-            ButtonId(board.table_id, board.version, "rematch"),
+        tb.RematchButton(
+            board.table_id,
+            board.version,
             label=lang.pgettext("button", "Rematch"),
             emoji=em.FIRE,
             style=discord.ButtonStyle.success,
@@ -52,9 +53,7 @@ def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None
         return None
     t, v = board.table_id, board.version
     view = discord.ui.View(timeout=None)
-    my_hand = FpButton(
-        ButtonId(t, v, "hand"), label=lang.pgettext("button", "My hand"), emoji=em.HAND
-    )
+    my_hand = tb.HandButton(t, v, label=lang.pgettext("button", "My hand"), emoji=em.HAND)
     if p.kind == "fall" and p.user_id is not None:
         row = FALL_ROWS[falls_decided(board.view) % len(FALL_ROWS)]
         for item in fall_choice(t, v, p.tile, row=row, beside=[my_hand], lang=lang):
@@ -62,8 +61,9 @@ def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None
         return view
     if p.kind == "next_round":
         view.add_item(
-            FpButton(
-                ButtonId(t, v, "next"),
+            tb.NextRoundButton(
+                t,
+                v,
                 label=lang.pgettext("button", "Next round"),
                 style=discord.ButtonStyle.success,
                 row=0,
@@ -113,8 +113,9 @@ def fall_choice(
             else lang.pgettext("button", "Where does the tile fall?")
         )
         items.append(
-            FpButton(
-                ButtonId(table_id, version, "note"),
+            tb.NoteButton(
+                table_id,
+                version,
                 label=label,
                 emoji=COLOUR_EMOJI.get(tile[0]) if tile else None,
                 disabled=True,
@@ -126,8 +127,10 @@ def fall_choice(
         ("right", em.FALL_RIGHT, lang.pgettext("button", "Fall right")),
     ):
         items.append(
-            FpButton(
-                ButtonId(table_id, version, "fall", direction),
+            tb.FallButton(
+                table_id,
+                version,
+                direction,
                 label=text,
                 emoji=emoji,
                 style=discord.ButtonStyle.primary,
@@ -202,7 +205,7 @@ def hand_view(
             if with_mode == "channel"
             else lang.pgettext("button", "Send my hands by DM")
         )
-        view.add_item(FpButton(ButtonId(hand.table_id, 0, "mode", with_mode), label=label, row=1))
+        view.add_item(tb.ModeButton(hand.table_id, 0, with_mode, label=label, row=1))
     return view
 
 
@@ -216,7 +219,7 @@ def tile_buttons(
     playing: bool,
     chosen: str | None = None,
     lang: Language = ENGLISH,
-) -> list[FpButton]:
+) -> list[tb.PlayButton]:
     """A hand's tile buttons, in the first row, one per tile (the hand's fingerprint in each
     id): on the player's turn in colour, the tiles that fit marked; else in grey. On the spot
     step the tile ``chosen`` stands out and the others are grey (a tap on one chooses it
@@ -231,8 +234,10 @@ def tile_buttons(
         else:
             style = discord.ButtonStyle.primary if playing else discord.ButtonStyle.secondary
         found.append(
-            FpButton(
-                ButtonId(table_id, version, "play", f"{tile}.{digest}"),
+            tb.PlayButton(
+                table_id,
+                version,
+                f"{tile}.{digest}",
                 label=lang.pgettext("button", "{tile} · fits").format(tile=tile_label(tile, lang))
                 if fits
                 else tile_label(tile, lang),
@@ -275,16 +280,19 @@ def spot_view(choice: SpotChoice, page: int = 0, lang: Language = ENGLISH) -> di
     shown = choice.spots[first : first + SPOTS_PER_PAGE]
     said = spot_previews(choice, lang)
     view.add_item(
-        FpButton(
-            ButtonId(choice.table_id, choice.version, "back"),
+        tb.BackButton(
+            choice.table_id,
+            choice.version,
             label=lang.pgettext("button", "Back"),
             row=1,
         )
     )
     if pages > 1:
         view.add_item(
-            FpButton(
-                ButtonId(choice.table_id, choice.version, "more", f"{choice.tile}.{page + 1}"),
+            tb.MoreSpotsButton(
+                choice.table_id,
+                choice.version,
+                f"{choice.tile}.{page + 1}",
                 label=lang.pgettext("button", "More spots ({page}/{pages})").format(
                     page=(page + 1) % pages + 1, pages=pages
                 ),
@@ -295,8 +303,10 @@ def spot_view(choice: SpotChoice, page: int = 0, lang: Language = ENGLISH) -> di
         text = said[first + i] if said else ""
         fits = choice.previews is not None and choice.previews[first + i].fits
         view.add_item(
-            FpButton(
-                ButtonId(choice.table_id, choice.version, "spot", f"{choice.tile}@{r},{x}"),
+            tb.SpotButton(
+                choice.table_id,
+                choice.version,
+                f"{choice.tile}@{r},{x}",
                 label=f"{label} · {text}" if text else label,
                 style=discord.ButtonStyle.success
                 if fits

@@ -19,7 +19,8 @@ from typing import Any
 import discord
 
 from bot import emoji as em
-from bot.components import ButtonId, FpButton, FpSelect, select_id
+from bot import tablebuttons as tb  # the module, as it imports bot.show back
+from bot.components import select_id
 from bot.service import Board, MatchResult
 from bot.show import texts
 from engine.ai import LEVELS
@@ -28,10 +29,11 @@ from i18n import ENGLISH, Language
 LayoutView = discord.ui.LayoutView
 
 
-def how_to_play(board: Board, lang: Language = ENGLISH) -> FpButton:
+def how_to_play(board: Board, lang: Language = ENGLISH) -> tb.HowToButton:
     """The card's "How to play", for anyone (it answers privately and changes nothing)."""
-    return FpButton(
-        ButtonId(board.table_id, board.version, "howto"),
+    return tb.HowToButton(
+        board.table_id,
+        board.version,
         label=lang.pgettext("button", "How to play"),
         emoji=em.HOW_TO_PLAY,
     )
@@ -70,33 +72,34 @@ def lobby_card(
     if is_open:
         box.add_item(
             discord.ui.ActionRow(
-                FpButton(
-                    ButtonId(t_id, v, "join"),
+                tb.JoinButton(
+                    t_id,
+                    v,
                     label=lang.pgettext("button", "Join"),
                     style=discord.ButtonStyle.success,
                 ),
-                FpButton(ButtonId(t_id, v, "leave"), label=lang.pgettext("button", "Leave")),
+                tb.LeaveButton(t_id, v, label=lang.pgettext("button", "Leave")),
             )
         )
         box.add_item(discord.ui.Separator())
         box.add_item(discord.ui.TextDisplay(lang.gettext(texts.HOST_ROW)))
         host: discord.ui.ActionRow[Any] = discord.ui.ActionRow(
-            FpButton(
-                ButtonId(t_id, v, "start"),
+            tb.StartButton(
+                t_id,
+                v,
                 label=lang.pgettext("button", "Start"),
                 style=discord.ButtonStyle.primary,
             ),
-            FpButton(
-                ButtonId(t_id, v, "cancel"),
+            tb.CancelButton(
+                t_id,
+                v,
                 label=lang.pgettext("button", "Cancel"),
                 style=discord.ButtonStyle.danger,
             ),
         )
         if any(s.ai for s in t.seats):
             host.add_item(
-                FpButton(
-                    ButtonId(t_id, v, "rmai"), label=lang.pgettext("button", "Remove computer")
-                )
+                tb.RemoveComputerButton(t_id, v, label=lang.pgettext("button", "Remove computer"))
             )
         box.add_item(host)
         full = len(t.seats) >= t.options.max_seats
@@ -108,7 +111,7 @@ def lobby_card(
             )
         box.add_item(
             discord.ui.ActionRow(
-                FpSelect(
+                tb.FpSelect(
                     select_id(t_id, v, "ai"),
                     options=options,
                     placeholder=lang.gettext(texts.TABLE_FULL if full else texts.ADD_COMPUTER),
@@ -129,8 +132,9 @@ def lobby_card(
     elif t.status == "finished" and not expired:
         box.add_item(
             discord.ui.ActionRow(
-                FpButton(
-                    ButtonId(t_id, v, "rematch"),
+                tb.RematchButton(
+                    t_id,
+                    v,
                     label=lang.pgettext("button", "Rematch"),
                     emoji=em.FIRE,
                     style=discord.ButtonStyle.success,

@@ -260,6 +260,14 @@ class Screens:
             screen.shown = (choice.version, "play", "")
             await self._take(key, screen)
 
+    async def show_spot_page(
+        self, interaction: discord.Interaction[Any], choice: SpotChoice, page: int
+    ) -> None:
+        """Another page of the spot step on the clicked message: only its buttons change."""
+        await interaction.edit_original_response(
+            view=buttons.spot_view(choice, page, lang=clicker_language(interaction))
+        )
+
     async def _hand_message(
         self,
         hand: Hand,

@@ -13,6 +13,8 @@ from bot.components import MAX_ID, ButtonId
 from bot.errors import NotYourDecision, Stale, Why
 from bot.service import TableService
 from bot.show import texts, words
+from bot.tablebuttons import BUTTONS
+from bot.unclaimed import template_of
 from data.sqlite import SqliteStore
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, ManualClock, make_service, state
@@ -74,6 +76,21 @@ def test_custom_ids_out_of_range_are_not_ours(custom_id: str) -> None:
 def test_an_out_of_range_button_cannot_be_made() -> None:
     with pytest.raises(ValueError, match="bad custom id"):
         ButtonId(7, 3, "mode", "sms").encode()
+
+
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        *(f"fp:7:3:{action}:{args[0]}" for action, args in VALID_ARGS.items()),
+        "fp:7:3:explode:",  # an action no button has
+        "fp:7:3:mode:sms",  # out of range: its button answers that it is out of date
+        "fps:7:3:ai",
+    ],
+)
+def test_every_id_of_ours_fits_exactly_one_kind(custom_id: str) -> None:
+    # discord.py hands a click to every kind whose template fits: two would answer it twice.
+    fits = [k for k in BUTTONS if template_of(k).fullmatch(custom_id)]
+    assert len(fits) == 1, fits
 
 
 # --- where a button counts ------------------------------------------------------------------------

@@ -11,9 +11,12 @@ widening the pin.
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 from typing import Any
 
 import discord
+import pytest
 from discord.http import HTTPClient, Route
 from discord.interactions import InteractionResponse
 from discord.webhook.async_ import AsyncWebhookAdapter
@@ -79,7 +82,8 @@ UNCLAIMED = (
 def test_the_view_store_hands_a_click_on_only_when_its_id_fits_and_the_message_holds_it() -> None:
     from discord.ui.view import ViewStore
 
-    from bot.components import TEMPLATE, FpButton
+    from bot.components import action_template
+    from bot.tablebuttons import TableButton
     from bot.unclaimed import template_of
 
     dispatch = inspect.getsource(ViewStore.dispatch_dynamic_items)
@@ -94,4 +98,18 @@ def test_the_view_store_hands_a_click_on_only_when_its_id_fits_and_the_message_h
         "if not base_item:",
     ):
         assert step in schedule, f"{step!r}: {UNCLAIMED}"
-    assert template_of(FpButton).pattern == TEMPLATE, UNCLAIMED
+    for kind in TableButton.__subclasses__():
+        assert template_of(kind).pattern == action_template(kind.action), UNCLAIMED
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["bot.tablebuttons", "bot.replies", "bot.components", "bot.show.buttons", "bot.unclaimed"],
+)
+def test_the_buttons_and_the_show_side_import_whichever_comes_first(module: str) -> None:
+    # The buttons answer with words of bot.show, whose package builds the buttons: each side
+    # takes the other as a module, so that any of them may be imported first.
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr

@@ -20,7 +20,7 @@ from .conftest import MakeBot, MovableClock, OwnPg, bot_config
 from .driver import TableDriver, actions, answer, card_text, is_spot_step, lobby_controls
 from .test_decisions import COLLAPSE, private_answer, write_state
 
-ANSWERING = ("bot.replies", "bot.components", "bot.cogs.tables")
+ANSWERING = ("bot.replies", "bot.components", "bot.tablebuttons", "bot.cogs.tables")
 """The loggers of the way a click is answered."""
 
 

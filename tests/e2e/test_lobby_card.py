@@ -12,11 +12,12 @@ import discord
 import pytest
 
 from bot.app import Bot
-from bot.components import OUT_OF_DATE, ButtonId, FpButton
+from bot.components import OUT_OF_DATE
 from bot.errors import Why
 from bot.kept import Kept
 from bot.service import LOBBY_TTL_S
 from bot.show import texts
+from bot.tablebuttons import JoinButton
 from tests.fakediscord import Message, Perm
 from tests.fakediscord.fixtures import StartBot, World
 
@@ -208,7 +209,7 @@ async def test_a_card_an_older_version_posted_as_an_embed_becomes_the_layout(
     board = await bot.service.new_table(world.guild.id, world.games.id, world.alice.id, "Alice")
     # As the older version posted it: an embed, and buttons in a classic action row.
     old = discord.ui.View(timeout=None)
-    old.add_item(FpButton(ButtonId(board.table_id, board.version, "join"), label="Join"))
+    old.add_item(JoinButton(board.table_id, board.version, label="Join"))
     channel = bot.get_channel(world.games.id)
     assert isinstance(channel, discord.TextChannel)
     posted = await channel.send(
