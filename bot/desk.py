@@ -27,7 +27,7 @@ from bot.components import LobbyAction
 from bot.errors import Stale, TableError, Why
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
 from bot.locks import Locks
-from bot.service import Hand, LeftGame, Place, SpotChoice, TableService
+from bot.service import Hand, LeftGame, Place, SettingsChange, SpotChoice, TableService
 from bot.show import Own, Show, texts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
@@ -397,22 +397,10 @@ class Desk:
     ) -> PlayerPrefs:
         return await self.service.set_notify(user_id, on_turn=on_turn, reminders=reminders)
 
-    async def settings(
-        self,
-        guild_id: int,
-        *,
-        turn_limit_s: int | None,
-        reminder_s: int | None,
-        defaults: TableDefaults,
-        language: str | None = None,
-    ) -> GuildSettings:
-        return await self.service.settings(
-            guild_id,
-            turn_limit_s=turn_limit_s,
-            reminder_s=reminder_s,
-            defaults=defaults,
-            language=language,
-        )
+    async def settings(self, guild_id: int, change: SettingsChange) -> GuildSettings:
+        """``/fp-settings``: the server's settings changed as ``change`` says, as they now
+        stand."""
+        return await self.service.settings(guild_id, change)
 
     async def check_place(
         self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int

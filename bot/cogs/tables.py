@@ -21,7 +21,7 @@ import i18n
 from bot import rules
 from bot.errors import TableError, TableExists
 from bot.replies import clicker_language, guarded
-from bot.service import SERVER_LANGUAGE, language_choices
+from bot.service import SERVER_LANGUAGE, SettingsChange, language_choices
 from bot.show import texts, words
 from bot.show.outbox import POST_ERRORS
 from bot.tablebuttons import display_name
@@ -298,13 +298,13 @@ class Tables(commands.Cog):
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.guild_id is not None
-            current = await self.desk.settings(
-                interaction.guild_id,
+            change = SettingsChange.of(
                 turn_limit_s=time_limit.value if time_limit else None,
                 reminder_s=reminder.value if reminder else None,
                 defaults=TableDefaults(curse=curse, fire_die=fire_die),
                 language=language.value if language else None,
             )
+            current = await self.desk.settings(interaction.guild_id, change)
             await interaction.followup.send(
                 texts.settings_now(current, clicker_language(interaction)), ephemeral=True
             )

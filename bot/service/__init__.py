@@ -57,6 +57,7 @@ from bot.service.results import (
     Step,
     TimerOutcome,
 )
+from bot.service.settings import SettingsChange
 from bot.service.table import TableService
 from engine import labelled_spots as spot_labels
 
@@ -86,6 +87,7 @@ __all__ = [
     "Prompt",
     "PromptKind",
     "Reminder",
+    "SettingsChange",
     "SpotChoice",
     "Step",
     "TableService",

@@ -35,6 +35,7 @@ from bot.service.results import (
     PromptKind,
     Step,
 )
+from bot.service.settings import SettingsChange
 from data.store import (
     CorruptRecord,
     GuildSettings,
@@ -44,7 +45,6 @@ from data.store import (
     Seat,
     ServiceStore,
     Table,
-    TableDefaults,
     TableOptions,
     VersionConflict,
 )
@@ -666,36 +666,30 @@ class TableCore:
                 out.append(board)
         return out
 
-    async def settings(
-        self,
-        guild_id: int,
-        *,
-        turn_limit_s: int | None = None,
-        reminder_s: int | None = None,
-        defaults: TableDefaults | None = None,
-        language: str | None = None,
-    ) -> GuildSettings:
-        """``/fp-settings``: change (and return) a server's settings. ``language``: the
-        language of the posts of the server's new tables, one of :func:`language_choices`
-        (:data:`SERVER_LANGUAGE`: the server's own); None leaves it as it is. Raises
-        ValueError for a language that is not a choice (the adapter offers only those)."""
+    async def settings(self, guild_id: int, change: SettingsChange) -> GuildSettings:
+        """``/fp-settings``: change (and return) a server's settings. A ``language`` given is
+        the language of the posts of the server's new tables, one of :func:`language_choices`
+        (:data:`SERVER_LANGUAGE`: the server's own); a ValueError for one that is not a choice
+        (the adapter offers only those)."""
+        given = dict(change.given)
+        language = given.get("language")
         if language is not None and language not in language_choices():
             raise ValueError(f"not a language choice: {language!r}")
         current = await self.store.get_guild_settings(guild_id)
-        if language is not None:
-            current = replace(current, language=None if language == SERVER_LANGUAGE else language)
-        if turn_limit_s is not None:
-            if not MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S:
-                raise BadRequest(Why.TURN_LIMIT_RANGE)
-            current = replace(current, turn_limit_s=turn_limit_s)
-        if reminder_s is not None:
-            current = replace(current, reminder_s=max(0, reminder_s))
-        changed = defaults is not None and bool(defaults.to_dict())
-        if defaults is not None and changed:
-            merged = {**current.defaults.to_dict(), **defaults.to_dict()}
-            current = replace(current, defaults=TableDefaults.from_dict(merged))
-        if turn_limit_s is not None or reminder_s is not None or changed or language is not None:
-            await self.store.set_guild_settings(current)
+        if language == SERVER_LANGUAGE:
+            given["language"] = None
+        turn_limit_s = given.get("turn_limit_s")
+        if isinstance(turn_limit_s, int) and not (
+            MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S
+        ):
+            raise BadRequest(Why.TURN_LIMIT_RANGE)
+        reminder_s = given.get("reminder_s")
+        if isinstance(reminder_s, int):
+            given["reminder_s"] = max(0, reminder_s)
+        if not given:
+            return current
+        current = SettingsChange(given).applied_to(current)
+        await self.store.set_guild_settings(current)
         return current
 
     async def open_tables(self) -> list[Table]:

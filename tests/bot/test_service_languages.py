@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import Reminder, SpotChoice, TableService
+from bot.service import Reminder, SettingsChange, SpotChoice, TableService
 from data.store import GuildSettings, Store
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock, lobby, make_service, state
@@ -95,18 +95,18 @@ async def test_a_new_table_speaks_the_chosen_language_else_the_servers_else_engl
     await service.note_languages(BOB, "en-US", GUILD, "fr")
     french = await opened(CHANNEL + 1)
     assert french == "fr"
-    await service.settings(GUILD, language="en")
+    await service.settings(GUILD, SettingsChange.of(language="en"))
     assert await opened(CHANNEL + 2) == "en"
     assert (await store.get_guild_settings(GUILD)).language == "en"
     # The table opened in French stays French.
     assert (
         await service.board_of((await service.table_in_channel(CHANNEL + 1)).id)
     ).language == "fr"
-    current = await service.settings(GUILD, language="server")
+    current = await service.settings(GUILD, SettingsChange.of(language="server"))
     assert (current.language, current.guild_locale) == (None, "fr")
     assert await opened(CHANNEL + 3) == "fr"
     # A choice holds whatever the server's own language becomes.
-    await service.settings(GUILD, language="fr")
+    await service.settings(GUILD, SettingsChange.of(language="fr"))
     await service.note_languages(BOB, "en-US", GUILD, "en-US")
     assert await opened(CHANNEL + 4) == "fr"
     # Another server keeps its own.
@@ -114,7 +114,7 @@ async def test_a_new_table_speaks_the_chosen_language_else_the_servers_else_engl
     board = await service.new_table(GUILD + 1, CHANNEL + 5, ALICE, "Alice")
     assert board.language == "en"
     # Other settings leave the choice as it is.
-    await service.settings(GUILD, turn_limit_s=3600)
+    await service.settings(GUILD, SettingsChange.of(turn_limit_s=3600))
     assert (await store.get_guild_settings(GUILD)).language == "fr"
 
 
@@ -127,7 +127,7 @@ async def test_a_rematch_takes_the_servers_language_of_now(service: TableService
     await service.choose_spot(t, choice.version, ALICE, "Y40", choice.spots[0][1])
     assert (await service.board_of(t)).table.status == "finished"
     assert (await service.board_of(t)).language == "en"
-    await service.settings(GUILD, language="fr")
+    await service.settings(GUILD, SettingsChange.of(language="fr"))
     again = await service.rematch(t, BOB, "Bob")
     assert again.language == "fr"
 
@@ -135,8 +135,8 @@ async def test_a_rematch_takes_the_servers_language_of_now(service: TableService
 async def test_a_language_that_is_not_a_choice_is_refused_and_changes_nothing(
     service: TableService, store: Store
 ) -> None:
-    await service.settings(GUILD, language="fr")
+    await service.settings(GUILD, SettingsChange.of(language="fr"))
     for wrong in ("de", "french", "", "FR"):
         with pytest.raises(ValueError):
-            await service.settings(GUILD, language=wrong, turn_limit_s=3600)
+            await service.settings(GUILD, SettingsChange.of(language=wrong, turn_limit_s=3600))
     assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD, language="fr")
