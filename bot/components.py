@@ -25,29 +25,8 @@ only on a public message; anywhere else the click is refused privately and no me
 That a public message belongs to the button's table (its channel or thread, or a direct message
 of a player seated there) is checked next, from the database, by the desk.
 
-Actions (the classes of :mod:`bot.tablebuttons`):
-
-============  =====================================  ==========================================
-action        arg                                    meaning
-============  =====================================  ==========================================
-``join``      -                                      take a seat in the lobby
-``leave``     -                                      leave the lobby
-``ai``        level (``easy``/``normal``/``hard``)   host: add a computer player
-``rmai``      -                                      host: remove the last computer player
-``start``     -                                      host: start the game
-``cancel``    -                                      host: close the lobby
-``hand``      -                                      show my hand (ephemeral)
-``play``      ``<tile>.<hand digest>``               play this tile from this hand
-``spot``      ``<tile>@<row>,<x>``                   play the chosen tile on this spot
-``more``      ``<tile>.<page>``                      another page of spots (more than 20)
-``back``      -                                      from the spots back to the tiles
-``fall``      ``left`` / ``right``                   the pending fall choice
-``note``      -                                      a heading (disabled): does nothing
-``next``      -                                      start the next round
-``mode``      ``dm`` / ``channel``                   how I get my hands from now on
-``rematch``   -                                      a player: a new lobby, same seats/options
-``howto``     -                                      how to play, answered privately
-============  =====================================  ==========================================
+The actions, their arguments and their places are those of the classes of
+:mod:`bot.tablebuttons` (listed in its docstring).
 
 The lobby's one select menu (the host adds a computer of the level picked) has an id of its
 own, ``fps:<table>:<version>:ai`` (:func:`select_id`): the level picked is its argument, and the

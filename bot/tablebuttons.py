@@ -14,6 +14,30 @@ place is checked in the database; then the button's one method, :meth:`TableButt
 the desk (:mod:`bot.desk`). Refusals and failures become private replies in
 :func:`bot.replies.guarded`. No game rule lives here.
 
+The buttons, by their ids' actions (old messages keep these ids: an action keeps its meaning):
+
+============  =====================================  ==========================================
+action        arg                                    meaning
+============  =====================================  ==========================================
+``join``      -                                      take a seat in the lobby
+``leave``     -                                      leave the lobby
+``ai``        level (``easy``/``normal``/``hard``)   host: add a computer player
+``rmai``      -                                      host: remove the last computer player
+``start``     -                                      host: start the game
+``cancel``    -                                      host: close the lobby
+``hand``      -                                      show my hand (ephemeral)
+``play``      ``<tile>.<hand digest>``               play this tile from this hand
+``spot``      ``<tile>@<row>,<x>``                   play the chosen tile on this spot
+``more``      ``<tile>.<page>``                      another page of spots (more than 20)
+``back``      -                                      from the spots back to the tiles
+``fall``      ``left`` / ``right``                   the pending fall choice
+``note``      -                                      a heading (disabled): does nothing
+``next``      -                                      start the next round
+``mode``      ``dm`` / ``channel``                   how I get my hands from now on
+``rematch``   -                                      a player: a new lobby, same seats/options
+``howto``     -                                      how to play, answered privately
+============  =====================================  ==========================================
+
 To add a button: a class here (its action, ``takes``, ``places``, ``new_answer``,
 ``reads_table`` and ``act``; a new desk method in :class:`TableDesk` too), and its place in a
 message (:mod:`bot.show.buttons` or :mod:`bot.show.lobbycard`). It is registered with the
