@@ -202,10 +202,11 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     assert "**Stats of Bob**" in bob.content  # rated as he sat, not as the computer in his seat
     alice = await slash_answer(world.alice, table, "fp stats")
     assert "Matches: **1**" in alice.content
-    # Alice beat the one who left, whatever the computer in his seat did: her rating rose.
-    # The computer in Bob's seat finished first (Alice has tiles left), and Alice is first of
-    # the people in the rating: the win is hers.
-    assert "Average tiles left: **0.0**" not in alice.content
+    # Alice beat the one who left, whatever the computer in his seat did (its moves depend on
+    # the table's id, so it finishes first in some runs and not in others): her rating rose,
+    # and as the first of the people she has the win. The computer finishing first is pinned
+    # down in tests/data/test_records.py
+    # (test_the_best_person_wins_when_the_computer_in_a_leavers_seat_finishes_first).
     assert "Wins: **1 (100%)**" in alice.content
     mu_alice = float(alice.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
     mu_bob = float(bob.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
