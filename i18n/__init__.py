@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -136,24 +137,36 @@ _VOWELS: Final = frozenset("AEIOUYÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâæéèê
 
 
 class FrenchTemplate(str):
-    """A French message whose ``format`` elides "de" before a value that begins with a vowel
-    ("la pioche de {player}" with Alice: "la pioche d'Alice"), as French writes it. Only the
-    "de" of the template, right before a placeholder, changes: never the value itself.
+    """A French message whose ``format`` and ``format_map`` elide "de" before a value that
+    begins with a vowel ("la pioche de {player}" with Alice: "la pioche d'Alice"), as French
+    writes it. Only the "de" of the template, right before a placeholder, changes: never the
+    value itself. Format the template itself, before gluing anything to it: a string built
+    from it (``"🔥 " + template``) is a plain ``str`` again, which elides nothing.
 
     >>> FrenchTemplate("la pioche de {player}").format(player="Alice")
     "la pioche d'Alice"
     >>> FrenchTemplate("la pioche de {player}").format(player="Bob")
     'la pioche de Bob'
+    >>> FrenchTemplate("au tour de {player}").format_map({"player": "Ève"})
+    "au tour d'Ève"
     """
 
-    def format(self, *args: object, **kwargs: object) -> str:
+    def _elided(self, values: Mapping[str, object]) -> str:
+        """The template with each "de {name}" whose value begins with a vowel as "d'{name}"."""
+
         def elide(m: re.Match[str]) -> str:
-            value = kwargs.get(m[2])
+            value = values.get(m[2])
             if isinstance(value, str) and value[:1] in _VOWELS:
                 return f"{m[1]}'{{{m[2]}}}"
             return m[0]
 
-        return str.format(_DE_PLACEHOLDER.sub(elide, self), *args, **kwargs)
+        return _DE_PLACEHOLDER.sub(elide, self)
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        return str.format(self._elided(kwargs), *args, **kwargs)
+
+    def format_map(self, mapping: Mapping[str, object]) -> str:  # type: ignore[override]
+        return str.format_map(self._elided(mapping), mapping)
 
 
 def _grammar(code: str, text: str) -> str:

@@ -543,13 +543,15 @@ def hand_content(
         where = lang.gettext("{channel} on {server}").format(channel=where, server=esc(guild_name))
     v = hand.view
     table = table_name(hand.table_number, lang=lang)
+    # Each template is formatted before its emoji is glued on: formatting a French template
+    # itself is what elides its "de" (i18n.FrenchTemplate).
     if hand.decision == "play":
-        head = f"{em.FIRE} " + lang.gettext("**Your turn** at {table} in {where}")
+        mark, said = em.FIRE, lang.gettext("**Your turn** at {table} in {where}")
     elif hand.decision == "fall":
-        head = f"{em.FIRE} " + lang.gettext("**Your decision** at {table} in {where}")
+        mark, said = em.FIRE, lang.gettext("**Your decision** at {table} in {where}")
     else:
-        head = f"{em.HAND} " + lang.gettext("Your hand at {table} in {where}")
-    head = head.format(table=table, where=where)
+        mark, said = em.HAND, lang.gettext("Your hand at {table} in {where}")
+    head = f"{mark} " + said.format(table=table, where=where)
     if v.rounds > 1:
         head += " " + lang.gettext("(round {round}/{rounds})").format(
             round=v.round, rounds=v.rounds

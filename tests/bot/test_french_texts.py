@@ -12,6 +12,7 @@ from dataclasses import replace
 import discord
 import pytest
 from babel.messages.pofile import read_po
+from babel.support import NullTranslations
 
 import i18n
 from bot.errors import NotYourDecision, TableError, Why
@@ -141,6 +142,32 @@ def test_refusals_in_french() -> None:
     for why, english in words.REFUSALS.items():
         assert FRENCH.gettext(english) != english or why is Why.UNKNOWN_LEVEL, why
     assert words.refusal(TableError(Why.TILE_GONE), quote) == "That tile is no longer in your hand."
+
+
+class OneSentence(NullTranslations):
+    """A catalog of the given translations (every other message as written)."""
+
+    def __init__(self, words: dict[str, str]) -> None:
+        super().__init__()
+        self.words = words
+
+    def gettext(self, message: str) -> str:
+        return self.words.get(message, message)
+
+
+def test_a_refusal_elides_de_as_every_french_sentence_does() -> None:
+    """A refusal's values come as a mapping (``format_map``): a French refusal elides "de"
+    before a value that begins with a vowel all the same, and only there."""
+    english = words.REFUSALS[Why.NOT_SHOWN_FORBIDDEN]
+    fr = i18n.Language("fr", OneSentence({english: "Je ne peux pas publier de {what} ici."}))
+    images = TableError(Why.NOT_SHOWN_FORBIDDEN, detail={"what": "images"})
+    assert words.refusal(images, texts.esc, fr) == "Je ne peux pas publier d'images ici."
+    posts = TableError(Why.NOT_SHOWN_FORBIDDEN, detail={"what": "messages"})
+    assert words.refusal(posts, texts.esc, fr) == "Je ne peux pas publier de messages ici."
+    # A name given by the service: quoted, and elided before.
+    fr = i18n.Language("fr", OneSentence({english: "Ce n'est pas la table de {host}."}))
+    hosted = TableError(Why.NOT_SHOWN_FORBIDDEN, names={"host": "Ève"})
+    assert words.refusal(hosted, texts.esc, fr) == "Ce n'est pas la table d'Ève."
 
 
 def test_answers_to_commands_in_french() -> None:
