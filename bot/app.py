@@ -286,7 +286,8 @@ class Bot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], error: discord.app_commands.AppCommandError
     ) -> None:
         """Last resort for command errors outside :func:`bot.replies.guarded`."""
-        from bot.replies import SAFE, clicker_language, reply_private
+        from bot.languages import clicker_language
+        from bot.replies import SAFE, reply_private
 
         log.error("command %s failed", interaction.command, exc_info=error)
         await reply_private(interaction, clicker_language(interaction).gettext(SAFE))

@@ -21,9 +21,9 @@ from typing import Any, Final
 import discord
 
 from bot.errors import TableError
+from bot.languages import clicker_language
 from bot.show import texts, words
 from data.store import DatabaseDamaged, StoreError
-from i18n import Language, catalogs
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,6 @@ ANSWERED_ELSEWHERE = frozenset({UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED})
 WHICH_TABLE_S: Final = 0.5
 """How long a failure's answer waits for the store to say which table it was about (for the
 log): a command not yet acknowledged has Discord's 3 seconds in all."""
-
-
-def clicker_language(interaction: discord.Interaction[Any]) -> Language:
-    """The words of a private answer: the asker's client language now."""
-    return catalogs.for_locale(str(interaction.locale))
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:

@@ -77,9 +77,9 @@ from bot.components import (
     tile_at_spot,
 )
 from bot.errors import BadRequest, Stale, Why
+from bot.languages import clicker_language
 from bot.show import texts
 from engine.ai import LEVELS
-from i18n import for_locale
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ async def refuse_out_of_date(
     log.info("refused a %s with an id out of range: %r", kind, custom_id)
     try:
         await interaction.response.send_message(
-            for_locale(str(interaction.locale)).gettext(OUT_OF_DATE), ephemeral=True
+            clicker_language(interaction).gettext(OUT_OF_DATE), ephemeral=True
         )
     except discord.HTTPException:
         log.warning("could not answer the out-of-range %s %r", kind, custom_id)
@@ -159,7 +159,7 @@ class TableButton(FpButton):
         if client.get_cog("Tables") is None:
             log.error("%s %s used but the Tables cog is not loaded", kind, bid)
             await interaction.response.send_message(
-                for_locale(str(interaction.locale)).gettext(RESTARTING), ephemeral=True
+                clicker_language(interaction).gettext(RESTARTING), ephemeral=True
             )
             return
         desk: TableDesk = client.desk
@@ -274,7 +274,7 @@ class HowToButton(TableButton, action="howto"):
     async def act(
         self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
     ) -> None:
-        lang = replies.clicker_language(interaction)
+        lang = clicker_language(interaction)
         embeds, files = await rules.rules_message(lang)
         await interaction.followup.send(
             lang.gettext(texts.HOW_TO_PLAY), embeds=embeds, files=files, ephemeral=True
@@ -294,7 +294,7 @@ class RematchButton(TableButton, action="rematch"):
         user = interaction.user
         message = await desk.rematch(bid.table_id, user.id, display_name(user))
         await interaction.followup.send(
-            texts.rematch_open(message.jump_url, replies.clicker_language(interaction)),
+            texts.rematch_open(message.jump_url, clicker_language(interaction)),
             ephemeral=True,
         )
 
@@ -423,7 +423,7 @@ class ModeButton(TableButton, action="mode"):
         mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
         await desk.set_hand_mode(interaction.user.id, mode)
         await interaction.followup.send(
-            replies.clicker_language(interaction).gettext(texts.MODE_CHOSEN[mode]), ephemeral=True
+            clicker_language(interaction).gettext(texts.MODE_CHOSEN[mode]), ephemeral=True
         )
 
 

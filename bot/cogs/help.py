@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import i18n
+from bot.languages import clicker_language
 from bot.replies import guarded
 from i18n import ENGLISH, Language
 
@@ -93,7 +93,7 @@ async def _help(interaction: discord.Interaction[Any]) -> None:
             if isinstance(group, app_commands.Group)
             else []
         )
-        lang = i18n.for_locale(interaction.locale.value)
+        lang = clicker_language(interaction)
         embed = discord.Embed(
             title=lang.gettext("Flaming Pyramids: every command"),
             description=help_text(listed, lang),

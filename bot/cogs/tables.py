@@ -17,10 +17,10 @@ from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
-import i18n
 from bot import rules
 from bot.errors import TableError, TableExists
-from bot.replies import clicker_language, guarded
+from bot.languages import clicker_language
+from bot.replies import guarded
 from bot.service import SERVER_LANGUAGE, SettingsChange, language_choices
 from bot.show import texts, words
 from bot.show.outbox import POST_ERRORS
@@ -257,7 +257,7 @@ class Tables(commands.Cog):
         """``/fp rules``."""
         async with guarded(interaction, None, "/fp rules"):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            embeds, files = await rules.rules_message(i18n.for_locale(interaction.locale.value))
+            embeds, files = await rules.rules_message(clicker_language(interaction))
             await interaction.followup.send(embeds=embeds, files=files, ephemeral=True)
 
     # A command of its own, not a subcommand of /fp: Discord hides a command from members who

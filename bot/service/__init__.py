@@ -42,7 +42,7 @@ from bot.service.core import (
     Place,
     hand_digest,
 )
-from bot.service.languages import SERVER_LANGUAGE, language_choices, table_language
+from bot.service.languages import SERVER_LANGUAGE, language_choices, new_table_language
 from bot.service.players import default_ai, first_legal
 from bot.service.results import (
     Board,
@@ -96,6 +96,6 @@ __all__ = [
     "first_legal",
     "hand_digest",
     "language_choices",
+    "new_table_language",
     "spot_labels",
-    "table_language",
 ]

@@ -41,16 +41,16 @@ def remember(known: dict[K, V], key: K, value: V) -> None:
         del known[next(iter(known))]
 
 
-def table_language(settings: GuildSettings) -> str:
+def new_table_language(settings: GuildSettings) -> str:
     """The language of a new table's posts in the server of ``settings``: the one
     ``/fp-settings`` chose (if the bot still has its catalog), else the server's own as Discord
     last told it, else English.
 
-    >>> table_language(GuildSettings(1, guild_locale="fr"))
+    >>> new_table_language(GuildSettings(1, guild_locale="fr"))
     'fr'
-    >>> table_language(GuildSettings(1, language="en", guild_locale="fr"))
+    >>> new_table_language(GuildSettings(1, language="en", guild_locale="fr"))
     'en'
-    >>> table_language(GuildSettings(1))
+    >>> new_table_language(GuildSettings(1))
     'en'
     """
     if settings.language is not None and settings.language in i18n.catalogs.languages:
@@ -119,7 +119,7 @@ class KnownLanguages:
 
     def of_server(self, settings: GuildSettings) -> str:
         """The language a new table takes in the server of ``settings`` (just read from the
-        store: :func:`table_language`), their Discord language remembered as what the store
+        store: :func:`new_table_language`), their Discord language remembered as what the store
         holds."""
         remember(self.guilds, settings.guild_id, settings.guild_locale)
-        return table_language(settings)
+        return new_table_language(settings)

@@ -61,7 +61,7 @@ class Lobby(TableCore):
     ) -> Board:
         """Open a lobby in a channel, with the host seated. The options ``options`` leaves
         unset take the server's defaults; its posts, the server's language
-        (:func:`~bot.service.languages.table_language`). Raises :class:`TableExists` if the
+        (:func:`~bot.service.languages.new_table_language`). Raises :class:`TableExists` if the
         channel already has a table."""
         settings = await self.store.get_guild_settings(guild_id)
         language = self.languages.of_server(settings)

@@ -26,6 +26,7 @@ import discord
 
 from bot.errors import NotShown
 from bot.kept import Kept
+from bot.languages import clicker_language, player_language, table_language
 from bot.locks import Locks
 from bot.service import Board, MatchResult, Reminder, Step
 from bot.show import texts
@@ -33,9 +34,8 @@ from bot.show.channel import Clicked, TableChannel
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.outbox import Outbox
-from bot.show.screens import Screens, clicked_id, clicker_language
+from bot.show.screens import Screens, clicked_id
 from bot.show.table import Tables
-from i18n import catalogs
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,8 @@ class Show:
         if Kept.hand(user_id).of(board.table.messages) is None:
             return
         # Their screen in direct messages: in their language where a hand of theirs says it.
-        known = [h.language for h in step.hands if h.user_id == user_id]
-        lang = catalogs.language(known[0] if known else board.language)
+        known = [h for h in step.hands if h.user_id == user_id]
+        lang = player_language(known[0]) if known else table_language(board)
         text = texts.turn_done(texts.turn_account(step, lang), lang)
         self.outbox.spawn(self.hands.close_screen(board.table_id, user_id, text), board.table_id)
 
@@ -183,7 +183,7 @@ class Show:
         live private screen), then the table is closed here (:meth:`forget`)."""
         await self.channel.edit_lobby(board)
         await self.channel.close_board(board)
-        await self.hands.close_all(board, catalogs.language(board.language).gettext(texts.CLOSED))
+        await self.hands.close_all(board, table_language(board).gettext(texts.CLOSED))
         for user_id in self.screens.live(board.table_id):
             await self.screens.refresh(board.table_id, user_id, texts.CLOSED)
         self.forget(board.table_id)
@@ -204,9 +204,7 @@ class Show:
     async def post_again(self, board: Board) -> bool:
         """Show a move the last run committed but never showed (after a restart); True if the
         channel still owes it (Discord refused it again)."""
-        await self.channel.post_or_owe(
-            board, texts.restarted(board, catalogs.language(board.language))
-        )
+        await self.channel.post_or_owe(board, texts.restarted(board, table_language(board)))
         return self.channel.owes(board.table_id)
 
     async def close(self) -> None:

@@ -26,6 +26,7 @@ import discord
 from bot import budget, names
 from bot.errors import NotShown, Why
 from bot.kept import Kept
+from bot.languages import table_language
 from bot.service import Board, LeftGame, MatchResult, Reminder, Step
 from bot.show import buttons, lobbycard, pictures, texts
 from bot.show.handcard import HandCard
@@ -33,7 +34,6 @@ from bot.show.hands import Hands
 from bot.show.message import Message, ping
 from bot.show.outbox import POST_ERRORS, Outbox
 from bot.show.table import Tables, Waiting
-from i18n import Language, catalogs
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,6 @@ post in it reopens it."""
 
 Clicked = tuple[int, Callable[..., Awaitable[Any]]]
 """The message a player's click was on, and how to edit it through that click's token."""
-
-
-def table_language(board: Board) -> Language:
-    """The words of a table's posts and their pictures: the table's language (its server's)."""
-    return catalogs.language(board.language)
 
 
 def drawn(players: tuple[str, ...]) -> list[str]:

@@ -32,6 +32,7 @@ import discord
 
 from bot import budget
 from bot.kept import Kept
+from bot.languages import player_language, table_language
 from bot.service import Board, Hand, MatchResult, Reminder
 from bot.show import buttons, texts
 from bot.show.handcard import HandCard
@@ -47,7 +48,7 @@ from data.store import (
     StoreError,
     VersionConflict,
 )
-from i18n import ENGLISH, Language, catalogs
+from i18n import ENGLISH, Language
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,9 @@ class Hands:
         if not hand.dm or not hand.begins:
             return
         kept = Kept.hand(hand.user_id)
-        message = await self.card.message(hand, fall_row=buttons.fall_row_after(None))
+        message = await self.card.message(
+            hand, fall_row=buttons.fall_row_after(None), lang=player_language(hand)
+        )
         message.silent = not hand.dm_on_turn
         try:
             cid = await self.outbox.dm_channel_id(hand.user_id)
@@ -172,7 +175,7 @@ class Hands:
                 hand.table_id,
                 hand.user_id,
                 cid,
-                texts.screen_retired(catalogs.language(hand.language)),
+                texts.screen_retired(player_language(hand)),
             )
             sent = await self.outbox.send(cid, message, priority=budget.HAND)
         except discord.Forbidden as err:
@@ -280,7 +283,7 @@ class Hands:
                 # The table's channel: the words of its posts are the table's, which a hand does
                 # not carry; the player's own language is the nearest known.
                 Message(
-                    texts.dms_closed(hand.user_id, catalogs.language(hand.language)),
+                    texts.dms_closed(hand.user_id, player_language(hand)),
                     pings=(hand.user_id,),
                 ),
                 hand.guild_id,
@@ -289,7 +292,7 @@ class Hands:
     async def close(self, board: Board, results: MatchResult) -> None:
         """At the end of a match, a screen still open in someone's direct messages (its
         player's own click did not close it) loses its buttons and tells the result."""
-        text = texts.clip(texts.hand_closed(board, results, catalogs.language(board.language)))
+        text = texts.clip(texts.hand_closed(board, results, table_language(board)))
         await self.close_all(board, text)
 
     async def close_all(self, board: Board, text: str) -> None:
@@ -315,7 +318,7 @@ class Hands:
         board = rem.board
         if not rem.dm or rem.quiet:
             return
-        lang = catalogs.language(rem.language)
+        lang = player_language(rem)
         view = discord.ui.View(timeout=None)
         try:
             cid = await self.outbox.dm_channel_id(rem.user_id)
@@ -342,7 +345,7 @@ class Hands:
         in the channel yet, with the decision's buttons (they work here too)."""
         user_id = board.prompt.user_id
         assert user_id is not None
-        lang = catalogs.language(board.language)
+        lang = table_language(board)
         view = buttons.board_view(board, lang) or discord.ui.View(timeout=None)
         view.add_item(link_button(board, row=1, lang=lang))
         try:

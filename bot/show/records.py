@@ -19,11 +19,11 @@ from typing import Any
 import discord
 
 from bot import emoji as em
+from bot.languages import clicker_language
 from bot.recordbuttons import BoardButton, ExportButton, ShareButton, StepButton, SummaryButton
 from bot.records.results import MatchExport, ReplayShown
 from bot.show import recordtexts as words
 from bot.show.pictures import card_png, summary_gif, table_png, turn_picture
-from bot.show.screens import clicker_language
 from data.records import BoardPage, HistoryEntry, PlayerStats
 from i18n import Language
 

@@ -32,6 +32,7 @@ import discord
 from bot import names
 from bot.components import ButtonId
 from bot.kept import Kept
+from bot.languages import clicker_language
 from bot.locks import Locks
 from bot.service import Hand, SpotChoice
 from bot.show import buttons, pictures, texts
@@ -39,7 +40,7 @@ from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message
 from bot.show.table import Edit, Screen, Tables
-from i18n import Language, catalogs
+from i18n import Language
 
 log = logging.getLogger(__name__)
 
@@ -354,12 +355,6 @@ class Screens:
         if kept is not None and kept.screens.get(user_id) is screen:
             del kept.screens[user_id]
             self.tables.tidy(table_id)
-
-
-def clicker_language(interaction: discord.Interaction[Any]) -> Language:
-    """The words of an answer to a click or a command: the clicker's client language now
-    (so a switch shows at their next click)."""
-    return catalogs.for_locale(str(interaction.locale))
 
 
 def shows_spots(message: discord.Message | None, choice: SpotChoice) -> bool:

@@ -16,10 +16,10 @@ from babel.support import NullTranslations
 
 import i18n
 from bot.errors import NotYourDecision, TableError, Why
+from bot.languages import table_language
 from bot.service import Hand, SpotChoice, TableService, spot_labels
 from bot.show import buttons as layouts
 from bot.show import recordtexts, texts, words
-from bot.show.channel import table_language
 from bot.show.lobbycard import lobby_card
 from data.records import BoardPage, PlayerRecord, PlayerStats
 from engine import Game, view
