@@ -17,7 +17,7 @@ recomputation, then measured as a player meets it:
   and the animated summary (build time and size).
 
 Medians (and the worst) over ``--samples`` tries, in milliseconds. No figure is asserted: they
-depend on the machine.
+depend on the machine. Cards and pictures are drawn in English: they are timed, never read.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from data.records import Records, SeatFacts, records_for  # noqa: E402
 from data.rows import dumps  # noqa: E402
 from data.store import LoggedAction, Seat, Store, TableOptions  # noqa: E402
 from engine import Game  # noqa: E402
+from i18n import ENGLISH  # noqa: E402
 from render import render_turn  # noqa: E402
 from render.records import render_card  # noqa: E402
 from render.summary import render_summary  # noqa: E402
@@ -233,7 +234,7 @@ async def stats_with_card(rec: Records, key: str) -> None:
     """``/fp stats`` as its player waits for it: the record, then its card drawn off the loop."""
     stats = await rec.player_stats(GUILD, key)
     if stats is not None:
-        title, rows = show.stats_title(stats), show.stats_rows(stats)
+        title, rows = show.stats_title(stats, ENGLISH), show.stats_rows(stats, ENGLISH)
         await asyncio.to_thread(render_card, title, rows, "Flaming Pyramids")
 
 
@@ -241,8 +242,8 @@ async def board_with_card(rec: Records, offset: int) -> None:
     """A leaderboard page as its reader waits for it: the page, then its card."""
     board = await rec.leaderboard(GUILD, offset, 10)
     if board.entries:
-        title, rows = show.board_title(board), show.board_rows(board)
-        await asyncio.to_thread(render_card, title, rows, show.board_subtitle())
+        title, rows = show.board_title(board, ENGLISH), show.board_rows(board, lang=ENGLISH)
+        await asyncio.to_thread(render_card, title, rows, show.board_subtitle(ENGLISH))
 
 
 async def measure(url: str, matches: int, players: int, samples: int) -> dict[str, Any]:
@@ -305,11 +306,11 @@ def replay_figures(moves: int, samples: int) -> dict[str, Any]:
         engine_times.append(time.perf_counter() - t)
         t = time.perf_counter()
         if step.before is not None:
-            render_turn(step.before, list(step.events), step.after, names)
+            render_turn(step.before, list(step.events), step.after, names, lang=ENGLISH)
         picture_times.append(time.perf_counter() - t)
     moments = [replay.step(i) for i in replay.moments(14)]
     t = time.perf_counter()
-    gif = render_summary([(m.after, f"Step {m.index + 1}") for m in moments], names)
+    gif = render_summary([(m.after, f"Step {m.index + 1}") for m in moments], names, lang=ENGLISH)
     summary_s = time.perf_counter() - t
     return {
         "moves": len(log),

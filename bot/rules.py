@@ -14,14 +14,14 @@ import discord
 
 from bot.show import pictures
 from engine import Game, Play, view
-from i18n import ENGLISH, Language
+from i18n import Language
 
 COLOUR = 0xE8590C
 
 _cache: dict[tuple[str, str], bytes] = {}
 
 
-def summary(lang: Language = ENGLISH) -> str:
+def summary(lang: Language) -> str:
     """The rules in short, one paragraph per topic."""
     return "\n".join(
         [
@@ -92,7 +92,7 @@ async def _picture(key: str, lang: Language) -> bytes:
 
 
 async def rules_message(
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> tuple[list[discord.Embed], list[discord.File]]:
     """The embeds and picture files of the ``/fp rules`` answer, in ``lang``."""
     fits, collapse = await _picture("fits", lang), await _picture("collapse", lang)

@@ -220,7 +220,8 @@ catalogs: Final = Catalogs()
 """The project's own catalogs."""
 
 ENGLISH: Final = Language(SOURCE_LANGUAGE, NullTranslations())
-"""The source strings themselves: what a caller gets that names no language."""
+"""The source strings themselves: the words of a text that no player reads (a log line, an
+operator's alert), passed explicitly; no function takes it by default."""
 
 
 def language_for(locale: str | None) -> str:

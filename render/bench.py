@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine import View, view
+from i18n import ENGLISH
 from render import layout, samples
 from render.hand import render_hand
 from render.legibility import first_glyph_height, phone
@@ -77,16 +78,20 @@ def run(runs: int = RUNS) -> dict[str, Any]:
     after = view(game_after)
     screen = view(mid_game, 1)
     fall = view(samples.jenny_fall(), 0)
+    # English throughout: these pictures are timed and measured, never read by a player.
     cases: dict[str, tuple[Callable[[], bytes | None], int]] = {
-        "empty": (lambda: render_table(empty, names), runs),
-        "mid": (lambda: render_table(mid, names), runs),
-        "full": (lambda: render_table(full, names), runs),
-        "full_cjk": (lambda: render_table(full, samples.WORLD_NAMES), runs),
-        "hand": (lambda: render_hand(hand, names[hand.player or 0]), runs),
-        "screen": (lambda: render_turn_screen(screen, names, title="Table #2"), runs),
-        "fall_screen": (lambda: render_turn_screen(fall, names, title="Table #3"), runs),
+        "empty": (lambda: render_table(empty, names, lang=ENGLISH), runs),
+        "mid": (lambda: render_table(mid, names, lang=ENGLISH), runs),
+        "full": (lambda: render_table(full, names, lang=ENGLISH), runs),
+        "full_cjk": (lambda: render_table(full, samples.WORLD_NAMES, lang=ENGLISH), runs),
+        "hand": (lambda: render_hand(hand, names[hand.player or 0], lang=ENGLISH), runs),
+        "screen": (lambda: render_turn_screen(screen, names, title="Table #2", lang=ENGLISH), runs),
+        "fall_screen": (
+            lambda: render_turn_screen(fall, names, title="Table #3", lang=ENGLISH),
+            runs,
+        ),
         "animation": (
-            lambda: render_mayhem(before, events, names, after=after),
+            lambda: render_mayhem(before, events, names, after=after, lang=ENGLISH),
             max(1, runs // 4),
         ),
     }
@@ -105,8 +110,8 @@ def smallest_cap_height(v: View, title: str) -> int:
     (:data:`render.layout.TEXT_MIN`): the title, the turn line, the last move, the hand's
     opening line. Each is measured on its first letter, a capital."""
     names = ("Hal", "Bob", "Ida", "Kim")  # capitals without descenders lead the lines
-    img = turn_screen_image(v, names, title=title)
-    lay = turn_screen_layout(v, names, title=title)
+    img = turn_screen_image(v, names, title=title, lang=ENGLISH)
+    lay = turn_screen_layout(v, names, title=title, lang=ENGLISH)
     small, scale = phone(img)
     m, right = layout.MARGIN, img.width - layout.MARGIN
     boxes = [(m, lay.info_y, right, lay.info_y + layout.INFO_H)]

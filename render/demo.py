@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import view
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import samples
 from render.hand import render_hand
 from render.mayhem import render_mayhem
@@ -21,7 +21,7 @@ from render.screen import render_turn_screen
 from render.table import render_table
 
 
-def write(outdir: Path, lang: Language = ENGLISH) -> list[Path]:
+def write(outdir: Path, lang: Language) -> list[Path]:
     """Write the samples into ``outdir`` (made if needed), every word in ``lang``; returns the
     files written."""
     outdir.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import draw, encode, fonts, layout, narration, theme
 from render.layout import Box, HandLayout
 
@@ -17,7 +17,7 @@ def hand_layout(view: View) -> HandLayout:
     return layout.hand_layout(len(view.hand or ()))
 
 
-def render_hand(view: View, name: str, *, lang: Language = ENGLISH) -> bytes:
+def render_hand(view: View, name: str, *, lang: Language) -> bytes:
     """PNG of ``view.hand`` (the viewer's own tiles, in hand order, each named as on its button)
     and the size of the viewer's pile. ``view`` must be a player's own view, not the public one.
     Every word is in ``lang``.
@@ -25,7 +25,7 @@ def render_hand(view: View, name: str, *, lang: Language = ENGLISH) -> bytes:
     return encode.png(hand_image(view, name, lang=lang))
 
 
-def hand_image(view: View, name: str, *, lang: Language = ENGLISH) -> Image.Image:
+def hand_image(view: View, name: str, *, lang: Language) -> Image.Image:
     """The hand picture as an RGB image (before palette encoding)."""
     if view.hand is None or view.player is None:
         raise ValueError("render_hand needs a player's own view, not the public one")
@@ -97,12 +97,13 @@ def _pile(d: ImageDraw.ImageDraw, lay: HandLayout, count: int, lang: Language) -
         draw.text(d, (x, y), fonts.fit(line, f, room), f, theme.TEXT_DIM, "ma")
 
 
-def tile_label_lines(tile: str, width: int, lang: Language = ENGLISH) -> tuple[str, ...]:
+def tile_label_lines(tile: str, width: int, lang: Language) -> tuple[str, ...]:
     """The words under a tile in hand: its name as its button shows it (``"yellow 40"``, broken
     at spaces to fit ``width`` pixels in the label font), then its material when the name does
     not say it (``"wood"``).
 
-    >>> tile_label_lines("Y40", 150), tile_label_lines("B7", 150)
+    >>> from i18n import ENGLISH
+    >>> tile_label_lines("Y40", 150, lang=ENGLISH), tile_label_lines("B7", 150, lang=ENGLISH)
     (('yellow 40', 'wood'), ('blue', 'blowtorch', '(7)'))
     """
     f = fonts.bold(layout.HAND_LABEL_SIZE)
@@ -122,7 +123,7 @@ def draw_tiles(
     slots: Sequence[Box],
     hand: Sequence[str],
     label_y: int,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> None:
     """The tiles of a hand in ``slots`` (empty places outlined), each with its label lines
     from ``label_y`` down: the name in bold as on its button, the material dimmer."""

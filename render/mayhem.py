@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from engine import Event, Pos, View
 from engine.preview import MAYHEM_KINDS
 from engine.tiles import WEIGHT
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import draw, encode, fonts, layout, theme
 from render.layout import FrameLayout, frame_layout
 from render.narration import collapsed_sentence, die_face, side_word, tile_in_text, tile_list
@@ -79,7 +79,7 @@ class _Replay:
 
     pyramid: dict[Pos, str]
     names: Sequence[str]
-    lang: Language = ENGLISH
+    lang: Language
     frames: list[Frame] = field(default_factory=list)
     ghosts: set[Pos] = field(default_factory=set)
     piles: dict[int, list[str]] = field(default_factory=dict)
@@ -145,7 +145,7 @@ def frames(
     names: Sequence[str],
     *,
     tell_outcome: bool = True,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> list[Frame]:
     """The frames showing ``events`` happen to the pyramid of ``before``; the last one tells the
     outcome, unless ``tell_outcome`` is False (the table picture will tell it). Captions are in
@@ -378,7 +378,7 @@ def render_mayhem(
     *,
     after: View | None = None,
     title: str | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> bytes | None:
     """Animated GIF of one turn.
 
@@ -422,7 +422,7 @@ def render_turn(
     names: Sequence[str],
     *,
     title: str | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> TurnPicture:
     """The picture for a turn's message: the mayhem ending on the board as it stands in
     ``after``, or, when nothing but a placement happened, the board alone (a PNG)."""
@@ -439,7 +439,7 @@ def mayhem_images(
     *,
     after: View | None = None,
     title: str | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> tuple[list[Image.Image], list[int]]:
     """The animation's frames as RGB images, and their durations in milliseconds."""
     if after is None:
@@ -465,7 +465,7 @@ def _board_frame_layout(
     names: Sequence[str],
     title: str | None,
     trays: int,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> FrameLayout:
     """Frames of the table picture's size, the pyramid where the table picture puts it; the
     caption in the header's place, the trays under the ground."""
@@ -500,7 +500,7 @@ def _board_frame_layout(
     )
 
 
-def _draw(frame: Frame, lay: FrameLayout, lang: Language = ENGLISH) -> Image.Image:
+def _draw(frame: Frame, lay: FrameLayout, lang: Language) -> Image.Image:
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
     width = lay.width - 2 * layout.MARGIN

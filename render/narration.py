@@ -19,19 +19,20 @@ What the words promise:
 - the round's win is not told by :func:`narrate` (a post names the round's winner once, in its
   result line); :func:`narrate` tells that the player has no tile left.
 
+>>> from i18n import ENGLISH
 >>> names = ["Léa", "Max"]
 >>> for part in sentences([
 ...     Event("placed", 0, "G60", (1, 1)),
 ...     Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)), ("Y40", (0, 2))),
 ...           detail="overweight"),
 ...     Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
-... ], names): print(part.replace(": ", ":\\n"))
+... ], names, lang=ENGLISH): print(part.replace(": ", ":\\n"))
 Léa played green 60, too heavy for the two tiles below:
 blue 20 and yellow 40 went under Léa's pile, and green 60 fell left
 
 Only public events are told: which tiles a player drew stays private (only how many).
 
-Every function takes the reader's language (``lang``, English by default): the sentences are
+Every function takes the reader's language (``lang``, never by default): the sentences are
 whole messages of the catalogs (``i18n/locales``), with named placeholders, so a language may
 order them its own way. A tile has two forms: its name alone, as a button or a label shows it
 (:func:`tile_name`: "yellow 40", French "jaune 40"), and its name inside a sentence
@@ -46,7 +47,7 @@ from typing import Final
 
 from engine import Event, Preview
 from engine.tiles import BLOWTORCH, COAL, MATERIAL, MILLSTONE_CODE, WEIGHT, is_tile
-from i18n import ENGLISH, Language
+from i18n import Language
 
 DIE_FACES_TEXT: Final = {
     "fire_stays": "fire (the incendiary stays)",
@@ -101,12 +102,13 @@ def _name_key(code: str) -> str:
 # --- names ----------------------------------------------------------------------------------------
 
 
-def tile_name(code: str, lang: Language = ENGLISH) -> str:
+def tile_name(code: str, lang: Language) -> str:
     """The one name of a tile, as its button shows it: ``"yellow 40"``, ``"red blowtorch (7)"``
     (:func:`engine.tiles.describe` in English; ``"jaune 40"``, ``"chalumeau rouge (7)"`` in
     French).
 
-    >>> tile_name("Y40"), tile_name("M200"), tile_name("X9")
+    >>> from i18n import ENGLISH
+    >>> tile_name("Y40", ENGLISH), tile_name("M200", ENGLISH), tile_name("X9", ENGLISH)
     ('yellow 40', 'millstone (200)', 'X9')
     """
     if not is_tile(code):
@@ -114,7 +116,7 @@ def tile_name(code: str, lang: Language = ENGLISH) -> str:
     return _names(lang)[_name_key(code)].format(weight=WEIGHT[code])
 
 
-def tile_in_text(code: str, lang: Language = ENGLISH) -> str:
+def tile_in_text(code: str, lang: Language) -> str:
     """A tile named inside a sentence: :func:`tile_name` in English, with its article where the
     language needs one (``"le jaune 40"``, ``"la meule (200)"``)."""
     if not is_tile(code):
@@ -122,7 +124,7 @@ def tile_in_text(code: str, lang: Language = ENGLISH) -> str:
     return _names_in_text(lang)[_name_key(code)].format(weight=WEIGHT[code])
 
 
-def material_word(code: str, lang: Language = ENGLISH) -> str:
+def material_word(code: str, lang: Language) -> str:
     """The tile's material as a word (``"wood"``), or ``""`` for an unknown code or a material
     that :func:`tile_name` already says (coal, blowtorch, the millstone)."""
     material = MATERIAL.get(code, "")
@@ -131,7 +133,7 @@ def material_word(code: str, lang: Language = ENGLISH) -> str:
     return material_name(material, lang)
 
 
-def material_name(material: str, lang: Language = ENGLISH) -> str:
+def material_name(material: str, lang: Language) -> str:
     """A material (``engine.tiles.STRAW``...) as a word: ``"straw"``, French ``"paille"``."""
     words = {
         "straw": lang.pgettext("material", "straw"),
@@ -143,7 +145,7 @@ def material_name(material: str, lang: Language = ENGLISH) -> str:
     return words.get(material, material)
 
 
-def side_word(side: str, lang: Language = ENGLISH) -> str:
+def side_word(side: str, lang: Language) -> str:
     """``"left"`` or ``"right"`` as a fall's direction (French ``"à gauche"``)."""
     if side == "left":
         return lang.pgettext("fall side", "left")
@@ -163,10 +165,12 @@ def _joined(words: Sequence[str], lang: Language) -> str:
     return last.format(items=comma.join(words[:-1]), last=words[-1])
 
 
-def tile_list(tiles: Iterable[str], lang: Language = ENGLISH) -> str:
+def tile_list(tiles: Iterable[str], lang: Language) -> str:
     """``["B20", "Y40", "R2"]`` -> ``"blue 20, yellow 40 and red 2"`` (each as in a sentence).
 
-    >>> tile_list([]), tile_list(["B20"]), tile_list(["B20", "Y40", "R2"])
+    >>> from i18n import ENGLISH
+    >>> en = ENGLISH
+    >>> tile_list([], en), tile_list(["B20"], en), tile_list(["B20", "Y40", "R2"], en)
     ('nothing', 'blue 20', 'blue 20, yellow 40 and red 2')
     """
     words = [tile_in_text(t, lang) for t in tiles]
@@ -175,14 +179,14 @@ def tile_list(tiles: Iterable[str], lang: Language = ENGLISH) -> str:
     return _joined(words, lang)
 
 
-def player_name(names: Sequence[str], seat: int, lang: Language = ENGLISH) -> str:
+def player_name(names: Sequence[str], seat: int, lang: Language) -> str:
     """Seat ``seat``'s name as given; ``Player N`` (from 1) when missing or blank."""
     if 0 <= seat < len(names) and isinstance(names[seat], str) and names[seat].strip():
         return names[seat]
     return lang.gettext("Player {number}").format(number=seat + 1)
 
 
-def die_face(face: str, lang: Language = ENGLISH) -> str:
+def die_face(face: str, lang: Language) -> str:
     """A face of the fire die in words."""
     words = {
         "fire_stays": lang.pgettext("die face", "fire (the incendiary stays)"),
@@ -197,12 +201,13 @@ def _reason_key(supports: int, detail: str) -> tuple[int, str]:
     return (2 if supports >= 2 else 1, "overweight" if detail == "overweight" else "mismatch")
 
 
-def collapsed_sentence(tile: str, supports: int, detail: str, lang: Language = ENGLISH) -> str:
+def collapsed_sentence(tile: str, supports: int, detail: str, lang: Language) -> str:
     """A collapse said of ``tile`` (already named), from the number of tiles below it (RULES 4).
 
-    >>> collapsed_sentence("green 60", 2, "mismatch")
+    >>> from i18n import ENGLISH
+    >>> collapsed_sentence("green 60", 2, "mismatch", lang=ENGLISH)
     'green 60 matched neither tile below in colour or weight'
-    >>> collapsed_sentence("green 60", 1, "mismatch")
+    >>> collapsed_sentence("green 60", 1, "mismatch", lang=ENGLISH)
     'green 60 did not fit on the tile below (not its colour)'
     """
     key = _reason_key(supports, detail)
@@ -278,7 +283,7 @@ class _Teller:
         return text.format(tile=tile, side=where, player=self.who(seat))
 
 
-def sentences(events: Iterable[Event], names: Sequence[str], lang: Language = ENGLISH) -> list[str]:
+def sentences(events: Iterable[Event], names: Sequence[str], lang: Language) -> list[str]:
     """What ``events`` tell, one clause per fact, in order (without final stops).
 
     The collapse of the tile just placed joins its placement ("Léa played green 60, too heavy
@@ -450,7 +455,7 @@ def _burnt(t: _Teller, ev: Event, joins: bool, parts: list[str]) -> str:
     return line
 
 
-def narrate(events: Iterable[Event], names: Sequence[str], lang: Language = ENGLISH) -> str:
+def narrate(events: Iterable[Event], names: Sequence[str], lang: Language) -> str:
     """One line telling ``events`` (one action's worth, or a whole turn) with player names.
 
     Returns ``""`` when nothing worth telling happened (a ``turn`` event alone). A name keeps
@@ -467,7 +472,7 @@ def narrate(events: Iterable[Event], names: Sequence[str], lang: Language = ENGL
     return lang.gettext("{account}.").format(account=text)
 
 
-def last_move(events: Iterable[Event], names: Sequence[str], lang: Language = ENGLISH) -> str:
+def last_move(events: Iterable[Event], names: Sequence[str], lang: Language) -> str:
     """The picture's last-move line: ``"Last move: "`` and the narration of the turn; empty
     without a placement."""
     evs = list(events)
@@ -479,7 +484,7 @@ def last_move(events: Iterable[Event], names: Sequence[str], lang: Language = EN
 # --- results --------------------------------------------------------------------------------------
 
 
-def scores_line(names: Sequence[str], scores: Sequence[int], lang: Language = ENGLISH) -> str:
+def scores_line(names: Sequence[str], scores: Sequence[int], lang: Language) -> str:
     """``"Léa 0, Max 7, Zoé 12"``, lowest first (lowest wins)."""
     order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
     return lang.pgettext("list", ", ").join(
@@ -496,13 +501,13 @@ def match_winners(scores: Sequence[int]) -> list[int]:
     return [i for i, s in enumerate(scores) if s == best]
 
 
-def names_and(seats: Sequence[int], names: Sequence[str], lang: Language = ENGLISH) -> str:
+def names_and(seats: Sequence[int], names: Sequence[str], lang: Language) -> str:
     """``"Léa"``, ``"Léa and Max"``, ``"Léa, Max and Zoé"``."""
     return _joined([player_name(names, i, lang) for i in seats], lang)
 
 
 def round_winner_line(
-    names: Sequence[str], winner: int, round_no: int, rounds: int, lang: Language = ENGLISH
+    names: Sequence[str], winner: int, round_no: int, rounds: int, lang: Language
 ) -> str:
     """The round's winner, named as the round's: ``"Léa wins round 2 of 3."``."""
     who = player_name(names, winner, lang)
@@ -513,7 +518,7 @@ def round_winner_line(
     )
 
 
-def match_winner_line(names: Sequence[str], totals: Sequence[int], lang: Language = ENGLISH) -> str:
+def match_winner_line(names: Sequence[str], totals: Sequence[int], lang: Language) -> str:
     """The match's winners (lowest total), crowned: ``"Max wins the match."``."""
     won = match_winners(totals)
     return lang.ngettext(
@@ -521,9 +526,7 @@ def match_winner_line(names: Sequence[str], totals: Sequence[int], lang: Languag
     ).format(players=names_and(won, names, lang))
 
 
-def match_winner_headline(
-    names: Sequence[str], totals: Sequence[int], lang: Language = ENGLISH
-) -> str:
+def match_winner_headline(names: Sequence[str], totals: Sequence[int], lang: Language) -> str:
     """The match's winners as a picture's headline: ``"Max wins the match!"``."""
     won = match_winners(totals)
     return lang.ngettext(
@@ -536,12 +539,13 @@ def standings(
     totals: Sequence[int],
     *,
     round_scores: Sequence[int] | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> list[str]:
     """The one standings table: a line per player, lowest total first (lowest wins), equal
     totals sharing a rank, each with this round's tiles when given.
 
-    >>> standings(["Léa", "Max", "Zoé"], [7, 0, 7], round_scores=[3, 0, 5])
+    >>> from i18n import ENGLISH
+    >>> standings(["Léa", "Max", "Zoé"], [7, 0, 7], round_scores=[3, 0, 5], lang=ENGLISH)
     ['1. Max: 0 (this round 0)', '2. Léa: 7 (this round 3)', '2. Zoé: 7 (this round 5)']
     """
     order = sorted(range(len(totals)), key=lambda i: (totals[i], i))
@@ -573,13 +577,14 @@ def result_lines(
     rounds: int,
     round_scores: Sequence[int],
     totals: Sequence[int],
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> list[str]:
     """What a post says when a round ends: the round's winner named once, as the round's; at the
     end of the match its winners (lowest total, RULES 7) crowned; then the one standings table.
 
+    >>> from i18n import ENGLISH
     >>> for line in result_lines(["Léa", "Max"], winner=0, round_no=2, rounds=2,
-    ...                          round_scores=[0, 2], totals=[9, 4]):
+    ...                          round_scores=[0, 2], totals=[9, 4], lang=ENGLISH):
     ...     print(line)
     Léa wins round 2 of 2.
     Max wins the match with the lowest total.
@@ -628,15 +633,16 @@ def result_lines(
 # --- what a decision would do ----------------------------------------------------------------
 
 
-def describe_preview(preview: Preview, names: Sequence[str] = (), lang: Language = ENGLISH) -> str:
+def describe_preview(preview: Preview, names: Sequence[str] = (), *, lang: Language) -> str:
     """A short label for what a decision would do, told to the player who would take it
     (``"your pile"``): for a spot's button and the spot step's text.
 
+    >>> from i18n import ENGLISH
     >>> from engine import Game, Play, preview
     >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20", "B100"], ["G2"]])
-    >>> describe_preview(preview(g, Play("Y20", (1, 1))))
+    >>> describe_preview(preview(g, Play("Y20", (1, 1))), lang=ENGLISH)
     'fits'
-    >>> describe_preview(preview(g, Play("B100", (1, 1))))
+    >>> describe_preview(preview(g, Play("B100", (1, 1))), lang=ENGLISH)
     'collapse: 2 tiles to your pile'
     """
     words: list[str] = []

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine import Event, Pos, View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import fonts, layout, narration
 from render.labels import labelled_spots
 
@@ -29,7 +29,7 @@ def spot_labels(view: View) -> dict[str, Pos]:
     return dict(labelled_spots(p.spots))
 
 
-def player_name(names: Sequence[str], i: int, lang: Language = ENGLISH) -> str:
+def player_name(names: Sequence[str], i: int, lang: Language) -> str:
     """Player ``i``'s name, drawable; ``Player N`` when missing or blank (seats count from 1)."""
     fallback = lang.gettext("Player {number}").format(number=i + 1)
     if 0 <= i < len(names) and isinstance(names[i], str):
@@ -96,15 +96,14 @@ def _left_from(events: Sequence[Event]) -> set[Pos]:
     return left
 
 
-def summary(
-    events: Sequence[Event], names: Sequence[str], lang: Language = ENGLISH
-) -> tuple[str, ...]:
+def summary(events: Sequence[Event], names: Sequence[str], lang: Language) -> tuple[str, ...]:
     """The last move in words, as :mod:`render.narration` tells it (``"Last move: ..."``),
     wrapped onto at most :data:`render.layout.LAST_MOVE_LINES` lines of the table picture's
     width. Empty without a placement.
 
     >>> from engine import Event
-    >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"])
+    >>> from i18n import ENGLISH
+    >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"], lang=ENGLISH)
     ('Last move: Ann played yellow 30.',)
     """
     drawable = [player_name(names, i, lang) for i in range(max(len(names), _seats(events)))]
@@ -139,7 +138,7 @@ def wrap(text: str, f: fonts.Font, width: int, max_lines: int) -> tuple[str, ...
     return tuple(lines)
 
 
-def table_scene(view: View, names: Sequence[str], lang: Language = ENGLISH) -> TableScene:
+def table_scene(view: View, names: Sequence[str], lang: Language) -> TableScene:
     """Read ``view`` into what the table picture shows."""
     pyramid = dict(view.pyramid)
     fall = None
@@ -179,7 +178,7 @@ def crowned(view: View) -> frozenset[int]:
     return frozenset({view.winner})
 
 
-def status_line(view: View, names: Sequence[str], lang: Language = ENGLISH) -> str:
+def status_line(view: View, names: Sequence[str], lang: Language) -> str:
     """Whose decision it is, in words (the picture's headline); at the end, who won: the round's
     winner named as the round's, the match's winner (lowest total) crowned at the match's end."""
     p = view.pending
@@ -236,7 +235,7 @@ def turn_number(view: View) -> int:
     return max(1, view.turn)
 
 
-def info_line(view: View, lang: Language = ENGLISH) -> str:
+def info_line(view: View, lang: Language) -> str:
     """Turn, round and options in play."""
     parts = [lang.gettext("Turn {turn}").format(turn=turn_number(view))]
     if view.rounds > 1:

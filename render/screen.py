@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import draw, encode, fonts, layout, narration, theme
 from render.hand import draw_tiles
 from render.layout import ScreenLayout
@@ -32,7 +32,7 @@ def _own(view: View) -> tuple[int, tuple[str, ...]]:
 
 
 def turn_screen_layout(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> ScreenLayout:
     """The layout :func:`render_turn_screen` uses for these arguments."""
     _own(view)
@@ -51,7 +51,7 @@ def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
 
 
 def render_turn_screen(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> bytes:
     """PNG of the board with ``view``'s own hand below it, for that player's private screen.
 
@@ -71,7 +71,7 @@ def render_turn_screen(
 
 
 def turn_screen_image(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> Image.Image:
     """The turn screen as an RGB image (before palette encoding)."""
     me, hand = _own(view)
@@ -105,14 +105,15 @@ def turn_screen_image(
     return img
 
 
-def viewer_status(view: View, names: Sequence[str], lang: Language = ENGLISH) -> tuple[str, bool]:
+def viewer_status(view: View, names: Sequence[str], lang: Language) -> tuple[str, bool]:
     """The screen's headline, told to the viewer, and whether the decision is theirs.
 
+    >>> from i18n import ENGLISH
     >>> from engine import Game, view
     >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20"], ["G2"]])
-    >>> viewer_status(view(g, 0), ["Ann", "Bob"])
+    >>> viewer_status(view(g, 0), ["Ann", "Bob"], lang=ENGLISH)
     ('Your turn: pick a tile below, then spot A', True)
-    >>> viewer_status(view(g, 1), ["Ann", "Bob"])
+    >>> viewer_status(view(g, 1), ["Ann", "Bob"], lang=ENGLISH)
     ('Waiting for Ann to play', False)
     """
     p = view.pending

@@ -14,7 +14,7 @@ from typing import Final
 from PIL import Image
 
 from engine import View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import encode, theme
 from render.table import table_image
 
@@ -26,7 +26,7 @@ LOOP_FOREVER: Final = 0
 
 
 def summary_frames(
-    moments: Sequence[tuple[View, str]], names: Sequence[str], *, lang: Language = ENGLISH
+    moments: Sequence[tuple[View, str]], names: Sequence[str], *, lang: Language
 ) -> list[Image.Image]:
     """The frames (RGB, one size) of ``moments``: each a public view and its caption (already
     in the reader's language; the boards' own words are in ``lang``)."""
@@ -52,7 +52,7 @@ def render_summary(
     *,
     frame_ms: int = FRAME_MS,
     last_ms: int = LAST_MS,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> bytes:
     """An animated GIF of ``moments`` in order (each a public view and its caption), the last
     one shown longest; it repeats, as Discord plays a GIF inline."""

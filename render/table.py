@@ -8,14 +8,14 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine import View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import draw, encode, fonts, layout, theme
 from render.layout import Box, Layout, TableLayout
 from render.narration import material_name
 from render.scene import TableScene, crowned, info_line, player_name, status_line, table_scene
 
 
-def legend_words(lang: Language = ENGLISH) -> tuple[tuple[str, str], ...]:
+def legend_words(lang: Language) -> tuple[tuple[str, str], ...]:
     """The legend of materials: a sample tile of each, and its word."""
     return (
         ("Y4", material_name("straw", lang)),
@@ -38,14 +38,14 @@ def _layout(view: View, scene: TableScene, title: str | None) -> TableLayout:
 
 
 def table_layout(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> TableLayout:
     """The layout :func:`render_table` uses for these arguments (to find things in the picture)."""
     return _layout(view, table_scene(view, names, lang), title)
 
 
 def render_table(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> bytes:
     """PNG of the pyramid for the channel.
 
@@ -60,7 +60,7 @@ def render_table(
 
 
 def table_image(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language = ENGLISH
+    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> Image.Image:
     """The table picture as an RGB image (before palette encoding)."""
     scene = table_scene(view, names, lang)
@@ -76,7 +76,7 @@ def table_image(
     return img
 
 
-def out_of_game(lang: Language = ENGLISH) -> str:
+def out_of_game(lang: Language) -> str:
     """The label of the tray of tiles out of the game."""
     return lang.gettext("Out of the game:")
 
@@ -116,7 +116,7 @@ def draw_chip(
     i: int,
     view: View,
     names: Sequence[str],
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> None:
     """One player's chip: seat number, name, hand and pile sizes, score, and a tag.
 
@@ -186,7 +186,7 @@ def draw_pyramid(
     d: ImageDraw.ImageDraw,
     lay: Layout,
     scene: TableScene,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> None:
     """The pyramid of ``scene``: tiles, labelled spots, the fall choice with its arrows, the
     last move's marks."""

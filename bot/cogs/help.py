@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.languages import clicker_language
 from bot.replies import guarded
-from i18n import ENGLISH, Language
+from i18n import Language
 
 if TYPE_CHECKING:
     from bot.app import Bot
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 COLOUR: Final = 0xE8590C
 
 
-def button_labels(lang: Language = ENGLISH) -> dict[str, str]:
+def button_labels(lang: Language) -> dict[str, str]:
     """The buttons' labels the help names, as the buttons show them to the same reader
     (``bot/show/buttons.py``, ``bot/show/lobbycard.py``)."""
     return {
@@ -50,7 +50,7 @@ def command_name(
     return " ".join(parts)
 
 
-def how_to_play(lang: Language = ENGLISH, new: str = "fp new", rules: str = "fp rules") -> str:
+def how_to_play(lang: Language, new: str = "fp new", rules: str = "fp rules") -> str:
     """How a game goes, in a few lines, with the commands as the reader's client names them."""
     return lang.gettext(
         "**How to play:** `/{new}` opens a table here, friends press **{join}**, the host "
@@ -60,7 +60,7 @@ def how_to_play(lang: Language = ENGLISH, new: str = "fp new", rules: str = "fp 
     ).format(new=new, rules=rules, **button_labels(lang))
 
 
-def command_line(command: app_commands.Command[Any, ..., Any], lang: Language = ENGLISH) -> str:
+def command_line(command: app_commands.Command[Any, ..., Any], lang: Language) -> str:
     """``/fp new [curse] [fire_die] …: description``: a command, its options (in brackets when
     optional), and what it does, in the reader's language."""
     names = [lang.pgettext("option name", p.display_name) for p in command.parameters]
@@ -73,9 +73,7 @@ def command_line(command: app_commands.Command[Any, ..., Any], lang: Language = 
     return lang.gettext("`{usage}`: {description}").format(usage=usage, description=description)
 
 
-def help_text(
-    commands_: Sequence[app_commands.Command[Any, ..., Any]], lang: Language = ENGLISH
-) -> str:
+def help_text(commands_: Sequence[app_commands.Command[Any, ..., Any]], lang: Language) -> str:
     """The screen: one line per command, in the order they are registered, then how to play."""
     by_name = {c.name: c for c in commands_}
     new = command_name(by_name["new"], lang) if "new" in by_name else "fp new"

@@ -17,13 +17,13 @@ from bot import tablebuttons as tb  # the module, as it imports bot.show back
 from bot.service import Board, Hand, SpotChoice
 from bot.show.texts import jump_url, spot_previews, tile_label
 from engine import View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render.narration import tile_in_text
 
 COLOUR_EMOJI = em.COLOURS
 
 
-def rematch_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View:
+def rematch_view(board: Board, lang: Language) -> discord.ui.View:
     """The Rematch button of a finished match."""
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -41,7 +41,7 @@ def rematch_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View:
 # --- the table in the channel ---------------------------------------------------------------------
 
 
-def board_view(board: Board, lang: Language = ENGLISH) -> discord.ui.View | None:
+def board_view(board: Board, lang: Language) -> discord.ui.View | None:
     """The channel message's buttons: My hand, the fall choice, Next round; Rematch on the
     message that ends the match. The fall choice takes turns between the first two rows, one
     fall of the turn after the other (see :func:`fall_choice`): the message is edited from one
@@ -148,7 +148,8 @@ def table_link(
     channel_id: int,
     message_id: int | None,
     row: int | None = None,
-    lang: Language = ENGLISH,
+    *,
+    lang: Language,
 ) -> discord.ui.Button[discord.ui.View]:
     """ "Go to the table": to the table's newest board message when known."""
     return discord.ui.Button(
@@ -165,7 +166,7 @@ def hand_view(
     fall_row: int,
     with_mode: str | None = None,
     message_id: int | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> discord.ui.View:
     """The private screen's buttons: on the player's turn one button per tile (the hand's
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
@@ -218,7 +219,7 @@ def tile_buttons(
     *,
     playing: bool,
     chosen: str | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> list[tb.PlayButton]:
     """A hand's tile buttons, in the first row, one per tile (the hand's fingerprint in each
     id): on the player's turn in colour, the tiles that fit marked; else in grey. On the spot
@@ -253,7 +254,7 @@ SPOTS_PER_PAGE = 15
 """Spot buttons on one message (the last 3 rows of 5)."""
 
 
-def spot_view(choice: SpotChoice, page: int = 0, lang: Language = ENGLISH) -> discord.ui.View:
+def spot_view(choice: SpotChoice, page: int = 0, *, lang: Language) -> discord.ui.View:
     """The hand's tiles in the first row, where the tile step shows them (the chosen one
     standing out); Back (and "More spots") in the second; then one button per spot, labelled
     like the picture (with what the play would do, in short, when the table shows previews),

@@ -17,7 +17,7 @@ from bot.show import buttons, pictures, texts
 from bot.show.message import Message
 from bot.show.outbox import Outbox
 from bot.show.table import Tables
-from i18n import Language, catalogs
+from i18n import Language
 
 
 class HandCard:
@@ -42,15 +42,13 @@ class HandCard:
         fall_row: int,
         mode_button: str | None = None,
         note: str | None = None,
-        lang: Language | None = None,
+        lang: Language,
     ) -> Message:
         """A message showing ``hand`` (with ``note`` first, its fall choice in ``fall_row``,
         and the button that switches how hands are delivered if ``mode_button`` names the mode
         it switches to). A hand that begins the player's decision tells what the others did
-        since their last move. In ``lang`` (the clicker's, for a click's answer), else in the
-        player's language."""
-        if lang is None:
-            lang = catalogs.language(hand.language)
+        since their last move. In ``lang``: the clicker's for a click's answer, the player's
+        (:func:`bot.languages.player_language`) for a screen sent to them unasked."""
         drawn = [player_names.clean(n) for n in hand.names]
         png = await pictures.screen_png(
             hand.view,

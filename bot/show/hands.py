@@ -48,7 +48,7 @@ from data.store import (
     StoreError,
     VersionConflict,
 )
-from i18n import ENGLISH, Language
+from i18n import Language
 
 log = logging.getLogger(__name__)
 
@@ -71,9 +71,7 @@ def database_away(err: StoreError) -> bool:
     )
 
 
-def link_button(
-    board: Board, row: int | None = None, lang: Language = ENGLISH
-) -> discord.ui.Button[Any]:
+def link_button(board: Board, row: int | None = None, *, lang: Language) -> discord.ui.Button[Any]:
     """ "Go to the table": to the table's newest board message, as the table knows it."""
     return buttons.table_link(
         board.guild_id, board.channel_id, Kept.BOARD.of(board.table.messages), row=row, lang=lang

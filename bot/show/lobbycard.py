@@ -24,12 +24,12 @@ from bot.components import select_id
 from bot.service import Board, MatchResult
 from bot.show import texts
 from engine.ai import LEVELS
-from i18n import ENGLISH, Language
+from i18n import Language
 
 LayoutView = discord.ui.LayoutView
 
 
-def how_to_play(board: Board, lang: Language = ENGLISH) -> tb.HowToButton:
+def how_to_play(board: Board, lang: Language) -> tb.HowToButton:
     """The card's "How to play", for anyone (it answers privately and changes nothing)."""
     return tb.HowToButton(
         board.table_id,
@@ -45,7 +45,7 @@ def lobby_card(
     *,
     expired: bool = False,
     game_link: str | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> LayoutView:
     """The card of ``board``'s table as it stands (see the module's docstring), in ``lang``."""
     t = board.table

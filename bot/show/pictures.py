@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from engine import Event, View
-from i18n import ENGLISH, Language
+from i18n import Language
 from render import TurnPicture, render_table, render_turn, render_turn_screen
 from render.records import CardRow, render_card
 from render.summary import render_summary
@@ -107,11 +107,11 @@ def _checked(data: bytes, what: str) -> bytes:
     return data
 
 
-def _table(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
+def _table(v: View, names: list[str], title: str | None, lang: Language) -> bytes:
     return render_table(v, names, title=title, lang=lang)
 
 
-def _screen(v: View, names: list[str], title: str | None, lang: Language = ENGLISH) -> bytes:
+def _screen(v: View, names: list[str], title: str | None, lang: Language) -> bytes:
     return render_turn_screen(v, names, title=title, lang=lang)
 
 
@@ -134,7 +134,7 @@ async def table_png(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> bytes:
     """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move;
     its words in ``lang``."""
@@ -147,7 +147,7 @@ async def screen_png(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> bytes:
     """A player's turn screen: the board with their own hand below it (only ever sent to that
     player; ``v`` is their own view), its words in ``lang``."""
@@ -160,7 +160,7 @@ def _turn(
     after: View,
     names: list[str],
     title: str | None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> TurnPicture:
     return render_turn(before, events, after, names, title=title, lang=lang)
 
@@ -173,7 +173,7 @@ async def turn_picture(
     *,
     title: str | None = None,
     renderer: Renderer | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> TurnPicture:
     """The one picture of a move's message: the chain reaction as an animation ending on the
     board, or the board alone when nothing happened beyond the placement (or when the

@@ -20,7 +20,7 @@ from bot.records.replay import ReplayStep
 from bot.records.results import PAGE_SIZE, ReplayShown
 from bot.show.texts import esc, jump_url, table_name
 from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
-from i18n import ENGLISH, N_, Language
+from i18n import N_, Language
 from render.narration import names_and, tile_name
 from render.records import CardRow
 
@@ -32,7 +32,7 @@ def player_name(record: PlayerRecord) -> str:
     return record.name
 
 
-def computer_name(level: str, lang: Language = ENGLISH) -> str:
+def computer_name(level: str, lang: Language) -> str:
     """A computer level's records, named as the ``/fp stats`` choice names it."""
     names = {
         "easy": lang.pgettext("choice name", "Computer (easy)"),
@@ -56,14 +56,14 @@ def _percent(share: float, lang: Language) -> str:
     return babel.numbers.format_percent(share, locale=lang.code)
 
 
-def rating_text(record: PlayerRecord, lang: Language = ENGLISH) -> str:
+def rating_text(record: PlayerRecord, lang: Language) -> str:
     """``"21.0 (27.3 ± 2.1)"``: the conservative rating, then mu ± sigma."""
     return (
         f"{_fixed(record.ordinal, lang)} ({_fixed(record.mu, lang)} ± {_fixed(record.sigma, lang)})"
     )
 
 
-def stats_rows(stats: PlayerStats, lang: Language = ENGLISH) -> list[CardRow]:
+def stats_rows(stats: PlayerStats, lang: Language) -> list[CardRow]:
     """The rows of a player's stats (the card and the text say the same)."""
     r = stats.record
     win_rate = r.wins / r.matches if r.matches else 0.0
@@ -109,11 +109,11 @@ def stats_rows(stats: PlayerStats, lang: Language = ENGLISH) -> list[CardRow]:
     ]
 
 
-def stats_title(stats: PlayerStats, lang: Language = ENGLISH) -> str:
+def stats_title(stats: PlayerStats, lang: Language) -> str:
     return lang.gettext("Stats of {player}").format(player=stats.record.name)
 
 
-def stats_content(stats: PlayerStats, lang: Language = ENGLISH) -> str:
+def stats_content(stats: PlayerStats, lang: Language) -> str:
     """The stats as text (the card picture shows the same rows)."""
     lines = [lang.gettext("**{title}** in this server").format(title=esc(stats_title(stats, lang)))]
     # TRANSLATORS: a row of the stats as text: its label, then its value in bold.
@@ -122,7 +122,7 @@ def stats_content(stats: PlayerStats, lang: Language = ENGLISH) -> str:
     return "\n".join(lines)
 
 
-def no_stats(name: str, lang: Language = ENGLISH) -> str:
+def no_stats(name: str, lang: Language) -> str:
     return lang.gettext(NO_STATS).format(who=esc(name))
 
 
@@ -135,13 +135,13 @@ def board_page(board: BoardPage) -> int:
     return (board.first_rank - 1) // PAGE_SIZE
 
 
-def board_title(board: BoardPage, lang: Language = ENGLISH) -> str:
+def board_title(board: BoardPage, lang: Language) -> str:
     return lang.gettext("Leaderboard · page {page} of {pages}").format(
         page=board_page(board) + 1, pages=pages(board)
     )
 
 
-def board_subtitle(lang: Language = ENGLISH) -> str:
+def board_subtitle(lang: Language) -> str:
     return lang.gettext("Conservative rating μ − 3σ · at least {count} matches").format(
         count=MIN_MATCHES
     )
@@ -151,9 +151,7 @@ def _matches(n: int, lang: Language) -> str:
     return lang.ngettext("{count} match", "{count} matches", n).format(count=lang.format_decimal(n))
 
 
-def board_rows(
-    board: BoardPage, highlight: str | None = None, lang: Language = ENGLISH
-) -> list[CardRow]:
+def board_rows(board: BoardPage, highlight: str | None = None, *, lang: Language) -> list[CardRow]:
     return [
         CardRow(
             f"{board.first_rank + i}. {r.name}",
@@ -164,7 +162,7 @@ def board_rows(
     ]
 
 
-def board_content(board: BoardPage, lang: Language = ENGLISH) -> str:
+def board_content(board: BoardPage, lang: Language) -> str:
     if not board.entries:
         return lang.gettext(
             "**Leaderboard**: nobody has played {count} rated matches in this server yet. "
@@ -182,7 +180,7 @@ def board_content(board: BoardPage, lang: Language = ENGLISH) -> str:
     return "\n".join(lines)
 
 
-def history_line(n: int, e: HistoryEntry, lang: Language = ENGLISH) -> str:
+def history_line(n: int, e: HistoryEntry, lang: Language) -> str:
     names = [esc(s.name) for s in e.seats]
     won = [i for i in e.winners if 0 <= i < len(names)]
     winners = names_and(won, names, lang) if won else "—"
@@ -209,9 +207,7 @@ def history_line(n: int, e: HistoryEntry, lang: Language = ENGLISH) -> str:
     )
 
 
-def history_content(
-    entries: Sequence[HistoryEntry], whose: str | None, lang: Language = ENGLISH
-) -> str:
+def history_content(entries: Sequence[HistoryEntry], whose: str | None, lang: Language) -> str:
     if whose:
         title = lang.gettext("Recent matches of {player}").format(player=esc(whose))
     else:
@@ -233,7 +229,7 @@ class StepText:
     title: str
 
 
-def step_text(shown: ReplayShown, lang: Language = ENGLISH) -> StepText:
+def step_text(shown: ReplayShown, lang: Language) -> StepText:
     """What a replay step says: where it is in the match, and the move told as during play."""
     s: ReplayStep = shown.step
     names = [esc(n) for n in shown.names]
@@ -265,7 +261,7 @@ def step_text(shown: ReplayShown, lang: Language = ENGLISH) -> StepText:
     return StepText(f"{head}\n{body}", title)
 
 
-def summary_caption(shown: ReplayShown, lang: Language = ENGLISH) -> str:
+def summary_caption(shown: ReplayShown, lang: Language) -> str:
     s = shown.step
     if s.index == 0:
         return lang.gettext("The deal")
@@ -274,13 +270,13 @@ def summary_caption(shown: ReplayShown, lang: Language = ENGLISH) -> str:
     return lang.gettext("Step {step} of {steps}").format(step=s.index + 1, steps=s.count)
 
 
-def shares(mention: str, content: str, lang: Language = ENGLISH) -> str:
+def shares(mention: str, content: str, lang: Language) -> str:
     """Stats shared in the channel: who shares them, then the stats as text."""
     said = lang.gettext("{player} shares:").format(player=mention)
     return f"{said}\n{content}"
 
 
-def summary_text(number: int, lang: Language = ENGLISH) -> str:
+def summary_text(number: int, lang: Language) -> str:
     """The message of a match's animated summary."""
     return lang.gettext("**Summary of {table}**: the deal, the mayhem and the last tiles.").format(
         table=table_name(number, lang=lang)
@@ -292,7 +288,7 @@ def export_file(number: int) -> str:
     return f"match-{number}.json"
 
 
-def export_text(number: int, lang: Language = ENGLISH) -> str:
+def export_text(number: int, lang: Language) -> str:
     """The message of a match's scenario file."""
     return lang.gettext(
         "Table #{number} as a scenario file: `python -m engine run {file}` replays "

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from bot.service import Board, Hand
 from engine import Event, View
-from i18n import ENGLISH, Language
+from i18n import Language
 
 Turn = tuple[int, int]
 """A turn: ``(round, turn)``."""
@@ -50,7 +50,7 @@ class Screen:
     kind: ScreenKind = "hand"
     shown: tuple[int, str, str] | None = None
     """``(version, decision, hand digest)`` of the hand it shows."""
-    lang: Language = ENGLISH
+    lang: Language = field(kw_only=True)
     """The words it is shown in: its player's client language at their latest click."""
 
 

@@ -5,10 +5,10 @@ words within Discord's limits (messages of at most 2000 characters). The refusal
 :mod:`bot.show.words`; the accounts of turns in :mod:`bot.narrate`.
 
 This file is longer than most on purpose: it holds every sentence of the game's messages, so that
-wording is changed in one place. Every function takes the reader's language (``lang``, English by
-default): each sentence is one whole message of the catalogs (``i18n/locales``, see
-``docs/translating.md``) with named placeholders. A constant marked with ``N_`` is the English
-message; whoever shows it translates it (``lang.gettext(CLOSED)``).
+wording is changed in one place. Every function takes the reader's language (``lang``, always
+given: see :mod:`bot.languages`): each sentence is one whole message of the catalogs
+(``i18n/locales``, see ``docs/translating.md``) with named placeholders. A constant marked
+with ``N_`` is the English message; whoever shows it translates it (``lang.gettext(CLOSED)``).
 """
 
 from __future__ import annotations
@@ -49,11 +49,12 @@ def names_of(board: Board) -> list[str]:
     return [esc(n) for n in board.names]
 
 
-def table_name(number: int, *, start: bool = False, lang: Language = ENGLISH) -> str:
+def table_name(number: int, *, start: bool = False, lang: Language) -> str:
     """How players name a table: by its short number on its server (``table #12``; ``start``:
     capitalised, to begin a sentence), never by its long id, which stays in button ids and logs.
 
-    >>> table_name(12), table_name(3, start=True)
+    >>> from i18n import ENGLISH
+    >>> table_name(12, lang=ENGLISH), table_name(3, start=True, lang=ENGLISH)
     ('table #12', 'Table #3')
     """
     if start:
@@ -62,7 +63,7 @@ def table_name(number: int, *, start: bool = False, lang: Language = ENGLISH) ->
     return lang.gettext("table #{number}").format(number=number)
 
 
-def thread_name(number: int, lang: Language = ENGLISH) -> str:
+def thread_name(number: int, lang: Language) -> str:
     """The name of a game's thread (``number``: the table's number on its server)."""
     # TRANSLATORS: the name of a game's thread; at most 100 characters.
     return lang.gettext("Flaming Pyramids · {table}").format(table=table_name(number, lang=lang))
@@ -74,7 +75,7 @@ def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> s
     return f"{url}/{message_id}" if message_id else url
 
 
-def duration(seconds: float, lang: Language = ENGLISH) -> str:
+def duration(seconds: float, lang: Language) -> str:
     """``86400`` -> ``"24 hours"``; ``300`` -> ``"5 minutes"``."""
     s = int(seconds)
     if s % 86400 == 0 and s >= 2 * 86400:
@@ -103,15 +104,15 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 # --- the lobby ------------------------------------------------------------------------------------
 
 
-def curse_word(on: bool, lang: Language = ENGLISH) -> str:
+def curse_word(on: bool, lang: Language) -> str:
     return lang.gettext("curse on") if on else lang.gettext("curse off")
 
 
-def fire_die_word(on: bool, lang: Language = ENGLISH) -> str:
+def fire_die_word(on: bool, lang: Language) -> str:
     return lang.gettext("fire die on") if on else lang.gettext("fire die off")
 
 
-def options_line(options: TableOptions, lang: Language = ENGLISH) -> str:
+def options_line(options: TableOptions, lang: Language) -> str:
     parts = [
         curse_word(options.curse, lang),
         fire_die_word(options.fire_die, lang),
@@ -138,7 +139,7 @@ LOBBY_STATUS: Final = {
 """The lobby card's status line, by the table's status (English; translated where shown)."""
 
 
-def lobby_title(board: Board, lang: Language = ENGLISH) -> str:
+def lobby_title(board: Board, lang: Language) -> str:
     """The lobby card's heading: the table, its host and its options in one line."""
     t = board.table
     host = lang.gettext("Host: {host}").format(host=f"<@{t.host_id}>")
@@ -148,7 +149,7 @@ def lobby_title(board: Board, lang: Language = ENGLISH) -> str:
     )
 
 
-def level_word(level: str, lang: Language = ENGLISH) -> str:
+def level_word(level: str, lang: Language) -> str:
     """A computer player's level, as a word."""
     said = {
         "easy": lang.pgettext("computer level", "easy"),
@@ -158,7 +159,7 @@ def level_word(level: str, lang: Language = ENGLISH) -> str:
     return said.get(level, level)
 
 
-def seat_line(i: int, name: str, level: str | None, lang: Language = ENGLISH) -> str:
+def seat_line(i: int, name: str, level: str | None, lang: Language) -> str:
     """One seat of the card: a person's name, or a computer's stored name and its level."""
     if level is None:
         return f"{i + 1}. {esc(name)}"
@@ -166,7 +167,7 @@ def seat_line(i: int, name: str, level: str | None, lang: Language = ENGLISH) ->
     return f"{i + 1}. {esc(name)} · {em.COMPUTER} {computer}"
 
 
-def lobby_seats(board: Board, lang: Language = ENGLISH) -> str:
+def lobby_seats(board: Board, lang: Language) -> str:
     """The seats, in order, with each computer's level."""
     t = board.table
     seats = [seat_line(i, s.name, s.ai, lang) for i, s in enumerate(t.seats)]
@@ -182,7 +183,7 @@ def lobby_status(
     *,
     expired: bool = False,
     game_link: str | None = None,
-    lang: Language = ENGLISH,
+    lang: Language,
 ) -> str:
     """Where the lobby stands: open (until when), started (where to follow the game), the
     podium of a finished match, or closed (cancelled, aborted, expired)."""
@@ -215,7 +216,7 @@ def lobby_status(
     return f"**{lang.gettext(LOBBY_STATUS[t.status])}.**"
 
 
-def winners_sentence(names: Sequence[str], results: MatchResult, lang: Language = ENGLISH) -> str:
+def winners_sentence(names: Sequence[str], results: MatchResult, lang: Language) -> str:
     """``Winner: **Léa**.``: who won a finished match."""
     won = [i for i in results.winners if 0 <= i < len(names)]
     if not won:
@@ -225,7 +226,7 @@ def winners_sentence(names: Sequence[str], results: MatchResult, lang: Language 
     )
 
 
-def podium(names: Sequence[str], results: MatchResult, lang: Language = ENGLISH) -> str:
+def podium(names: Sequence[str], results: MatchResult, lang: Language) -> str:
     """The finished match's standings, one line a player, lowest total first (ties share a
     place): medals for the first three places, the winners named first."""
     scores = list(results.scores)
@@ -252,7 +253,7 @@ ADD_COMPUTER: Final = N_("Add a computer player…")
 TABLE_FULL: Final = N_("The table is full")
 
 
-def computer_option(level: str, lang: Language = ENGLISH) -> tuple[str, str]:
+def computer_option(level: str, lang: Language) -> tuple[str, str]:
     """The add-a-computer menu's option for ``level``: its label and description."""
     labels = {
         "easy": lang.gettext("Easy computer"),
@@ -281,7 +282,7 @@ HOW_TO_PLAY: Final = N_(
 )
 
 
-def game_title(number: int, round_no: int, rounds: int, lang: Language = ENGLISH) -> str:
+def game_title(number: int, round_no: int, rounds: int, lang: Language) -> str:
     """The headline of a picture: the game, its table, the round of several."""
     table = table_name(number, lang=lang)
     if rounds > 1:
@@ -291,7 +292,7 @@ def game_title(number: int, round_no: int, rounds: int, lang: Language = ENGLISH
     return lang.gettext("Flaming Pyramids · {table}").format(table=table)
 
 
-def picture_title(board: Board, lang: Language = ENGLISH) -> str:
+def picture_title(board: Board, lang: Language) -> str:
     t = board.table
     v = board.view
     if v is None:
@@ -304,7 +305,7 @@ def mention(user_id: int | None, name: str) -> str:
     return f"<@{user_id}>" if user_id is not None else f"**{name}**"
 
 
-def prompt_line(board: Board, lang: Language = ENGLISH) -> str:
+def prompt_line(board: Board, lang: Language) -> str:
     """Who decides what now, with a deadline."""
     p: Prompt = board.prompt
     names = names_of(board)
@@ -345,7 +346,7 @@ def prompt_line(board: Board, lang: Language = ENGLISH) -> str:
     return ""
 
 
-def turn_account(step: Step, lang: Language = ENGLISH) -> str:
+def turn_account(step: Step, lang: Language) -> str:
     """The account of the turn a move belongs to (its placement, then its falls), as every
     message words it; empty for the start of a round."""
     if step.kind != "move":
@@ -353,12 +354,12 @@ def turn_account(step: Step, lang: Language = ENGLISH) -> str:
     return narrate(step.turn_events or step.events, names_of(step.board), lang)
 
 
-def match_over(lang: Language = ENGLISH) -> str:
+def match_over(lang: Language) -> str:
     """The note that the match is over."""
     return f"{em.MATCH_OVER} " + lang.gettext("The match is over.")
 
 
-def step_content(step: Step, lang: Language = ENGLISH) -> str:
+def step_content(step: Step, lang: Language) -> str:
     """The one message of a move: what happened, scores if a round ended, who is next."""
     board = step.board
     names = names_of(board)
@@ -428,7 +429,7 @@ def step_content(step: Step, lang: Language = ENGLISH) -> str:
     return clip("\n".join(lines))
 
 
-def match_result(names: Sequence[str], results: MatchResult, lang: Language = ENGLISH) -> str:
+def match_result(names: Sequence[str], results: MatchResult, lang: Language) -> str:
     """Who won a finished match and the final standings, explained: each player's tiles left
     in hand and pile when someone went out (over every round of the match), lowest wins."""
     scores = list(results.scores)
@@ -448,7 +449,7 @@ def match_result(names: Sequence[str], results: MatchResult, lang: Language = EN
     return text
 
 
-def board_content(board: Board, lang: Language = ENGLISH) -> str:
+def board_content(board: Board, lang: Language) -> str:
     """``/fp status``: the table now."""
     t = board.table
     lines = [
@@ -473,7 +474,7 @@ def board_content(board: Board, lang: Language = ENGLISH) -> str:
     return clip("\n".join(lines))
 
 
-def not_shown_notice(board: Board, lang: Language = ENGLISH) -> str:
+def not_shown_notice(board: Board, lang: Language) -> str:
     """A direct message to the person who must decide while the table's message is not in its
     channel (Discord refused it; it is being posted again)."""
     said = lang.gettext(
@@ -515,11 +516,12 @@ def step_pings(step: Step) -> list[int]:
 
 
 OUT_OF_DATE_HAND: Final = N_("That hand is out of date: here it is now.")
-MATCH_OVER: Final = match_over()
-"""The note that the match is over, in English (:func:`match_over` in a language)."""
+MATCH_OVER: Final = match_over(ENGLISH)
+"""The note that the match is over, in English: a key chosen before the reader is known, worded
+in their language by :func:`translated` (:func:`match_over` in a language)."""
 
 
-def hand_title(hand: Hand, lang: Language = ENGLISH) -> str:
+def hand_title(hand: Hand, lang: Language) -> str:
     """The headline of a player's screen picture."""
     v = hand.view
     return game_title(hand.table_number, v.round, v.rounds, lang)
@@ -533,7 +535,8 @@ def hand_content(
     hand: Hand,
     guild_name: str | None = None,
     since: Sequence[str] = (),
-    lang: Language = ENGLISH,
+    *,
+    lang: Language,
 ) -> str:
     """A player's screen: where, what the others did since their last move (``since``, on a
     screen that begins their decision), and what to decide now, by when."""
@@ -592,11 +595,11 @@ def hand_content(
     return clip("\n".join(lines))
 
 
-def yes_no(value: bool, lang: Language = ENGLISH) -> str:
+def yes_no(value: bool, lang: Language) -> str:
     return lang.pgettext("answer", "yes") if value else lang.pgettext("answer", "no")
 
 
-def notify_choices(prefs: PlayerPrefs, lang: Language = ENGLISH) -> str:
+def notify_choices(prefs: PlayerPrefs, lang: Language) -> str:
     """What ``/fp notify`` answers: the player's choices as they now stand."""
     return lang.gettext(
         "Direct message when your turn begins: **{turn}**. Reminders: **{reminders}**.\n"
@@ -604,20 +607,20 @@ def notify_choices(prefs: PlayerPrefs, lang: Language = ENGLISH) -> str:
     ).format(turn=yes_no(prefs.dm_on_turn, lang), reminders=yes_no(prefs.reminders, lang))
 
 
-def tile_label(tile: str, lang: Language = ENGLISH) -> str:
+def tile_label(tile: str, lang: Language) -> str:
     return tile_name(tile, lang)
 
 
-def spot_previews(choice: SpotChoice, lang: Language = ENGLISH) -> list[str]:
+def spot_previews(choice: SpotChoice, lang: Language) -> list[str]:
     """Per spot, what playing there would do ("fits", "collapse: 2 tiles to your pile"...);
     empty when the table shows no previews."""
     if choice.previews is None:
         return []
     names = [esc(n) for n in choice.names]
-    return [describe_preview(p, names, lang) for p in choice.previews]
+    return [describe_preview(p, names, lang=lang) for p in choice.previews]
 
 
-def spot_content(choice: SpotChoice, lang: Language = ENGLISH) -> str:
+def spot_content(choice: SpotChoice, lang: Language) -> str:
     """The spot step: which tile, the spots (with what each would do), the turn's end."""
     lines = [
         lang.gettext("Where do you play **{tile}**? The picture shows the spots.").format(
@@ -646,7 +649,7 @@ def spot_content(choice: SpotChoice, lang: Language = ENGLISH) -> str:
     return clip("\n".join(lines))
 
 
-def dms_closed(user_id: int, lang: Language = ENGLISH) -> str:
+def dms_closed(user_id: int, lang: Language) -> str:
     """The channel is told once that a player's direct messages are closed, and how to open
     them (nothing more)."""
     return lang.gettext(
@@ -657,7 +660,7 @@ def dms_closed(user_id: int, lang: Language = ENGLISH) -> str:
     ).format(player=f"<@{user_id}>")
 
 
-def hand_closed(board: Board, results: MatchResult, lang: Language = ENGLISH) -> str:
+def hand_closed(board: Board, results: MatchResult, lang: Language) -> str:
     """What a player's hand message says once the match is over."""
     over = lang.gettext("The match at {table} is over.").format(
         table=table_name(board.number, lang=lang)
@@ -665,7 +668,7 @@ def hand_closed(board: Board, results: MatchResult, lang: Language = ENGLISH) ->
     return f"{em.MATCH_OVER} {over} " + match_result(names_of(board), results, lang)
 
 
-def reminder_channel(board: Board, user_id: int, lang: Language = ENGLISH) -> str:
+def reminder_channel(board: Board, user_id: int, lang: Language) -> str:
     """The channel's reminder to the person whose decision is waiting."""
     deadline = board.prompt.deadline
     values = {"player": f"<@{user_id}>", "table": table_name(board.number, lang=lang)}
@@ -682,7 +685,7 @@ def reminder_channel(board: Board, user_id: int, lang: Language = ENGLISH) -> st
     return f"{em.REMINDER} {said}"
 
 
-def reminder_dm(board: Board, lang: Language = ENGLISH) -> str:
+def reminder_dm(board: Board, lang: Language) -> str:
     """The reminder by direct message."""
     deadline = board.prompt.deadline
     values = {"table": table_name(board.number, lang=lang), "channel": f"<#{board.channel_id}>"}
@@ -695,7 +698,7 @@ def reminder_dm(board: Board, lang: Language = ENGLISH) -> str:
     return f"{em.REMINDER} {said}"
 
 
-def left_game(board: Board, name: str, closed: bool, lang: Language = ENGLISH) -> str:
+def left_game(board: Board, name: str, closed: bool, lang: Language) -> str:
     """A player left a running game (``/fp leave``)."""
     if closed:
         return f"{em.LEFT} " + lang.gettext(
@@ -711,43 +714,44 @@ def left_game(board: Board, name: str, closed: bool, lang: Language = ENGLISH) -
     )
 
 
-def aborted(board: Board, name: str, lang: Language = ENGLISH) -> str:
+def aborted(board: Board, name: str, lang: Language) -> str:
     """The channel's notice of ``/fp abort``."""
     return f"{em.ABORTED} " + lang.gettext("Table #{number} was aborted by {player}.").format(
         number=board.number, player=esc(name)
     )
 
 
-def restarted(board: Board, lang: Language = ENGLISH) -> str:
+def restarted(board: Board, lang: Language) -> str:
     """A move the last run could not post, shown after a restart."""
     said = lang.gettext("I was restarted; here is where the game stands.")
     return f"{em.RESTARTED} {said}\n" + board_content(board, lang)
 
 
-def turn_done(account: str, lang: Language = ENGLISH) -> str:
+def turn_done(account: str, lang: Language) -> str:
     """What a player's direct-message screen says once their turn is done, by their own last
     click on it: the turn's account, as the table's channel tells it."""
     return clip(f"{em.PLAYED} {account or lang.gettext('Your turn is done.')}")
 
 
-def screen_retired(lang: Language = ENGLISH) -> str:
+def screen_retired(lang: Language) -> str:
     """What a player's earlier direct-message screen says when a new one replaces it before
     their own click closed it (the clock played for them, say)."""
     return f"{em.PLAYED} " + lang.gettext("This turn is over; your newest screen is below.")
 
 
-SCREEN_RETIRED: Final = screen_retired()
-""":func:`screen_retired` in English."""
+SCREEN_RETIRED: Final = screen_retired(ENGLISH)
+""":func:`screen_retired` in English: a key, worded in the reader's language by
+:func:`translated`."""
 
 
-def played(tile: str, lang: Language = ENGLISH) -> str:
+def played(tile: str, lang: Language) -> str:
     """The note on a player's screen after their spot click."""
     return f"{em.PLAYED} " + lang.gettext("You played {tile}.").format(
         tile=tile_in_text(tile, lang)
     )
 
 
-def fell(direction: str, lang: Language = ENGLISH, tile: str | None = None) -> str:
+def fell(direction: str, lang: Language, tile: str | None = None) -> str:
     """The note on a player's private screen after their fall choice: which tile fell, when
     known (the screen may go on with the fall of another tile), and where."""
     if tile is not None:
@@ -775,7 +779,7 @@ was saved before, and what waits for the database (the next players' screens) is
 answers again."""
 
 
-def translated(note: str, lang: Language = ENGLISH) -> str:
+def translated(note: str, lang: Language) -> str:
     """One of this module's English notes (:data:`CLOSED`, :data:`MATCH_OVER`, ...) in
     ``lang``: for the callers that choose a note before the reader's language is known."""
     if note == MATCH_OVER:
@@ -799,7 +803,7 @@ SETTINGS_ADMINS_ONLY: Final = N_(
 )
 
 
-def cannot_host(missing: Sequence[str], lang: Language = ENGLISH) -> str:
+def cannot_host(missing: Sequence[str], lang: Language) -> str:
     """``/fp new`` where the bot lacks permissions (named as Discord names them)."""
     return lang.gettext(
         "I cannot host a game here: I am missing these permissions in this channel: "
@@ -807,7 +811,7 @@ def cannot_host(missing: Sequence[str], lang: Language = ENGLISH) -> str:
     ).format(permissions=", ".join(missing))
 
 
-def channel_busy(link: str, lang: Language = ENGLISH) -> str:
+def channel_busy(link: str, lang: Language) -> str:
     """``/fp new`` in a channel that has a table (``link`` leads to it)."""
     return lang.gettext(
         "This channel already has a table: {link}. Join it there, or open a new "
@@ -815,7 +819,7 @@ def channel_busy(link: str, lang: Language = ENGLISH) -> str:
     ).format(link=link)
 
 
-def lobby_not_posted(err: BaseException, lang: Language = ENGLISH) -> str:
+def lobby_not_posted(err: BaseException, lang: Language) -> str:
     """``/fp new`` whose lobby card Discord did not take (so no table was opened)."""
     if isinstance(err, discord.Forbidden):
         return lang.gettext(
@@ -828,7 +832,7 @@ def lobby_not_posted(err: BaseException, lang: Language = ENGLISH) -> str:
     )
 
 
-def table_open(number: int, url: str, lang: Language = ENGLISH) -> str:
+def table_open(number: int, url: str, lang: Language) -> str:
     """The host's private answer to ``/fp new`` (``number``: the table's number on its server,
     ``url``: the lobby card)."""
     return lang.gettext(
@@ -838,21 +842,21 @@ def table_open(number: int, url: str, lang: Language = ENGLISH) -> str:
     ).format(number=number, url=url)
 
 
-def you_left(left_game: bool, lang: Language = ENGLISH) -> str:
+def you_left(left_game: bool, lang: Language) -> str:
     """The private answer to ``/fp leave``."""
     if left_game:
         return lang.gettext("You left the game; a computer player took your seat.")
     return lang.gettext("You left the table.")
 
 
-def rematch_open(url: str, lang: Language = ENGLISH) -> str:
+def rematch_open(url: str, lang: Language) -> str:
     """The private answer to Rematch (``url``: the new lobby)."""
     return f"{em.FIRE} " + lang.gettext(
         "Rematch: a new table is open, the others join it there: {url}"
     ).format(url=url)
 
 
-def settings_now(current: GuildSettings, lang: Language = ENGLISH) -> str:
+def settings_now(current: GuildSettings, lang: Language) -> str:
     """``/fp-settings``: the server's settings as they now stand."""
     if current.reminder_s:
         reminder = lang.gettext("reminder {duration} before the end").format(

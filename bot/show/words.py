@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bot.errors import NotYourDecision, TableError, Why
-from i18n import ENGLISH, N_, Language
+from i18n import N_, Language
 
 REFUSALS: Final[dict[Why, str]] = {
     Why.TABLE_CLOSED: N_("This table is closed."),
@@ -103,7 +103,7 @@ REFUSALS: Final[dict[Why, str]] = {
 refusal's values (names, counts)."""
 
 
-def not_yours(err: NotYourDecision, quote: Callable[[str], str], lang: Language = ENGLISH) -> str:
+def not_yours(err: NotYourDecision, quote: Callable[[str], str], lang: Language) -> str:
     """A private answer to someone who pressed a button of a decision that is not theirs."""
     if err.owner is None:
         return lang.gettext("Nobody has to decide anything right now.")
@@ -117,7 +117,7 @@ def not_yours(err: NotYourDecision, quote: Callable[[str], str], lang: Language 
     ).format(player=name)
 
 
-def refusal(err: TableError, quote: Callable[[str], str], lang: Language = ENGLISH) -> str:
+def refusal(err: TableError, quote: Callable[[str], str], lang: Language) -> str:
     """What a player reads when the service refused them ``err``, in ``lang``; names through
     ``quote``."""
     if isinstance(err, NotYourDecision):

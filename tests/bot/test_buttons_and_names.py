@@ -16,6 +16,7 @@ from bot.show import texts, words
 from bot.tablebuttons import BUTTONS
 from bot.unclaimed import template_of
 from data.sqlite import SqliteStore
+from i18n import ENGLISH
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, ManualClock, make_service, state
 
@@ -145,7 +146,9 @@ async def test_a_refusal_naming_a_player_quotes_the_name_for_the_reply(
     with pytest.raises(NotYourDecision) as refused:
         await service.play(board.table_id, BOB, "R2", hand.digest)
     assert (refused.value.decision, refused.value.owner) == ("play", "**bold**evil")  # as written
-    assert words.refusal(refused.value, texts.esc).startswith("It is \\*\\*bold\\*\\*evil's turn")
+    assert words.refusal(refused.value, texts.esc, lang=ENGLISH).startswith(
+        "It is \\*\\*bold\\*\\*evil's turn"
+    )
 
 
 async def test_a_seated_name_keeps_its_words_apart_and_loses_its_controls(

@@ -23,6 +23,7 @@ from bot.show import recordtexts, texts, words
 from bot.show.lobbycard import lobby_card
 from data.records import BoardPage, PlayerRecord, PlayerStats
 from engine import Game, view
+from i18n import ENGLISH
 
 from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state
 from .test_table_messages import card_labels, card_text, check_limits, payload, walk
@@ -61,7 +62,7 @@ async def test_a_lobby_card_in_french(service: TableService) -> None:
     # Discord's limits: a select option's label and description at most 100 characters.
     assert all(len(k) <= 100 and len(v) <= 100 for k, v in options.items())
     # The same card in English is word for word as before.
-    english = card_text(lobby_card(board).to_components())
+    english = card_text(lobby_card(board, lang=ENGLISH).to_components())
     assert "Host: <@" in english and "**Seats (3/6)**" in english and "computer, hard" in english
 
 
@@ -85,7 +86,7 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
         "Ma main",
     ]
     # English stays as it was.
-    assert "Choose **Fall left** or **Fall right**" in texts.step_content(after)
+    assert "Choose **Fall left** or **Fall right**" in texts.step_content(after, lang=ENGLISH)
     # A fall asked in the second row has a heading above it.
     falling = await service.hand(t, ALICE)
     rows = payload(layouts.hand_view(falling, fall_row=1, lang=FRENCH))
@@ -141,7 +142,10 @@ def test_refusals_in_french() -> None:
     # Every refusal has its French words, with the same values.
     for why, english in words.REFUSALS.items():
         assert FRENCH.gettext(english) != english or why is Why.UNKNOWN_LEVEL, why
-    assert words.refusal(TableError(Why.TILE_GONE), quote) == "That tile is no longer in your hand."
+    assert (
+        words.refusal(TableError(Why.TILE_GONE), quote, lang=ENGLISH)
+        == "That tile is no longer in your hand."
+    )
 
 
 class OneSentence(NullTranslations):
@@ -197,7 +201,9 @@ async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
     assert table_language(board).code == "en"
     french_table = replace(board, table=replace(board.table, language="fr"))
     assert table_language(french_table).code == "fr"
-    assert texts.step_content(step).startswith("🔥 **Flaming Pyramids** — table #1 begins!")
+    assert texts.step_content(step, lang=ENGLISH).startswith(
+        "🔥 **Flaming Pyramids** — table #1 begins!"
+    )
     said = texts.step_content(replace(step, board=french_table), table_language(french_table))
     assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table nº 1\u00a0!")
     # A reminder by direct message, in its player's language.
@@ -262,7 +268,7 @@ def test_records_screens_in_french() -> None:
     assert "Ouverture préférée\u00a0: **jaune 40**" in text
     assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
     # English as before, word for word.
-    english = recordtexts.stats_content(stats)
+    english = recordtexts.stats_content(stats, lang=ENGLISH)
     assert "Wins: **2 (50%)**" in english and "Skill μ ± σ: **27.3 ± 2.1**" in english
     assert "Mayhem suffered: **1 tile to pile**" in english
     board = BoardPage((record,), first_rank=1, total=1)

@@ -18,6 +18,7 @@ from bot.show import recordtexts
 from data.store import Seat, Store, TableOptions
 from engine import Game, view
 from engine.scenario import scenario_output
+from i18n import ENGLISH
 from tests.data.test_records import PEOPLE, finished_match, lineup, match_with_leavers
 
 GUILD = 77
@@ -121,11 +122,11 @@ async def test_a_match_stopped_after_its_first_move_replays_to_where_it_stopped(
     last = await service.step(GUILD, tid, 10**4)
     assert last.stopped and last.step.last
     assert last.step.after.standings == game.standings() != tuple(game.scores)
-    text = recordtexts.step_text(last).content
+    text = recordtexts.step_text(last, lang=ENGLISH).content
     assert "The match stopped here, before its end. Tiles left (lower is better): " in text
     assert "The match is over" not in text
     [entry] = await service.history(GUILD, None)
-    line = recordtexts.history_line(1, entry)
+    line = recordtexts.history_line(1, entry, lang=ENGLISH)
     assert "**stopped** before its end (" in line and "winner" not in line
     # A game aborted before its first move has nothing to replay.
     seats = (Seat(1000, "A"), Seat(1001, "B"))

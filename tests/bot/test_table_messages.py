@@ -15,6 +15,7 @@ from bot.show import buttons as layouts
 from bot.show import texts
 from bot.show.lobbycard import lobby_card
 from engine import Event, Game, view
+from i18n import ENGLISH
 from render.scene import table_scene
 
 from .conftest import ALICE, BOB, CAROL, lobby, play_tile, state, with_rounds
@@ -67,33 +68,35 @@ def test_foreign_custom_ids_are_ignored() -> None:
 async def test_lobby_and_game_layouts(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     board = await service.board_of(t)
-    card = lobby_card(board).to_components()
+    card = lobby_card(board, lang=ENGLISH).to_components()
     assert board.number == 1
     assert "table #1" in card_text(card)
     assert "Start" in card_labels(card) and "Join" in card_labels(card)
     step = await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
-    check_limits(payload(layouts.board_view(step.board)))
-    started = lobby_card(step.board, game_link="https://discord.com/channels/1/2/3").to_components()
+    check_limits(payload(layouts.board_view(step.board, lang=ENGLISH)))
+    started = lobby_card(
+        step.board, game_link="https://discord.com/channels/1/2/3", lang=ENGLISH
+    ).to_components()
     assert card_labels(started) == ["How to play", "Go to the game"]
     assert "https://discord.com/channels/1/2/3" in card_text(started)
     hand = await service.hand(t, ALICE)
-    rows = payload(layouts.hand_view(hand, fall_row=0, with_mode="channel"))
+    rows = payload(layouts.hand_view(hand, fall_row=0, with_mode="channel", lang=ENGLISH))
     check_limits(rows)
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "yellow 40" in labels and "Go to the table" in labels
     # A player at several tables sees which game each hand belongs to.
-    text = texts.hand_content(hand, guild_name="Pyramid Club")
+    text = texts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH)
     assert "table #1 " in text and f"<#{hand.channel_id}>" in text and "Pyramid Club" in text
     assert str(t) not in text  # the long id is for buttons and logs only
     after = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert not isinstance(after, SpotChoice)
-    rows = payload(layouts.board_view(after.board))
+    rows = payload(layouts.board_view(after.board, lang=ENGLISH))
     assert [b.get("label") for b in rows[0]["components"]] == ["Fall left", "Fall right", "My hand"]
     # The channel's picture of the fall choice marks both landing places.
     assert after.board.view is not None and after.board.view.hand is None
-    fall = table_scene(after.board.view, list(after.board.names)).fall
+    fall = table_scene(after.board.view, list(after.board.names), lang=ENGLISH).fall
     assert fall is not None and (fall.left, fall.right) == ((0, 0), (0, 2))
-    text = texts.step_content(after)
+    text = texts.step_content(after, lang=ENGLISH)
     assert f"<@{ALICE}>" in text and "too heavy" in text
     assert texts.mentioned_users(after.board) == [ALICE]
 
@@ -108,7 +111,7 @@ async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableServi
     on_picture = render.spot_labels(choice.view)
     buttons = [
         (b["label"].split(" · ")[0], b["custom_id"].rsplit("@", 1)[1])
-        for r in payload(layouts.spot_view(choice))
+        for r in payload(layouts.spot_view(choice, lang=ENGLISH))
         for b in r["components"]
         if ":spot:" in b["custom_id"]
     ]
@@ -126,10 +129,10 @@ async def test_a_second_tap_where_a_tile_was_lands_on_that_tile_and_spots_lie_be
     t = await lobby(service, ALICE, BOB, CAROL)
     await service.start_from_state(t, ALICE, s)
     hand = await service.hand(t, ALICE)
-    tiles = payload(layouts.hand_view(hand, fall_row=0))
+    tiles = payload(layouts.hand_view(hand, fall_row=0, lang=ENGLISH))
     choice = await service.play(t, ALICE, "Y40", hand.digest)
     assert isinstance(choice, SpotChoice)
-    spots = payload(layouts.spot_view(choice))
+    spots = payload(layouts.spot_view(choice, lang=ENGLISH))
     check_limits(spots)
     assert [b["custom_id"] for b in spots[0]["components"]] == [
         b["custom_id"] for b in tiles[0]["components"]
@@ -151,7 +154,7 @@ async def test_a_second_tap_where_a_tile_was_lands_on_that_tile_and_spots_lie_be
     falling = await service.hand(t, ALICE)
     assert falling.decision == "fall"
     for row in layouts.FALL_ROWS:
-        assert len(payload(layouts.hand_view(falling, fall_row=row))) <= len(tiles)
+        assert len(payload(layouts.hand_view(falling, fall_row=row, lang=ENGLISH))) <= len(tiles)
 
 
 TWO_FALLS = state(
@@ -186,11 +189,11 @@ async def test_a_fall_that_follows_a_fall_is_asked_in_the_other_row_under_a_disa
     await service.start_from_state(t, ALICE, TWO_FALLS)
     hand = await service.hand(t, ALICE)
     first = await play_tile(service, t, ALICE, "Y40", hand.digest)
-    assert rows_of(layouts.board_view(first.board)) == FIRST_ROW
+    assert rows_of(layouts.board_view(first.board, lang=ENGLISH)) == FIRST_ROW
     second = await service.fall(t, first.board.version, ALICE, "left")
     assert second.board.prompt.kind == "fall" and second.board.prompt.tile == "R10"
-    board_rows = payload(layouts.board_view(second.board))
-    assert rows_of(layouts.board_view(second.board)) == SECOND_ROW
+    board_rows = payload(layouts.board_view(second.board, lang=ENGLISH))
+    assert rows_of(layouts.board_view(second.board, lang=ENGLISH)) == SECOND_ROW
     assert board_rows[0]["components"][0]["label"] == "Where does red 10 fall?"
     check_limits(board_rows)
     # On a private screen the row follows the tap: a fall tapped in the first row asks the
@@ -198,16 +201,16 @@ async def test_a_fall_that_follows_a_fall_is_asked_in_the_other_row_under_a_disa
     falling = await service.hand(t, ALICE)
     assert layouts.fall_row_after(0) == 1 and layouts.fall_row_after(1) == 0
     assert layouts.fall_row_after(None) == 0 and layouts.fall_row_after(2) == 0
-    assert rows_of(layouts.hand_view(falling, fall_row=1)) == [
+    assert rows_of(layouts.hand_view(falling, fall_row=1, lang=ENGLISH)) == [
         [("note", True)],
         [("fall", False), ("fall", False), ("link", False)],
     ]
-    assert rows_of(layouts.hand_view(falling, fall_row=0, with_mode="dm")) == [
+    assert rows_of(layouts.hand_view(falling, fall_row=0, with_mode="dm", lang=ENGLISH)) == [
         [("fall", False), ("fall", False), ("link", False)]  # no hand mode beside a fall
     ]
     third = await service.fall(t, second.board.version, ALICE, "left")
     assert third.board.prompt.kind == "play"
-    assert rows_of(layouts.board_view(third.board)) == [[("hand", False)]]
+    assert rows_of(layouts.board_view(third.board, lang=ENGLISH)) == [[("hand", False)]]
 
 
 async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableService) -> None:
@@ -220,15 +223,21 @@ async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableS
     assert isinstance(choice, SpotChoice) and choice.previews is not None
     labels = {
         b["label"]: b["style"]
-        for r in payload(layouts.spot_view(choice))
+        for r in payload(layouts.spot_view(choice, lang=ENGLISH))
         for b in r["components"]
         if ":spot:" in b["custom_id"]
     }
-    said = dict(zip([label for label, _ in choice.spots], texts.spot_previews(choice), strict=True))
+    said = dict(
+        zip(
+            [label for label, _ in choice.spots],
+            texts.spot_previews(choice, lang=ENGLISH),
+            strict=True,
+        )
+    )
     assert said == {"A": "collapse: 2 tiles to your pile", "B": "fits"}
     assert labels[f"A · {said['A']}"] == discord.ButtonStyle.danger.value
     assert labels["B · fits"] == discord.ButtonStyle.success.value
-    text = texts.spot_content(choice)
+    text = texts.spot_content(choice, lang=ENGLISH)
     assert f"**A** · {said['A']}" in text and "**B** · fits" in text
 
 
@@ -240,10 +249,14 @@ async def test_without_previews_spots_are_bare_letters(service: TableService) ->
     assert hand.fitting == ()
     choice = await service.play(t, ALICE, "Y40", hand.digest)
     assert isinstance(choice, SpotChoice) and choice.previews is None
-    buttons = [b for r in payload(layouts.spot_view(choice)) for b in r["components"]]
+    buttons = [b for r in payload(layouts.spot_view(choice, lang=ENGLISH)) for b in r["components"]]
     spots = [b["label"] for b in buttons if ":spot:" in b["custom_id"]]
     labels = [b["label"] for b in buttons]
-    assert spots[:2] == ["A", "B"] and "Back" in labels and "fits" not in texts.spot_content(choice)
+    assert (
+        spots[:2] == ["A", "B"]
+        and "Back" in labels
+        and "fits" not in texts.spot_content(choice, lang=ENGLISH)
+    )
 
 
 def test_many_spots_are_paged() -> None:
@@ -252,7 +265,7 @@ def test_many_spots_are_paged() -> None:
     choice = SpotChoice(1, 5, "Y40", spot_labels(spots), view(game, 0), ("a", "b", "c"), DIGEST)
     seen: list[str] = []
     for page in range(-(-len(spots) // layouts.SPOTS_PER_PAGE)):
-        rows = payload(layouts.spot_view(choice, page))
+        rows = payload(layouts.spot_view(choice, page, lang=ENGLISH))
         check_limits(rows)
         seen += [b["label"] for r in rows for b in r["components"] if "spot" in b["custom_id"]]
     assert seen == [label for label, _ in choice.spots]
@@ -287,11 +300,11 @@ def test_many_spots_are_paged() -> None:
     ],
 )
 def test_narration(events: list[Event], expected: str) -> None:
-    assert narrate(events, ["Léa", "Max"]) == expected
+    assert narrate(events, ["Léa", "Max"], lang=ENGLISH) == expected
 
 
 def test_scores_lowest_first() -> None:
-    assert scores_line(["Léa", "Max", "Zoé"], [7, 0, 12]) == "Max 0, Léa 7, Zoé 12"
+    assert scores_line(["Léa", "Max", "Zoé"], [7, 0, 12], lang=ENGLISH) == "Max 0, Léa 7, Zoé 12"
 
 
 def test_names_cannot_ping_or_format() -> None:
@@ -311,7 +324,7 @@ async def test_a_last_round_won_by_one_player_crowns_the_match_winner_by_total(
     hand = await service.hand(t, ALICE)
     step = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert step.results is not None and step.results.winners == (1,)
-    text = texts.step_content(step)
+    text = texts.step_content(step, lang=ENGLISH)
     assert "🏁 **The match is over.** user11 wins round 2 of 2.\n" in text
     assert "user12 wins the match with the lowest total." in text
     assert text.count("user11 wins") == 1 and "user11 wins round 2 and the match" not in text
@@ -331,7 +344,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     hand = await service.hand(t, ALICE)
     won = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(won, Step) and won.results is None
-    text = texts.step_content(won)
+    text = texts.step_content(won, lang=ENGLISH)
     assert "user11 wins round 1 of 2." in text  # named once, as the round's winner
     assert text.count("wins round") == 1 and "the match" not in text
     assert "Standings after round 1 of 2 (lower wins):\n1. user11: 0 (this round 0)\n" in text
@@ -356,7 +369,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     assert step.results is not None and step.board.view is not None
     totals = step.board.view.scores
     assert step.results.scores == tuple(totals)
-    text = texts.step_content(step)
+    text = texts.step_content(step, lang=ENGLISH)
     assert "🏁 **The match is over.** " in text and text.count("wins round 2 ") == 1
     winners = [f"user{users[i]}" for i in step.results.winners]
     assert f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share'}" in text
@@ -366,7 +379,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     assert len(rows) == 3 and rows[0].startswith(f"1. {winners[0]}: {min(totals)} (this round")
     assert "Match totals" not in text and text.count("standings") == 1
     # Once the match is over, no game button is left: only Rematch.
-    over = layouts.board_view(step.board)
+    over = layouts.board_view(step.board, lang=ENGLISH)
     assert over is not None
     labels = [c.get("label") for row in over.to_components() for c in row["components"]]
     assert labels == ["Rematch"]
@@ -380,7 +393,7 @@ def test_a_name_never_reads_as_a_mention(name: str) -> None:
 
 
 def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> None:
-    said = narrate([Event("placed", 0, "G60", (1, 1))], ["lea", "Max"])
+    said = narrate([Event("placed", 0, "G60", (1, 1))], ["lea", "Max"], lang=ENGLISH)
     assert said == "lea played green 60."
     said = narrate(
         [
@@ -388,14 +401,15 @@ def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> N
             Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)),), detail="overweight"),
         ],
         ["lea", "Max"],
+        lang=ENGLISH,
     )
     assert said.startswith("lea played green 60, which did not fit on the tile below")
-    assert narrate([Event("dealt", 0)], ["lea"]) == "The tiles are dealt."
+    assert narrate([Event("dealt", 0)], ["lea"], lang=ENGLISH) == "The tiles are dealt."
 
 
 async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     step = await service.start_from_state(t, ALICE, state())
     assert step.board.view is not None and step.board.view.turn == 0
-    assert "turn" not in texts.picture_title(step.board)
-    assert "turn 0" not in texts.step_content(step)
+    assert "turn" not in texts.picture_title(step.board, lang=ENGLISH)
+    assert "turn 0" not in texts.step_content(step, lang=ENGLISH)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.service import TableService
 from bot.show import texts
+from i18n import ENGLISH
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD, lobby, state
 
@@ -25,16 +26,16 @@ async def test_the_second_table_of_a_server_is_table_2_everywhere_players_read(
     board = step.board
     hand = next(h for h in step.hands if h.user_id == BOB)
     said = {
-        "thread": texts.thread_name(board.number),
-        "title": texts.picture_title(board),
-        "start": texts.step_content(step),
-        "status": texts.board_content(board),
-        "hand": texts.hand_content(hand, guild_name="Pyramid Club"),
-        "turn DM": texts.hand_content(hand, since=("Bob played red 2.",)),
-        "reminder DM": texts.reminder_dm(board),
-        "reminder": texts.reminder_channel(board, BOB),
-        "aborted": texts.aborted(board, "Alice"),
-        "open": texts.table_open(board.number, "https://discord.com/channels/1/2/3"),
+        "thread": texts.thread_name(board.number, lang=ENGLISH),
+        "title": texts.picture_title(board, lang=ENGLISH),
+        "start": texts.step_content(step, lang=ENGLISH),
+        "status": texts.board_content(board, lang=ENGLISH),
+        "hand": texts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH),
+        "turn DM": texts.hand_content(hand, since=("Bob played red 2.",), lang=ENGLISH),
+        "reminder DM": texts.reminder_dm(board, lang=ENGLISH),
+        "reminder": texts.reminder_channel(board, BOB, lang=ENGLISH),
+        "aborted": texts.aborted(board, "Alice", lang=ENGLISH),
+        "open": texts.table_open(board.number, "https://discord.com/channels/1/2/3", lang=ENGLISH),
     }
     for where, text in said.items():
         assert "table #2" in text.casefold(), where
@@ -53,7 +54,7 @@ async def test_the_lobby_lists_a_computers_level_beside_its_short_name(
     board = await service.board_of(t)
     board = await service.add_ai(t, board.version, ALICE, "hard")
     board = await service.add_ai(t, board.version, ALICE, "easy")
-    seats = texts.lobby_seats(board).splitlines()[1:]
+    seats = texts.lobby_seats(board, lang=ENGLISH).splitlines()[1:]
     assert seats[1].startswith("2. Bolt ") and seats[1].endswith(" hard")
     assert seats[2].startswith("3. Cog ") and seats[2].endswith(" easy")
     # Sentences name the computer only.

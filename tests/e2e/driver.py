@@ -19,6 +19,7 @@ from bot.show.texts import ADD_COMPUTER, esc
 from bot.show.words import refusal
 from data import GuildSettings, LoggedAction, PlayerPrefs, Table, open_store
 from engine import Game
+from i18n import ENGLISH
 from tests.fakediscord import (
     Channel,
     ComponentNotFound,
@@ -697,9 +698,9 @@ def refusal_text(why: Why, **values: Any) -> str:
     tests compare answers with it rather than with a copied sentence."""
     names = {k: v for k, v in values.items() if k in ("name", "owner", "host")}
     detail = {k: v for k, v in values.items() if k not in names}
-    return refusal(TableError(why, names=names, detail=detail), esc)
+    return refusal(TableError(why, names=names, detail=detail), esc, ENGLISH)
 
 
 def not_yours_text(decision: Literal["play", "fall"] | None, owner: str | None) -> str:
     """The private answer to a click on somebody else's decision (``owner`` must take it)."""
-    return refusal(NotYourDecision(decision, owner), esc)
+    return refusal(NotYourDecision(decision, owner), esc, ENGLISH)

@@ -9,6 +9,7 @@ import pytest
 
 from bot.errors import Why
 from bot.show import texts
+from i18n import ENGLISH
 from tests.fakediscord import CommandNotSynced, Message, Perm
 from tests.fakediscord.fixtures import World
 
@@ -46,7 +47,9 @@ async def test_second_table_in_a_busy_channel_links_to_the_first(
     ix = await table.slash(world.bob, "fp new")
     answer = await private_answer(ix)
     link = f"https://discord.com/channels/{world.guild.id}/{world.games.id}/{lobby.id}"
-    assert answer == texts.channel_busy(link)  # the show side's words, with the first's link
+    assert answer == texts.channel_busy(
+        link, lang=ENGLISH
+    )  # the show side's words, with the first's link
     still = await stored_channel_table(db_url, world.games.id)
     assert still is not None and still.id == table_of(lobby) and still.host_id == world.alice.id
     # Another channel may have its own table, with the same player.

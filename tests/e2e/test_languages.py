@@ -10,6 +10,7 @@ from bot import rules
 from bot.errors import TableError, Why
 from bot.show import texts, words
 from engine import view
+from i18n import ENGLISH
 from render import render_table
 from tests.fakediscord.fixtures import World
 
@@ -121,7 +122,7 @@ async def test_a_french_player_at_an_english_table_reads_their_own_answers_in_fr
     assert refused.content.startswith("Vous ne jouez pas à cette table")
     world.dave.locale = "en-US"  # and back to English: the next answer is English
     again = await answer(await table.click(world.dave, game, "My hand"))
-    assert again.content == words.refusal(TableError(Why.NOT_PLAYING), texts.esc)
+    assert again.content == words.refusal(TableError(Why.NOT_PLAYING), texts.esc, lang=ENGLISH)
 
     # Another player, in English, sees their hand in English at the same table.
     theirs = await answer(await table.click(other, game, "My hand"))

@@ -18,6 +18,7 @@ from bot.alerts import WebhookReporter
 from bot.errors import Why
 from bot.show import texts, words
 from engine.tiles import ALL_TILES
+from i18n import ENGLISH
 from tests.alerts import AlertChannel
 from tests.fakediscord import Perm
 from tests.fakediscord.fixtures import World
@@ -121,7 +122,9 @@ async def test_a_lobby_discord_refused_does_not_block_the_channel(
     )
     ix = await table.slash(world.alice, "fp new")
     refused = await private_answer(ix)
-    assert refused == texts.lobby_not_posted(ConnectionResetError())  # any failure but Forbidden
+    assert refused == texts.lobby_not_posted(
+        ConnectionResetError(), lang=ENGLISH
+    )  # any failure but Forbidden
     assert await stored_channel_table(db_url, world.games.id) is None  # no table was opened
     lobby = await table.open(world.bob, world.alice)  # the channel is free
     assert ("join", "") in button_actions(lobby)
@@ -138,7 +141,7 @@ async def test_a_lobby_lost_on_the_network_does_not_block_the_channel(
     )
     ix = await table.slash(world.alice, "fp new")
     refused = await private_answer(ix)
-    assert refused == texts.lobby_not_posted(ConnectionResetError())
+    assert refused == texts.lobby_not_posted(ConnectionResetError(), lang=ENGLISH)
     world.fake.faults.clear()
     assert not table.bot_messages()  # nothing was posted
     assert await stored_channel_table(db_url, world.games.id) is None  # no table was opened
@@ -174,7 +177,7 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
     # The damaged table still holds its channel: no second table is opened over it.
     game_thread = first.id  # the game's thread, started from its lobby message, has its id
     link = f"https://discord.com/channels/{world.guild.id}/{game_thread}/{game_thread}"
-    assert reply == texts.channel_busy(link)
+    assert reply == texts.channel_busy(link, lang=ENGLISH)
 
     # The other table plays on, by clicks and by its timer.
     falling = await other.play(world.alice, game)

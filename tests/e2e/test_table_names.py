@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.names import COMPUTER_NAMES
 from bot.show import texts
+from i18n import ENGLISH
 from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 
@@ -39,7 +40,7 @@ async def test_players_read_table_1_and_short_computer_names_in_the_thread_pictu
     assert [s.ai for s in record.seats][2:] == ["hard", "easy"]
     # The thread, the lobby card and the game's messages name the table by its number.
     thread = table.thread()
-    assert thread is not None and thread.name == texts.thread_name(1)
+    assert thread is not None and thread.name == texts.thread_name(1, lang=ENGLISH)
     assert "table #1" in card_text(lobby) and str(table_id) not in card_text(lobby)
     first = table.game_messages()[-1]
     assert "table #1 begins" in first.content and str(table_id) not in first.content

@@ -10,6 +10,7 @@ import pytest
 from bot.errors import Why
 from bot.show import texts
 from data import PlayerPrefs
+from i18n import ENGLISH
 from tests.fakediscord import ThreadArchived
 from tests.fakediscord.fixtures import World
 from tests.fakediscord.models import ChannelType, Perm
@@ -46,7 +47,7 @@ async def test_a_started_game_lives_in_a_thread_of_the_lobby_and_the_channel_tak
     game_id = table_of(game)
     assert game_id is not None
     number = (await stored_table(db_url, game_id)).number
-    assert number == 1 and thread.name == texts.thread_name(number)  # not the long id
+    assert number == 1 and thread.name == texts.thread_name(number, lang=ENGLISH)  # not the long id
     assert thread.auto_archive_duration == 10080  # the longest Discord offers
     assert game.channel is thread
     # The channel holds the lobby card only: every game message is in the thread.
@@ -145,7 +146,9 @@ async def test_notify_turns_the_turn_dm_off_and_says_the_choices(
     assert reply.ephemeral
     prefs = await stored_prefs(db_url, world.bob.id)
     assert (prefs.dm_on_turn, prefs.reminders) == (False, True)
-    chosen = texts.notify_choices(PlayerPrefs(world.bob.id, dm_on_turn=False, reminders=True))
+    chosen = texts.notify_choices(
+        PlayerPrefs(world.bob.id, dm_on_turn=False, reminders=True), lang=ENGLISH
+    )
     assert reply.content == chosen  # the choices as they now stand
     game = await table.start(world.alice)
     falling = await table.play(world.alice, game)

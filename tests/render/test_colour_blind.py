@@ -19,6 +19,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from engine import Game, view
+from i18n import ENGLISH
 from render import draw, render_table, table_layout, theme
 from tests.render.conftest import decode, flat, inner
 
@@ -152,8 +153,8 @@ def drawn_fills() -> dict[str, RGB]:
     pyramid = {(0, 2 * i): t for i, t in enumerate(tiles.values())}
     game = Game(2, pyramid=pyramid, hands=[["Y2"], ["G2"]])
     v = view(game)
-    img = decode(render_table(v, ("A", "B")))
-    lay = table_layout(v, ("A", "B")).pyramid
+    img = decode(render_table(v, ("A", "B"), lang=ENGLISH))
+    lay = table_layout(v, ("A", "B"), lang=ENGLISH).pyramid
     fills = {}
     for colour, pos in zip(tiles, pyramid, strict=True):
         box = inner(lay.pixel_box(pos), 0.05)

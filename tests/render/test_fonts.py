@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, features
 
 from engine import view
+from i18n import ENGLISH
 from render import fonts, render_table, samples
 from tests.conftest import in_ci
 from tests.render.conftest import decode
@@ -134,9 +135,9 @@ def test_names_in_every_script_are_drawn_with_a_font_that_has_each_character(scr
 @pytest.mark.usefixtures("script_fonts")
 def test_a_table_picture_shows_every_name_and_only_as_wide_as_drawn() -> None:
     names = tuple(NAMES_BY_SCRIPT[s] for s in ("Chinese", "Thai", "Arabic", "emoji"))
-    with_names = decode(render_table(view(samples.mid_game()), names))
+    with_names = decode(render_table(view(samples.mid_game()), names, lang=ENGLISH))
     placeholders = ("Player 1", "Player 2", "Player 3", "Player 4")
-    without = decode(render_table(view(samples.mid_game()), placeholders))
+    without = decode(render_table(view(samples.mid_game()), placeholders, lang=ENGLISH))
     assert with_names.size == without.size
     assert ImageChops.difference(with_names, without).getbbox() is not None
 

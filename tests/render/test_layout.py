@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from engine import Game, Pending, Pos, View, reading_key, spots, view
+from i18n import ENGLISH
 from render import Layout, render_table, spot_labels, table_layout
 from render.labels import spot_label as label
 from render.layout import CANVAS_W, TILE_MAX_W, hand_layout
@@ -166,8 +167,8 @@ def _extreme(kind: str) -> View:
 @pytest.mark.parametrize("kind", ["empty", "wide", "widest", "tall", "full"])
 def test_extreme_pyramids_fit_in_one_legible_image(kind: str) -> None:
     v = _extreme(kind)
-    lay = table_layout(v, NAMES)
-    im = Image.open(io.BytesIO(render_table(v, NAMES)))
+    lay = table_layout(v, NAMES, lang=ENGLISH)
+    im = Image.open(io.BytesIO(render_table(v, NAMES, lang=ENGLISH)))
     assert im.size == (lay.width, lay.height)
     assert lay.width <= MAX_WIDTH
     assert lay.height <= 1100
@@ -180,7 +181,7 @@ def test_extreme_pyramids_fit_in_one_legible_image(kind: str) -> None:
 
 def test_the_table_is_as_wide_as_the_canvas_for_any_pyramid() -> None:
     for kind in ("empty", "full", "widest"):
-        assert table_layout(_extreme(kind), NAMES).width == CANVAS_W
+        assert table_layout(_extreme(kind), NAMES, lang=ENGLISH).width == CANVAS_W
 
 
 def test_hand_layout_keeps_five_slots_and_fits() -> None:

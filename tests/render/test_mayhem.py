@@ -7,6 +7,7 @@ import io
 from PIL import Image, ImageSequence
 
 from engine import Event, Fall, Game, Play, View, view
+from i18n import ENGLISH
 from render import render_mayhem
 from render import theme as th
 from render.layout import frame_layout
@@ -25,20 +26,20 @@ def test_a_calm_turn_needs_no_animation() -> None:
     g = Game(2, pyramid={(0, 0): "Y20", (0, 2): "R40"}, hands=[["Y10"], ["G2"]], piles=[[], []])
     before = view(g)
     events = g.apply(Play("Y10", (1, 1)))
-    assert render_mayhem(before, events, NAMES) is None
-    assert render_mayhem(before, [], NAMES) is None
+    assert render_mayhem(before, events, NAMES, lang=ENGLISH) is None
+    assert render_mayhem(before, [], NAMES, lang=ENGLISH) is None
 
 
 def test_jennys_chain_reaction_is_animated_step_by_step() -> None:
     before, events, after = jenny_turn()
-    data = render_mayhem(before, events, NAMES)
+    data = render_mayhem(before, events, NAMES, lang=ENGLISH)
     assert data is not None
     assert len(data) < 1_000_000
     gif = Image.open(io.BytesIO(data))
     assert gif.is_animated and gif.info.get("loop") == 1
     assert gif.width <= 1000
     shown = _gif_frames(data)
-    fs = frames(before, events, NAMES)
+    fs = frames(before, events, NAMES, lang=ENGLISH)
     assert len(shown) == len(fs)
     heads = [f.caption[0] for f in fs]
     assert heads[0].startswith("Jenny plays yellow coal (1)")
@@ -61,10 +62,10 @@ def test_jennys_chain_reaction_is_animated_step_by_step() -> None:
 
 def test_the_falling_tile_passes_between_its_places() -> None:
     before, events, _ = jenny_turn()
-    fs = frames(before, events, NAMES)
+    fs = frames(before, events, NAMES, lang=ENGLISH)
     moving = [f for f in fs if f.moving is not None]
     assert moving and all(0 < f.moving[3] < 1 for f in moving if f.moving)
-    images, durations = mayhem_images(before, events, NAMES)
+    images, durations = mayhem_images(before, events, NAMES, lang=ENGLISH)
     lay = frame_layout(_positions(before, events), 2)
     i = fs.index(moving[1])
     _tile, a, b, t = moving[1].moving  # type: ignore[misc]
@@ -76,8 +77,8 @@ def test_the_falling_tile_passes_between_its_places() -> None:
 
 def test_a_collapse_marks_the_tile_and_crosses_its_supports() -> None:
     before, events, _ = jenny_turn()
-    fs = frames(before, events, NAMES)
-    images, _ = mayhem_images(before, events, NAMES)
+    fs = frames(before, events, NAMES, lang=ENGLISH)
+    images, _ = mayhem_images(before, events, NAMES, lang=ENGLISH)
     lay = frame_layout(_positions(before, events), 2)
     i = next(k for k, f in enumerate(fs) if f.caption[0] == "Collapse!")
     im = images[i]
@@ -96,9 +97,9 @@ def _fire_turn() -> tuple[View, list[Event]]:
 def test_a_fire_shows_flames_then_the_tiles_gone() -> None:
     before, events = _fire_turn()
     assert "burnt" in [e.kind for e in events]
-    data = render_mayhem(before, events, NAMES)
+    data = render_mayhem(before, events, NAMES, lang=ENGLISH)
     assert data is not None
-    fs = frames(before, events, NAMES)
+    fs = frames(before, events, NAMES, lang=ENGLISH)
     heads = [f.caption[0] for f in fs]
     assert "Straw fire!" in heads
     images = _gif_frames(data)
@@ -119,22 +120,22 @@ def test_a_curse_a_die_a_free_fall_and_a_win_all_animate() -> None:
         Event("fell", 1, "B2", (2, 2), (1, 1), detail="left"),
         Event("won", 0, scores=(0, 3)),
     ]
-    fs = frames(before, events, NAMES)
+    fs = frames(before, events, NAMES, lang=ENGLISH)
     heads = [f.caption[0] for f in fs]
     assert "Curse!" in heads
     assert any(h.startswith("Fire die: smoke") for h in heads)
     assert any("free air" in h for h in heads)
     assert any("wins" in h for h in heads)
-    assert render_mayhem(before, events, NAMES) is not None
+    assert render_mayhem(before, events, NAMES, lang=ENGLISH) is not None
 
 
 def test_a_turn_cut_by_a_fall_choice_animates_in_parts(jenny: Game) -> None:
     before = view(jenny)
     first = jenny.apply(Play("Y1", (3, 3)))
-    part_one = render_mayhem(before, first, NAMES)
+    part_one = render_mayhem(before, first, NAMES, lang=ENGLISH)
     middle = view(jenny)
     second = jenny.apply(Fall("left"))
-    part_two = render_mayhem(middle, second, NAMES)
+    part_two = render_mayhem(middle, second, NAMES, lang=ENGLISH)
     assert part_one is not None and part_two is not None
     assert part_one != part_two
 
@@ -148,10 +149,12 @@ def test_events_that_do_not_match_the_pyramid_do_not_crash(jenny_view: View) -> 
         Event("cursed", 0),
         Event("rolled", 0, detail="weird"),
     ]
-    data = render_mayhem(jenny_view, events, [])
+    data = render_mayhem(jenny_view, events, [], lang=ENGLISH)
     assert data is not None and _gif_frames(data)
 
 
 def test_the_animation_is_deterministic() -> None:
     before, events, _ = jenny_turn()
-    assert render_mayhem(before, events, NAMES) == render_mayhem(before, events, NAMES)
+    assert render_mayhem(before, events, NAMES, lang=ENGLISH) == render_mayhem(
+        before, events, NAMES, lang=ENGLISH
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Event, Fall, Game, Play, view
+from i18n import ENGLISH
 from render import narration, render_table, table_layout
 from render import theme as th
 from render.mayhem import frames
@@ -40,7 +41,7 @@ def curse_turn() -> tuple[Game, list[Event]]:
 
 def test_a_tile_is_credited_to_who_placed_it_not_to_who_bears_the_mayhem_rules_5_5() -> None:
     _, events = curse_turn()
-    text = narration.narrate(events, NAMES)
+    text = narration.narrate(events, NAMES, lang=ENGLISH)
     assert text.startswith("Alice played green 10;")
     # Carol bears the mayhem after the curse but placed nothing: blue 30 is nobody's this turn.
     assert "Carol's blue 30" not in text
@@ -61,7 +62,7 @@ def test_a_placed_tile_keeps_its_placers_name_after_a_curse_passes_the_mayhem_on
         ),
         Event("fell", 0, "R6", (2, 2), (1, 1), detail="left"),
     ]
-    text = narration.narrate(events, ["lea", "Max"])
+    text = narration.narrate(events, ["lea", "Max"], lang=ENGLISH)
     assert "lea's red 6" not in text  # lea bears the mayhem, she never played red 6
     assert "Max's red 6 matched neither tile below" in text
     assert "red 6 fell left (lea chose)" in text
@@ -71,7 +72,7 @@ def test_a_tile_on_one_tile_below_does_not_fit_on_it_rules_4() -> None:
     _, events = curse_turn()
     collapse = next(e for e in events if e.kind == "collapsed")
     assert len(collapse.to_pile) == 1  # blue 30 rested on blue 20 alone
-    text = narration.narrate(events, NAMES)
+    text = narration.narrate(events, NAMES, lang=ENGLISH)
     assert "did not fit on the tile below" in text
     assert "neither" not in text
     mismatch = [
@@ -79,13 +80,13 @@ def test_a_tile_on_one_tile_below_does_not_fit_on_it_rules_4() -> None:
         Event("collapsed", 0, "R20", (1, 5), to_pile=(("B20", (0, 4)),), detail="mismatch"),
     ]
     assert "red 20 did not fit on the tile below (not its colour)" in narration.narrate(
-        mismatch, NAMES
+        mismatch, NAMES, lang=ENGLISH
     )
 
 
 def test_the_curse_says_in_plain_words_who_takes_the_tiles_and_chooses_rules_5_5() -> None:
     _, events = curse_turn()
-    text = narration.narrate(events, NAMES)
+    text = narration.narrate(events, NAMES, lang=ENGLISH)
     assert "green 10, yellow 10 and red 10 went under Carol's pile" in text
     assert "Carol takes the tiles that leave the pyramid and chooses where they fall" in text
     assert "mayhem" not in text
@@ -93,32 +94,37 @@ def test_the_curse_says_in_plain_words_who_takes_the_tiles_and_chooses_rules_5_5
 
 def test_nobody_rolls_the_fire_die_the_game_does_rules_6() -> None:
     events = [Event("placed", 1, "R7", (0, 2)), Event("rolled", 1, "R7", (0, 2), detail="smoke")]
-    text = narration.narrate(events, ["Léa", "Max"])
+    text = narration.narrate(events, ["Léa", "Max"], lang=ENGLISH)
     assert text == (
         "Max played red blowtorch (7); the fire die for red blowtorch (7) showed smoke"
         " (nothing happens)."
     )
     game = Game(2, pyramid={(0, 0): "Y30"}, hands=[["G2"], ["R7"]], piles=[[], []], active=1)
-    captions = [line for f in frames(view(game), events, ["Léa", "Max"]) for line in f.caption]
+    captions = [
+        line for f in frames(view(game), events, ["Léa", "Max"], lang=ENGLISH) for line in f.caption
+    ]
     assert not [line for line in captions if "rolled for" in line or "Max rolled" in line]
     assert "Fire die: smoke (nothing happens)" in captions
 
 
 def test_a_round_win_is_not_told_by_the_turns_narration_the_result_line_tells_it() -> None:
     events = [Event("placed", 0, "Y40", (1, 1)), Event("won", 0, scores=(0, 2, 2))]
-    text = narration.narrate(events, NAMES)
+    text = narration.narrate(events, NAMES, lang=ENGLISH)
     assert text == "Alice played yellow 40; Alice has no tile left in hand or pile."
     assert "wins" not in text
-    assert narration.round_winner_line(NAMES, 0, 1, 2) == "Alice wins round 1 of 2."
+    assert narration.round_winner_line(NAMES, 0, 1, 2, lang=ENGLISH) == "Alice wins round 1 of 2."
 
 
 def test_one_standings_table_lowest_total_first_ties_share_a_rank_rules_7() -> None:
-    assert narration.standings(NAMES, [7, 0, 7], round_scores=[3, 0, 5]) == [
+    assert narration.standings(NAMES, [7, 0, 7], round_scores=[3, 0, 5], lang=ENGLISH) == [
         "1. Bob: 0 (this round 0)",
         "2. Alice: 7 (this round 3)",
         "2. Carol: 7 (this round 5)",
     ]
-    assert narration.match_winner_line(NAMES, [4, 9, 4]) == "Alice and Carol share the match."
+    assert (
+        narration.match_winner_line(NAMES, [4, 9, 4], lang=ENGLISH)
+        == "Alice and Carol share the match."
+    )
 
 
 def last_round_won_by_the_match_loser() -> Game:
@@ -142,9 +148,9 @@ def test_the_final_picture_crowns_the_match_winner_not_the_last_rounds_rules_7()
     v = view(game)
     assert v.winner == 0 and v.scores == (10, 3)  # Alice won the round, Bob the match
     assert crowned(v) == frozenset({1})
-    assert status_line(v, NAMES) == "Bob wins the match! Alice won round 2."
-    img = decode(render_table(v, NAMES))
-    chips = table_layout(v, NAMES).chips
+    assert status_line(v, NAMES, lang=ENGLISH) == "Bob wins the match! Alice won round 2."
+    img = decode(render_table(v, NAMES, lang=ENGLISH))
+    chips = table_layout(v, NAMES, lang=ENGLISH).chips
     top_edge = [(c[0] + 20, c[1], c[2] - 20, c[1] + 2) for c in chips]
     assert share(pixels(img, top_edge[1]), th.GOLD) > 0.8  # Bob's chip is ringed in gold
     assert share(pixels(img, top_edge[0]), th.GOLD) == 0
@@ -155,32 +161,38 @@ def test_a_round_before_the_last_names_its_own_winner() -> None:
     game.piles = [[], []]
     game.apply(Play("Y10", (1, 1)))
     v = view(game)
-    assert status_line(v, NAMES) == "Alice wins round 1 of 3!"
+    assert status_line(v, NAMES, lang=ENGLISH) == "Alice wins round 1 of 3!"
     assert crowned(v) == frozenset({0})
 
 
 def test_pictures_and_texts_name_a_tile_as_its_button_does() -> None:
     events = [Event("placed", 0, "Y30", (1, 1))]
-    assert summary(events, NAMES) == ("Last move: Alice played yellow 30.",)
-    assert narration.tile_name("Y30") == "yellow 30"
+    assert summary(events, NAMES, lang=ENGLISH) == ("Last move: Alice played yellow 30.",)
+    assert narration.tile_name("Y30", lang=ENGLISH) == "yellow 30"
 
 
 def test_a_long_last_move_wraps_onto_lines_instead_of_being_cut_where_it_names_a_player() -> None:
     _, events = curse_turn()
-    lines = summary(events, ["Computer 1 (hard)", "Bob", "Carol the Magnificent"])
+    lines = summary(events, ["Computer 1 (hard)", "Bob", "Carol the Magnificent"], lang=ENGLISH)
     assert 2 <= len(lines) <= 3
     assert "Carol the Magnificent" in " ".join(lines)
 
 
 def test_a_game_without_options_says_standard_rules_not_no_options() -> None:
     v = view(Game.new(3, seed=1))
-    assert info_line(v).endswith("Standard rules")
-    assert "No options" not in info_line(v)
+    assert info_line(v, lang=ENGLISH).endswith("Standard rules")
+    assert "No options" not in info_line(v, lang=ENGLISH)
 
 
 def test_a_match_end_names_the_round_winner_once_and_crowns_the_match_winner_rules_7() -> None:
     lines = narration.result_lines(
-        NAMES, winner=0, round_no=2, rounds=2, round_scores=[0, 2, 5], totals=[9, 4, 12]
+        NAMES,
+        winner=0,
+        round_no=2,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[9, 4, 12],
+        lang=ENGLISH,
     )
     assert lines[:2] == ["Alice wins round 2 of 2.", "Bob wins the match with the lowest total."]
     assert lines[3:] == [
@@ -195,7 +207,13 @@ def test_a_match_end_names_the_round_winner_once_and_crowns_the_match_winner_rul
 
 def test_a_match_won_by_the_last_rounds_winner_says_so_in_one_line() -> None:
     lines = narration.result_lines(
-        NAMES, winner=1, round_no=3, rounds=3, round_scores=[2, 0, 5], totals=[9, 4, 12]
+        NAMES,
+        winner=1,
+        round_no=3,
+        rounds=3,
+        round_scores=[2, 0, 5],
+        totals=[9, 4, 12],
+        lang=ENGLISH,
     )
     assert lines[0] == "Bob wins round 3 and the match with the lowest total."
     assert not [line for line in lines[1:] if "Bob wins" in line or "the match" in line]
@@ -203,7 +221,13 @@ def test_a_match_won_by_the_last_rounds_winner_says_so_in_one_line() -> None:
 
 def test_a_round_before_the_last_gives_the_standings_so_far() -> None:
     lines = narration.result_lines(
-        NAMES, winner=2, round_no=1, rounds=3, round_scores=[3, 1, 0], totals=[3, 1, 0]
+        NAMES,
+        winner=2,
+        round_no=1,
+        rounds=3,
+        round_scores=[3, 1, 0],
+        totals=[3, 1, 0],
+        lang=ENGLISH,
     )
     assert lines == [
         "Carol wins round 1 of 3.",

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image, ImageSequence
 
 from engine import View, view
+from i18n import ENGLISH
 from render import render_hand, render_mayhem, render_table, samples, table_layout
 from render.hand import hand_layout
 from render.layout import (
@@ -43,12 +44,12 @@ NAMES = ("Hal", "Bob", "Ida", "Kim")
 
 def mid_game() -> tuple[Image.Image, View]:
     v = view(samples.mid_game())
-    return decode(render_table(v, NAMES, title="Table #2")), v
+    return decode(render_table(v, NAMES, title="Table #2", lang=ENGLISH)), v
 
 
 def test_the_header_texts_of_the_table_are_readable_at_phone_width() -> None:
     img, v = mid_game()
-    lay = table_layout(v, NAMES, title="Table #2")
+    lay = table_layout(v, NAMES, title="Table #2", lang=ENGLISH)
     small, scale = phone(img)
     right = img.width - MARGIN
     assert lay.title_y is not None and lay.last_move_y is not None
@@ -64,7 +65,7 @@ def test_the_header_texts_of_the_table_are_readable_at_phone_width() -> None:
 
 def test_names_and_counts_on_the_player_chips_are_readable_at_phone_width() -> None:
     img, v = mid_game()
-    lay = table_layout(v, NAMES, title="Table #2")
+    lay = table_layout(v, NAMES, title="Table #2", lang=ENGLISH)
     small, scale = phone(img)
     for box in lay.chips:
         parts = chip_parts(box)
@@ -76,7 +77,7 @@ def test_names_and_counts_on_the_player_chips_are_readable_at_phone_width() -> N
 
 def test_spot_letters_are_readable_at_phone_width() -> None:
     img, v = mid_game()
-    lay = table_layout(v, NAMES, title="Table #2")
+    lay = table_layout(v, NAMES, title="Table #2", lang=ENGLISH)
     small, scale = phone(img)
     for letter, pos in spot_labels(v).items():
         assert first_glyph_height(small, inner(lay.pyramid.pixel_box(pos), 0.2), scale) >= (
@@ -86,7 +87,7 @@ def test_spot_letters_are_readable_at_phone_width() -> None:
 
 def test_the_tray_and_the_legend_are_readable_at_phone_width() -> None:
     img, v = mid_game()
-    lay = table_layout(v, NAMES, title="Table #2")
+    lay = table_layout(v, NAMES, title="Table #2", lang=ENGLISH)
     small, scale = phone(img)
     assert lay.tray_y is not None
     tray = (MARGIN, lay.tray_y, MARGIN + 240, lay.tray_y + MINI_H)  # "Out of the game:"
@@ -98,7 +99,7 @@ def test_the_tray_and_the_legend_are_readable_at_phone_width() -> None:
 
 def test_the_hand_picture_is_readable_at_phone_width() -> None:
     v = view(samples.jenny(), 0)
-    img = decode(render_hand(v, "Hal"))
+    img = decode(render_hand(v, "Hal", lang=ENGLISH))
     lay = hand_layout(v)
     small, scale = phone(img)
     slot = lay.slots[0]
@@ -113,7 +114,7 @@ def test_the_hand_picture_is_readable_at_phone_width() -> None:
 @pytest.mark.parametrize("after", [False, True], ids=["frames", "frames-ending-on-the-board"])
 def test_the_captions_and_trays_of_the_animation_are_readable_at_phone_width(after: bool) -> None:
     before, events, game = samples.jenny_turn()
-    data = render_mayhem(before, events, NAMES, after=view(game) if after else None)
+    data = render_mayhem(before, events, NAMES, after=view(game) if after else None, lang=ENGLISH)
     assert data is not None
     frames = [f.convert("RGB") for f in ImageSequence.Iterator(Image.open(io.BytesIO(data)))]
     frame = frames[4]  # the collapse, its supports under Hal's pile

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, view
+from i18n import ENGLISH
 from render import render_hand, render_table
 from tests.render.conftest import NAMES
 
@@ -46,14 +47,16 @@ def test_a_players_pictures_do_not_depend_on_hidden_tiles(
     game = _played(seed, turns)
     other = _reshuffle_hidden(game, player, shuffle)
     mine, theirs = view(game, player), view(other, player)
-    assert render_hand(mine, "me") == render_hand(theirs, "me")
-    assert render_table(mine, NAMES) == render_table(theirs, NAMES)
-    assert render_table(view(game), NAMES) == render_table(view(other), NAMES)
+    assert render_hand(mine, "me", lang=ENGLISH) == render_hand(theirs, "me", lang=ENGLISH)
+    assert render_table(mine, NAMES, lang=ENGLISH) == render_table(theirs, NAMES, lang=ENGLISH)
+    assert render_table(view(game), NAMES, lang=ENGLISH) == render_table(
+        view(other), NAMES, lang=ENGLISH
+    )
 
 
 def test_the_table_is_the_same_for_every_viewer() -> None:
     """The channel picture comes from the public view; a player's view draws the same table."""
     game = _played(3, 6)
-    public = render_table(view(game), NAMES)
+    public = render_table(view(game), NAMES, lang=ENGLISH)
     for player in range(game.players):
-        assert render_table(view(game, player), NAMES) == public
+        assert render_table(view(game, player), NAMES, lang=ENGLISH) == public

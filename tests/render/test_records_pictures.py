@@ -8,6 +8,7 @@ import io
 from PIL import Image
 
 from engine import Game, view
+from i18n import ENGLISH
 from render import encode, theme
 from render.records import PAD, ROW_H, TITLE_SIZE, CardRow, card_size, render_card, value_x
 from render.summary import FRAME_MS, LAST_MS, render_summary, summary_frames
@@ -55,9 +56,9 @@ def test_the_summary_is_one_gif_of_the_moments_each_drawn_as_the_table_picture()
     later = view(game, None)
     moments = [(first, "The deal"), (later, "Step 6"), (later, "The end")]
     names = ["Ann", "Bob", "Cy"]
-    data = render_summary(moments, names)
+    data = render_summary(moments, names, lang=ENGLISH)
     assert data[:6] == b"GIF89a"
-    frames = summary_frames(moments, names)
+    frames = summary_frames(moments, names, lang=ENGLISH)
     assert len({f.size for f in frames}) == 1
     with Image.open(io.BytesIO(data)) as gif:
         assert gif.n_frames == 3 and gif.size == frames[0].size

@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageChops, features
 
 from engine import view
+from i18n import ENGLISH
 from render import render_hand, render_table, samples
 from tests.conftest import in_ci
 from tests.render.conftest import decode, flat
@@ -27,9 +28,13 @@ MAX_FAR_SHARE = 0.005
 """At most this share of the pixels may be far from the reference."""
 
 CASES: dict[str, Callable[[], bytes]] = {
-    "fall-choice.png": lambda: render_table(view(samples.jenny_fall()), samples.NAMES),
-    "mid-game.png": lambda: render_table(view(samples.mid_game()), samples.NAMES, title="Table #2"),
-    "hand.png": lambda: render_hand(view(samples.jenny(), 0), "Jenny"),
+    "fall-choice.png": lambda: render_table(
+        view(samples.jenny_fall()), samples.NAMES, lang=ENGLISH
+    ),
+    "mid-game.png": lambda: render_table(
+        view(samples.mid_game()), samples.NAMES, title="Table #2", lang=ENGLISH
+    ),
+    "hand.png": lambda: render_hand(view(samples.jenny(), 0), "Jenny", lang=ENGLISH),
 }
 
 

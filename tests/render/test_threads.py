@@ -5,6 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from engine import view
+from i18n import ENGLISH
 from render import draw, render_hand, render_mayhem, render_table, samples
 
 
@@ -13,10 +14,10 @@ def test_concurrent_rendering_gives_the_same_bytes() -> None:
     before, events, after = samples.jenny_turn()
     mid = samples.mid_game()
     jobs = [
-        lambda: render_table(view(after), names),
-        lambda: render_table(view(mid), names),
-        lambda: render_hand(view(mid, 1), "Bob"),
-        lambda: render_mayhem(before, events, names),
+        lambda: render_table(view(after), names, lang=ENGLISH),
+        lambda: render_table(view(mid), names, lang=ENGLISH),
+        lambda: render_hand(view(mid, 1), "Bob", lang=ENGLISH),
+        lambda: render_mayhem(before, events, names, lang=ENGLISH),
     ] * 2
     with draw._cache_lock:  # start cold, so threads race to build the tile faces
         draw._cache.clear()

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine import Game, Play, view
 from engine.tiles import ALL_TILES
+from i18n import ENGLISH
 from render import (
     draw,
     encode,
@@ -48,15 +49,15 @@ NAMES = ("Hal", "Bob", "Ida", "Kim")
 
 def test_the_public_view_has_no_hand_and_cannot_make_a_turn_screen() -> None:
     with pytest.raises(ValueError, match="own view"):
-        render_turn_screen(view(samples.mid_game()), NAMES)
+        render_turn_screen(view(samples.mid_game()), NAMES, lang=ENGLISH)
 
 
 def test_the_screen_shows_the_viewers_hand_in_order_below_the_board() -> None:
     game = samples.mid_game()
     v = view(game, 1)
     assert v.hand == ("Y6", "G2", "Y2")
-    img = decode(render_turn_screen(v, NAMES))
-    lay = turn_screen_layout(v, NAMES)
+    img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
+    lay = turn_screen_layout(v, NAMES, lang=ENGLISH)
     assert (img.width, img.height) == (lay.width, lay.height)
     assert lay.slots[0][1] > lay.ground[3]  # the hand is below the board
     for tile, box in zip(v.hand, lay.slots, strict=False):
@@ -72,8 +73,12 @@ def test_another_players_hand_never_changes_the_screen() -> None:
     b = samples.mid_game()
     b.hands[2] = ["B100", "R60"]  # same size, other tiles
     assert view(a, 1).hand == view(b, 1).hand
-    assert render_turn_screen(view(a, 1), NAMES) == render_turn_screen(view(b, 1), NAMES)
-    assert render_turn_screen(view(a, 2), NAMES) != render_turn_screen(view(b, 2), NAMES)
+    assert render_turn_screen(view(a, 1), NAMES, lang=ENGLISH) == render_turn_screen(
+        view(b, 1), NAMES, lang=ENGLISH
+    )
+    assert render_turn_screen(view(a, 2), NAMES, lang=ENGLISH) != render_turn_screen(
+        view(b, 2), NAMES, lang=ENGLISH
+    )
 
 
 def spot_as_its_button_letter(letter: str, size: tuple[int, int]) -> Image.Image:
@@ -86,22 +91,25 @@ def spot_as_its_button_letter(letter: str, size: tuple[int, int]) -> Image.Image
 def test_the_spots_carry_the_letters_of_the_spot_buttons() -> None:
     v = view(samples.mid_game(), 1)
     assert v.pending is not None and v.pending.kind == "play"
-    img = decode(render_turn_screen(v, NAMES))
-    pyr = turn_screen_layout(v, NAMES).pyramid
+    img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
+    pyr = turn_screen_layout(v, NAMES, lang=ENGLISH).pyramid
     labelled = labelled_spots(v.pending.spots)  # what the buttons are labelled with
     assert [letter for letter, _ in labelled] == ["A", "B", "C", "D"]
     for letter, pos in labelled:
         box = pyr.pixel_box(pos)
         shown = img.crop(box)
         assert shown.tobytes() == spot_as_its_button_letter(letter, shown.size).tobytes(), letter
-    assert viewer_status(v, NAMES) == ("Your turn: pick a tile below, then a spot A–D", True)
+    assert viewer_status(v, NAMES, lang=ENGLISH) == (
+        "Your turn: pick a tile below, then a spot A–D",
+        True,
+    )
 
 
 def test_the_fall_step_draws_the_falling_tile_and_arrows_to_its_landing_places() -> None:
     v = view(samples.jenny_fall(), 0)
     assert v.pending is not None and v.pending.kind == "fall" and v.pending.at is not None
-    img = decode(render_turn_screen(v, NAMES))
-    pyr = turn_screen_layout(v, NAMES).pyramid
+    img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
+    pyr = turn_screen_layout(v, NAMES, lang=ENGLISH).pyramid
     assert share(ring_pixels(img, pyr.pixel_box(v.pending.at), 2, 6), th.FALL_RING) > 0.3
     r, x = v.pending.at
     for side, pos in ((-1, (r - 1, x - 1)), (1, (r - 1, x + 1))):
@@ -117,7 +125,7 @@ def test_the_fall_step_draws_the_falling_tile_and_arrows_to_its_landing_places()
         left, right = max(heights[: mid + 1]), max(heights[mid + 1 :])
         head, tail = (left, right) if side < 0 else (right, left)
         assert head > 2 * tail, (pos, head, tail)  # the head is on the side it points to
-    assert viewer_status(v, NAMES) == (
+    assert viewer_status(v, NAMES, lang=ENGLISH) == (
         "Where does yellow coal (1) fall? ◀ left or right ▶",
         True,
     )
@@ -125,7 +133,7 @@ def test_the_fall_step_draws_the_falling_tile_and_arrows_to_its_landing_places()
 
 def test_the_fall_question_fits_the_screen_whole_for_the_longest_tile_name() -> None:
     """The question is never cut before its "right ▶" (it was, with "Your choice: " before it)."""
-    longest = max((narration.tile_name(t) for t in ALL_TILES), key=len)
+    longest = max((narration.tile_name(t, lang=ENGLISH) for t in ALL_TILES), key=len)
     text = f"Where does {longest} fall? ◀ left or right ▶"
     f = fonts.bold(layout.STATUS_SIZE)
     assert f.getlength(text) <= layout.CANVAS_W - 2 * layout.MARGIN
@@ -146,14 +154,14 @@ def test_the_decider_after_a_curse_gets_the_fall_on_their_own_screen() -> None:
     game.apply(Play("G10", (1, 1)))
     assert game.pending is not None and game.pending.player == 2  # Ida, cursed, decides
     v = view(game, 2)
-    assert viewer_status(v, NAMES)[1] is True
-    img = decode(render_turn_screen(v, NAMES))
-    lay = turn_screen_layout(v, NAMES)
+    assert viewer_status(v, NAMES, lang=ENGLISH)[1] is True
+    img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
+    lay = turn_screen_layout(v, NAMES, lang=ENGLISH)
     assert [mode_colour(img, inner(b, 0.1)) for b in lay.slots[:2]] == [
         th.TILE_FILL["B"],
         th.TILE_FILL["Y"],
     ]
-    assert viewer_status(view(game, 0), NAMES) == (
+    assert viewer_status(view(game, 0), NAMES, lang=ENGLISH) == (
         "Waiting for Ida to choose where a tile falls",
         False,
     )
@@ -163,8 +171,8 @@ def test_the_decider_after_a_curse_gets_the_fall_on_their_own_screen() -> None:
 def test_every_text_of_the_screen_is_readable_at_phone_width(case: str) -> None:
     game = samples.mid_game() if case == "turn" else samples.jenny_fall()
     v = view(game, 1 if case == "turn" else 0)
-    img = decode(render_turn_screen(v, NAMES, title="Table #2"))
-    lay = turn_screen_layout(v, NAMES, title="Table #2")
+    img = decode(render_turn_screen(v, NAMES, title="Table #2", lang=ENGLISH))
+    lay = turn_screen_layout(v, NAMES, title="Table #2", lang=ENGLISH)
     small, scale = phone(img)
     right = img.width - MARGIN
     assert lay.title_y is not None and lay.last_move_y is not None
@@ -193,8 +201,8 @@ def test_a_long_name_is_not_cut_on_its_own_turn() -> None:
     game = samples.mid_game()
     names = ("Hal", "Computer 1 (hard)", "Ida", "Kim")
     v = view(game, 1)
-    img = decode(render_turn_screen(v, names))
-    parts = chip_parts(turn_screen_layout(v, names).chips[1])
+    img = decode(render_turn_screen(v, names, lang=ENGLISH))
+    parts = chip_parts(turn_screen_layout(v, names, lang=ENGLISH).chips[1])
     full = fonts.bold(CHIP_NAME_SIZE).getlength("Computer 1 (hard)")
     row = (parts.text_x, parts.name_y, parts.right, parts.name_y + CHIP_NAME_SIZE)
     crop = img.crop(row)
@@ -209,7 +217,7 @@ def test_a_long_name_is_not_cut_on_its_own_turn() -> None:
 
 def test_the_screen_is_a_png_of_reasonable_size() -> None:
     for v in (view(samples.mid_game(), 1), view(samples.jenny_fall(), 0)):
-        data = render_turn_screen(v, NAMES, title="Table #2")
+        data = render_turn_screen(v, NAMES, title="Table #2", lang=ENGLISH)
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(data) < 200_000
         assert Image.open(io.BytesIO(data)).width == 960
@@ -217,6 +225,6 @@ def test_the_screen_is_a_png_of_reasonable_size() -> None:
 
 def test_an_empty_hand_shows_empty_places() -> None:
     v = dataclasses.replace(view(samples.mid_game(), 1), hand=())
-    img = decode(render_turn_screen(v, NAMES))
-    lay = turn_screen_layout(v, NAMES)
+    img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
+    lay = turn_screen_layout(v, NAMES, lang=ENGLISH)
     assert all(mode_colour(img, inner(b)) == th.BG for b in lay.slots)

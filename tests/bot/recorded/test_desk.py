@@ -11,6 +11,7 @@ from bot.desk import Desk
 from bot.errors import NotShown, TableError, Why
 from bot.kept import Kept
 from bot.show import texts, words
+from i18n import ENGLISH
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, state
 from tests.bot.recorded.conftest import settle, spot, started
 from tests.bot.recorded.recording import Click, RecordingOutbox, dm_of, next_id
@@ -78,7 +79,7 @@ async def test_a_refusal_reaches_the_funnel_and_is_answered_privately(
     async with replies.guarded(click, t, "spot"):  # type: ignore[arg-type]
         await desk.spot(click, t, version, "R2", (0, 4))
     [answer] = click.answers
-    assert answer.content == words.refusal(refused.value, texts.esc)
+    assert answer.content == words.refusal(refused.value, texts.esc, ENGLISH)
     assert outbox.sent[before:] == [] and click.edits == []
 
 
