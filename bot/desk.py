@@ -29,7 +29,7 @@ from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
 from bot.languages import clicker_language
 from bot.locks import Locks
 from bot.service import Hand, LeftGame, Place, SettingsChange, SpotChoice, TableService
-from bot.show import Own, Show, texts
+from bot.show import Own, Show, handtexts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
 from data.store import GuildSettings, PlayerPrefs, StoreError, TableDefaults
@@ -372,7 +372,7 @@ class Desk:
         """A press on a private screen whose moment has passed: the screen shows the newest
         hand (or the end of the match), saying why."""
         log.debug("table %s: stale press on a private screen (%s)", table_id, err.why.value)
-        note = clicker_language(interaction).gettext(texts.OUT_OF_DATE_HAND)
+        note = clicker_language(interaction).gettext(handtexts.OUT_OF_DATE_HAND)
         await self.newest_screen(interaction, table_id, note=note)
 
     # --- a player's choices, a server's settings ----------------------------------------------

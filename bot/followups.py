@@ -18,7 +18,7 @@ from bot.background import Background
 from bot.errors import TableError
 from bot.locks import Locks
 from bot.service import Board, Hand, LobbyExpired, Reminder, Step, TableService
-from bot.show import Own, Show, Shown, texts
+from bot.show import Own, Show, Shown, endtexts, handtexts
 from bot.show.channel import Clicked
 
 log = logging.getLogger(__name__)
@@ -236,5 +236,5 @@ class FollowUps:
         try:
             board = await self.service.board_of(table_id)
         except TableError:
-            return texts.MATCH_OVER
-        return texts.MATCH_OVER if board.prompt.kind == "over" else texts.CLOSED
+            return endtexts.MATCH_OVER
+        return endtexts.MATCH_OVER if board.prompt.kind == "over" else handtexts.CLOSED

@@ -78,7 +78,7 @@ from bot.components import (
 )
 from bot.errors import BadRequest, Stale, Why
 from bot.languages import clicker_language
-from bot.show import texts
+from bot.show import answertexts, lobbytexts
 from engine.ai import LEVELS
 
 log = logging.getLogger(__name__)
@@ -277,7 +277,7 @@ class HowToButton(TableButton, action="howto"):
         lang = clicker_language(interaction)
         embeds, files = await rules.rules_message(lang)
         await interaction.followup.send(
-            lang.gettext(texts.HOW_TO_PLAY), embeds=embeds, files=files, ephemeral=True
+            lang.gettext(lobbytexts.HOW_TO_PLAY), embeds=embeds, files=files, ephemeral=True
         )
 
 
@@ -294,7 +294,7 @@ class RematchButton(TableButton, action="rematch"):
         user = interaction.user
         message = await desk.rematch(bid.table_id, user.id, display_name(user))
         await interaction.followup.send(
-            texts.rematch_open(message.jump_url, clicker_language(interaction)),
+            answertexts.rematch_open(message.jump_url, clicker_language(interaction)),
             ephemeral=True,
         )
 
@@ -423,7 +423,7 @@ class ModeButton(TableButton, action="mode"):
         mode: Literal["dm", "channel"] = "dm" if bid.arg == "dm" else "channel"
         await desk.set_hand_mode(interaction.user.id, mode)
         await interaction.followup.send(
-            clicker_language(interaction).gettext(texts.MODE_CHOSEN[mode]), ephemeral=True
+            clicker_language(interaction).gettext(answertexts.MODE_CHOSEN[mode]), ephemeral=True
         )
 
 

@@ -22,7 +22,7 @@ from bot.errors import TableError, TableExists
 from bot.languages import clicker_language
 from bot.replies import guarded
 from bot.service import SERVER_LANGUAGE, SettingsChange, language_choices
-from bot.show import texts, words
+from bot.show import answertexts, texts, words
 from bot.show.outbox import POST_ERRORS
 from bot.tablebuttons import display_name
 from data.store import TableDefaults
@@ -128,7 +128,7 @@ class Tables(commands.Cog):
             missing = missing_permissions(interaction.app_permissions)
             if missing:
                 await interaction.response.send_message(
-                    texts.cannot_host(missing, clicker_language(interaction)), ephemeral=True
+                    answertexts.cannot_host(missing, clicker_language(interaction)), ephemeral=True
                 )
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -152,16 +152,16 @@ class Tables(commands.Cog):
             except TableExists as busy:
                 link = texts.jump_url(interaction.guild_id, interaction.channel_id, busy.message_id)
                 await interaction.followup.send(
-                    texts.channel_busy(link, clicker_language(interaction)), ephemeral=True
+                    answertexts.channel_busy(link, clicker_language(interaction)), ephemeral=True
                 )
                 return
             except POST_ERRORS as err:
                 await interaction.followup.send(
-                    texts.lobby_not_posted(err, clicker_language(interaction)), ephemeral=True
+                    answertexts.lobby_not_posted(err, clicker_language(interaction)), ephemeral=True
                 )
                 return
             await interaction.followup.send(
-                texts.table_open(number, message.jump_url, clicker_language(interaction)),
+                answertexts.table_open(number, message.jump_url, clicker_language(interaction)),
                 ephemeral=True,
             )
 
@@ -185,7 +185,7 @@ class Tables(commands.Cog):
                 interaction.user.id, on_turn=turn, reminders=reminders
             )
             await interaction.followup.send(
-                texts.notify_choices(prefs, clicker_language(interaction)), ephemeral=True
+                answertexts.notify_choices(prefs, clicker_language(interaction)), ephemeral=True
             )
 
     @fp.command(name="hand", description="See your hand at this channel's table (privately)")
@@ -210,7 +210,7 @@ class Tables(commands.Cog):
             except TableError as err:
                 # The choice is made for good, game or not: say so, then why there is no hand.
                 await interaction.followup.send(
-                    f"{clicker_language(interaction).gettext(texts.MODE_CHOSEN[chosen])}\n"
+                    f"{clicker_language(interaction).gettext(answertexts.MODE_CHOSEN[chosen])}\n"
                     f"{words.refusal(err, texts.esc, clicker_language(interaction))}",
                     ephemeral=True,
                 )
@@ -232,7 +232,7 @@ class Tables(commands.Cog):
                 interaction.channel_id, interaction.user.id, display_name(interaction.user)
             )
             await interaction.followup.send(
-                texts.you_left(left_game, clicker_language(interaction)), ephemeral=True
+                answertexts.you_left(left_game, clicker_language(interaction)), ephemeral=True
             )
 
     @fp.command(name="abort", description="Close this channel's table (host or channel managers)")
@@ -249,7 +249,7 @@ class Tables(commands.Cog):
                 may_manage=perms.manage_channels or perms.administrator,
             )
             await interaction.followup.send(
-                clicker_language(interaction).gettext(texts.ABORT_DONE), ephemeral=True
+                clicker_language(interaction).gettext(answertexts.ABORT_DONE), ephemeral=True
             )
 
     @fp.command(name="rules", description="The rules of Flaming Pyramids in short, with pictures")
@@ -292,7 +292,7 @@ class Tables(commands.Cog):
             perms = interaction.permissions
             if not (perms.manage_guild or perms.administrator):
                 await interaction.response.send_message(
-                    clicker_language(interaction).gettext(texts.SETTINGS_ADMINS_ONLY),
+                    clicker_language(interaction).gettext(answertexts.SETTINGS_ADMINS_ONLY),
                     ephemeral=True,
                 )
                 return
@@ -306,7 +306,7 @@ class Tables(commands.Cog):
             )
             current = await self.desk.settings(interaction.guild_id, change)
             await interaction.followup.send(
-                texts.settings_now(current, clicker_language(interaction)), ephemeral=True
+                answertexts.settings_now(current, clicker_language(interaction)), ephemeral=True
             )
 
 

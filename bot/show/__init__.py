@@ -29,7 +29,7 @@ from bot.kept import Kept
 from bot.languages import clicker_language, player_language, table_language
 from bot.locks import Locks
 from bot.service import Board, MatchResult, Reminder, Step
-from bot.show import texts
+from bot.show import endtexts, handtexts, turntexts
 from bot.show.channel import Clicked, TableChannel
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
@@ -133,7 +133,7 @@ class Show:
         # Their screen in direct messages: in their language where a hand of theirs says it.
         known = [h for h in step.hands if h.user_id == user_id]
         lang = player_language(known[0]) if known else table_language(board)
-        text = texts.turn_done(texts.turn_account(step, lang), lang)
+        text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
         self.outbox.spawn(self.hands.close_screen(board.table_id, user_id, text), board.table_id)
 
     async def _own_screen(self, step: Step, own: Own, *, noted: bool) -> None:
@@ -145,11 +145,11 @@ class Show:
         ix = own.interaction
         mine = step.mine
         lang = clicker_language(ix)
-        over = texts.MATCH_OVER if step.results is not None else texts.CLOSED
+        over = endtexts.MATCH_OVER if step.results is not None else handtexts.CLOSED
         if ix.guild_id is None and (mine is None or mine.decision == "wait"):
-            text = texts.turn_done(texts.turn_account(step, lang), lang)
+            text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
             if mine is None:
-                text += "\n" + texts.translated(over, lang)
+                text += "\n" + handtexts.translated(over, lang)
             await self.screens.close_clicked(
                 ix,
                 step.board.table_id,
@@ -161,10 +161,10 @@ class Show:
             return
         note = None
         if noted and own.played is not None:
-            note = texts.played(own.played, lang)
+            note = handtexts.played(own.played, lang)
         elif noted and own.fell is not None:
             fallen = next((e.tile for e in step.events if e.kind == "fell"), None)
-            note = texts.fell(own.fell, lang, fallen)
+            note = handtexts.fell(own.fell, lang, fallen)
         if mine is not None:
             await self.screens.show_hand(ix, mine, note=note)
         else:
@@ -183,9 +183,9 @@ class Show:
         live private screen), then the table is closed here (:meth:`forget`)."""
         await self.channel.edit_lobby(board)
         await self.channel.close_board(board)
-        await self.hands.close_all(board, table_language(board).gettext(texts.CLOSED))
+        await self.hands.close_all(board, table_language(board).gettext(handtexts.CLOSED))
         for user_id in self.screens.live(board.table_id):
-            await self.screens.refresh(board.table_id, user_id, texts.CLOSED)
+            await self.screens.refresh(board.table_id, user_id, handtexts.CLOSED)
         self.forget(board.table_id)
 
     def forget(self, table_id: int) -> None:
@@ -204,7 +204,7 @@ class Show:
     async def post_again(self, board: Board) -> bool:
         """Show a move the last run committed but never showed (after a restart); True if the
         channel still owes it (Discord refused it again)."""
-        await self.channel.post_or_owe(board, texts.restarted(board, table_language(board)))
+        await self.channel.post_or_owe(board, turntexts.restarted(board, table_language(board)))
         return self.channel.owes(board.table_id)
 
     async def close(self) -> None:

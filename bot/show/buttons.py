@@ -15,7 +15,8 @@ import discord
 from bot import emoji as em
 from bot import tablebuttons as tb  # the module, as it imports bot.show back
 from bot.service import Board, Hand, SpotChoice
-from bot.show.texts import jump_url, spot_previews, tile_label
+from bot.show.handtexts import spot_previews, tile_label
+from bot.show.texts import jump_url
 from engine import View
 from i18n import Language
 from render.narration import tile_in_text

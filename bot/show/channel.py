@@ -28,7 +28,7 @@ from bot.errors import NotShown, Why
 from bot.kept import Kept
 from bot.languages import table_language
 from bot.service import Board, LeftGame, MatchResult, Reminder, Step
-from bot.show import buttons, lobbycard, pictures, texts
+from bot.show import buttons, lobbycard, pictures, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, ping
@@ -85,7 +85,7 @@ class TableChannel:
         png = await pictures.table_png(
             board.view,
             drawn(board.names),
-            title=texts.picture_title(board, lang),
+            title=turntexts.picture_title(board, lang),
             renderer=self.outbox.renderer,
             lang=lang,
         )
@@ -116,7 +116,7 @@ class TableChannel:
             events,
             board.view,
             drawn(board.names),
-            title=texts.picture_title(board, lang),
+            title=turntexts.picture_title(board, lang),
             renderer=self.outbox.renderer,
             lang=lang,
         )
@@ -131,10 +131,10 @@ class TableChannel:
     async def board_message(self, board: Board, content: str | None = None) -> Message:
         """A board's picture with its words and buttons."""
         return Message(
-            content or texts.board_content(board, table_language(board)),
+            content or turntexts.board_content(board, table_language(board)),
             files=await self.board_files(board),
             view=buttons.board_view(board, table_language(board)),
-            pings=tuple(texts.mentioned_users(board)),
+            pings=tuple(turntexts.mentioned_users(board)),
         )
 
     # --- a move ---------------------------------------------------------------------------------
@@ -154,10 +154,10 @@ class TableChannel:
         board = step.board
         started = time.perf_counter()
         message = Message(
-            texts.step_content(step, table_language(board)),
+            turntexts.step_content(step, table_language(board)),
             files=await self.step_files(step),
             view=buttons.board_view(board, table_language(board)),
-            pings=tuple(texts.step_pings(step)),
+            pings=tuple(turntexts.step_pings(step)),
         )
         drawn_at = time.perf_counter()
         posted: discord.Message | None = None
@@ -320,7 +320,7 @@ class TableChannel:
             return True
         board, content = owed
         if now.version != board.version:  # moved on, and that was not shown either
-            board, content = now, texts.board_content(now, table_language(now))
+            board, content = now, turntexts.board_content(now, table_language(now))
         try:
             await self.outbox.send(
                 board.channel_id, await self.board_message(board, content), board.guild_id
@@ -434,7 +434,7 @@ class TableChannel:
         await self.outbox.send(
             board.channel_id,
             # Nobody is pinged: whoever must decide now was told when their decision began.
-            Message(texts.left_game(board, name, left.closed, table_language(board))),
+            Message(turntexts.left_game(board, name, left.closed, table_language(board))),
             board.guild_id,
         )
 
@@ -442,7 +442,7 @@ class TableChannel:
         """``/fp abort``: the channel is told who closed the table."""
         await self.outbox.send(
             board.channel_id,
-            Message(texts.aborted(board, name, table_language(board))),
+            Message(turntexts.aborted(board, name, table_language(board))),
             board.guild_id,
         )
 
@@ -452,7 +452,7 @@ class TableChannel:
         await self.outbox.send(
             board.channel_id,
             Message(
-                texts.reminder_channel(board, rem.user_id, table_language(board)),
+                turntexts.reminder_channel(board, rem.user_id, table_language(board)),
                 pings=(rem.user_id,),
             ),
             board.guild_id,
@@ -469,7 +469,7 @@ class TableChannel:
             return
         files = await self.board_files(board)
         message = await interaction.followup.send(
-            texts.board_content(board, table_language(board)),
+            turntexts.board_content(board, table_language(board)),
             files=files,
             view=buttons.board_view(board, table_language(board)) or discord.utils.MISSING,
             allowed_mentions=ping(()),

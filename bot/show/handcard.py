@@ -13,7 +13,7 @@ import discord
 from bot import names as player_names
 from bot.narrate import narrate
 from bot.service import Hand
-from bot.show import buttons, pictures, texts
+from bot.show import buttons, handtexts, pictures, texts
 from bot.show.message import Message
 from bot.show.outbox import Outbox
 from bot.show.table import Tables
@@ -53,11 +53,11 @@ class HandCard:
         png = await pictures.screen_png(
             hand.view,
             drawn,
-            title=texts.hand_title(hand, lang),
+            title=handtexts.hand_title(hand, lang),
             renderer=self.outbox.renderer,
             lang=lang,
         )
-        content = texts.hand_content(
+        content = handtexts.hand_content(
             hand,
             guild_name=await self.outbox.guild_name(hand.guild_id),
             since=since(hand, lang),

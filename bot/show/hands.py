@@ -34,7 +34,7 @@ from bot import budget
 from bot.kept import Kept
 from bot.languages import player_language, table_language
 from bot.service import Board, Hand, MatchResult, Reminder
-from bot.show import buttons, texts
+from bot.show import buttons, endtexts, handtexts, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
@@ -173,7 +173,7 @@ class Hands:
                 hand.table_id,
                 hand.user_id,
                 cid,
-                texts.screen_retired(player_language(hand)),
+                handtexts.screen_retired(player_language(hand)),
             )
             sent = await self.outbox.send(cid, message, priority=budget.HAND)
         except discord.Forbidden as err:
@@ -281,7 +281,7 @@ class Hands:
                 # The table's channel: the words of its posts are the table's, which a hand does
                 # not carry; the player's own language is the nearest known.
                 Message(
-                    texts.dms_closed(hand.user_id, player_language(hand)),
+                    handtexts.dms_closed(hand.user_id, player_language(hand)),
                     pings=(hand.user_id,),
                 ),
                 hand.guild_id,
@@ -290,7 +290,7 @@ class Hands:
     async def close(self, board: Board, results: MatchResult) -> None:
         """At the end of a match, a screen still open in someone's direct messages (its
         player's own click did not close it) loses its buttons and tells the result."""
-        text = texts.clip(texts.hand_closed(board, results, table_language(board)))
+        text = texts.clip(endtexts.hand_closed(board, results, table_language(board)))
         await self.close_all(board, text)
 
     async def close_all(self, board: Board, text: str) -> None:
@@ -331,7 +331,7 @@ class Hands:
                 )
             view.add_item(link_button(board, lang=lang))
             await self.outbox.send(
-                cid, Message(texts.reminder_dm(board, lang), view=view), priority=budget.HAND
+                cid, Message(handtexts.reminder_dm(board, lang), view=view), priority=budget.HAND
             )
         except discord.Forbidden as err:
             log.info("table %s: reminder DM refused by user %s", board.table_id, rem.user_id)
@@ -352,7 +352,9 @@ class Hands:
                 return
             cid = await self.outbox.dm_channel_id(user_id)
             await self.outbox.send(
-                cid, Message(texts.not_shown_notice(board, lang), view=view), priority=budget.HAND
+                cid,
+                Message(turntexts.not_shown_notice(board, lang), view=view),
+                priority=budget.HAND,
             )
         except discord.Forbidden as err:
             log.info("table %s: could not tell user %s by DM", board.table_id, user_id)

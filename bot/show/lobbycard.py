@@ -22,7 +22,7 @@ from bot import emoji as em
 from bot import tablebuttons as tb  # the module, as it imports bot.show back
 from bot.components import select_id
 from bot.service import Board, MatchResult
-from bot.show import texts
+from bot.show import lobbytexts, texts
 from engine.ai import LEVELS
 from i18n import Language
 
@@ -54,19 +54,19 @@ def lobby_card(
     heading: discord.ui.Item[Any]
     if is_open or t.status == "playing":
         heading = discord.ui.Section(
-            discord.ui.TextDisplay(texts.lobby_title(board, lang)),
+            discord.ui.TextDisplay(lobbytexts.lobby_title(board, lang)),
             accessory=how_to_play(board, lang),
         )
     else:
-        heading = discord.ui.TextDisplay(texts.lobby_title(board, lang))
+        heading = discord.ui.TextDisplay(lobbytexts.lobby_title(board, lang))
     box: discord.ui.Container[LayoutView] = discord.ui.Container(accent_colour=texts.EMBED_COLOUR)
     box.add_item(heading)
     box.add_item(discord.ui.Separator())
     if results is None:  # (a finished match's podium names every seat)
-        box.add_item(discord.ui.TextDisplay(texts.lobby_seats(board, lang)))
+        box.add_item(discord.ui.TextDisplay(lobbytexts.lobby_seats(board, lang)))
     box.add_item(
         discord.ui.TextDisplay(
-            texts.lobby_status(board, results, expired=expired, game_link=game_link, lang=lang)
+            lobbytexts.lobby_status(board, results, expired=expired, game_link=game_link, lang=lang)
         )
     )
     if is_open:
@@ -82,7 +82,7 @@ def lobby_card(
             )
         )
         box.add_item(discord.ui.Separator())
-        box.add_item(discord.ui.TextDisplay(lang.gettext(texts.HOST_ROW)))
+        box.add_item(discord.ui.TextDisplay(lang.gettext(lobbytexts.HOST_ROW)))
         host: discord.ui.ActionRow[Any] = discord.ui.ActionRow(
             tb.StartButton(
                 t_id,
@@ -105,7 +105,7 @@ def lobby_card(
         full = len(t.seats) >= t.options.max_seats
         options = []
         for level in LEVELS:
-            label, said = texts.computer_option(level, lang)
+            label, said = lobbytexts.computer_option(level, lang)
             options.append(
                 discord.SelectOption(label=label, value=level, description=said, emoji=em.COMPUTER)
             )
@@ -114,7 +114,9 @@ def lobby_card(
                 tb.FpSelect(
                     select_id(t_id, v, "ai"),
                     options=options,
-                    placeholder=lang.gettext(texts.TABLE_FULL if full else texts.ADD_COMPUTER),
+                    placeholder=lang.gettext(
+                        lobbytexts.TABLE_FULL if full else lobbytexts.ADD_COMPUTER
+                    ),
                     disabled=full,
                 )
             )

@@ -35,7 +35,7 @@ from bot.kept import Kept
 from bot.languages import clicker_language
 from bot.locks import Locks
 from bot.service import Hand, SpotChoice
-from bot.show import buttons, pictures, texts
+from bot.show import buttons, handtexts, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message
@@ -190,7 +190,7 @@ class Screens:
         lang = clicker_language(interaction)
         async with self._lock((table_id, interaction.user.id)):
             message_id, edit = await self._on_clicked(
-                interaction, table_id, Message(texts.translated(text, lang))
+                interaction, table_id, Message(handtexts.translated(text, lang))
             )
             screen = Screen(
                 message_id,
@@ -212,13 +212,16 @@ class Screens:
         """Close the clicked screen in direct messages with ``text`` (no buttons, no picture)
         through the click's own answer; ``noted`` runs the edit it is given where the closing
         is recorded (:meth:`bot.show.hands.Hands.closed_by_click`), saying, if it is told so,
-        that the database went away after the move was saved (:data:`texts.SAVED_RECORDS_AWAY`)."""
+        that the database went away after the move was saved
+        (:data:`handtexts.SAVED_RECORDS_AWAY`)."""
         lang = clicker_language(interaction)
 
         async def close(records_away: bool) -> None:
             shown = Message(text)
             if records_away:
-                shown = shown.noted(texts.translated(texts.SAVED_RECORDS_AWAY, lang), texts.clip)
+                shown = shown.noted(
+                    handtexts.translated(handtexts.SAVED_RECORDS_AWAY, lang), texts.clip
+                )
             try:
                 await interaction.edit_original_response(**shown.to_edit())
             except discord.HTTPException as err:
@@ -253,7 +256,7 @@ class Screens:
                 interaction,
                 choice.table_id,
                 Message(
-                    texts.spot_content(choice, lang),
+                    handtexts.spot_content(choice, lang),
                     files=[file],
                     view=buttons.spot_view(choice, lang=lang),
                 ),
@@ -322,7 +325,7 @@ class Screens:
                 return
             if isinstance(now, str):
                 try:
-                    await screen.edit(**Message(texts.translated(now, screen.lang)).to_edit())
+                    await screen.edit(**Message(handtexts.translated(now, screen.lang)).to_edit())
                 except discord.HTTPException as err:
                     log.debug("table %s: could not close a screen: %s", table_id, err)
                 screen.kind = "over"

@@ -18,8 +18,8 @@ import i18n
 from bot.errors import NotYourDecision, TableError, Why
 from bot.languages import table_language
 from bot.service import Hand, SpotChoice, TableService, spot_labels
+from bot.show import answertexts, endtexts, handtexts, recordtexts, texts, turntexts, words
 from bot.show import buttons as layouts
-from bot.show import recordtexts, texts, words
 from bot.show.lobbycard import lobby_card
 from data.records import BoardPage, PlayerRecord, PlayerStats
 from engine import Game, view
@@ -71,7 +71,7 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y2", "0,2": "R4"}))
     hand = await service.hand(t, ALICE)
     after = await play_tile(service, t, ALICE, "Y40", hand.digest)
-    text = texts.step_content(after, FRENCH)
+    text = turntexts.step_content(after, FRENCH)
     assert "pèse trop pour les deux tuiles dessous" in text  # render/narration's French
     assert (
         f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisse à gauche** ou "
@@ -86,7 +86,7 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
         "Ma main",
     ]
     # English stays as it was.
-    assert "Choose **Fall left** or **Fall right**" in texts.step_content(after, lang=ENGLISH)
+    assert "Choose **Fall left** or **Fall right**" in turntexts.step_content(after, lang=ENGLISH)
     # A fall asked in the second row has a heading above it.
     falling = await service.hand(t, ALICE)
     rows = payload(layouts.hand_view(falling, fall_row=1, lang=FRENCH))
@@ -99,7 +99,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     await service.start_from_state(t, ALICE, state(pyramid={"0,0": "Y30", "0,2": "R10"}))
     hand = await service.hand(t, ALICE)
-    text = texts.hand_content(hand, guild_name="Club des pyramides", lang=FRENCH)
+    text = handtexts.hand_content(hand, guild_name="Club des pyramides", lang=FRENCH)
     first = text.splitlines()[0]
     assert first == (
         f"🔥 **À vous de jouer** à la table nº 1 dans <#{hand.channel_id}> sur Club des pyramides"
@@ -113,7 +113,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     assert "Toujours montrer ma main ici (pas de MP)" in labels
     choice = await service.play(t, ALICE, "Y40", hand.digest)
     assert isinstance(choice, SpotChoice)
-    spots = texts.spot_content(choice, FRENCH)
+    spots = handtexts.spot_content(choice, FRENCH)
     assert spots.startswith(
         "Où jouez-vous **le jaune\u00a040**\u00a0? L'image montre les emplacements."
     )
@@ -175,21 +175,21 @@ def test_a_refusal_elides_de_as_every_french_sentence_does() -> None:
 
 
 def test_answers_to_commands_in_french() -> None:
-    assert texts.table_open(3, "https://x", FRENCH).startswith(
+    assert answertexts.table_open(3, "https://x", FRENCH).startswith(
         "La table nº 3 est ouverte\u00a0: https://x\n"
     )
     assert texts.duration(86400, FRENCH) == "24 heures"
     assert texts.duration(3 * 86400, FRENCH) == "3 jours"
     assert texts.duration(60, FRENCH) == "1 minute"
-    assert FRENCH.gettext(texts.MODE_CHOSEN["dm"]) == (
+    assert FRENCH.gettext(answertexts.MODE_CHOSEN["dm"]) == (
         "Désormais, vos mains vous arrivent en message privé."
     )
-    assert texts.translated(texts.MATCH_OVER, FRENCH) == "🏁 La partie est terminée."
-    assert texts.translated(texts.CLOSED, FRENCH) == "Cette table est fermée."
+    assert handtexts.translated(endtexts.MATCH_OVER, FRENCH) == "🏁 La partie est terminée."
+    assert handtexts.translated(handtexts.CLOSED, FRENCH) == "Cette table est fermée."
     assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table nº 12"
-    assert texts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
-    assert texts.fell("right", FRENCH, "R10").endswith("Le rouge\u00a010 glisse à droite.")
-    assert texts.fell("right", i18n.ENGLISH, "R10").endswith("Red 10 falls right.")
+    assert handtexts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
+    assert handtexts.fell("right", FRENCH, "R10").endswith("Le rouge\u00a010 glisse à droite.")
+    assert handtexts.fell("right", i18n.ENGLISH, "R10").endswith("Red 10 falls right.")
 
 
 async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
@@ -201,16 +201,16 @@ async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
     assert table_language(board).code == "en"
     french_table = replace(board, table=replace(board.table, language="fr"))
     assert table_language(french_table).code == "fr"
-    assert texts.step_content(step, lang=ENGLISH).startswith(
+    assert turntexts.step_content(step, lang=ENGLISH).startswith(
         "🔥 **Flaming Pyramids** — table #1 begins!"
     )
-    said = texts.step_content(replace(step, board=french_table), table_language(french_table))
+    said = turntexts.step_content(replace(step, board=french_table), table_language(french_table))
     assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table nº 1\u00a0!")
     # A reminder by direct message, in its player's language.
     hand: Hand = replace(await service.hand(t, ALICE), language="fr")
     lang = i18n.catalogs.language(hand.language)
-    assert texts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table nº 1 dans <#")
-    assert texts.hand_content(hand, lang=lang).startswith("🔥 **À vous de jouer**")
+    assert handtexts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table nº 1 dans <#")
+    assert handtexts.hand_content(hand, lang=lang).startswith("🔥 **À vous de jouer**")
 
 
 @pytest.mark.parametrize("lang", [i18n.ENGLISH, FRENCH], ids=["en", "fr"])
@@ -222,7 +222,7 @@ def test_many_spots_with_long_names_stay_within_discords_limits(lang: i18n.Langu
     )
     for page in range(-(-len(spots) // layouts.SPOTS_PER_PAGE)):
         check_limits(payload(layouts.spot_view(choice, page, lang=lang)))
-    assert len(texts.spot_content(choice, lang)) <= texts.MAX_CONTENT
+    assert len(handtexts.spot_content(choice, lang)) <= texts.MAX_CONTENT
 
 
 def test_every_french_message_puts_a_no_break_space_before_high_punctuation() -> None:

@@ -12,7 +12,7 @@ from bot.components import ButtonId
 from bot.narrate import narrate, scores_line
 from bot.service import SpotChoice, Step, TableService, spot_labels
 from bot.show import buttons as layouts
-from bot.show import texts
+from bot.show import handtexts, texts, turntexts
 from bot.show.lobbycard import lobby_card
 from engine import Event, Game, view
 from i18n import ENGLISH
@@ -85,7 +85,7 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     labels = [b.get("label") for r in rows for b in r["components"]]
     assert "yellow 40" in labels and "Go to the table" in labels
     # A player at several tables sees which game each hand belongs to.
-    text = texts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH)
+    text = handtexts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH)
     assert "table #1 " in text and f"<#{hand.channel_id}>" in text and "Pyramid Club" in text
     assert str(t) not in text  # the long id is for buttons and logs only
     after = await play_tile(service, t, ALICE, "Y40", hand.digest)
@@ -96,9 +96,9 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     assert after.board.view is not None and after.board.view.hand is None
     fall = table_scene(after.board.view, list(after.board.names), lang=ENGLISH).fall
     assert fall is not None and (fall.left, fall.right) == ((0, 0), (0, 2))
-    text = texts.step_content(after, lang=ENGLISH)
+    text = turntexts.step_content(after, lang=ENGLISH)
     assert f"<@{ALICE}>" in text and "too heavy" in text
-    assert texts.mentioned_users(after.board) == [ALICE]
+    assert turntexts.mentioned_users(after.board) == [ALICE]
 
 
 async def test_spot_buttons_carry_the_letters_of_the_picture(service: TableService) -> None:
@@ -230,14 +230,14 @@ async def test_spot_buttons_and_text_say_what_each_play_would_do(service: TableS
     said = dict(
         zip(
             [label for label, _ in choice.spots],
-            texts.spot_previews(choice, lang=ENGLISH),
+            handtexts.spot_previews(choice, lang=ENGLISH),
             strict=True,
         )
     )
     assert said == {"A": "collapse: 2 tiles to your pile", "B": "fits"}
     assert labels[f"A · {said['A']}"] == discord.ButtonStyle.danger.value
     assert labels["B · fits"] == discord.ButtonStyle.success.value
-    text = texts.spot_content(choice, lang=ENGLISH)
+    text = handtexts.spot_content(choice, lang=ENGLISH)
     assert f"**A** · {said['A']}" in text and "**B** · fits" in text
 
 
@@ -255,7 +255,7 @@ async def test_without_previews_spots_are_bare_letters(service: TableService) ->
     assert (
         spots[:2] == ["A", "B"]
         and "Back" in labels
-        and "fits" not in texts.spot_content(choice, lang=ENGLISH)
+        and "fits" not in handtexts.spot_content(choice, lang=ENGLISH)
     )
 
 
@@ -324,7 +324,7 @@ async def test_a_last_round_won_by_one_player_crowns_the_match_winner_by_total(
     hand = await service.hand(t, ALICE)
     step = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert step.results is not None and step.results.winners == (1,)
-    text = texts.step_content(step, lang=ENGLISH)
+    text = turntexts.step_content(step, lang=ENGLISH)
     assert "🏁 **The match is over.** user11 wins round 2 of 2.\n" in text
     assert "user12 wins the match with the lowest total." in text
     assert text.count("user11 wins") == 1 and "user11 wins round 2 and the match" not in text
@@ -344,7 +344,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     hand = await service.hand(t, ALICE)
     won = await play_tile(service, t, ALICE, "Y40", hand.digest)
     assert isinstance(won, Step) and won.results is None
-    text = texts.step_content(won, lang=ENGLISH)
+    text = turntexts.step_content(won, lang=ENGLISH)
     assert "user11 wins round 1 of 2." in text  # named once, as the round's winner
     assert text.count("wins round") == 1 and "the match" not in text
     assert "Standings after round 1 of 2 (lower wins):\n1. user11: 0 (this round 0)\n" in text
@@ -369,7 +369,7 @@ async def test_the_last_round_announces_the_final_standings(service: TableServic
     assert step.results is not None and step.board.view is not None
     totals = step.board.view.scores
     assert step.results.scores == tuple(totals)
-    text = texts.step_content(step, lang=ENGLISH)
+    text = turntexts.step_content(step, lang=ENGLISH)
     assert "🏁 **The match is over.** " in text and text.count("wins round 2 ") == 1
     winners = [f"user{users[i]}" for i in step.results.winners]
     assert f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share'}" in text
@@ -411,5 +411,5 @@ async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:
     t = await lobby(service, ALICE, BOB, CAROL)
     step = await service.start_from_state(t, ALICE, state())
     assert step.board.view is not None and step.board.view.turn == 0
-    assert "turn" not in texts.picture_title(step.board, lang=ENGLISH)
-    assert "turn 0" not in texts.step_content(step, lang=ENGLISH)
+    assert "turn" not in turntexts.picture_title(step.board, lang=ENGLISH)
+    assert "turn 0" not in turntexts.step_content(step, lang=ENGLISH)

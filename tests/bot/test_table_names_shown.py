@@ -5,7 +5,7 @@ names, with their level beside them in the lobby's seat list only."""
 from __future__ import annotations
 
 from bot.service import TableService
-from bot.show import texts
+from bot.show import answertexts, handtexts, lobbytexts, texts, turntexts
 from i18n import ENGLISH
 
 from .conftest import ALICE, BOB, CHANNEL, GUILD, lobby, state
@@ -27,15 +27,17 @@ async def test_the_second_table_of_a_server_is_table_2_everywhere_players_read(
     hand = next(h for h in step.hands if h.user_id == BOB)
     said = {
         "thread": texts.thread_name(board.number, lang=ENGLISH),
-        "title": texts.picture_title(board, lang=ENGLISH),
-        "start": texts.step_content(step, lang=ENGLISH),
-        "status": texts.board_content(board, lang=ENGLISH),
-        "hand": texts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH),
-        "turn DM": texts.hand_content(hand, since=("Bob played red 2.",), lang=ENGLISH),
-        "reminder DM": texts.reminder_dm(board, lang=ENGLISH),
-        "reminder": texts.reminder_channel(board, BOB, lang=ENGLISH),
-        "aborted": texts.aborted(board, "Alice", lang=ENGLISH),
-        "open": texts.table_open(board.number, "https://discord.com/channels/1/2/3", lang=ENGLISH),
+        "title": turntexts.picture_title(board, lang=ENGLISH),
+        "start": turntexts.step_content(step, lang=ENGLISH),
+        "status": turntexts.board_content(board, lang=ENGLISH),
+        "hand": handtexts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH),
+        "turn DM": handtexts.hand_content(hand, since=("Bob played red 2.",), lang=ENGLISH),
+        "reminder DM": handtexts.reminder_dm(board, lang=ENGLISH),
+        "reminder": turntexts.reminder_channel(board, BOB, lang=ENGLISH),
+        "aborted": turntexts.aborted(board, "Alice", lang=ENGLISH),
+        "open": answertexts.table_open(
+            board.number, "https://discord.com/channels/1/2/3", lang=ENGLISH
+        ),
     }
     for where, text in said.items():
         assert "table #2" in text.casefold(), where
@@ -54,7 +56,7 @@ async def test_the_lobby_lists_a_computers_level_beside_its_short_name(
     board = await service.board_of(t)
     board = await service.add_ai(t, board.version, ALICE, "hard")
     board = await service.add_ai(t, board.version, ALICE, "easy")
-    seats = texts.lobby_seats(board, lang=ENGLISH).splitlines()[1:]
+    seats = lobbytexts.lobby_seats(board, lang=ENGLISH).splitlines()[1:]
     assert seats[1].startswith("2. Bolt ") and seats[1].endswith(" hard")
     assert seats[2].startswith("3. Cog ") and seats[2].endswith(" easy")
     # Sentences name the computer only.

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.errors import NotYourDecision, TableError, Why
-from bot.show.texts import ADD_COMPUTER, esc
+from bot.show.lobbytexts import ADD_COMPUTER
+from bot.show.texts import esc
 from bot.show.words import refusal
 from data import GuildSettings, LoggedAction, PlayerPrefs, Table, open_store
 from engine import Game

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import Why
-from bot.show import texts
+from bot.show import answertexts
 from i18n import ENGLISH
 from tests.fakediscord import CommandNotSynced, Message, Perm
 from tests.fakediscord.fixtures import World
@@ -47,7 +47,7 @@ async def test_second_table_in_a_busy_channel_links_to_the_first(
     ix = await table.slash(world.bob, "fp new")
     answer = await private_answer(ix)
     link = f"https://discord.com/channels/{world.guild.id}/{world.games.id}/{lobby.id}"
-    assert answer == texts.channel_busy(
+    assert answer == answertexts.channel_busy(
         link, lang=ENGLISH
     )  # the show side's words, with the first's link
     still = await stored_channel_table(db_url, world.games.id)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import Bot
-from bot.show import texts
+from bot.show import handtexts
 from engine import Fall, Play
 from i18n import catalogs
 from tests.fakediscord import Message
@@ -119,7 +119,7 @@ async def test_a_fall_saved_as_the_database_goes_away_closes_its_screen_and_says
     # Her screen is closed with the turn's account, and says that the move is recorded and
     # that what is not shown yet comes once the records are back; no "nothing was changed".
     lang = catalogs.for_locale(locale)
-    said = texts.translated(texts.SAVED_RECORDS_AWAY, lang)
+    said = handtexts.translated(handtexts.SAVED_RECORDS_AWAY, lang)
     assert falling.content.startswith(said)
     assert ix.followups == []
     turn = table.latest_game()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.errors import Why
-from bot.show.texts import OUT_OF_DATE_HAND
+from bot.show.handtexts import OUT_OF_DATE_HAND
 from engine import Fall, Game, Play
 from engine.model import Die
 from tests.fakediscord import FakeUser, Interaction, Message

@@ -13,7 +13,7 @@ import pytest
 
 from bench.taps import Second, measure
 from bot.errors import Why
-from bot.show.texts import OUT_OF_DATE_HAND
+from bot.show.handtexts import OUT_OF_DATE_HAND
 from engine import Fall, Game, NextRound, Play
 from tests.fakediscord import Interaction, Message
 from tests.fakediscord.fixtures import World

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.errors import Why
-from bot.show import texts
+from bot.show import answertexts
 from i18n import ENGLISH
 from tests.fakediscord import CommandNotSynced, FakeUser, Message, Perm
 from tests.fakediscord.fixtures import World
@@ -187,7 +187,7 @@ async def test_every_command_and_every_error_reply(
     # The lobby.
     lobby = await table.open(host, guest, third)
     link = f"https://discord.com/channels/{world.guild.id}/{lobby.channel.id}/{lobby.id}"
-    assert await private(outsider, "fp new") == texts.channel_busy(link, lang=ENGLISH)
+    assert await private(outsider, "fp new") == answertexts.channel_busy(link, lang=ENGLISH)
     start = await private_answer(await table.click(guest, lobby, "Start"))
     assert start == refusal_text(Why.HOST_ONLY_START)
     leave = await private_answer(await table.click(outsider, lobby, "Leave"))
@@ -206,9 +206,9 @@ async def test_every_command_and_every_error_reply(
     assert (await answer(wrong)).ephemeral
     falling = await table.play(host, status)  # the host's fall, asked on her own screen
     after = await table.fall(host, falling)
-    assert await private(third, "fp leave") == texts.you_left(True, lang=ENGLISH)
+    assert await private(third, "fp leave") == answertexts.you_left(True, lang=ENGLISH)
     assert await private(guest, "fp abort") == refusal_text(Why.ABORT_WHO)
-    assert await private(host, "fp abort") == texts.ABORT_DONE
+    assert await private(host, "fp abort") == answertexts.ABORT_DONE
     await world.fake.wait_for(
         lambda: any("aborted" in m.content for m in table.bot_messages()), TIMEOUT, "abort"
     )

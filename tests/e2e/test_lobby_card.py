@@ -16,7 +16,7 @@ from bot.components import OUT_OF_DATE
 from bot.errors import Why
 from bot.kept import Kept
 from bot.service import LOBBY_TTL_S
-from bot.show import texts
+from bot.show import lobbytexts, texts
 from bot.tablebuttons import JoinButton
 from tests.fakediscord import Message, Perm
 from tests.fakediscord.fixtures import StartBot, World
@@ -95,7 +95,7 @@ async def test_the_host_adds_a_hard_computer_with_the_menu(
     await run_bot()
     lobby = await table.open(world.alice, world.bob)
     (menu,) = lobby.selects()
-    assert menu["placeholder"] == texts.ADD_COMPUTER
+    assert menu["placeholder"] == lobbytexts.ADD_COMPUTER
     assert [o["label"] for o in menu["options"]] == [
         "Easy computer",
         "Normal computer",

@@ -11,8 +11,8 @@ from bot.app import Bot
 from bot.errors import Why
 from bot.kept import Kept
 from bot.service import Hand
+from bot.show.endtexts import MATCH_OVER
 from bot.show.message import Message as Shown
-from bot.show.texts import MATCH_OVER
 from tests.fakediscord import Message
 from tests.fakediscord.fixtures import World
 

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.show.texts import OUT_OF_DATE_HAND
+from bot.show.handtexts import OUT_OF_DATE_HAND
 from data.postgres import PostgresStore
 from data.store import LoggedAction
 from tests.fakediscord import BotProcess, FakeDiscord, Interaction, Sharding

@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.errors import Why
 from bot.names import COMPUTER_NAMES
-from bot.show import texts
+from bot.show import answertexts
 from bot.show.recordtexts import NO_STATS
 from i18n import ENGLISH
 from tests.fakediscord import FakeUser, Message
@@ -195,7 +195,7 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     await table.open(world.alice, world.bob)
     game = await table.start(world.alice)
     ix = await table.slash(world.bob, "fp leave")
-    assert (await answer(ix)).content == texts.you_left(True, lang=ENGLISH)
+    assert (await answer(ix)).content == answertexts.you_left(True, lang=ENGLISH)
     final = await table.play_to_the_end(await table.settled_game(game.id), max_steps=100)
     assert is_final(final)
     bob = await slash_answer(world.bob, table, "fp stats")

@@ -16,7 +16,7 @@ import pytest
 
 from bot.alerts import WebhookReporter
 from bot.errors import Why
-from bot.show import texts, words
+from bot.show import answertexts, words
 from engine.tiles import ALL_TILES
 from i18n import ENGLISH
 from tests.alerts import AlertChannel
@@ -122,7 +122,7 @@ async def test_a_lobby_discord_refused_does_not_block_the_channel(
     )
     ix = await table.slash(world.alice, "fp new")
     refused = await private_answer(ix)
-    assert refused == texts.lobby_not_posted(
+    assert refused == answertexts.lobby_not_posted(
         ConnectionResetError(), lang=ENGLISH
     )  # any failure but Forbidden
     assert await stored_channel_table(db_url, world.games.id) is None  # no table was opened
@@ -141,7 +141,7 @@ async def test_a_lobby_lost_on_the_network_does_not_block_the_channel(
     )
     ix = await table.slash(world.alice, "fp new")
     refused = await private_answer(ix)
-    assert refused == texts.lobby_not_posted(ConnectionResetError(), lang=ENGLISH)
+    assert refused == answertexts.lobby_not_posted(ConnectionResetError(), lang=ENGLISH)
     world.fake.faults.clear()
     assert not table.bot_messages()  # nothing was posted
     assert await stored_channel_table(db_url, world.games.id) is None  # no table was opened
@@ -177,7 +177,7 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
     # The damaged table still holds its channel: no second table is opened over it.
     game_thread = first.id  # the game's thread, started from its lobby message, has its id
     link = f"https://discord.com/channels/{world.guild.id}/{game_thread}/{game_thread}"
-    assert reply == texts.channel_busy(link, lang=ENGLISH)
+    assert reply == answertexts.channel_busy(link, lang=ENGLISH)
 
     # The other table plays on, by clicks and by its timer.
     falling = await other.play(world.alice, game)
@@ -200,7 +200,7 @@ async def test_a_damaged_table_answers_clearly_and_the_others_play_on(
     moderators = world.fake.create_role(world.guild, "moderators", Perm.MANAGE_CHANNELS)
     world.fake.state.add_member(world.guild, world.dave.account, [moderators])
     ix = await table.slash(world.dave, "fp abort")
-    assert await private_answer(ix) == texts.ABORT_DONE
+    assert await private_answer(ix) == answertexts.ABORT_DONE
     lobby = await table.open(world.bob, world.carol)
     assert ("join", "") in button_actions(lobby)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import Why
-from bot.show import texts
+from bot.show import answertexts, texts
 from data import PlayerPrefs
 from i18n import ENGLISH
 from tests.fakediscord import ThreadArchived
@@ -146,7 +146,7 @@ async def test_notify_turns_the_turn_dm_off_and_says_the_choices(
     assert reply.ephemeral
     prefs = await stored_prefs(db_url, world.bob.id)
     assert (prefs.dm_on_turn, prefs.reminders) == (False, True)
-    chosen = texts.notify_choices(
+    chosen = answertexts.notify_choices(
         PlayerPrefs(world.bob.id, dm_on_turn=False, reminders=True), lang=ENGLISH
     )
     assert reply.content == chosen  # the choices as they now stand

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.show import texts
+from bot.show import answertexts, handtexts
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
@@ -36,17 +36,17 @@ async def test_an_abort_mid_game_closes_the_lobby_card_the_screens_and_the_priva
     await world.fake.wait_for(lambda: lobby.settled, TIMEOUT, "the lobby card")
 
     ix = await table.slash(world.alice, "fp abort")
-    assert await private_answer(ix) == texts.ABORT_DONE
+    assert await private_answer(ix) == answertexts.ABORT_DONE
 
     # Everything a finished match closes says so, with no live button left anywhere.
     await world.fake.wait_for(
         lambda: screen.settled and not screen.buttons(), TIMEOUT, "her screen closed"
     )
-    assert texts.CLOSED in screen.content and not screen.images()
+    assert handtexts.CLOSED in screen.content and not screen.images()
     await world.fake.wait_for(
         lambda: bobs.settled and not button_actions(bobs), TIMEOUT, "his private hand closed"
     )
-    assert texts.CLOSED in bobs.content
+    assert handtexts.CLOSED in bobs.content
     await world.fake.wait_for(
         lambda: lobby.settled and "Aborted" in card_text(lobby), TIMEOUT, "the lobby card"
     )

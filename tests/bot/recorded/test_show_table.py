@@ -11,7 +11,7 @@ import pytest
 from bot.desk import Desk
 from bot.errors import NotShown
 from bot.service import LOBBY_TTL_S
-from bot.show import texts
+from bot.show import endtexts, handtexts
 from bot.show.table import TableShow
 from data.store import TableDefaults
 from tests.bot.conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock, state
@@ -47,7 +47,7 @@ async def test_the_end_of_a_match_closes_its_table(desk: Desk, outbox: Recording
     await spot(desk, t, ALICE, "Y40")
     await settle(desk)
     assert (await desk.service.board_of(t)).prompt.kind == "over"
-    assert bobs.edits[-1].content == texts.MATCH_OVER
+    assert bobs.edits[-1].content == endtexts.MATCH_OVER
     gone(desk, t)
 
 
@@ -75,7 +75,7 @@ async def test_abort_closes_the_table(desk: Desk, outbox: RecordingOutbox) -> No
     await desk.abort(CHANNEL, ALICE, "Alice", may_manage=True)
     await settle(desk)
     assert "Alice" in outbox.posts_in(CHANNEL)[-1].content
-    assert bobs.edits[-1].content == texts.CLOSED
+    assert bobs.edits[-1].content == handtexts.CLOSED
     gone(desk, t)
 
 

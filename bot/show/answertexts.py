@@ -1,0 +1,119 @@
+"""The private answers to commands and to the buttons that act like them (``/fp new``, ``leave``,
+``abort``, ``notify``, ``/fp-settings``, Rematch, how hands are delivered). The refusals' words
+are in :mod:`bot.show.words`; the common pieces in :mod:`bot.show.texts`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import discord
+
+from bot import emoji as em
+from bot.show.texts import (
+    curse_word,
+    duration,
+    fire_die_word,
+)
+from data.store import GuildSettings, PlayerPrefs
+from i18n import N_, Language
+
+
+def yes_no(value: bool, lang: Language) -> str:
+    return lang.pgettext("answer", "yes") if value else lang.pgettext("answer", "no")
+
+
+def notify_choices(prefs: PlayerPrefs, lang: Language) -> str:
+    """What ``/fp notify`` answers: the player's choices as they now stand."""
+    return lang.gettext(
+        "Direct message when your turn begins: **{turn}**. Reminders: **{reminders}**.\n"
+        "Change them with `/fp notify turn:` and `/fp notify reminders:`."
+    ).format(turn=yes_no(prefs.dm_on_turn, lang), reminders=yes_no(prefs.reminders, lang))
+
+
+MODE_CHOSEN: Final = {
+    "dm": N_("From now on your hands come by direct message."),
+    "channel": N_("From now on I will not DM your hands: use **My hand** or `/fp hand`."),
+}
+"""The answer to a choice of how hands are delivered (English; translated where shown)."""
+
+
+ABORT_DONE: Final = N_("The table is closed.")
+"""The private answer to ``/fp abort``."""
+
+
+SETTINGS_ADMINS_ONLY: Final = N_(
+    "Only members who can manage this server can change its Flaming Pyramids settings."
+)
+
+
+def cannot_host(missing: Sequence[str], lang: Language) -> str:
+    """``/fp new`` where the bot lacks permissions (named as Discord names them)."""
+    return lang.gettext(
+        "I cannot host a game here: I am missing these permissions in this channel: "
+        "{permissions}. Ask a server admin to grant them, then try again."
+    ).format(permissions=", ".join(missing))
+
+
+def channel_busy(link: str, lang: Language) -> str:
+    """``/fp new`` in a channel that has a table (``link`` leads to it)."""
+    return lang.gettext(
+        "This channel already has a table: {link}. Join it there, or open a new "
+        "table in another channel."
+    ).format(link=link)
+
+
+def lobby_not_posted(err: BaseException, lang: Language) -> str:
+    """``/fp new`` whose lobby card Discord did not take (so no table was opened)."""
+    if isinstance(err, discord.Forbidden):
+        return lang.gettext(
+            "I cannot post in this channel ({why}). Ask a server admin to let me send messages, "
+            "attach files and embed links here."
+        ).format(why=err.text or lang.gettext("missing permissions"))
+    return lang.gettext(
+        "Discord did not take the table's message just now, so no table was "
+        "opened. Please try /fp new again in a moment."
+    )
+
+
+def table_open(number: int, url: str, lang: Language) -> str:
+    """The host's private answer to ``/fp new`` (``number``: the table's number on its server,
+    ``url``: the lobby card)."""
+    return lang.gettext(
+        "Table #{number} is open: {url}\n"
+        "Friends join with the **Join** button; you press **Start** when everyone is "
+        "seated."
+    ).format(number=number, url=url)
+
+
+def you_left(left_game: bool, lang: Language) -> str:
+    """The private answer to ``/fp leave``."""
+    if left_game:
+        return lang.gettext("You left the game; a computer player took your seat.")
+    return lang.gettext("You left the table.")
+
+
+def rematch_open(url: str, lang: Language) -> str:
+    """The private answer to Rematch (``url``: the new lobby)."""
+    return f"{em.FIRE} " + lang.gettext(
+        "Rematch: a new table is open, the others join it there: {url}"
+    ).format(url=url)
+
+
+def settings_now(current: GuildSettings, lang: Language) -> str:
+    """``/fp-settings``: the server's settings as they now stand."""
+    if current.reminder_s:
+        reminder = lang.gettext("reminder {duration} before the end").format(
+            duration=duration(current.reminder_s, lang)
+        )
+    else:
+        reminder = lang.gettext("reminder off")
+    return lang.gettext(
+        "Settings for new tables on this server: {duration} per decision, {reminder}, "
+        "{curse}, {fire_die}."
+    ).format(
+        duration=duration(current.turn_limit_s, lang),
+        reminder=reminder,
+        curse=curse_word(bool(current.defaults.curse), lang),
+        fire_die=fire_die_word(bool(current.defaults.fire_die), lang),
+    )

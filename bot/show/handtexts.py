@@ -1,0 +1,229 @@
+"""The words of a player's own screen (by direct message or private): their hand, the spot step
+and its previews, reminders by direct message, and the notes a screen shows once a click or the
+table closes it (:func:`translated` words a note chosen before the reader is known). The common
+pieces are in :mod:`bot.show.texts`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from bot import emoji as em
+from bot.narrate import describe_preview
+from bot.service import Board, Hand, SpotChoice
+from bot.show.endtexts import MATCH_OVER, match_over
+from bot.show.texts import (
+    clip,
+    esc,
+    relative,
+    table_name,
+)
+from bot.show.turntexts import game_title
+from i18n import ENGLISH, N_, Language
+from render.narration import tile_in_text, tile_name
+
+OUT_OF_DATE_HAND: Final = N_("That hand is out of date: here it is now.")
+
+
+def hand_title(hand: Hand, lang: Language) -> str:
+    """The headline of a player's screen picture."""
+    v = hand.view
+    return game_title(hand.table_number, v.round, v.rounds, lang)
+
+
+SINCE_SHOWN: Final = 3
+"""The others' turns a new screen tells (the newest ones); older ones are counted."""
+
+
+def hand_content(
+    hand: Hand,
+    guild_name: str | None = None,
+    since: Sequence[str] = (),
+    *,
+    lang: Language,
+) -> str:
+    """A player's screen: where, what the others did since their last move (``since``, on a
+    screen that begins their decision), and what to decide now, by when."""
+    where = f"<#{hand.channel_id}>"
+    if guild_name:
+        # TRANSLATORS: where a table is: a channel on a Discord server.
+        where = lang.gettext("{channel} on {server}").format(channel=where, server=esc(guild_name))
+    v = hand.view
+    table = table_name(hand.table_number, lang=lang)
+    # Each template is formatted before its emoji is glued on: formatting a French template
+    # itself is what elides its "de" (i18n.FrenchTemplate).
+    if hand.decision == "play":
+        mark, said = em.FIRE, lang.gettext("**Your turn** at {table} in {where}")
+    elif hand.decision == "fall":
+        mark, said = em.FIRE, lang.gettext("**Your decision** at {table} in {where}")
+    else:
+        mark, said = em.HAND, lang.gettext("Your hand at {table} in {where}")
+    head = f"{mark} " + said.format(table=table, where=where)
+    if v.rounds > 1:
+        head += " " + lang.gettext("(round {round}/{rounds})").format(
+            round=v.round, rounds=v.rounds
+        )
+    lines = [head]
+    if since:
+        earlier = len(since) - SINCE_SHOWN
+        if earlier > 0:
+            lines.append(
+                lang.ngettext(
+                    "Since your last move ({count} earlier not shown):",
+                    "Since your last move ({count} earlier not shown):",
+                    earlier,
+                ).format(count=lang.format_decimal(earlier))
+            )
+        else:
+            lines.append(lang.gettext("Since your last move:"))
+        lines.extend(f"> {line}" for line in since[-SINCE_SHOWN:])
+    ends = (
+        " " + lang.gettext("Your turn ends {when}.").format(when=relative(hand.deadline))
+        if hand.deadline
+        else ""
+    )
+    if hand.decision == "play":
+        lines.append(lang.gettext("Pick a tile below, then its spot.") + ends)
+        if hand.fitting:
+            lines.append(lang.gettext("Tiles marked *fits* go somewhere without mayhem."))
+    elif hand.decision == "fall" and v.pending is not None and v.pending.tile:
+        lines.append(
+            lang.gettext(
+                "**Where does {tile} fall?** The arrows show where each choice lands: "
+                "**Fall left** or **Fall right**."
+            ).format(tile=tile_in_text(v.pending.tile, lang))
+            + ends
+        )
+    else:
+        lines.append(lang.gettext("Not your turn yet: these buttons work once it is."))
+    return clip("\n".join(lines))
+
+
+def tile_label(tile: str, lang: Language) -> str:
+    return tile_name(tile, lang)
+
+
+def spot_previews(choice: SpotChoice, lang: Language) -> list[str]:
+    """Per spot, what playing there would do ("fits", "collapse: 2 tiles to your pile"...);
+    empty when the table shows no previews."""
+    if choice.previews is None:
+        return []
+    names = [esc(n) for n in choice.names]
+    return [describe_preview(p, names, lang=lang) for p in choice.previews]
+
+
+def spot_content(choice: SpotChoice, lang: Language) -> str:
+    """The spot step: which tile, the spots (with what each would do), the turn's end."""
+    lines = [
+        lang.gettext("Where do you play **{tile}**? The picture shows the spots.").format(
+            tile=tile_in_text(choice.tile, lang)
+        )
+    ]
+    said = spot_previews(choice, lang)
+    if said:
+        lines.extend(
+            f"**{label}** · {text}" for (label, _), text in zip(choice.spots, said, strict=True)
+        )
+    else:
+        lines.append(
+            lang.gettext("Spots: {spots}.").format(
+                spots=lang.pgettext("list", ", ").join(label for label, _ in choice.spots)
+            )
+        )
+    ends = (
+        " " + lang.gettext("Your turn ends {when}.").format(when=relative(choice.deadline))
+        if choice.deadline
+        else ""
+    )
+    lines.append(
+        lang.gettext("Press a spot to play there, or **Back** to pick another tile.") + ends
+    )
+    return clip("\n".join(lines))
+
+
+def dms_closed(user_id: int, lang: Language) -> str:
+    """The channel is told once that a player's direct messages are closed, and how to open
+    them (nothing more)."""
+    return lang.gettext(
+        "{player}, I cannot send you direct messages, so I will mention you here on your "
+        "turn; see your hand with the **My hand** button on the table's latest message, or "
+        "`/fp hand`. For DMs, turn on **Allow direct messages from server members** in this "
+        "server's Privacy Settings, then use `/fp notify` or **Send my hands by DM**."
+    ).format(player=f"<@{user_id}>")
+
+
+def reminder_dm(board: Board, lang: Language) -> str:
+    """The reminder by direct message."""
+    deadline = board.prompt.deadline
+    values = {"table": table_name(board.number, lang=lang), "channel": f"<#{board.channel_id}>"}
+    if deadline:
+        said = lang.gettext("Your turn at {table} in {channel} ends {when}.").format(
+            when=relative(deadline), **values
+        )
+    else:
+        said = lang.gettext("Your turn at {table} in {channel} ends soon.").format(**values)
+    return f"{em.REMINDER} {said}"
+
+
+def turn_done(account: str, lang: Language) -> str:
+    """What a player's direct-message screen says once their turn is done, by their own last
+    click on it: the turn's account, as the table's channel tells it."""
+    return clip(f"{em.PLAYED} {account or lang.gettext('Your turn is done.')}")
+
+
+def screen_retired(lang: Language) -> str:
+    """What a player's earlier direct-message screen says when a new one replaces it before
+    their own click closed it (the clock played for them, say)."""
+    return f"{em.PLAYED} " + lang.gettext("This turn is over; your newest screen is below.")
+
+
+SCREEN_RETIRED: Final = screen_retired(ENGLISH)
+""":func:`screen_retired` in English: a key, worded in the reader's language by
+:func:`translated`."""
+
+
+def played(tile: str, lang: Language) -> str:
+    """The note on a player's screen after their spot click."""
+    return f"{em.PLAYED} " + lang.gettext("You played {tile}.").format(
+        tile=tile_in_text(tile, lang)
+    )
+
+
+def fell(direction: str, lang: Language, tile: str | None = None) -> str:
+    """The note on a player's private screen after their fall choice: which tile fell, when
+    known (the screen may go on with the fall of another tile), and where."""
+    if tile is not None:
+        named = tile_in_text(tile, lang)
+        named = named[:1].upper() + named[1:]
+        if direction == "left":
+            return f"{em.PLAYED} " + lang.gettext("{tile} falls left.").format(tile=named)
+        if direction == "right":
+            return f"{em.PLAYED} " + lang.gettext("{tile} falls right.").format(tile=named)
+    if direction == "left":
+        return f"{em.PLAYED} " + lang.gettext("The tile falls left.")
+    if direction == "right":
+        return f"{em.PLAYED} " + lang.gettext("The tile falls right.")
+    return f"{em.PLAYED} " + lang.gettext("The tile falls.")
+
+
+CLOSED: Final = N_("This table is closed.")
+"""What a private screen says once its table was closed before the end of its match."""
+
+
+SAVED_RECORDS_AWAY: Final = N_(
+    "Your move is recorded, but the game's records are unreachable for a moment: what is not "
+    "shown yet will be as soon as they are back."
+)
+"""The note on a player's screen closed by their move while the database went away: the move
+was saved before, and what waits for the database (the next players' screens) is sent once it
+answers again."""
+
+
+def translated(note: str, lang: Language) -> str:
+    """One of this module's English notes (:data:`CLOSED`, :data:`MATCH_OVER`, ...) in
+    ``lang``: for the callers that choose a note before the reader's language is known."""
+    if note == MATCH_OVER:
+        return match_over(lang)
+    if note == SCREEN_RETIRED:
+        return screen_retired(lang)
+    return lang.gettext(note)

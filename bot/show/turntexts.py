@@ -1,0 +1,268 @@
+"""The words of the table's channel: a move's one message (what happened, scores, who decides
+next), ``/fp status``, the channel's notices (a reminder, a player who left, an abort, a restart)
+and whom a message pings. The common pieces are in :mod:`bot.show.texts`."""
+
+from __future__ import annotations
+
+from bot import emoji as em
+from bot.narrate import narrate, scores_line
+from bot.service import Board, Prompt, Step
+from bot.show.endtexts import match_result
+from bot.show.texts import (
+    clip,
+    esc,
+    mention,
+    names_of,
+    options_line,
+    relative,
+    table_name,
+)
+from i18n import Language
+from render.narration import names_and, result_lines, tile_in_text
+
+
+def game_title(number: int, round_no: int, rounds: int, lang: Language) -> str:
+    """The headline of a picture: the game, its table, the round of several."""
+    table = table_name(number, lang=lang)
+    if rounds > 1:
+        return lang.gettext("Flaming Pyramids · {table} · round {round}/{rounds}").format(
+            table=table, round=round_no, rounds=rounds
+        )
+    return lang.gettext("Flaming Pyramids · {table}").format(table=table)
+
+
+def picture_title(board: Board, lang: Language) -> str:
+    t = board.table
+    v = board.view
+    if v is None:
+        return table_name(t.number, start=True, lang=lang)
+    # The picture itself says which turn it is ("Turn N" under the headline).
+    return game_title(t.number, v.round, v.rounds, lang)
+
+
+def prompt_line(board: Board, lang: Language) -> str:
+    """Who decides what now, with a deadline."""
+    p: Prompt = board.prompt
+    names = names_of(board)
+    timed = bool(p.deadline and p.user_id)
+    when = relative(p.deadline) if p.deadline else ""
+    if p.kind == "play" and p.seat is not None:
+        who = mention(p.user_id, names[p.seat])
+        if p.user_id is None:
+            said = lang.gettext("{player} is thinking…").format(player=who)
+        elif timed:
+            said = lang.gettext(
+                "{player}, your turn: pick a tile in your hand (time ends {when})."
+            ).format(player=who, when=when)
+        else:
+            said = lang.gettext("{player}, your turn: pick a tile in your hand.").format(player=who)
+        return f"{em.TURN} {said}"
+    if p.kind == "fall" and p.seat is not None:
+        who = mention(p.user_id, names[p.seat])
+        tile = tile_in_text(p.tile, lang) if p.tile else lang.gettext("the tile")
+        if p.user_id is None:
+            said = lang.gettext("{player} decides where {tile} falls…").format(
+                player=who, tile=tile
+            )
+        elif timed:
+            said = lang.gettext(
+                "{player}, where does {tile} fall? Choose **Fall left** or **Fall right** "
+                "(time ends {when})."
+            ).format(player=who, tile=tile, when=when)
+        else:
+            said = lang.gettext(
+                "{player}, where does {tile} fall? Choose **Fall left** or **Fall right**."
+            ).format(player=who, tile=tile)
+        return f"{em.TURN} {said}"
+    if p.kind == "die":
+        return f"{em.FIRE_DIE} " + lang.gettext("The fire die is being rolled…")
+    if p.kind == "next_round" and board.view is not None:
+        return lang.gettext("The next round starts in a moment, or at once with **Next round**.")
+    return ""
+
+
+def turn_account(step: Step, lang: Language) -> str:
+    """The account of the turn a move belongs to (its placement, then its falls), as every
+    message words it; empty for the start of a round."""
+    if step.kind != "move":
+        return ""
+    return narrate(step.turn_events or step.events, names_of(step.board), lang)
+
+
+def step_content(step: Step, lang: Language) -> str:
+    """The one message of a move: what happened, scores if a round ended, who is next."""
+    board = step.board
+    names = names_of(board)
+    lines: list[str] = []
+    if step.kind == "start":
+        lines.append(
+            f"{em.FIRE} "
+            + lang.gettext("**Flaming Pyramids** — {table} begins!").format(
+                table=table_name(board.number, lang=lang)
+            )
+        )
+        lines.append(
+            lang.gettext(
+                "Each turn comes to its player with their hand (by direct message, or here with "
+                "**My hand**)."
+            )
+        )
+    elif step.kind == "next_round" and board.view is not None:
+        lines.append(
+            f"{em.FIRE} "
+            + lang.gettext("Round {round} of {rounds} is dealt.").format(
+                round=board.view.round, rounds=board.view.rounds
+            )
+        )
+    if step.timed_out and step.actor is not None:
+        lines.append(
+            f"{em.TIMED_OUT} "
+            + lang.gettext(
+                "{player}'s time ran out: a computer player made this move for them."
+            ).format(player=names[step.actor])
+        )
+    story = turn_account(step, lang)
+    if story:
+        lines.append(story)
+    v = board.view
+    won = [e for e in step.events if e.kind == "won"]
+    over = f"{em.MATCH_OVER} " + lang.gettext("**The match is over.**")
+    if won and v is not None:
+        # The round's winner once, as the round's; at the end the match's winners (lowest
+        # total) crowned; then one standings table.
+        w = won[-1]
+        told = result_lines(
+            names,
+            winner=w.player,
+            round_no=v.round,
+            rounds=v.rounds,
+            round_scores=w.scores,
+            totals=v.scores,
+            lang=lang,
+        )
+        lead = f"{over} " if step.results is not None else f"{em.ROUND_WON} "
+        lines.append(f"{lead}{told[0]}")
+        lines.extend(told[1:])
+    elif step.results is not None:
+        lines.append(f"{over} {match_result(names, step.results, lang)}")
+    line = prompt_line(board, lang)
+    if line:
+        lines.append(line)
+    if step.results is not None:
+        # The end pings every player (step_pings), so the mentions come first, to survive
+        # clipping.
+        players = [f"<@{u}>" for u in step_pings(step)]
+        if players:
+            said = names_and(range(len(players)), players, lang)
+            thanks = lang.gettext("Thanks for playing, {players}!").format(players=said)
+            return clip(f"{thanks}\n" + "\n".join(lines))
+    return clip("\n".join(lines))
+
+
+def board_content(board: Board, lang: Language) -> str:
+    """``/fp status``: the table now."""
+    t = board.table
+    lines = [
+        f"Flaming Pyramids — {table_name(t.number, lang=lang)} · {options_line(t.options, lang)}"
+    ]
+    v = board.view
+    if v is not None:
+        names = names_of(board)
+        sizes = lang.pgettext("list", ", ").join(
+            f"{names[i]} {v.hand_sizes[i]}+{v.pile_sizes[i]}" for i in range(v.players)
+        )
+        lines.append(lang.gettext("Tiles in hand + pile: {sizes}").format(sizes=sizes))
+        if v.rounds > 1:
+            lines.append(
+                lang.gettext("Round {round} of {rounds}; totals: {scores}").format(
+                    round=v.round, rounds=v.rounds, scores=scores_line(names, v.scores, lang)
+                )
+            )
+    line = prompt_line(board, lang)
+    if line:
+        lines.append(line)
+    return clip("\n".join(lines))
+
+
+def not_shown_notice(board: Board, lang: Language) -> str:
+    """A direct message to the person who must decide while the table's message is not in its
+    channel (Discord refused it; it is being posted again)."""
+    said = lang.gettext(
+        "Discord did not take my latest message at {table} in {channel}, so it is not shown "
+        "there yet; I keep trying."
+    ).format(table=table_name(board.number, lang=lang), channel=f"<#{board.channel_id}>")
+    return clip(
+        f"{em.WARNING} {said}\n"
+        + prompt_line(board, lang)
+        + "\n"
+        + lang.gettext("The buttons below work here too.")
+    )
+
+
+def mentioned_users(board: Board) -> list[int]:
+    """Who the message pings: the person who must decide now."""
+    p = board.prompt
+    return [p.user_id] if p.user_id is not None and p.kind in ("play", "fall") else []
+
+
+def step_pings(step: Step) -> list[int]:
+    """Who a move's message pings: the person who must decide now, unless their direct
+    messages tell them (a new screen there: one notification per decision) or it is the person
+    whose decision this message shows (a fall right after their own placement goes on the
+    screen they are looking at). The message that ends the match pings every player once,
+    so that a game played over days tells everyone how it ended."""
+    board = step.board
+    if step.results is not None:
+        return list(dict.fromkeys(s.user_id for s in board.table.seats if s.user_id is not None))
+    actor = step.actor
+    acted = (
+        board.table.seats[actor].user_id if actor is not None and actor < len(board.names) else None
+    )
+    told = {h.user_id for h in step.hands if h.told_by_dm}
+    return [u for u in mentioned_users(board) if u not in told and (u != acted or step.timed_out)]
+
+
+def reminder_channel(board: Board, user_id: int, lang: Language) -> str:
+    """The channel's reminder to the person whose decision is waiting."""
+    deadline = board.prompt.deadline
+    values = {"player": f"<@{user_id}>", "table": table_name(board.number, lang=lang)}
+    if deadline:
+        said = lang.gettext(
+            "{player}, your decision at {table} is waiting; a computer player will make it "
+            "for you {when}."
+        ).format(when=relative(deadline), **values)
+    else:
+        said = lang.gettext(
+            "{player}, your decision at {table} is waiting; a computer player will make it "
+            "for you soon."
+        ).format(**values)
+    return f"{em.REMINDER} {said}"
+
+
+def left_game(board: Board, name: str, closed: bool, lang: Language) -> str:
+    """A player left a running game (``/fp leave``)."""
+    if closed:
+        return f"{em.LEFT} " + lang.gettext(
+            "{player} left; nobody is left at {table}, so it is closed."
+        ).format(player=esc(name), table=table_name(board.number, lang=lang))
+    return (
+        f"{em.LEFT} "
+        + lang.gettext("{player} left the game; a computer player takes the seat.").format(
+            player=esc(name)
+        )
+        + "\n"
+        + prompt_line(board, lang)
+    )
+
+
+def aborted(board: Board, name: str, lang: Language) -> str:
+    """The channel's notice of ``/fp abort``."""
+    return f"{em.ABORTED} " + lang.gettext("Table #{number} was aborted by {player}.").format(
+        number=board.number, player=esc(name)
+    )
+
+
+def restarted(board: Board, lang: Language) -> str:
+    """A move the last run could not post, shown after a restart."""
+    said = lang.gettext("I was restarted; here is where the game stands.")
+    return f"{em.RESTARTED} {said}\n" + board_content(board, lang)
