@@ -23,7 +23,6 @@ from bot.service.core import (
     MAX_TURN_LIMIT_S,
     MIN_SEATS,
     MIN_TURN_LIMIT_S,
-    TableCore,
     _clean_name,
 )
 from bot.service.results import (
@@ -33,6 +32,7 @@ from bot.service.results import (
     Prompt,
     Step,
 )
+from bot.service.writing import Writing
 from data.store import (
     ChannelBusy,
     CorruptRecord,
@@ -48,7 +48,7 @@ from engine.ai import LEVELS
 log = logging.getLogger(__name__)
 
 
-class Lobby(TableCore):
+class Lobby(Writing):
     """Opening a table, its seats and options, and closing it."""
 
     async def new_table(

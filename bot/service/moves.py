@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from bot.errors import BadRequest, HandChanged, Stale, Why
 from bot.kept import Kept
-from bot.service.core import Place, TableCore, hand_digest
+from bot.service.core import Place, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
+from bot.service.writing import Writing
 from data.store import Table
 from engine import Fall, Game, NextRound, Play, Pos, fitting_tiles, previews, view
 from engine import labelled_spots as spot_labels
 
 
-class Moves(TableCore):
+class Moves(Writing):
     """What a seated person decides."""
 
     async def play(self, table_id: int, user_id: int, tile: str, digest: str) -> SpotChoice | Hand:

@@ -11,7 +11,6 @@ from bot.errors import (
 from bot.service.core import (
     TIMEOUT_LEVEL,
     AiPlayer,
-    TableCore,
 )
 from bot.service.results import (
     LobbyExpired,
@@ -19,6 +18,7 @@ from bot.service.results import (
     Step,
     TimerOutcome,
 )
+from bot.service.writing import Writing
 from data.store import (
     NotFound,
     Table,
@@ -52,7 +52,7 @@ def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = N
     return play
 
 
-class Players(TableCore):
+class Players(Writing):
     """Decisions the game makes itself, and what happens when time runs out."""
 
     def _ai_owner(self, table: Table, game: Game) -> int | None:

@@ -1,4 +1,5 @@
-"""The table service: :class:`TableService` puts the lobby, the moves and the players together."""
+"""The table service: :class:`TableService` puts the lobby, the moves, the players and their
+choices together."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import secrets
 import time
 from collections.abc import Callable
 
+from bot.service.choices import Choices
 from bot.service.core import (
     NEXT_ROUND_PAUSE_S,
     AiPlayer,
@@ -22,7 +24,7 @@ from data.store import (
 )
 
 
-class TableService(Lobby, Moves, Players):
+class TableService(Lobby, Moves, Players, Choices):
     """Hosts Flaming Pyramids tables on top of a :class:`~data.store.ServiceStore`.
 
     ``clock`` gives unix time (tests inject their own); ``ai`` decides for computer players and
