@@ -19,10 +19,11 @@ Time comes from an injectable ``clock`` so tests can move it without sleeping.
 The jobs, one module each: :mod:`~bot.service.results` (what the service answers),
 :mod:`~bot.service.core` (reading tables, what a table shows, who may act where),
 :mod:`~bot.service.hands` (a player's hand), :mod:`~bot.service.writing` (writing a decision,
-its deadlines), :mod:`~bot.service.lobby`, :mod:`~bot.service.moves` (a person's decisions),
-:mod:`~bot.service.players` (computer players, the fire die, the timers),
-:mod:`~bot.service.choices` (players' and servers' choices), :mod:`~bot.service.languages` (who
-speaks which language), and :mod:`~bot.service.table` which puts them together.
+its deadlines), :mod:`~bot.service.lobby`, :mod:`~bot.service.leaving` (``/fp leave``,
+``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.players`
+(computer players, the fire die, the timers), :mod:`~bot.service.choices` (players' and
+servers' choices), :mod:`~bot.service.languages` (who speaks which language), and
+:mod:`~bot.service.table` which puts them together.
 """
 
 from bot.service.core import (

@@ -1,5 +1,5 @@
-"""The table service: :class:`TableService` puts the lobby, the moves, the players and their
-choices together."""
+"""The table service: :class:`TableService` puts the lobby, leaving, the moves, the players and
+their choices together."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bot.service.core import (
     _deal,
 )
 from bot.service.languages import KnownLanguages
-from bot.service.lobby import Lobby
+from bot.service.leaving import Leaving
 from bot.service.moves import Moves
 from bot.service.players import Players, default_ai
 from data.store import (
@@ -24,7 +24,7 @@ from data.store import (
 )
 
 
-class TableService(Lobby, Moves, Players, Choices):
+class TableService(Leaving, Moves, Players, Choices):
     """Hosts Flaming Pyramids tables on top of a :class:`~data.store.ServiceStore`.
 
     ``clock`` gives unix time (tests inject their own); ``ai`` decides for computer players and
