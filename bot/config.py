@@ -37,6 +37,9 @@ Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never 
 - ``FP_AI_NODE_LIMIT`` / ``FP_AI_TIME_BUDGET``: limits for the computer players' search.
 - ``FP_EXTENSIONS``: the extensions to load instead of the bot's own (comma-separated).
 - ``FP_ERROR_INTERVAL``: seconds between two posts to ``ERROR_WEBHOOK_URL`` (default 60).
+
+Over 400 lines, as one job: every variable above is read, checked and explained here, so that
+a wrong value stops the start with one line naming it; each helper parses one kind of value.
 """
 
 from __future__ import annotations

@@ -44,8 +44,8 @@ message (:mod:`bot.show.buttons` or :mod:`bot.show.lobbycard`). It is registered
 others (:data:`BUTTONS`) and its action becomes one :meth:`bot.components.ButtonId.decode`
 knows.
 
-The file is longer than most (a class per button, each short): they are read and changed
-together, and each is a few lines of the same shape.
+Over 400 lines, as one job: a class per button, each a few lines of the same shape, read and
+changed together beside the base class every click goes through and the table above.
 """
 
 from __future__ import annotations
