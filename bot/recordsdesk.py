@@ -9,7 +9,8 @@ goes up to the cog's :func:`bot.replies.guarded`, which answers it privately.
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import Any, Final
 
 import discord
 
@@ -18,6 +19,10 @@ from bot.show import records as show
 from data.store import Store
 
 Interaction = discord.Interaction[Any]
+
+ANSWER_WITHIN: Final = 2.0
+"""Seconds ``/fp leaderboard`` waits for its page before acknowledging (Discord allows 3): an
+empty leaderboard is then answered privately, which a deferred public answer cannot be."""
 
 
 class RecordsDesk:
@@ -40,6 +45,17 @@ class RecordsDesk:
 
     async def leaderboard(self, ix: Interaction, guild_id: int, page: int, *, edit: bool) -> None:
         await show.leaderboard(ix, await self.service.leaderboard(guild_id, page), edit=edit)
+
+    async def leaderboard_asked(self, ix: Interaction, guild_id: int) -> None:
+        """``/fp leaderboard``: its first page in the channel, or privately when nobody is
+        ranked yet. The page is asked before acknowledging, since whether the answer is public
+        is decided then; a page that takes long (many matches to rate first) is waited for
+        after a public acknowledgement, as before."""
+        asked = asyncio.ensure_future(self.service.leaderboard(guild_id, 0))
+        done, _ = await asyncio.wait({asked}, timeout=ANSWER_WITHIN)
+        if not done:
+            await show.thinking_publicly(ix)
+        await show.leaderboard_asked(ix, await asked)
 
     async def history(
         self, ix: Interaction, guild_id: int, user_id: int | None, whose: str | None

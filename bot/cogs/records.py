@@ -180,9 +180,9 @@ class Records(commands.Cog):
 
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
         async with guarded(interaction, None, "/fp leaderboard"):
-            await interaction.response.defer(thinking=True)
             assert interaction.guild_id is not None
-            await self.desk.leaderboard(interaction, interaction.guild_id, 0, edit=False)
+            # The desk acknowledges: whether the answer is private depends on the page.
+            await self.desk.leaderboard_asked(interaction, interaction.guild_id)
 
     async def history(
         self, interaction: discord.Interaction[Any], player: discord.Member | None

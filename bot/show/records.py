@@ -179,6 +179,23 @@ async def shared(ix: Interaction, stats: PlayerStats | None, key: str) -> None:
     )
 
 
+async def thinking_publicly(ix: Interaction) -> None:
+    """Acknowledge ``/fp leaderboard`` before its page is ready: its answer will be public."""
+    await ix.response.defer(thinking=True)
+
+
+async def leaderboard_asked(ix: Interaction, board: BoardPage) -> None:
+    """``/fp leaderboard``'s answer: the page in the channel, or, when nobody is ranked yet,
+    a private sentence saying so (when not already acknowledged publicly)."""
+    if not board.entries and not ix.response.is_done():
+        content = words.board_content(board, clicker_language(ix))
+        await ix.response.send_message(content, ephemeral=True)
+        return
+    if not ix.response.is_done():
+        await ix.response.defer(thinking=True)
+    await leaderboard(ix, board, edit=False)
+
+
 async def leaderboard(ix: Interaction, board: BoardPage, *, edit: bool) -> None:
     """A page of the leaderboard, as a new message (``/fp leaderboard``) or on the clicked
     one (``edit``: its page buttons)."""

@@ -165,8 +165,8 @@ def board_rows(board: BoardPage, highlight: str | None = None, *, lang: Language
 def board_content(board: BoardPage, lang: Language) -> str:
     if not board.entries:
         return lang.gettext(
-            "**Leaderboard**: nobody has played {count} rated matches in this server yet. "
-            "Finish a few games!"
+            "**Leaderboard**: nobody is ranked in this server yet. A player is ranked once "
+            "they have finished {count} matches here: start one with `/fp new`."
         ).format(count=MIN_MATCHES)
     lines = [f"**{board_title(board, lang)}** — {board_subtitle(lang)}"]
     for i, r in enumerate(board.entries):

@@ -60,6 +60,21 @@ def png_size(data: bytes) -> tuple[int, int]:
         return img.size
 
 
+async def test_an_empty_leaderboard_is_told_privately_with_how_to_be_ranked(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    await run_bot()
+    empty = await slash_answer(world.bob, table, "fp leaderboard")
+    assert empty.ephemeral and not empty.attachments
+    assert "nobody is ranked in this server yet" in empty.content
+    assert "finished 3 matches" in empty.content
+    world.carol.locale = "fr"
+    french = await slash_answer(world.carol, table, "fp classement")
+    assert french.ephemeral and "personne n'est encore classé" in french.content
+    assert "terminé 3 parties" in french.content
+    world.fake.assert_no_failed_interactions()
+
+
 async def test_stats_are_private_and_can_be_shared_in_the_channel(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:
