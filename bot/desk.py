@@ -378,7 +378,8 @@ class Desk:
     # --- a player's choices, a server's settings ----------------------------------------------
 
     async def status(self, interaction: discord.Interaction[Any], channel_id: int) -> None:
-        """``/fp status``: one quick read first, so that "no table here" is answered privately;
+        """``/fp status``: one quick read first, so that "no table here" is answered privately
+        (and a running game's picture too, to someone not playing in it);
         the picture is drawn after the acknowledgement. A read slower than
         :data:`STATUS_READ_S` is answered at once as a database out of reach (a
         :class:`~data.store.StoreError`), within Discord's time to acknowledge."""
@@ -386,8 +387,10 @@ class Desk:
             board = await asyncio.wait_for(self.service.board_in_channel(channel_id), STATUS_READ_S)
         except TimeoutError:
             raise StoreError(f"the table was not read within {STATUS_READ_S:g} s") from None
-        await interaction.response.defer(thinking=True)
-        await self.show.channel.status(interaction, board)
+        # A running game's picture is posted for its players; anyone else sees it privately.
+        private = board.view is not None and not board.seats(interaction.user.id)
+        await interaction.response.defer(thinking=True, ephemeral=private)
+        await self.show.channel.status(interaction, board, private=private)
 
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None:
         await self.service.set_hand_mode(user_id, mode)

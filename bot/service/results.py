@@ -73,6 +73,10 @@ class Board:
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.table.seats)
 
+    def seats(self, user_id: int) -> bool:
+        """Whether ``user_id`` plays at this table (a seat a computer took over is not theirs)."""
+        return any(s.user_id == user_id and s.ai is None for s in self.table.seats)
+
     @property
     def options(self) -> TableOptions:
         return self.table.options

@@ -458,9 +458,12 @@ class TableChannel:
             board.guild_id,
         )
 
-    async def status(self, interaction: discord.Interaction[Any], board: Board) -> None:
+    async def status(
+        self, interaction: discord.Interaction[Any], board: Board, *, private: bool
+    ) -> None:
         """``/fp status``: the table now, as the answer to the command (its picture at the
-        bottom of the channel); a move Discord refused before is shown by it."""
+        bottom of the channel); a move Discord refused before is shown by it. ``private``: for
+        someone not playing, who sees it alone and without the players' buttons."""
         if board.view is None:
             await interaction.followup.send(
                 view=lobbycard.lobby_card(board, lang=table_language(board)),
@@ -468,6 +471,14 @@ class TableChannel:
             )
             return
         files = await self.board_files(board)
+        if private:
+            await interaction.followup.send(
+                turntexts.board_content(board, table_language(board)),
+                files=files,
+                allowed_mentions=ping(()),
+                ephemeral=True,
+            )
+            return
         message = await interaction.followup.send(
             turntexts.board_content(board, table_language(board)),
             files=files,

@@ -116,7 +116,13 @@ async def test_status_rules_hand_mode(
     await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
-    ix = await table.slash(world.dave, "fp status")  # anyone may ask
+    posted = len(table.bot_messages())
+    ix = await table.slash(world.dave, "fp status")  # anyone may ask: Dave does not play
+    watched = await answer(ix)
+    assert watched.ephemeral and watched.images() and "table #1" in watched.content
+    assert watched.buttons() == []  # the players' buttons would only refuse him
+    assert len(table.bot_messages()) == posted  # nothing public in the thread
+    ix = await table.slash(world.carol, "fp status")  # a player: the picture in the thread
     status = await answer(ix)
     assert is_game_message(status) and not status.ephemeral
     assert ("hand", "") in button_actions(status)

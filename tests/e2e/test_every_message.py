@@ -194,7 +194,9 @@ async def test_every_command_and_every_error_reply(
     assert leave == refusal_text(Why.NO_SEAT)
     # The game.
     game = await table.start(host)
-    status = await answer(await table.slash(outsider, "fp status"))
+    watched = await answer(await table.slash(outsider, "fp status"))
+    assert watched.ephemeral and watched.images()
+    status = await answer(await table.slash(third, "fp status"))
     assert is_game_message(status)
     hand = await answer(await table.slash(third, "fp hand"))
     assert hand.ephemeral and table.tile_labels(hand)
