@@ -289,8 +289,9 @@ def export_file(number: int) -> str:
 
 
 def export_text(number: int, lang: Language) -> str:
-    """The message of a match's scenario file."""
+    """The message of a match's scenario file, in a player's words (the command that replays
+    it is in docs/records.md)."""
     return lang.gettext(
-        "Table #{number} as a scenario file: `python -m engine run {file}` replays "
-        "it to its final state."
-    ).format(number=number, file=export_file(number))
+        "Table #{number}, the whole match in one file: every hand as it was dealt and every "
+        "move, one by one. Keep it, or share it to show how the match went."
+    ).format(number=number)

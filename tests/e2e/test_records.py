@@ -159,6 +159,8 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     ix = await world.alice.click(replay, "Export")
     exported = await answer(ix)
     [file] = exported.attachments
+    assert "the whole match in one file" in exported.content
+    assert "python" not in exported.content  # the command line is in the docs
     scenario = tmp_path / file.filename
     scenario.write_bytes(file.data)
     out = subprocess.run(
