@@ -280,3 +280,19 @@ def test_records_screens_in_french() -> None:
     assert recordtexts.history_content([], None, FRENCH) == (
         "**Parties récentes sur ce serveur**\u00a0: aucune terminée pour l'instant."
     )
+
+
+# --- French as a French group writes it ----------------------------------------------------------
+
+
+def test_a_computer_record_is_named_in_french() -> None:
+    """A computer level's stats and leaderboard row name it in the reader's language, whatever
+    name its record was stored under."""
+    record = PlayerRecord(1, "ai:easy", "Computer (easy)", matches=3)
+    stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
+    assert recordtexts.stats_title(stats, FRENCH) == "Statistiques d'Ordinateur (facile)"
+    assert "Computer" not in recordtexts.stats_content(stats, FRENCH)
+    board = BoardPage((record,), first_rank=1, total=1)
+    assert recordtexts.board_rows(board, lang=FRENCH)[0].label == "1. Ordinateur (facile)"
+    assert "**Ordinateur (facile)**" in recordtexts.board_content(board, FRENCH)
+    assert recordtexts.stats_title(stats, ENGLISH) == "Stats of Computer (easy)"
