@@ -47,7 +47,7 @@ async def test_a_lobby_card_in_french(service: TableService) -> None:
     board = await service.add_ai(t, (await service.board_of(t)).version, ALICE, "hard")
     card = lobby_card(board, lang=FRENCH).to_components()
     text = card_text(card)
-    assert "## 🔥 Flaming Pyramids — table nº 1" in text
+    assert "## 🔥 Flaming Pyramids — table n° 1" in text
     assert f"Hôte\u00a0: <@{ALICE}>" in text
     assert "sans malédiction · sans dé de feu · 1 manche · 24 heures par décision" in text
     assert "**Places (3/6)**" in text and "ordinateur, difficile" in text
@@ -102,7 +102,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     text = handtexts.hand_content(hand, guild_name="Club des pyramides", lang=FRENCH)
     first = text.splitlines()[0]
     assert first == (
-        f"🔥 **À vous de jouer** à la table nº 1 dans <#{hand.channel_id}> sur Club des pyramides"
+        f"🔥 **À vous de jouer** à la table n° 1 dans <#{hand.channel_id}> sur Club des pyramides"
     )
     assert "Choisissez une tuile ci-dessous, puis son emplacement." in text
     french(text)
@@ -176,7 +176,7 @@ def test_a_refusal_elides_de_as_every_french_sentence_does() -> None:
 
 def test_answers_to_commands_in_french() -> None:
     assert answertexts.table_open(3, "https://x", FRENCH).startswith(
-        "La table nº 3 est ouverte\u00a0: https://x\n"
+        "La table n° 3 est ouverte\u00a0: https://x\n"
     )
     assert texts.duration(86400, FRENCH) == "24 heures"
     assert texts.duration(3 * 86400, FRENCH) == "3 jours"
@@ -186,7 +186,7 @@ def test_answers_to_commands_in_french() -> None:
     )
     assert handtexts.translated(endtexts.MATCH_OVER, FRENCH) == "🏁 La partie est terminée."
     assert handtexts.translated(handtexts.CLOSED, FRENCH) == "Cette table est fermée."
-    assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table nº 12"
+    assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table n° 12"
     assert handtexts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
     assert handtexts.fell("right", FRENCH, "R10").endswith("Le rouge\u00a010 glisse à droite.")
     assert handtexts.fell("right", i18n.ENGLISH, "R10").endswith("Red 10 falls right.")
@@ -205,11 +205,11 @@ async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
         "🔥 **Flaming Pyramids** — table #1 begins!"
     )
     said = turntexts.step_content(replace(step, board=french_table), table_language(french_table))
-    assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table nº 1\u00a0!")
+    assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table n° 1\u00a0!")
     # A reminder by direct message, in its player's language.
     hand: Hand = replace(await service.hand(t, ALICE), language="fr")
     lang = i18n.catalogs.language(hand.language)
-    assert handtexts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table nº 1 dans <#")
+    assert handtexts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table n° 1 dans <#")
     assert handtexts.hand_content(hand, lang=lang).startswith("🔥 **À vous de jouer**")
 
 
@@ -296,3 +296,20 @@ def test_a_computer_record_is_named_in_french() -> None:
     assert recordtexts.board_rows(board, lang=FRENCH)[0].label == "1. Ordinateur (facile)"
     assert "**Ordinateur (facile)**" in recordtexts.board_content(board, FRENCH)
     assert recordtexts.stats_title(stats, ENGLISH) == "Stats of Computer (easy)"
+
+
+def test_the_french_catalog_writes_one_apostrophe_and_one_numero() -> None:
+    """The straight apostrophe throughout (as the elision of "de" writes it), and "n°"."""
+    with (i18n.LOCALES_DIR / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    translated = [
+        text
+        for m in catalog
+        if m.id
+        for text in (m.string if isinstance(m.string, tuple) else (m.string,))
+    ]
+    assert not [t for t in translated if "\u2019" in t]
+    assert not [t for t in translated if "nº" in t]
+    assert any("n° {number}" in t for t in translated)
+    elided = FRENCH.gettext("Stats of {player}").format(player="Ève")
+    assert elided == "Statistiques d'Ève"
