@@ -74,15 +74,15 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     text = turntexts.step_content(after, FRENCH)
     assert "pèse trop pour les deux tuiles dessous" in text  # render/narration's French
     assert (
-        f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisse à gauche** ou "
-        "**Glisse à droite** (votre temps se termine <t:" in text
+        f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisser à gauche** ou "
+        "**Glisser à droite** (votre temps se termine <t:" in text
     )
     french(text)
     rows = payload(layouts.board_view(after.board, FRENCH))
     check_limits(rows)
     assert [b["label"] for b in rows[0]["components"]] == [
-        "Glisse à gauche",
-        "Glisse à droite",
+        "Glisser à gauche",
+        "Glisser à droite",
         "Ma main",
     ]
     # English stays as it was.
@@ -92,7 +92,10 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     rows = payload(layouts.hand_view(falling, fall_row=1, lang=FRENCH))
     check_limits(rows)
     assert [b["label"] for b in rows[0]["components"]] == ["Où glisse le jaune 40 ?"]
-    assert [b["label"] for b in rows[1]["components"]][:2] == ["Glisse à gauche", "Glisse à droite"]
+    assert [b["label"] for b in rows[1]["components"]][:2] == [
+        "Glisser à gauche",
+        "Glisser à droite",
+    ]
 
 
 async def test_a_turn_screen_in_french(service: TableService) -> None:
@@ -264,7 +267,7 @@ def test_records_screens_in_french() -> None:
     assert text.splitlines()[0] == "**Statistiques de Léa** sur ce serveur"
     assert "Victoires\u00a0: **2 (50\u00a0%)**" in text
     assert "Niveau μ ± σ\u00a0: **27,3 ± 2,1**" in text
-    assert "Chaos subi\u00a0: **1 tuile en pioche**" in text
+    assert "Chaos subi\u00a0: **1 tuile reçue**" in text
     assert "Ouverture préférée\u00a0: **jaune 40**" in text
     assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
     # English as before, word for word.
@@ -296,6 +299,114 @@ def test_a_computer_record_is_named_in_french() -> None:
     assert recordtexts.board_rows(board, lang=FRENCH)[0].label == "1. Ordinateur (facile)"
     assert "**Ordinateur (facile)**" in recordtexts.board_content(board, FRENCH)
     assert recordtexts.stats_title(stats, ENGLISH) == "Stats of Computer (easy)"
+
+
+def test_the_records_rows_read_as_french() -> None:
+    record = PlayerRecord(1, "u:1", "Léa", matches=1, tiles_taken=49)
+    stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
+    text = recordtexts.stats_content(stats, FRENCH)
+    assert "Rang sur ce serveur\u00a0: **à partir de 3 parties**" in text
+    assert "Chaos subi\u00a0: **49 tuiles reçues**" in text
+    assert FRENCH.pgettext("option description", "Whose stats (default: yours)") == (
+        "Statistiques de ce joueur (par défaut\u00a0: les vôtres)"
+    )
+
+
+def test_the_narration_says_what_happened_in_french() -> None:
+    """A tile that falls a second time glisses "d'un étage de plus" (not "encore à droite" after
+    a fall to the left); a weight "dépasse" (not "son poids est trop lourd"); the die "indique"
+    its face."""
+    from engine import Event
+    from render.narration import sentences
+
+    said = " / ".join(
+        sentences(
+            [
+                Event("placed", 0, "G60", (2, 1)),
+                Event(
+                    "collapsed", 0, "G60", (2, 1), to_pile=(("B20", (1, 1)),), detail="overweight"
+                ),
+                Event("fell", 0, "G60", (2, 1), (1, 0), detail="left"),
+                Event(
+                    "collapsed",
+                    0,
+                    "G60",
+                    (1, 0),
+                    to_pile=(("B2", (0, 0)), ("Y4", (0, 1))),
+                    detail="overweight",
+                ),
+                Event("fell", 0, "G60", (1, 0), (0, 1), detail="right"),
+                Event("rolled", 0, "G60", detail="explosion"),
+            ],
+            ["Léa", "Max"],
+            FRENCH,
+        )
+    )
+    assert "encore" not in said and "trop lourd" not in said and "donne" not in said, said
+    assert "là, son poids dépasse la somme des deux tuiles dessous" in said, said
+    assert "glisse d'un étage de plus, à droite" in said, said
+    assert "le dé de feu lancé pour le vert\u00a060 indique\u00a0: explosion" in said, said
+    assert FRENCH.gettext("there it did not fit on the tile below (heavier than it)") == (
+        "là, son poids dépasse celui de la tuile dessous"
+    )
+
+
+def test_the_refusals_and_hints_read_as_french() -> None:
+    def refusal(why: Why) -> str:
+        return words.refusal(TableError(why), texts.esc, FRENCH)
+
+    assert refusal(Why.PASSED_MOMENT) == "Ce bouton n'est plus valable\u00a0; rien n'a été modifié."
+    assert refusal(Why.MOVED_ON) == "Trop tard\u00a0: la partie a avancé."
+    assert refusal(Why.ACTED_FIRST) == (
+        "Trop tard\u00a0: quelqu'un a été plus rapide. Rien n'a été modifié."
+    )
+    assert refusal(Why.LOBBY_BUSY) == (
+        "Quelqu'un modifie la table en ce moment\u00a0; veuillez réessayer."
+    )
+    assert FRENCH.gettext("Not your turn yet: these buttons work once it is.") == (
+        "Ce n'est pas encore votre tour\u00a0: ces boutons fonctionneront quand ce sera à vous."
+    )
+    assert (
+        FRENCH.gettext(
+            "Each turn comes to its player with their hand (by direct message, or here with "
+            "**My hand**)."
+        )
+        == "À son tour, chaque joueur reçoit sa main (en message privé, ou ici avec **Ma main**)."
+    )
+
+
+def test_one_word_per_thing_in_french() -> None:
+    """Buttons say an infinitive; a tile is "posée" and "glisse"; the pile takes tiles "sous";
+    the final standings are worded once."""
+    assert FRENCH.pgettext("button", "Fall left") == "Glisser à gauche"
+    assert FRENCH.pgettext("button", "Fall right") == "Glisser à droite"
+    assert FRENCH.gettext("{player} plays {tile}") == "{player} pose {tile}"
+    falls = FRENCH.ngettext(
+        "{tiles} goes under {player}'s pile; {tile} falls",
+        "{tiles} go under {player}'s pile; {tile} falls",
+        2,
+    )
+    assert falls.endswith("{tile} glisse") and "tombe" not in falls
+    to_pile = FRENCH.npgettext(
+        "preview", "{count} tile to your pile", "{count} tiles to your pile", 2
+    )
+    assert to_pile == "{count} tuiles sous votre pioche"
+    standings = "Classement final, tuiles restantes en main et en pioche"
+    assert FRENCH.gettext(
+        "Final standings, tiles left in hand and pile (lower wins): {scores}."
+    ).startswith(standings + " (le plus petit total gagne)")
+    assert FRENCH.ngettext(
+        "Final standings, tiles left in hand and pile over {rounds} round (lower wins):",
+        "Final standings, tiles left in hand and pile over {rounds} rounds (lower wins):",
+        2,
+    ).startswith(standings + " sur {rounds} manches (le plus petit total gagne)")
+
+
+async def test_the_lobby_says_how_many_players_in_french(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB)
+    text = card_text(lobby_card(await service.board_of(t), lang=FRENCH).to_components())
+    assert "l'hôte lance la partie (de 2 à 6 joueurs)" in text
+    assert "à 2 à 6" not in text
 
 
 def test_the_french_catalog_writes_one_apostrophe_and_one_numero() -> None:
