@@ -19,7 +19,14 @@ from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.results import PAGE_SIZE, ReplayShown
 from bot.show.texts import esc, jump_url, table_name
-from data.records import MIN_MATCHES, BoardPage, HistoryEntry, PlayerRecord, PlayerStats
+from data.records import (
+    MIN_MATCHES,
+    BoardPage,
+    HistoryEntry,
+    PlayerRecord,
+    PlayerStats,
+    level_of,
+)
 from i18n import N_, Language
 from render.narration import names_and, tile_name
 from render.records import CardRow
@@ -27,9 +34,11 @@ from render.records import CardRow
 NO_STATS: Final = N_("{who} has no rated match in this server yet.")
 
 
-def player_name(record: PlayerRecord) -> str:
-    """The name a record is shown under (a computer level as "Computer (hard)")."""
-    return record.name
+def player_name(record: PlayerRecord, lang: Language) -> str:
+    """The name a record is shown under: a computer level's in the reader's language
+    ("Ordinateur (difficile)"), whatever name the record was stored under."""
+    level = level_of(record.player)
+    return computer_name(level, lang) if level is not None else record.name
 
 
 def computer_name(level: str, lang: Language) -> str:
@@ -110,7 +119,7 @@ def stats_rows(stats: PlayerStats, lang: Language) -> list[CardRow]:
 
 
 def stats_title(stats: PlayerStats, lang: Language) -> str:
-    return lang.gettext("Stats of {player}").format(player=stats.record.name)
+    return lang.gettext("Stats of {player}").format(player=player_name(stats.record, lang))
 
 
 def stats_content(stats: PlayerStats, lang: Language) -> str:
@@ -154,7 +163,7 @@ def _matches(n: int, lang: Language) -> str:
 def board_rows(board: BoardPage, highlight: str | None = None, *, lang: Language) -> list[CardRow]:
     return [
         CardRow(
-            f"{board.first_rank + i}. {r.name}",
+            f"{board.first_rank + i}. {player_name(r, lang)}",
             f"{_fixed(r.ordinal, lang)} · {_matches(r.matches, lang)}",
             highlight=r.player == highlight,
         )
@@ -174,7 +183,7 @@ def board_content(board: BoardPage, lang: Language) -> str:
             count=lang.format_decimal(r.wins)
         )
         lines.append(
-            f"{board.first_rank + i}. **{esc(r.name)}** {rating_text(r, lang)} · "
+            f"{board.first_rank + i}. **{esc(player_name(r, lang))}** {rating_text(r, lang)} · "
             f"{_matches(r.matches, lang)}, {wins}"
         )
     return "\n".join(lines)

@@ -47,7 +47,7 @@ async def test_a_lobby_card_in_french(service: TableService) -> None:
     board = await service.add_ai(t, (await service.board_of(t)).version, ALICE, "hard")
     card = lobby_card(board, lang=FRENCH).to_components()
     text = card_text(card)
-    assert "## 🔥 Flaming Pyramids — table nº 1" in text
+    assert "## 🔥 Flaming Pyramids — table n° 1" in text
     assert f"Hôte\u00a0: <@{ALICE}>" in text
     assert "sans malédiction · sans dé de feu · 1 manche · 24 heures par décision" in text
     assert "**Places (3/6)**" in text and "ordinateur, difficile" in text
@@ -74,15 +74,15 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     text = turntexts.step_content(after, FRENCH)
     assert "pèse trop pour les deux tuiles dessous" in text  # render/narration's French
     assert (
-        f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisse à gauche** ou "
-        "**Glisse à droite** (votre temps se termine <t:" in text
+        f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisser à gauche** ou "
+        "**Glisser à droite** (votre temps se termine <t:" in text
     )
     french(text)
     rows = payload(layouts.board_view(after.board, FRENCH))
     check_limits(rows)
     assert [b["label"] for b in rows[0]["components"]] == [
-        "Glisse à gauche",
-        "Glisse à droite",
+        "Glisser à gauche",
+        "Glisser à droite",
         "Ma main",
     ]
     # English stays as it was.
@@ -92,7 +92,10 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     rows = payload(layouts.hand_view(falling, fall_row=1, lang=FRENCH))
     check_limits(rows)
     assert [b["label"] for b in rows[0]["components"]] == ["Où glisse le jaune 40 ?"]
-    assert [b["label"] for b in rows[1]["components"]][:2] == ["Glisse à gauche", "Glisse à droite"]
+    assert [b["label"] for b in rows[1]["components"]][:2] == [
+        "Glisser à gauche",
+        "Glisser à droite",
+    ]
 
 
 async def test_a_turn_screen_in_french(service: TableService) -> None:
@@ -102,7 +105,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     text = handtexts.hand_content(hand, guild_name="Club des pyramides", lang=FRENCH)
     first = text.splitlines()[0]
     assert first == (
-        f"🔥 **À vous de jouer** à la table nº 1 dans <#{hand.channel_id}> sur Club des pyramides"
+        f"🔥 **À vous de jouer** à la table n° 1 dans <#{hand.channel_id}> sur Club des pyramides"
     )
     assert "Choisissez une tuile ci-dessous, puis son emplacement." in text
     french(text)
@@ -176,7 +179,7 @@ def test_a_refusal_elides_de_as_every_french_sentence_does() -> None:
 
 def test_answers_to_commands_in_french() -> None:
     assert answertexts.table_open(3, "https://x", FRENCH).startswith(
-        "La table nº 3 est ouverte\u00a0: https://x\n"
+        "La table n° 3 est ouverte\u00a0: https://x\n"
     )
     assert texts.duration(86400, FRENCH) == "24 heures"
     assert texts.duration(3 * 86400, FRENCH) == "3 jours"
@@ -186,7 +189,7 @@ def test_answers_to_commands_in_french() -> None:
     )
     assert handtexts.translated(endtexts.MATCH_OVER, FRENCH) == "🏁 La partie est terminée."
     assert handtexts.translated(handtexts.CLOSED, FRENCH) == "Cette table est fermée."
-    assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table nº 12"
+    assert texts.thread_name(12, FRENCH) == "Flaming Pyramids · table n° 12"
     assert handtexts.fell("left", FRENCH).endswith("La tuile glisse à gauche.")
     assert handtexts.fell("right", FRENCH, "R10").endswith("Le rouge\u00a010 glisse à droite.")
     assert handtexts.fell("right", i18n.ENGLISH, "R10").endswith("Red 10 falls right.")
@@ -205,11 +208,11 @@ async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
         "🔥 **Flaming Pyramids** — table #1 begins!"
     )
     said = turntexts.step_content(replace(step, board=french_table), table_language(french_table))
-    assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table nº 1\u00a0!")
+    assert said.startswith("🔥 **Flaming Pyramids** — la partie commence à la table n° 1\u00a0!")
     # A reminder by direct message, in its player's language.
     hand: Hand = replace(await service.hand(t, ALICE), language="fr")
     lang = i18n.catalogs.language(hand.language)
-    assert handtexts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table nº 1 dans <#")
+    assert handtexts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table n° 1 dans <#")
     assert handtexts.hand_content(hand, lang=lang).startswith("🔥 **À vous de jouer**")
 
 
@@ -264,7 +267,7 @@ def test_records_screens_in_french() -> None:
     assert text.splitlines()[0] == "**Statistiques de Léa** sur ce serveur"
     assert "Victoires\u00a0: **2 (50\u00a0%)**" in text
     assert "Niveau μ ± σ\u00a0: **27,3 ± 2,1**" in text
-    assert "Chaos subi\u00a0: **1 tuile en pioche**" in text
+    assert "Chaos subi\u00a0: **1 tuile reçue**" in text
     assert "Ouverture préférée\u00a0: **jaune 40**" in text
     assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
     # English as before, word for word.
@@ -280,3 +283,144 @@ def test_records_screens_in_french() -> None:
     assert recordtexts.history_content([], None, FRENCH) == (
         "**Parties récentes sur ce serveur**\u00a0: aucune terminée pour l'instant."
     )
+
+
+# --- French as a French group writes it ----------------------------------------------------------
+
+
+def test_a_computer_record_is_named_in_french() -> None:
+    """A computer level's stats and leaderboard row name it in the reader's language, whatever
+    name its record was stored under."""
+    record = PlayerRecord(1, "ai:easy", "Computer (easy)", matches=3)
+    stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
+    assert recordtexts.stats_title(stats, FRENCH) == "Statistiques d'Ordinateur (facile)"
+    assert "Computer" not in recordtexts.stats_content(stats, FRENCH)
+    board = BoardPage((record,), first_rank=1, total=1)
+    assert recordtexts.board_rows(board, lang=FRENCH)[0].label == "1. Ordinateur (facile)"
+    assert "**Ordinateur (facile)**" in recordtexts.board_content(board, FRENCH)
+    assert recordtexts.stats_title(stats, ENGLISH) == "Stats of Computer (easy)"
+
+
+def test_the_records_rows_read_as_french() -> None:
+    record = PlayerRecord(1, "u:1", "Léa", matches=1, tiles_taken=49)
+    stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
+    text = recordtexts.stats_content(stats, FRENCH)
+    assert "Rang sur ce serveur\u00a0: **à partir de 3 parties**" in text
+    assert "Chaos subi\u00a0: **49 tuiles reçues**" in text
+    assert FRENCH.pgettext("option description", "Whose stats (default: yours)") == (
+        "Statistiques de ce joueur (par défaut\u00a0: les vôtres)"
+    )
+
+
+def test_the_narration_says_what_happened_in_french() -> None:
+    """A tile that falls a second time glisses "d'un étage de plus" (not "encore à droite" after
+    a fall to the left); a weight "dépasse" (not "son poids est trop lourd"); the die "indique"
+    its face."""
+    from engine import Event
+    from render.narration import sentences
+
+    said = " / ".join(
+        sentences(
+            [
+                Event("placed", 0, "G60", (2, 1)),
+                Event(
+                    "collapsed", 0, "G60", (2, 1), to_pile=(("B20", (1, 1)),), detail="overweight"
+                ),
+                Event("fell", 0, "G60", (2, 1), (1, 0), detail="left"),
+                Event(
+                    "collapsed",
+                    0,
+                    "G60",
+                    (1, 0),
+                    to_pile=(("B2", (0, 0)), ("Y4", (0, 1))),
+                    detail="overweight",
+                ),
+                Event("fell", 0, "G60", (1, 0), (0, 1), detail="right"),
+                Event("rolled", 0, "G60", detail="explosion"),
+            ],
+            ["Léa", "Max"],
+            FRENCH,
+        )
+    )
+    assert "encore" not in said and "trop lourd" not in said and "donne" not in said, said
+    assert "là, son poids dépasse la somme des deux tuiles dessous" in said, said
+    assert "glisse d'un étage de plus, à droite" in said, said
+    assert "le dé de feu lancé pour le vert\u00a060 indique\u00a0: explosion" in said, said
+    assert FRENCH.gettext("there it did not fit on the tile below (heavier than it)") == (
+        "là, son poids dépasse celui de la tuile dessous"
+    )
+
+
+def test_the_refusals_and_hints_read_as_french() -> None:
+    def refusal(why: Why) -> str:
+        return words.refusal(TableError(why), texts.esc, FRENCH)
+
+    assert refusal(Why.PASSED_MOMENT) == "Ce bouton n'est plus valable\u00a0; rien n'a été modifié."
+    assert refusal(Why.MOVED_ON) == "Trop tard\u00a0: la partie a avancé."
+    assert refusal(Why.ACTED_FIRST) == (
+        "Trop tard\u00a0: quelqu'un a été plus rapide. Rien n'a été modifié."
+    )
+    assert refusal(Why.LOBBY_BUSY) == (
+        "Quelqu'un modifie la table en ce moment\u00a0; veuillez réessayer."
+    )
+    assert FRENCH.gettext("Not your turn yet: these buttons work once it is.") == (
+        "Ce n'est pas encore votre tour\u00a0: ces boutons fonctionneront quand ce sera à vous."
+    )
+    assert (
+        FRENCH.gettext(
+            "Each turn comes to its player with their hand (by direct message, or here with "
+            "**My hand**)."
+        )
+        == "À son tour, chaque joueur reçoit sa main (en message privé, ou ici avec **Ma main**)."
+    )
+
+
+def test_one_word_per_thing_in_french() -> None:
+    """Buttons say an infinitive; a tile is "posée" and "glisse"; the pile takes tiles "sous";
+    the final standings are worded once."""
+    assert FRENCH.pgettext("button", "Fall left") == "Glisser à gauche"
+    assert FRENCH.pgettext("button", "Fall right") == "Glisser à droite"
+    assert FRENCH.gettext("{player} plays {tile}") == "{player} pose {tile}"
+    falls = FRENCH.ngettext(
+        "{tiles} goes under {player}'s pile; {tile} falls",
+        "{tiles} go under {player}'s pile; {tile} falls",
+        2,
+    )
+    assert falls.endswith("{tile} glisse") and "tombe" not in falls
+    to_pile = FRENCH.npgettext(
+        "preview", "{count} tile to your pile", "{count} tiles to your pile", 2
+    )
+    assert to_pile == "{count} tuiles sous votre pioche"
+    standings = "Classement final, tuiles restantes en main et en pioche"
+    assert FRENCH.gettext(
+        "Final standings, tiles left in hand and pile (lower wins): {scores}."
+    ).startswith(standings + " (le plus petit total gagne)")
+    assert FRENCH.ngettext(
+        "Final standings, tiles left in hand and pile over {rounds} round (lower wins):",
+        "Final standings, tiles left in hand and pile over {rounds} rounds (lower wins):",
+        2,
+    ).startswith(standings + " sur {rounds} manches (le plus petit total gagne)")
+
+
+async def test_the_lobby_says_how_many_players_in_french(service: TableService) -> None:
+    t = await lobby(service, ALICE, BOB)
+    text = card_text(lobby_card(await service.board_of(t), lang=FRENCH).to_components())
+    assert "l'hôte lance la partie (de 2 à 6 joueurs)" in text
+    assert "à 2 à 6" not in text
+
+
+def test_the_french_catalog_writes_one_apostrophe_and_one_numero() -> None:
+    """The straight apostrophe throughout (as the elision of "de" writes it), and "n°"."""
+    with (i18n.LOCALES_DIR / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    translated = [
+        text
+        for m in catalog
+        if m.id
+        for text in (m.string if isinstance(m.string, tuple) else (m.string,))
+    ]
+    assert not [t for t in translated if "\u2019" in t]
+    assert not [t for t in translated if "nº" in t]
+    assert any("n° {number}" in t for t in translated)
+    elided = FRENCH.gettext("Stats of {player}").format(player="Ève")
+    assert elided == "Statistiques d'Ève"

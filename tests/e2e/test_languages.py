@@ -108,7 +108,7 @@ async def test_a_french_player_at_an_english_table_reads_their_own_answers_in_fr
     mine = await answer(await table.click(decider, game, "My hand"))
     assert mine.ephemeral
     first = mine.content.splitlines()[0]
-    assert first.startswith("🔥 **À vous de jouer** à la table nº 1 dans <#"), first
+    assert first.startswith("🔥 **À vous de jouer** à la table n° 1 dans <#"), first
     assert "Choisissez une tuile ci-dessous, puis son emplacement." in mine.content
     assert "Your turn" not in mine.content and "Pick a tile" not in mine.content
     assert "Aller à la table" in mine.labels()
@@ -178,7 +178,7 @@ async def test_a_french_server_plays_in_french_in_the_thread_and_an_english_play
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     thread = table.thread()
-    assert thread is not None and "table nº 1" in thread.name
+    assert thread is not None and "table n° 1" in thread.name
     assert french_said(game.content) or "a joué" in game.content, game.content
     assert "Ma main" in game.labels() and "My hand" not in game.labels()
     for _ in range(6):  # two turns each
