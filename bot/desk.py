@@ -29,7 +29,7 @@ from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
 from bot.languages import clicker_language
 from bot.locks import Locks
 from bot.service import Hand, LeftGame, Place, SettingsChange, SpotChoice, TableService
-from bot.show import Own, Show, handtexts
+from bot.show import Own, Show, answertexts, buttons, handtexts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
 from data.store import GuildSettings, PlayerPrefs, StoreError, TableDefaults
@@ -195,11 +195,31 @@ class Desk:
         board = await self.service.rematch(table_id, user_id, name)
         return await self.show.channel.post_lobby(board)
 
-    async def leave(self, channel_id: int, user_id: int, name: str) -> bool:
-        """``/fp leave``; True if a running game was left (a computer took the seat)."""
+    async def ask_to_leave(self, interaction: discord.Interaction[Any], channel_id: int) -> bool:
+        """``/fp leave`` in a running game the user plays in: a private confirmation whose
+        button (:class:`bot.tablebuttons.LeaveMatchButton`) leaves; True if it was asked, False
+        for a lobby (left at once, with :meth:`leave`)."""
         table = await self.service.table_in_channel(channel_id)
-        async with self.locks.table(table.id):
-            result = await self.service.leave(channel_id, user_id)
+        if table.status == "lobby":
+            return False
+        await self.service.seated_game(table.id, interaction.user.id)
+        lang = clicker_language(interaction)
+        await interaction.followup.send(
+            lang.gettext(answertexts.LEAVE_CONFIRM),
+            view=buttons.leave_view(table.id, table.version, lang),
+            ephemeral=True,
+        )
+        return True
+
+    async def leave(
+        self, channel_id: int, user_id: int, name: str, table_id: int | None = None
+    ) -> bool:
+        """``/fp leave`` (a lobby), or its confirmation's button (``table_id``: a running
+        game); True if a running game was left (a computer took the seat)."""
+        if table_id is None:
+            table_id = (await self.service.table_in_channel(channel_id)).id
+        async with self.locks.table(table_id):
+            result = await self.service.leave(channel_id, user_id, table_id)
             if isinstance(result, LeftGame):
                 await self.show.channel.left(result, name)
             else:

@@ -36,6 +36,8 @@ action        arg                                    meaning
 ``mode``      ``dm`` / ``channel``                   how I get my hands from now on
 ``rematch``   -                                      a player: a new lobby, same seats/options
 ``howto``     -                                      how to play, answered privately
+``quit``      -                                      leave the running game (``/fp leave``'s
+                                                     confirmation)
 ============  =====================================  ==========================================
 
 To add a button: a class here (its action, ``takes``, ``places``, ``new_answer``,
@@ -120,6 +122,9 @@ class TableDesk(Protocol):
         self, interaction: discord.Interaction[Any], table_id: int, version: int
     ) -> None: ...
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None: ...
+    async def leave(
+        self, channel_id: int, user_id: int, name: str, table_id: int | None = None
+    ) -> bool: ...
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -424,6 +429,26 @@ class ModeButton(TableButton, action="mode"):
         await desk.set_hand_mode(interaction.user.id, mode)
         await interaction.followup.send(
             clicker_language(interaction).gettext(answertexts.MODE_CHOSEN[mode]), ephemeral=True
+        )
+
+
+class LeaveMatchButton(TableButton, action="quit"):
+    """``/fp leave``'s confirmation in a running game: the seat goes to a computer player. The
+    confirmation turns into the answer; a table closed since is refused (the desk's leave), as
+    is a second click (no longer seated)."""
+
+    places = PRIVATE - {"dm"}  # the ephemeral answer to the command
+
+    async def act(
+        self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
+    ) -> None:
+        user = interaction.user
+        assert interaction.channel_id is not None
+        left_game = await desk.leave(
+            interaction.channel_id, user.id, display_name(user), bid.table_id
+        )
+        await interaction.edit_original_response(
+            content=answertexts.you_left(left_game, clicker_language(interaction)), view=None
         )
 
 

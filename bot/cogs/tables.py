@@ -224,10 +224,13 @@ class Tables(commands.Cog):
 
     @fp.command(name="leave", description="Leave this channel's table (a computer takes your seat)")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        """``/fp leave``."""
+        """``/fp leave``: a lobby is left at once; a running game asks to confirm first (its
+        button, :class:`bot.tablebuttons.LeaveMatchButton`, leaves)."""
         async with guarded(interaction, None, "/fp leave", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
+            if await self.desk.ask_to_leave(interaction, interaction.channel_id):
+                return  # a running game: only the confirmation's button leaves it
             left_game = await self.desk.leave(
                 interaction.channel_id, interaction.user.id, display_name(interaction.user)
             )

@@ -21,10 +21,16 @@ class Leaving(Lobby):
     """A person leaving a table, or closing it before its end (``leave`` of a lobby is the
     lobby's own)."""
 
-    async def leave(self, channel_id: int, user_id: int) -> Board | LeftGame:
+    async def leave(
+        self, channel_id: int, user_id: int, table_id: int | None = None
+    ) -> Board | LeftGame:
         """``/fp leave``: leave the lobby, or hand a running game's seat to a computer player
-        (the table closes when nobody is left)."""
-        table = await self.table_in_channel(channel_id)
+        (the table closes when nobody is left). With ``table_id`` (the confirmation's button),
+        that table only: refused if it is closed."""
+        if table_id is None:
+            table = await self.table_in_channel(channel_id)
+        else:
+            table = await self._get_open(table_id)
         if table.status == "lobby":
             return await self.leave_lobby(table.id, user_id)
         table, game = await self._get_game(table.id)
@@ -41,6 +47,11 @@ class Leaving(Lobby):
             return LeftGame(self.board(table, game), seat, True)
         log.info("table %s: seat %s left; a computer player took it", table.id, seat)
         return LeftGame(self.board(table, game), seat, False)
+
+    async def seated_game(self, table_id: int, user_id: int) -> None:
+        """Refuse unless ``user_id`` plays at the open table ``table_id`` (before asking them
+        to confirm that they leave its running game)."""
+        self._require_seat(await self._get_open(table_id), user_id)
 
     async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Board:
         """``/fp abort``: the host, or a member allowed to manage the channel, closes the table

@@ -86,6 +86,13 @@ def table_open(number: int, url: str, lang: Language) -> str:
     ).format(number=number, url=url)
 
 
+LEAVE_CONFIRM: Final = N_(
+    "If you leave, a computer player takes your seat for the rest of the match, and you are "
+    "placed last in the records."
+)
+"""``/fp leave`` in a running game: the private question above its button."""
+
+
 def you_left(left_game: bool, lang: Language) -> str:
     """The private answer to ``/fp leave``."""
     if left_game:

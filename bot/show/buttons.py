@@ -39,6 +39,20 @@ def rematch_view(board: Board, lang: Language) -> discord.ui.View:
     return view
 
 
+def leave_view(table_id: int, version: int, lang: Language) -> discord.ui.View:
+    """The button of ``/fp leave``'s confirmation in a running game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        tb.LeaveMatchButton(
+            table_id,
+            version,
+            label=lang.pgettext("button", "Leave the match"),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    return view
+
+
 # --- the table in the channel ---------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.errors import NotYourDecision, TableError, Why
+from bot.show.answertexts import LEAVE_CONFIRM
 from bot.show.lobbytexts import ADD_COMPUTER
 from bot.show.texts import esc
 from bot.show.words import refusal
@@ -319,6 +320,16 @@ class TableDriver:
         await self.fake.wait_for(
             lambda: len(message.revisions) > revisions and message.settled, TIMEOUT, "an edit"
         )
+
+    async def leave_match(self, user: FakeUser) -> Message:
+        """``/fp leave`` in a running game, confirmed with its button: the private
+        confirmation, once the click's answer replaced it."""
+        ask = await answer(await self.slash(user, "fp leave"))
+        assert ask.ephemeral and ask.content == ENGLISH.gettext(LEAVE_CONFIRM), ask
+        before = len(ask.revisions)
+        await self.click_action(user, ask, "quit")
+        await self._wait_for_edit(ask, before)
+        return ask
 
     async def start(self, host: FakeUser) -> Message:
         """The host clicks Start; returns the first game message that waits for a person."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.errors import Why
@@ -166,8 +167,7 @@ async def test_leave_a_running_game_and_abort(
     await table.open(world.alice, world.bob, world.carol)
     game = await table.start(world.alice)
     table_id = table.table_id()
-    ix = await table.slash(world.alice, "fp leave")
-    await private_answer(ix)
+    await table.leave_match(world.alice)
     record = await stored_table(db_url, table_id)
     assert dict(record.departed) == {0: world.alice.id}  # a computer player took her seat
     assert record.seats[0].user_id is None and record.seats[0].ai is not None
@@ -368,3 +368,57 @@ async def test_help_lists_every_registered_command_in_one_private_screen(
     assert "`/fp new [curse] [fire_die]" in text  # optional options in brackets
     assert "`/fp replay match`" in text  # a required one without
     assert "**How to play:**" in text
+
+
+async def test_leaving_a_running_game_asks_first_and_a_stale_confirmation_changes_nothing(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    await table.start(world.alice)
+    table_id = table.table_id()
+    posted = len(table.bot_messages())
+    # /fp leave only asks, privately: Bob is still seated and the table is told nothing.
+    asks = [await answer(await table.slash(world.bob, "fp leave")) for _ in range(2)]
+    for ask in asks:
+        assert ask.ephemeral and ask.content == ENGLISH.gettext(answertexts.LEAVE_CONFIRM)
+        ((label, style),) = [(b.get("label"), b.get("style")) for b in ask.buttons()]
+        assert label == "Leave the match" and style == discord.ButtonStyle.danger.value
+    record = await stored_table(db_url, table_id)
+    assert not record.departed and record.seats[1].user_id == world.bob.id
+    assert len(table.bot_messages()) == posted
+    # The button leaves, as /fp leave did: a computer player takes his seat.
+    before = len(asks[0].revisions)
+    await table.click_action(world.bob, asks[0], "quit")
+    await table._wait_for_edit(asks[0], before)
+    assert asks[0].content == answertexts.you_left(True, lang=ENGLISH) and not asks[0].buttons()
+    record = await stored_table(db_url, table_id)
+    assert dict(record.departed) == {1: world.bob.id}
+    # A second confirmation, once he left: answered privately, nothing changes.
+    again = await table.click_action(world.bob, asks[1], "quit")
+    assert await private_answer(again) == refusal_text(Why.NOT_PLAYING)
+    assert (await stored_table(db_url, table_id)).departed == record.departed
+    # A confirmation clicked after the game ended: answered privately, nothing changes.
+    ask = await answer(await table.slash(world.carol, "fp leave"))
+    await private_answer(await table.slash(world.alice, "fp abort"))
+    ended = await stored_table(db_url, table_id)
+    late = await table.click_action(world.carol, ask, "quit")
+    assert await private_answer(late) == refusal_text(Why.TABLE_CLOSED)
+    after = await stored_table(db_url, table_id)
+    assert (after.status, after.departed, after.version) == (
+        "aborted",
+        ended.departed,
+        ended.version,
+    )
+    assert after.seats[2].user_id == world.carol.id
+
+
+async def test_leaving_a_lobby_is_immediate(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
+    await run_bot()
+    await table.open(world.alice, world.bob)
+    table_id = table.table_id()
+    ix = await table.slash(world.bob, "fp leave")
+    assert await private_answer(ix) == answertexts.you_left(False, lang=ENGLISH)
+    assert [s.user_id for s in (await stored_table(db_url, table_id)).seats] == [world.alice.id]

@@ -19,7 +19,7 @@ from tests.fakediscord.fixtures import StartBot, World
 from tests.pgserver import PgServer
 
 from .conftest import MovableClock, OwnPg, bot_config
-from .driver import TIMEOUT, TableDriver, actions, answer, is_players_turn, stored_log
+from .driver import TIMEOUT, TableDriver, actions, is_players_turn, stored_log
 from .test_decisions import COLLAPSE, write_state
 
 OPEN_DM = "POST /users/@me/channels"
@@ -160,7 +160,7 @@ async def test_a_screen_the_outage_held_up_is_dropped_if_the_table_moved_on_mean
     after = await table.fall(world.alice, falling, "left")
     assert TableDriver.decider(after) == bob.id
     await fake.wait_for(lambda: fake.requests_to(OPEN_DM), TIMEOUT, "Bob's DMs being opened")
-    await answer(await table.slash(bob, "fp leave"))
+    await table.leave_match(bob)
     await fake.wait_for(
         lambda: TableDriver.decider(table.latest_game()) == world.carol.id,
         TIMEOUT,
