@@ -27,7 +27,7 @@ match is finished and belongs to the clicker's server, and clamps the step.
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import discord
 
@@ -62,7 +62,23 @@ async def unavailable(interaction: discord.Interaction[Any]) -> None:
         raise TableError(Why.RECORDS_UNAVAILABLE)
 
 
-class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SHARE):
+class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """What every records button does when clicked: hand the click to the ``Records`` cog, or
+    say the records are unavailable while it is not loaded. Never registered itself (its
+    template matches nothing); each kind below brings its own."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = _cog(interaction)
+        if cog is None:
+            return await unavailable(interaction)
+        await self.run(cog, interaction)
+
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
+        """What the button asks of the cog."""
+        raise NotImplementedError
+
+
+class ShareButton(RecordsButton, template=SHARE):
     """Post the stats shown privately in the channel, for everyone."""
 
     def __init__(self, player: str, label: str = "", emoji: str | None = None) -> None:
@@ -86,14 +102,11 @@ class ShareButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SHARE
     ) -> ShareButton:
         return cls(decode_player(match["who"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return await unavailable(interaction)
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
         await cog.share(interaction, self.player)
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD):
+class BoardButton(RecordsButton, template=BOARD):
     """Another page of the leaderboard (``direction``: ``p`` previous or ``n`` next, so two
     buttons never share an id)."""
 
@@ -127,14 +140,11 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
     ) -> BoardButton:
         return cls(int(match["page"]), match["dir"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return await unavailable(interaction)
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
         await cog.board_page(interaction, self.page)
 
 
-class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP):
+class StepButton(RecordsButton, template=STEP):
     """A replay step (``tag`` tells the buttons of one message apart)."""
 
     def __init__(
@@ -164,21 +174,22 @@ class StepButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=STEP):
     ) -> StepButton:
         return cls(int(match["table"]), int(match["step"]), match["tag"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return await unavailable(interaction)
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
         # "r" is a Replay button of a history message: a new private message; the others
         # step the replay message they are on.
         await cog.replay_step(interaction, self.table_id, self.step, new=self.tag == "r")
 
 
-class SummaryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SUMMARY):
-    """The animated summary of a match, privately."""
+class MatchButton(RecordsButton, template=r"(?!)"):
+    """A button about one whole match, privately (``kind``: the word of its id)."""
+
+    kind: str = ""
 
     def __init__(self, table_id: int, label: str = "", emoji: str | None = None) -> None:
         super().__init__(
-            discord.ui.Button(label=label, emoji=emoji, custom_id=f"fp:rec:gif:{table_id}", row=1)
+            discord.ui.Button(
+                label=label, emoji=emoji, custom_id=f"fp:rec:{self.kind}:{table_id}", row=1
+            )
         )
         self.table_id = table_id
 
@@ -189,39 +200,25 @@ class SummaryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SUM
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> SummaryButton:
+    ) -> Self:
         return cls(int(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return await unavailable(interaction)
+
+class SummaryButton(MatchButton, template=SUMMARY):
+    """The animated summary of a match, privately."""
+
+    kind = "gif"
+
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
         await cog.summary(interaction, self.table_id)
 
 
-class ExportButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EXPORT):
+class ExportButton(MatchButton, template=EXPORT):
     """The match as a scenario file, privately."""
 
-    def __init__(self, table_id: int, label: str = "", emoji: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, emoji=emoji, custom_id=f"fp:rec:json:{table_id}", row=1)
-        )
-        self.table_id = table_id
+    kind = "json"
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ExportButton:
-        return cls(int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = _cog(interaction)
-        if cog is None:
-            return await unavailable(interaction)
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
         await cog.export(interaction, self.table_id)
 
 
