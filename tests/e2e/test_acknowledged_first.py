@@ -18,6 +18,7 @@ from tests.pgserver import PgServer
 
 from .conftest import MakeBot, MovableClock, OwnPg, bot_config
 from .driver import TableDriver, actions, answer, card_text, is_spot_step, lobby_controls
+from .test_database_outage import started
 from .test_decisions import COLLAPSE, private_answer, write_state
 
 ANSWERING = ("bot.replies", "bot.components", "bot.tablebuttons", "bot.cogs.tables")
@@ -41,12 +42,10 @@ async def started_on_own_pg(
     """A PostgreSQL server of the test's own (the bot waits :data:`WAITS_S` for it), the bot on
     its database ``database`` dealing :data:`COLLAPSE`, a table of Alice, Bob and Carol started:
     the server and the game's first message."""
-    pg = own_pg(retry_s=WAITS_S, timeout_s=WAITS_S)
-    url = pg.create_database(database)
-    await start_bot(
-        Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
-    )
-    await table.open(world.alice, world.bob, world.carol)
+    pg, _, _ = await started(
+        own_pg, world, start_bot, clock, table, tmp_path, database,
+        retry_s=WAITS_S, timeout_s=WAITS_S,
+    )  # fmt: skip
     return pg, await table.start(world.alice)
 
 

@@ -38,11 +38,15 @@ async def started(
     table: TableDriver,
     tmp_path: Path,
     database: str,
+    *,
+    retry_s: float = WAITS_S,
+    timeout_s: float = 2 * WAITS_S,
 ) -> tuple[PgServer, str, Message]:
-    """A PostgreSQL server of the test's own (the bot waits :data:`WAITS_S` for it), the bot on
-    its database ``database`` dealing :data:`COLLAPSE`, a table of Alice, Bob and Carol open
-    (not started): the server, the database's URL and the lobby card."""
-    pg = own_pg(retry_s=WAITS_S, timeout_s=2 * WAITS_S)
+    """A PostgreSQL server of the test's own (the bot waits ``retry_s`` between tries, at most
+    ``timeout_s`` a query), the bot on its database ``database`` dealing :data:`COLLAPSE`, a
+    table of Alice, Bob and Carol open (not started): the server, the database's URL and the
+    lobby card."""
+    pg = own_pg(retry_s=retry_s, timeout_s=timeout_s)
     url = pg.create_database(database)
     await start_bot(
         Bot(bot_config(url, test_state_file=write_state(tmp_path, COLLAPSE)), clock=clock)
