@@ -1,13 +1,15 @@
 """Drawing: tile faces (made once per size and cached), marks, and the pyramid itself.
 
-A tile's face shows its colour as fill, its weight as a large number, its colour letter and the
-colour's shape (circle, triangle, square, diamond) in a badge (colour is never the only signal),
-and its material as a pattern: diagonal stripes for
-straw, wavy grain for wood, bricks for stone, a flame for coals and blowtorches (over a lump of
-coal or a torch's nozzle), the four colours around a grey disc for the millstone.
+A tile's face shows its colour as fill, its weight as a large number, its colour's letter (in
+the reader's language, :func:`render.labels.colour_letters`) and the colour's shape (circle,
+triangle, square, diamond) in a badge (colour is never the only signal), and its material as a
+pattern: diagonal stripes for straw, wavy grain for wood, bricks for stone, a flame for coals
+and blowtorches (over a lump of coal or a torch's nozzle), the four colours around a grey disc
+for the millstone.
 
-Faces are drawn at twice their size and scaled down (smooth edges), once per tile and block
-size when first needed, and kept in a small cache guarded by locks; pictures paste them.
+Faces are drawn at twice their size and scaled down (smooth edges), once per tile, block size
+and set of colour letters when first needed, and kept in a small cache guarded by locks;
+pictures paste them.
 """
 
 from __future__ import annotations
@@ -22,16 +24,19 @@ from PIL import Image, ImageDraw
 
 from engine import Pos
 from engine.tiles import BLOWTORCH, COAL, MATERIAL, MILLSTONE_CODE, STONE, STRAW, TILE_SET, WOOD
+from i18n import Language
 from render import fonts, layout, theme
+from render.labels import ColourLetters, colour_letters
 from render.layout import Box, Layout
 from render.theme import RGB
 
 SUPERSAMPLE: Final = 2
 """Faces are drawn this many times larger, then scaled down."""
 COMPACT_W: Final = 50
-"""Blocks narrower than this show the code (``Y30``) instead of a badge and a large number."""
+"""Blocks narrower than this show the code (``Y30``, French ``J30``) instead of a badge and a
+large number."""
 FACE_CACHE_SIZES: Final = 24
-"""How many block sizes keep their faces cached."""
+"""How many block sizes (each with one language's letters) keep their faces cached."""
 NUMBER_HEIGHT: Final = 0.56
 """The weight's font size, as a share of the block's height."""
 NUMBER_WIDTH: Final = 0.56
@@ -47,12 +52,13 @@ MILL_DISC: Final = (0.34, 0.45)
 
 
 class TileSet:
-    """The tile faces for one block size, drawn on first use and kept, and the mask that
-    rounds their corners. Safe to share between threads: faces are added under a lock and never
-    changed once made."""
+    """The tile faces for one block size and one set of colour letters, drawn on first use and
+    kept, and the mask that rounds their corners. Safe to share between threads: faces are added
+    under a lock and never changed once made."""
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, letters: ColourLetters) -> None:
         self.size = (width, height)
+        self.letters = letters
         self.mask = _mask(width, height)
         self._faces: dict[str, Image.Image] = {}
         self._lock = threading.Lock()
@@ -64,20 +70,21 @@ class TileSet:
             return found
         # Drawn outside the lock: two threads may draw the same face, which is harmless (the
         # result is the same) and keeps one drawing from holding up every other picture.
-        made = _face(tile, *self.size)
+        made = _face(tile, *self.size, self.letters)
         if tile not in TILE_SET:
             return made
         with self._lock:
             return self._faces.setdefault(tile, made)
 
 
-_cache: OrderedDict[tuple[int, int], TileSet] = OrderedDict()
+_cache: OrderedDict[tuple[int, int, ColourLetters], TileSet] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def tile_set(width: int, height: int) -> TileSet:
-    """The faces of the tiles as ``width`` x ``height`` blocks (cached per size)."""
-    key = (max(4, width), max(4, height))
+def tile_set(width: int, height: int, *, lang: Language) -> TileSet:
+    """The faces of the tiles as ``width`` x ``height`` blocks, with the colours' letters of
+    ``lang`` (cached per size and letters)."""
+    key = (max(4, width), max(4, height), colour_letters(lang))
     with _cache_lock:
         found = _cache.get(key)
         if found is None:
@@ -102,8 +109,9 @@ def _mask(w: int, h: int) -> Image.Image:
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-def _face(tile: str, w: int, h: int) -> Image.Image:
-    """Draw one tile's face at ``SUPERSAMPLE`` times the size, then scale it down."""
+def _face(tile: str, w: int, h: int, letters: ColourLetters) -> Image.Image:
+    """Draw one tile's face at ``SUPERSAMPLE`` times the size, then scale it down; its colour
+    is named by its letter in ``letters``."""
     s = SUPERSAMPLE
     W, H = w * s, h * s
     material = MATERIAL.get(tile, "")
@@ -136,9 +144,10 @@ def _face(tile: str, w: int, h: int) -> Image.Image:
             pad = H * 0.12
             shape(d, kind, (pad, (H - mark) / 2, pad + mark, (H + mark) / 2), theme.INK)
             left = int(pad + mark)
-        _centred(d, tile, (left, 0, W - icon_room, H), 0.9, 0.62, halo)
+        code = letters.code(tile) if tile in MATERIAL else tile
+        _centred(d, code, (left, 0, W - icon_room, H), 0.9, 0.62, halo)
     else:
-        badge_right = _badge(d, tile[0], H, halo)
+        badge_right = _badge(d, colour, letters[colour], H, halo)
         number_box = (badge_right, 0, W - icon_room, H)
         if tile == MILLSTONE_CODE:
             half = int(W * MILL_DISC[0])
@@ -180,15 +189,15 @@ def _centred(
     )
 
 
-def _badge(d: ImageDraw.ImageDraw, letter: str, H: int, halo: RGB) -> int:
-    """The colour letter and its shape in a light badge, top left; returns the badge's right
-    edge."""
+def _badge(d: ImageDraw.ImageDraw, colour: str, letter: str, H: int, halo: RGB) -> int:
+    """The colour's letter (as the reader writes it) and the colour's shape in a light badge,
+    top left; returns the badge's right edge."""
     size = max(8, int(H * BADGE_SIZE))
     f = fonts.bold(size)
     pad = max(2, size // 5)
     x0 = y0 = max(3, H // 12)
     tw = int(f.getlength(letter))
-    kind = theme.TILE_SHAPE.get(letter)
+    kind = theme.TILE_SHAPE.get(colour)
     mark = int(size * SHAPE_SIZE) if kind else 0
     box = (x0, y0, x0 + tw + 2 * pad + (mark + pad if kind else 0), y0 + size + pad)
     d.rounded_rectangle(box, radius=pad, fill=halo, outline=theme.INK, width=max(1, H // 60))
@@ -466,9 +475,11 @@ def pyramid(
     tiles: Mapping[Pos, str],
     *,
     skip: Iterable[Pos] = (),
+    lang: Language,
 ) -> TileSet:
-    """Paste every tile of ``tiles`` (but those at ``skip``) in its place; returns the faces."""
-    ts = tile_set(*lay.block_size)
+    """Paste every tile of ``tiles`` (but those at ``skip``) in its place, each with its
+    colour's letter in ``lang``; returns the faces."""
+    ts = tile_set(*lay.block_size, lang=lang)
     hidden = set(skip)
     for pos, tile in tiles.items():
         if pos not in hidden:
@@ -488,9 +499,12 @@ def mini_row(
     tiles: Iterable[str],
     size: tuple[int, int],
     right: int,
+    *,
+    lang: Language,
 ) -> int:
-    """Small tiles side by side from ``(x, y)``, stopping before ``right``; returns x reached."""
-    ts = tile_set(*size)
+    """Small tiles side by side from ``(x, y)``, stopping before ``right``; returns x reached.
+    Each shows its colour's letter in ``lang``."""
+    ts = tile_set(*size, lang=lang)
     step = size[0] + 4
     for t in tiles:
         if x + size[0] > right:
@@ -501,9 +515,16 @@ def mini_row(
 
 
 def tray(
-    img: Image.Image, d: ImageDraw.ImageDraw, y: int, label: str, tiles: Sequence[str]
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    y: int,
+    label: str,
+    tiles: Sequence[str],
+    *,
+    lang: Language,
 ) -> None:
-    """A row of small tiles after ``label``; ``+N`` when they do not all fit."""
+    """A row of small tiles after ``label`` (both in ``lang``); ``+N`` when they do not all
+    fit."""
     f = fonts.regular(layout.SMALL_SIZE)
     x = layout.MARGIN
     cy = y + layout.MINI_H // 2
@@ -513,7 +534,7 @@ def tray(
     step = layout.MINI_W + 4
     room = max(0, (right - x) // step)
     shown = list(tiles) if len(tiles) <= room else list(tiles[: max(0, room - 1)])
-    x = mini_row(img, x, y, shown, (layout.MINI_W, layout.MINI_H), right)
+    x = mini_row(img, x, y, shown, (layout.MINI_W, layout.MINI_H), right, lang=lang)
     if len(shown) < len(tiles):
         text(
             d,

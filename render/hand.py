@@ -128,7 +128,7 @@ def draw_tiles(
     """The tiles of a hand in ``slots`` (empty places outlined), each with its label lines
     from ``label_y`` down: the name in bold as on its button, the material dimmer."""
     first = slots[0]
-    ts = draw.tile_set(first[2] - first[0], first[3] - first[1])
+    ts = draw.tile_set(first[2] - first[0], first[3] - first[1], lang=lang)
     gap = slots[1][0] - first[2] if len(slots) > 1 else layout.HAND_GAP
     name_font = fonts.bold(layout.HAND_LABEL_SIZE)
     material_font = fonts.regular(layout.SMALL_SIZE)

@@ -518,7 +518,7 @@ def _draw(frame: Frame, lay: FrameLayout, lang: Language) -> Image.Image:
     for kind, pos in frame.marks:
         if kind == MARK_SPOT:
             draw.slot(d, pyr.pixel_box(pos), "", theme.SPOT_LINE, theme.SPOT_LINE)
-    ts = draw.pyramid(img, pyr, frame.pyramid)
+    ts = draw.pyramid(img, pyr, frame.pyramid, lang=lang)
     if frame.moving is not None:
         tile, a, b, t = frame.moving
         draw.paste_tile(img, ts, tile, pyr.between(a, b, t))
@@ -553,8 +553,8 @@ def _draw(frame: Frame, lay: FrameLayout, lang: Language) -> Image.Image:
     draw.ground(d, lay.ground)
     y = lay.trays_y
     for label, tiles in frame.piles:
-        draw.tray(img, d, y, label, tiles)
+        draw.tray(img, d, y, label, tiles, lang=lang)
         y += layout.TRAY_H
     if frame.out:
-        draw.tray(img, d, y, out_of_game(lang), frame.out)
+        draw.tray(img, d, y, out_of_game(lang), frame.out, lang=lang)
     return img

@@ -99,7 +99,7 @@ def turn_screen_image(
     draw_pyramid(img, d, lay.pyramid, scene, lang)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
-        draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed)
+        draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed, lang=lang)
     _hand_head(d, lay, view, me, lang)
     draw_tiles(img, d, lay.slots, hand, lay.label_y, lang)
     return img

@@ -71,7 +71,7 @@ def table_image(
     draw_pyramid(img, d, lay.pyramid, scene, lang)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
-        draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed)
+        draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed, lang=lang)
     _legend(img, lay.legend_y, lang)
     return img
 
@@ -200,7 +200,7 @@ def draw_pyramid(
         for side, pos in ((-1, fall.left), (1, fall.right)):
             if pos not in scene.pyramid:
                 draw.landing(d, lay.pixel_box(pos), side)
-    draw.pyramid(img, lay, scene.pyramid)
+    draw.pyramid(img, lay, scene.pyramid, lang=lang)
     ring = max(3, bh // 16)
     if scene.placed is not None and (fall is None or scene.placed != fall.at):
         draw.ring(d, lay.pixel_box(scene.placed), theme.NEW_RING, ring)
@@ -235,7 +235,7 @@ def _legend_strip(lang: Language) -> Image.Image:
         need = layout.MINI_W + 8 + int(f.getlength(word))
         if x and x + need > width:
             x, y = 0, y + row_h
-        draw.mini_row(strip, x, y, [tile], (layout.MINI_W, layout.MINI_H), width)
+        draw.mini_row(strip, x, y, [tile], (layout.MINI_W, layout.MINI_H), width, lang=lang)
         x += layout.MINI_W + 8
         draw.text(d, (x, y + layout.MINI_H // 2), word, f, theme.TEXT_DIM, "lm")
         x += int(f.getlength(word)) + 24

@@ -13,10 +13,12 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine import Game, View, view
 from render import samples
+from render.draw import TileSet
+from render.encode import to_palette
 from render.layout import Box
 from render.theme import RGB
 
@@ -70,6 +72,36 @@ def ring_pixels(im: Image.Image, box: Box, lo: int, hi: int) -> list[RGB]:
         for y in range(y0 - d, y1 + d):
             found.append(im.getpixel((x0 - d, y)))  # type: ignore[arg-type]
             found.append(im.getpixel((x1 - 1 + d, y)))  # type: ignore[arg-type]
+    return found
+
+
+def face_places(picture: Image.Image, tiles: TileSet, tile: str) -> list[tuple[int, int]]:
+    """The top-left corners of every place where ``picture`` (decoded) shows the face of
+    ``tile`` from ``tiles`` exactly, as the encoder maps it onto the palette (every pixel the
+    face covers whole: the rounded corners, blended with what is under them, are left out)."""
+    face = to_palette(tiles.face(tile)).convert("RGB")
+    whole = tiles.mask.point(lambda a: 255 if a == 255 else 0)
+    w, h = face.size
+    key_y = h // 2
+    key = face.crop((2, key_y, w - 2, key_y + 1)).tobytes()  # a row across the middle
+    data = picture.convert("RGB").tobytes()
+    stride = picture.width * 3
+    found = []
+    for y in range(key_y, picture.height - (h - key_y) + 1):
+        row = data[y * stride : (y + 1) * stride]
+        at = row.find(key)
+        while at >= 0:
+            x, top = at // 3 - 2, y - key_y
+            if at % 3 == 0 and 0 <= x <= picture.width - w:
+                region = picture.crop((x, top, x + w, top + h)).convert("RGB")
+                differs = (
+                    ImageChops.difference(region, face)
+                    .convert("L")
+                    .point(lambda v: 255 if v else 0)
+                )
+                if ImageChops.multiply(differs, whole).getbbox() is None:
+                    found.append((x, top))
+            at = row.find(key, at + 1)
     return found
 
 

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from engine import Game, view
-from i18n import ENGLISH
+from i18n import ENGLISH, Language
 from render import draw, render_table, table_layout, theme
 from tests.render.conftest import decode, flat, inner
 
@@ -199,9 +199,10 @@ def test_the_shape_drawer_draws_four_different_shapes() -> None:
         assert classify(mask) == kind
 
 
-def badge_shape(tile: str) -> str:
-    """The shape in the badge of ``tile``'s face: the ink right of the letter in the badge."""
-    face = draw.tile_set(300, 186).face(tile).convert("RGB")
+def badge_shape(tile: str, lang: Language) -> str:
+    """The shape in the badge of ``tile``'s face (its colour's letter in ``lang``): the ink
+    right of the letter in the badge."""
+    face = draw.tile_set(300, 186, lang=lang).face(tile).convert("RGB")
     halo = theme.light(theme.TILE_FILL[tile[0]])
     w, h = face.size
     px = face.load()
@@ -234,7 +235,7 @@ def badge_shape(tile: str) -> str:
 
 @pytest.mark.parametrize("colour", ["Y", "R", "G", "B"])
 def test_each_colours_tiles_show_its_shape_beside_the_letter(colour: str) -> None:
-    assert badge_shape(f"{colour}40") == theme.TILE_SHAPE[colour]
+    assert badge_shape(f"{colour}40", ENGLISH) == theme.TILE_SHAPE[colour]
 
 
 def test_the_four_colours_have_four_different_shapes() -> None:

@@ -207,7 +207,7 @@ def test_a_won_round_and_a_match_render() -> None:
 
 def test_every_face_maps_exactly_onto_the_palette() -> None:
     """The tile fills survive palette encoding unchanged (the fixed palette holds them)."""
-    ts = tile_set(80, 49)
+    ts = tile_set(80, 49, lang=ENGLISH)
     for tile in ALL_TILES:
         face = ts.face(tile)
         if tile != "M200":
