@@ -8,13 +8,13 @@ words: pioche, effondrement, chaos, meule, charbon, chalumeau); the examples are
 
 from __future__ import annotations
 
-import io
-
 import discord
 
 from bot.show import pictures
-from engine import Game, Play, view
+from bot.show.message import attachment
+from engine import Game, Play, View, view
 from i18n import Language
+from render import alttext
 
 COLOUR = 0xE8590C
 
@@ -82,13 +82,25 @@ def _titles(lang: Language) -> dict[str, str]:
     }
 
 
+EXAMPLE_NAMES = ("Léa", "Max")
+"""The players of the examples."""
+
+
+def _example(key: str) -> View:
+    return view(_fits_example() if key == "fits" else _collapse_example(), None)
+
+
 async def _picture(key: str, lang: Language) -> bytes:
     if (key, lang.code) not in _cache:
-        game = _fits_example() if key == "fits" else _collapse_example()
         _cache[key, lang.code] = await pictures.table_png(
-            view(game, None), ["Léa", "Max"], title=_titles(lang)[key], lang=lang
+            _example(key), EXAMPLE_NAMES, title=_titles(lang)[key], lang=lang
         )
     return _cache[key, lang.code]
+
+
+def _described(key: str, lang: Language) -> str:
+    """What a screen reader reads of an example's picture."""
+    return alttext.table_text(_example(key), EXAMPLE_NAMES, title=_titles(lang)[key], lang=lang)
 
 
 async def rules_message(
@@ -110,11 +122,7 @@ async def rules_message(
     )
     second.set_image(url="attachment://collapse.png")
     files = [
-        discord.File(
-            io.BytesIO(fits), filename="fits.png", description=lang.gettext("A tile that fits")
-        ),
-        discord.File(
-            io.BytesIO(collapse), filename="collapse.png", description=lang.gettext("A collapse")
-        ),
+        attachment(fits, "fits.png", _described("fits", lang)),
+        attachment(collapse, "collapse.png", _described("collapse", lang)),
     ]
     return [first, second], files

@@ -15,7 +15,6 @@ lobby card's layout are in their own modules already.
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -31,9 +30,10 @@ from bot.service import Board, LeftGame, MatchResult, Reminder, Step
 from bot.show import buttons, lobbycard, pictures, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
-from bot.show.message import Message, ping
+from bot.show.message import Message, attachment, ping
 from bot.show.outbox import POST_ERRORS, Outbox
 from bot.show.table import Tables, Waiting
+from render import alttext
 
 log = logging.getLogger(__name__)
 
@@ -82,18 +82,16 @@ class TableChannel:
         if board.view is None:
             return []
         lang = table_language(board)
+        names, title = drawn(board.names), turntexts.picture_title(board, lang)
         png = await pictures.table_png(
             board.view,
-            drawn(board.names),
-            title=turntexts.picture_title(board, lang),
+            names,
+            title=title,
             renderer=self.outbox.renderer,
             lang=lang,
         )
-        return [
-            discord.File(
-                io.BytesIO(png), filename="pyramid.png", description=lang.gettext("The pyramid")
-            )
-        ]
+        said = alttext.table_text(board.view, names, title=title, lang=lang)
+        return [attachment(png, "pyramid.png", said)]
 
     async def step_files(self, step: Step) -> list[discord.File]:
         """The one picture of a move's message: the animation of what happened, ending on the
@@ -111,22 +109,21 @@ class TableChannel:
         if board.view is None or before is None or not pictures.has_mayhem(events):
             return await self.board_files(board)
         lang = table_language(board)
+        names, title = drawn(board.names), turntexts.picture_title(board, lang)
         pic = await pictures.turn_picture(
             before,
             events,
             board.view,
-            drawn(board.names),
-            title=turntexts.picture_title(board, lang),
+            names,
+            title=title,
             renderer=self.outbox.renderer,
             lang=lang,
         )
-        return [
-            discord.File(
-                io.BytesIO(pic.data),
-                filename=f"pyramid.{pic.extension}",
-                description=lang.gettext("What happened, ending on the pyramid"),
-            )
-        ]
+        if pic.animated:
+            said = alttext.turn_text(events, board.view, names, title=title, lang=lang)
+        else:
+            said = alttext.table_text(board.view, names, title=title, lang=lang)
+        return [attachment(pic.data, f"pyramid.{pic.extension}", said)]
 
     async def board_message(self, board: Board, content: str | None = None) -> Message:
         """A board's picture with its words and buttons."""

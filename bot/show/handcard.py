@@ -5,19 +5,17 @@ screens in the channel are both made here."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
-
-import discord
 
 from bot import names as player_names
 from bot.narrate import narrate
 from bot.service import Hand
 from bot.show import buttons, handtexts, pictures, texts
-from bot.show.message import Message
+from bot.show.message import Message, attachment
 from bot.show.outbox import Outbox
 from bot.show.table import Tables
 from i18n import Language
+from render import alttext
 
 
 class HandCard:
@@ -50,13 +48,16 @@ class HandCard:
         since their last move. In ``lang``: the clicker's for a click's answer, the player's
         (:func:`bot.languages.player_language`) for a screen sent to them unasked."""
         drawn = [player_names.clean(n) for n in hand.names]
+        title = handtexts.hand_title(hand, lang)
         png = await pictures.screen_png(
             hand.view,
             drawn,
-            title=handtexts.hand_title(hand, lang),
+            title=title,
             renderer=self.outbox.renderer,
             lang=lang,
         )
+        fitting = hand.fitting if hand.decision == "play" else ()
+        said = alttext.screen_text(hand.view, drawn, title=title, fitting=fitting, lang=lang)
         content = handtexts.hand_content(
             hand,
             guild_name=await self.outbox.guild_name(hand.guild_id),
@@ -65,13 +66,7 @@ class HandCard:
         )
         message = Message(
             content,
-            files=[
-                discord.File(
-                    io.BytesIO(png),
-                    filename="turn.png",
-                    description=lang.gettext("The pyramid and your hand"),
-                )
-            ],
+            files=[attachment(png, "turn.png", said)],
             view=buttons.hand_view(
                 hand,
                 fall_row=fall_row,

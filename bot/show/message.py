@@ -3,11 +3,14 @@ message holds is checked where it is built, not assembled from keyword dictionar
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
+
+from render import alttext
 
 
 def ping(users: Sequence[int]) -> discord.AllowedMentions:
@@ -15,6 +18,13 @@ def ping(users: Sequence[int]) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(u) for u in users], replied_user=False
     )
+
+
+def attachment(data: bytes, filename: str, description: str) -> discord.File:
+    """A file as the bot attaches it: always with its description, the alt text a screen
+    reader reads for it (:mod:`render.alttext` words it), within Discord's 1,024 characters.
+    Every file the bot sends is made here."""
+    return discord.File(io.BytesIO(data), filename=filename, description=alttext.clip(description))
 
 
 @dataclass

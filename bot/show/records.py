@@ -10,7 +10,6 @@ rest of the show side, it never asks the service or the store: the records desk
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,9 +22,11 @@ from bot.languages import clicker_language
 from bot.recordbuttons import BoardButton, ExportButton, ShareButton, StepButton, SummaryButton
 from bot.records.results import MatchExport, ReplayShown
 from bot.show import recordtexts as words
+from bot.show.message import attachment
 from bot.show.pictures import card_png, summary_gif, table_png, turn_picture
 from data.records import BoardPage, HistoryEntry, PlayerStats
 from i18n import Language
+from render import alttext
 
 Interaction = discord.Interaction[Any]
 
@@ -117,10 +118,10 @@ async def stats_message(stats: PlayerStats | None, name: str, lang: Language) ->
     """A player's stats as text and as a card (no card when they have no rated match)."""
     if stats is None:
         return Answer(words.no_stats(name, lang))
-    png = await card_png(
-        words.stats_title(stats, lang), words.stats_rows(stats, lang), "Flaming Pyramids"
-    )
-    return Answer(words.stats_content(stats, lang), [discord.File(io.BytesIO(png), "stats.png")])
+    title, rows = words.stats_title(stats, lang), words.stats_rows(stats, lang)
+    png = await card_png(title, rows, "Flaming Pyramids")
+    said = alttext.card_text(title, rows, "Flaming Pyramids", lang=lang)
+    return Answer(words.stats_content(stats, lang), [attachment(png, "stats.png", said)])
 
 
 async def board_message(board: BoardPage, lang: Language) -> Answer:
@@ -129,12 +130,10 @@ async def board_message(board: BoardPage, lang: Language) -> Answer:
     content = words.board_content(board, lang)
     if not board.entries:
         return Answer(content)
-    png = await card_png(
-        words.board_title(board, lang),
-        words.board_rows(board, lang=lang),
-        words.board_subtitle(lang),
-    )
-    file = discord.File(io.BytesIO(png), "leaderboard.png")
+    title, rows = words.board_title(board, lang), words.board_rows(board, lang=lang)
+    png = await card_png(title, rows, words.board_subtitle(lang))
+    said = alttext.card_text(title, rows, words.board_subtitle(lang), lang=lang)
+    file = attachment(png, "leaderboard.png", said)
     return Answer(content, [file], view=board_view(board, lang))
 
 
@@ -143,13 +142,16 @@ async def step_message(shown: ReplayShown, lang: Language) -> Answer:
     text = words.step_text(shown, lang)
     s = shown.step
     names = list(shown.names)
+    said = alttext.table_text(s.after, names, title=text.title, lang=lang)
     if s.before is None:
         data = await table_png(s.after, names, title=text.title, lang=lang)
         name = "replay.png"
     else:
         pic = await turn_picture(s.before, s.events, s.after, names, title=text.title, lang=lang)
         data, name = pic.data, f"replay.{pic.extension}"
-    file = discord.File(io.BytesIO(data), name)
+        if pic.animated:
+            said = alttext.turn_text(s.events, s.after, names, title=text.title, lang=lang)
+    file = attachment(data, name, said)
     return Answer(text.content, [file], view=replay_view(shown, lang))
 
 
@@ -243,9 +245,10 @@ async def summary(ix: Interaction, moments: Sequence[ReplayShown]) -> None:
     number = moments[0].table.number
     frames = [(m.step.after, words.summary_caption(m, lang)) for m in moments]
     gif = await summary_gif(frames, names, lang=lang)
+    said = alttext.summary_text(frames, names, lang=lang)
     await ix.followup.send(
         words.summary_text(number, lang),
-        file=discord.File(io.BytesIO(gif), f"summary-{number}.gif"),
+        file=attachment(gif, f"summary-{number}.gif", said),
         ephemeral=True,
     )
 
@@ -253,8 +256,10 @@ async def summary(ix: Interaction, moments: Sequence[ReplayShown]) -> None:
 async def export(ix: Interaction, exported: MatchExport) -> None:
     """A match as a scenario file, privately."""
     data = json.dumps(exported.scenario, separators=(",", ":")).encode()
+    lang = clicker_language(ix)
+    said = alttext.scenario_file(exported.number, lang=lang)
     await ix.followup.send(
-        words.export_text(exported.number, clicker_language(ix)),
-        file=discord.File(io.BytesIO(data), words.export_file(exported.number)),
+        words.export_text(exported.number, lang),
+        file=attachment(data, words.export_file(exported.number), said),
         ephemeral=True,
     )

@@ -22,7 +22,6 @@ and its edits under one lock; the helpers reading a clicked message's buttons co
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
@@ -38,9 +37,10 @@ from bot.service import Hand, SpotChoice
 from bot.show import buttons, handtexts, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
-from bot.show.message import Message
+from bot.show.message import Message, attachment
 from bot.show.table import Edit, Screen, Tables
 from i18n import Language
+from render import alttext
 
 log = logging.getLogger(__name__)
 
@@ -241,16 +241,18 @@ class Screens:
             )
             return
         async with self._lock(key):
+            drawn, title = [names.clean(n) for n in choice.names], lang.gettext("Choose a spot")
             png = await pictures.table_png(
                 choice.view,
-                [names.clean(n) for n in choice.names],
-                title=lang.gettext("Choose a spot"),
+                drawn,
+                title=title,
                 renderer=self.card.outbox.renderer,
                 lang=lang,
             )
-            file = discord.File(
-                io.BytesIO(png), filename="spots.png", description=lang.gettext("The spots")
+            said = alttext.spots_text(
+                choice.view, drawn, choice.tile, choice.previews, title=title, lang=lang
             )
+            file = attachment(png, "spots.png", said)
             in_dm = interaction.guild_id is None
             message_id, edit = await self._on_clicked(
                 interaction,

@@ -719,6 +719,24 @@ async def test_at_most_ten_files_a_message(world: World, rest: Rest) -> None:
     assert refused.field_error("files") == "BASE_TYPE_MAX_LENGTH"
 
 
+async def test_an_attachments_description_is_at_most_1024_characters(
+    world: World, rest: Rest
+) -> None:
+    """The alt text of a file (``attachments[n].description``): 1,024 characters at most, as
+    the contract says (``MessageAttachmentRequest``); the fake keeps what was accepted."""
+    path = f"/channels/{world.games.id}/messages"
+
+    def described(length: int) -> dict[str, Any]:
+        return {"content": "x", "attachments": [{"id": 0, "description": "é" * length}]}
+
+    ok = await rest("POST", path, described(1024), files={"a.bin": b"x"})
+    assert ok.status == 200 and ok.body["attachments"][0]["description"] == "é" * 1024
+    with world.fake.expect_refusal("BASE_TYPE_MAX_LENGTH"):
+        refused = await rest("POST", path, described(1025), files={"a.bin": b"x"})
+    assert (refused.status, refused.body["code"]) == (400, 50035)
+    assert refused.field_error("attachments.0.description") == "BASE_TYPE_MAX_LENGTH"
+
+
 async def test_a_response_type_must_fit_the_interaction(world: World, rest: Rest) -> None:
     ix = await clicked(world)
     callback = f"/interactions/{ix.id}/{ix.token}/callback"

@@ -190,7 +190,8 @@ class Followup:
 
     async def send(self, content: str | None = None, **fields: Any) -> Any:
         message_id = next(_ids)
-        self.click.answers.append(Sent(self.click.channel_id or 0, message_id, Message(content)))
+        shown = Message(content, files=list(fields.get("files") or []))
+        self.click.answers.append(Sent(self.click.channel_id or 0, message_id, shown))
 
         async def edit(**later: Any) -> None:
             self.click.edits.append(Edit(self.click.channel_id, message_id, later))
