@@ -81,12 +81,18 @@ def prompt_line(board: Board, lang: Language) -> str:
     return ""
 
 
+ACCOUNT_LINES = 12
+"""The most lines a move's message gives its turn's account (one per event; a longer cascade's
+last line says how many more there were, and the animation shows them all): the message keeps
+room for the results and for who decides next within Discord's length limit."""
+
+
 def turn_account(step: Step, lang: Language) -> str:
-    """The account of the turn a move belongs to (its placement, then its falls), as every
-    message words it; empty for the start of a round."""
+    """The account of the turn a move belongs to (its placement, then what it caused), one line
+    per event, as every message words it; empty for the start of a round."""
     if step.kind != "move":
         return ""
-    return narrate(step.turn_events or step.events, names_of(step.board), lang)
+    return narrate(step.turn_events or step.events, names_of(step.board), lang, most=ACCOUNT_LINES)
 
 
 def step_content(step: Step, lang: Language) -> str:
