@@ -7,7 +7,7 @@ module keeps the bot's imports working.
 
 from __future__ import annotations
 
-from render.account import fall_again, last_move, narrate, turn_lines
+from render.account import capped, fall_again, last_move, narrate, turn_lines
 from render.narration import (
     DIE_FACES_TEXT,
     describe_preview,
@@ -23,6 +23,7 @@ from render.narration import (
 
 __all__ = [
     "DIE_FACES_TEXT",
+    "capped",
     "describe_preview",
     "fall_again",
     "last_move",

@@ -4,6 +4,7 @@ reads in a second rather than one sentence of hundreds of characters; in English
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 
@@ -11,8 +12,12 @@ import pytest
 
 import i18n
 from bot.narrate import narrate
-from engine import Event, Game, Play, Pos
+from bot.service import Step, TableService
+from bot.show import texts, turntexts
+from engine import Action, Event, Fall, Game, Play, Pos
 from i18n import ENGLISH, Language
+
+from .conftest import ALICE, BOB, CAROL, lobby, play_tile
 
 FRENCH = i18n.catalogs.language("fr")
 NAMES = ["Léa", "Max", "Zoé"]
@@ -113,3 +118,55 @@ def test_a_fire_is_named_by_what_burnt_not_by_what_the_incendiary_could_burn() -
     assert french.splitlines()[1].startswith(
         "Le chalumeau rouge\u00a0(7) met le feu à la paille\u00a0:"
     )
+
+
+@functools.cache
+def longest_turn() -> tuple[Game, list[Action]]:
+    """The game just before the turn of seeded random play (three players, no fire die) whose
+    account has the most lines, and that turn's actions."""
+    best: tuple[int, Game, list[Action]] | None = None
+    for seed in range(30):
+        rnd = random.Random(seed)
+        game = Game.new(3, seed=seed, curse=seed % 2 == 0)
+        start, actions = game.copy(), []
+        for _ in range(300):
+            if game.pending is None:
+                break
+            action = rnd.choice(game.legal_actions())
+            game.apply(action)
+            actions.append(action)
+            if game.pending is None or game.pending.kind == "play":
+                told = len(narrate(game.turn_events, NAMES, ENGLISH).splitlines())
+                if best is None or told > best[0]:
+                    best = (told, start, actions)
+                start, actions = game.copy(), []
+    assert best is not None and best[0] >= 15
+    return best[1], best[2]
+
+
+async def test_a_long_cascades_message_keeps_room_for_who_decides_next(
+    service: TableService,
+) -> None:
+    before, actions = longest_turn()
+    users = (ALICE, BOB, CAROL)
+    t = await lobby(service, *users)
+    await service.start_from_state(t, ALICE, before.to_dict())
+    step: Step | None = None
+    for action in actions:
+        if isinstance(action, Play):
+            user = users[before.active]
+            hand = await service.hand(t, user)
+            step = await play_tile(service, t, user, action.tile, hand.digest)
+        else:
+            assert isinstance(action, Fall) and step is not None
+            prompt = step.board.prompt
+            assert prompt.seat is not None
+            step = await service.fall(t, step.board.version, users[prompt.seat], action.direction)
+    assert isinstance(step, Step)
+    text = turntexts.step_content(step, ENGLISH)
+    assert len(text) <= texts.MAX_CONTENT and not text.endswith("…")
+    told = text.splitlines()
+    assert told[-1] == turntexts.prompt_line(step.board, ENGLISH)  # whole, with its mention
+    assert told[0].startswith(f"user{users[before.active]} played ")
+    assert told[-2].startswith("…and ") and told[-2].endswith(" more events.")
+    assert all(len(line) <= LONGEST for line in told)
