@@ -1,4 +1,5 @@
-"""The narration of the game, for the bot's texts: re-exported from :mod:`render.narration`.
+"""The narration of the game, for the bot's texts: re-exported from :mod:`render.narration` and
+:mod:`render.account` (a turn told one short line per event).
 
 One narration serves the texts and the pictures' captions, so it lives beside the pictures; this
 module keeps the bot's imports working.
@@ -6,17 +7,15 @@ module keeps the bot's imports working.
 
 from __future__ import annotations
 
+from render.account import capped, fall_again, last_move, narrate, turn_lines
 from render.narration import (
     DIE_FACES_TEXT,
     describe_preview,
-    last_move,
     match_winner_line,
     match_winners,
-    narrate,
     result_lines,
     round_winner_line,
     scores_line,
-    sentences,
     standings,
     tile_list,
     tile_name,
@@ -24,7 +23,9 @@ from render.narration import (
 
 __all__ = [
     "DIE_FACES_TEXT",
+    "capped",
     "describe_preview",
+    "fall_again",
     "last_move",
     "match_winner_line",
     "match_winners",
@@ -32,8 +33,8 @@ __all__ = [
     "result_lines",
     "round_winner_line",
     "scores_line",
-    "sentences",
     "standings",
     "tile_list",
     "tile_name",
+    "turn_lines",
 ]

@@ -25,7 +25,15 @@ def summary(lang: Language) -> str:
     """The rules in short, one paragraph per topic."""
     return "\n".join(
         [
-            lang.gettext("**Goal:** be the first with no tile left in your hand and your pile."),
+            lang.gettext(
+                "**Your tiles:** everyone starts with a pile of tiles, face down, and draws a "
+                "hand of 5 from it; after your turn you draw back up to 5."
+            ),
+            lang.gettext(
+                "**Goal:** be the first with no tile left in your hand and your pile. Tiles sent "
+                "under your pile are not lost: you draw them again later. Over several rounds, "
+                "the tiles left in your hand and pile are your score, and the lowest total wins."
+            ),
             lang.gettext(
                 "**Your turn:** play one tile of your hand on a free spot of the pyramid (the "
                 "picture labels them A, B, C…). A spot is a gap in the bottom row, or a place "
@@ -37,12 +45,13 @@ def summary(lang: Language) -> str:
                 "colour."
             ),
             lang.gettext(
-                "**Mayhem:** you may play anything anywhere, but a tile that does not fit "
-                "collapses: the tiles under it go under **your** pile and you choose where it "
-                "falls (left or right). Coals and blowtorches set straw (and wood, for a "
+                "**When a tile does not fit:** you may play anything anywhere, but a tile that "
+                "does not fit collapses: the tiles under it go under **your** pile and you choose "
+                "where it falls (left or right). Coals and blowtorches set straw (and wood, for a "
                 "blowtorch) on fire: the burnt tiles go under your pile and the incendiary that "
                 "started the fire leaves the game. Incendiaries that touch explode: the tiles "
-                "around them go under your pile and they leave the game."
+                "around them go under your pile and they leave the game. Collapses, fires and "
+                "explosions are called *mayhem*."
             ),
             lang.gettext(
                 "**Options:** with the *curse*, three tiles of equal weight as a mini-pyramid "
@@ -50,7 +59,6 @@ def summary(lang: Language) -> str:
                 "leaves the pyramid for the rest of the turn and chooses where tiles fall. With "
                 "the *fire die*, the die decides each fire."
             ),
-            lang.gettext("After your turn you draw back up to 5 tiles."),
         ]
     )
 

@@ -39,11 +39,10 @@ from typing import Final
 
 from engine import Event, Pos, Preview, View
 from i18n import Language
+from render.account import last_move, turn_lines
 from render.narration import (
     describe_preview,
-    last_move,
     material_word,
-    narrate,
     player_name,
     tile_in_text,
     tile_name,
@@ -308,7 +307,7 @@ def _board(
     last: bool = True,
 ) -> list[_Part]:
     """The parts every picture of a board has, in reading order after its headline."""
-    told = last_move(view.last_events, names, lang) if last else ""
+    told = " ".join(last_move(view.last_events, names, lang)) if last else ""
     return [
         _Part((spoken(info_line(view, lang)) + ".", ""), drop=4),
         _pyramid(scene, lang),
@@ -415,7 +414,7 @@ def turn_text(
     """The description of a turn's animation (:func:`render.render_turn`): what happened, as
     the narration tells it, then the board it ends on, as :func:`table_text` says it."""
     scene = table_scene(after, names, lang)
-    account = narrate(events, names, lang)
+    account = " ".join(turn_lines(events, names, lang))
     animation = lang.gettext("Animation of the move, ending on the board: {account}").format(
         account=account
     )
@@ -444,7 +443,7 @@ def summary_text(
     told, short = [head], [head]
     for v, caption in moments:
         now = decision(v, names, lang, viewer=None)
-        what = last_move(v.last_events, names, lang) or now
+        what = " ".join(last_move(v.last_events, names, lang)) or now
         told.append(lang.gettext("{caption}: {what}").format(caption=spoken(caption), what=what))
         short.append(lang.gettext("{caption}: {what}").format(caption=spoken(caption), what=now))
     final, _ = moments[-1]

@@ -525,7 +525,7 @@ def tray(
 ) -> None:
     """A row of small tiles after ``label`` (both in ``lang``); ``+N`` when they do not all
     fit."""
-    f = fonts.regular(layout.SMALL_SIZE)
+    f = fonts.regular(layout.TRAY_LABEL_SIZE)
     x = layout.MARGIN
     cy = y + layout.MINI_H // 2
     text(d, (x, cy), label, f, theme.TEXT_DIM, "lm")
@@ -540,7 +540,7 @@ def tray(
             d,
             (x + 4, cy),
             f"+{len(tiles) - len(shown)}",
-            fonts.bold(layout.SMALL_SIZE),
+            fonts.bold(layout.TRAY_LABEL_SIZE),
             theme.TEXT,
             "lm",
         )

@@ -80,8 +80,9 @@ CHIP_LINE: Final = 2
 CHIP_TEXT_INSET: Final = 8
 """Pixels between a chip's top (bottom) edge and its name (counts)."""
 LAST_MOVE_H: Final = 32
-LAST_MOVE_LINES: Final = 3
-"""The last move's narration wraps onto at most this many lines (then ends with an ellipsis)."""
+LAST_MOVE_LINES: Final = 7
+"""The last move's lines take at most this many rows; a longer account shows its first lines
+whole, then how many more it has (:func:`render.scene.fold`)."""
 
 # --- footer ---------------------------------------------------------------------------------------
 MINI_W: Final = 76
@@ -92,6 +93,10 @@ LEGEND_ROWS: Final = 2
 LEGEND_H: Final = LEGEND_ROWS * (MINI_H + 8)
 FOOTER_GAP: Final = 10
 SMALL_SIZE: Final = TEXT_MIN
+TRAY_LABEL_SIZE: Final = 26
+"""The label before a tray of tiles ("Out of the game:"): at TEXT_MIN its round capital read
+6 px tall on a phone at most heights the tray can sit at (the last move's lines move it), just
+under READABLE_CAP; two pixels more keep it readable wherever it sits."""
 
 # --- hand -----------------------------------------------------------------------------------------
 HAND_TILE_W: Final = 136

@@ -20,9 +20,10 @@ from PIL import Image, ImageDraw
 
 from engine import Event, Pos, View
 from engine.preview import MAYHEM_KINDS
-from engine.tiles import WEIGHT
+from engine.tiles import WEIGHT, WOOD
 from i18n import Language
 from render import draw, encode, fonts, layout, theme
+from render.account import burnt_materials
 from render.layout import FrameLayout, frame_layout
 from render.narration import collapsed_sentence, die_face, side_word, tile_in_text, tile_list
 from render.scene import player_name, table_scene, wrap
@@ -242,12 +243,13 @@ def _burnt(s: _Replay, e: Event, _: Event | None) -> None:
     lang = s.lang
     burning = [t for t, _ in e.to_pile]
     igniter = s.tile(e.tile) if e.tile else "?"
-    if e.detail == "wood":
+    materials = burnt_materials(e)  # what burnt, not what the incendiary could burn
+    if len(materials) > 1:
+        head = lang.gettext("Straw and wood fire!")
+    elif materials == (WOOD,):
         head = lang.gettext("Wood fire!")
-    elif e.detail == "straw":
-        head = lang.gettext("Straw fire!")
     else:
-        head = lang.gettext("A fire!")
+        head = lang.gettext("Straw fire!")
     marks = [(MARK_FIRE, p) for _, p in e.to_pile]
     if e.at is not None:
         marks.append((MARK_FALL, e.at))
@@ -500,6 +502,14 @@ def _board_frame_layout(
     )
 
 
+def caption_rows(lay: FrameLayout) -> int:
+    """The rows a frame's caption (its headline, then its detail) has above the pyramid: at
+    least :data:`render.layout.CAPTION_LINES`; a frame of the table picture's size has the
+    whole header's height, so a long detail (a fire through many tiles) is shown whole."""
+    room = (lay.pyramid.top - layout.PYRAMID_PAD - lay.caption_y) // layout.CAPTION_LINE_H
+    return max(layout.CAPTION_LINES, room)
+
+
 def _draw(frame: Frame, lay: FrameLayout, lang: Language) -> Image.Image:
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
@@ -508,7 +518,7 @@ def _draw(frame: Frame, lay: FrameLayout, lang: Language) -> Image.Image:
     head, detail = frame.caption
     draw.text(d, (layout.MARGIN, lay.caption_y), fonts.fit(head, f, width), f, theme.GOLD)
     f = fonts.regular(layout.CAPTION_DETAIL_SIZE)
-    for k, line in enumerate(wrap(detail, f, width, layout.CAPTION_LINES - 1) if detail else ()):
+    for k, line in enumerate(wrap(detail, f, width, caption_rows(lay) - 1) if detail else ()):
         y = lay.caption_y + (k + 1) * layout.CAPTION_LINE_H
         draw.text(d, (layout.MARGIN, y), line, f, theme.TEXT)
     pyr = lay.pyramid

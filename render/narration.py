@@ -1,36 +1,23 @@
-"""One narration of the game: the engine's events in, sentences a player can trust out.
+"""One narration of the game: the words a player can trust for tiles, players, falls, fires, the
+results of a round and what a decision would do.
 
-Every text that tells what happened (the table's posts, the "since your last move" lines of a
-turn message, the last-move lines drawn on the pictures, the captions of the animation) words it
-here, so the texts and the pictures say the same thing in the same words. Pure functions of their
-arguments: no Discord, no database, no Pillow.
+Every text that names a tile or tells what happened words it here or in :mod:`render.account`
+(a turn told one short line per event, from these words), so the texts and the pictures say the
+same thing in the same words. Pure functions of their arguments: no Discord, no database, no
+Pillow.
 
 What the words promise:
 
 - a tile is named one way everywhere, as its button names it (:func:`tile_name`, which is
   :func:`engine.tiles.describe`): "yellow 40", "blue blowtorch (7)";
-- a tile is credited to the player who *placed* it (the ``placed`` event), never to whoever bears
-  the mayhem once a curse has passed it on;
 - a tile on one tile below "does not fit on the tile below"; "matched neither tile below" only when
   there were two;
-- the curse says in plain words what it does (RULES 5.5): the three tiles go under the previous
-  player's pile, who from then on takes this turn's tiles and chooses where they fall;
 - nobody "rolls" the fire die: the game rolls it (RULES 6), so the die "showed" a face;
-- the round's win is not told by :func:`narrate` (a post names the round's winner once, in its
-  result line); :func:`narrate` tells that the player has no tile left.
+- a round's winner is named once, as the round's, and the match's winners (lowest total) crowned.
 
 >>> from i18n import ENGLISH
->>> names = ["Léa", "Max"]
->>> for part in sentences([
-...     Event("placed", 0, "G60", (1, 1)),
-...     Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)), ("Y40", (0, 2))),
-...           detail="overweight"),
-...     Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
-... ], names, lang=ENGLISH): print(part.replace(": ", ":\\n"))
-Léa played green 60, too heavy for the two tiles below:
-blue 20 and yellow 40 went under Léa's pile, and green 60 fell left
-
-Only public events are told: which tiles a player drew stays private (only how many).
+>>> collapsed_sentence(tile_in_text("G60", ENGLISH), 2, "overweight", lang=ENGLISH)
+'green 60 was too heavy for the two tiles below'
 
 Every function takes the reader's language (``lang``, never by default): the sentences are
 whole messages of the catalogs (``i18n/locales``), with named placeholders, so a language may
@@ -45,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from engine import Event, Preview
+from engine import Preview
 from engine.tiles import BLOWTORCH, COAL, MATERIAL, MILLSTONE_CODE, WEIGHT, is_tile
 from i18n import Language
 
@@ -56,9 +43,6 @@ DIE_FACES_TEXT: Final = {
     "smoke": "smoke (nothing happens)",
 }
 """The fire die's faces in English words (RULES 6); :func:`die_face` says them in a language."""
-
-MAYHEM_AFTER_CURSE: Final = ("collapsed", "fell", "exploded", "burnt", "rolled")
-"""Events after a curse that the curse's responsible player bears or decides."""
 
 
 def _names(lang: Language) -> dict[str, str]:
@@ -218,267 +202,6 @@ def collapsed_sentence(tile: str, supports: int, detail: str, lang: Language) ->
         (1, "mismatch"): lang.gettext("{tile} did not fit on the tile below (not its colour)"),
     }
     return texts[key].format(tile=tile)
-
-
-# --- a turn -------------------------------------------------------------------------------------
-
-
-class _Teller:
-    """The sentences of one run of events, with who placed which tile and who decides."""
-
-    def __init__(self, names: Sequence[str], lang: Language) -> None:
-        self.names = names
-        self.lang = lang
-        self.placer: dict[str, int] = {}
-        self.active: int | None = None
-        self.parts: list[str] = []
-        self.placed_last: str | None = None
-        """The tile whose placement is the last clause told (a collapse or a fire joins it)."""
-
-    def who(self, seat: int) -> str:
-        return player_name(self.names, seat, self.lang)
-
-    def tile(self, code: str) -> str:
-        """A tile, with the name of who placed it when that was this turn."""
-        seat = self.placer.get(code)
-        if seat is None:
-            return tile_in_text(code, self.lang)
-        # TRANSLATORS: a tile with the player who placed it this turn: "Léa's green 60".
-        return self.lang.gettext("{player}'s {tile}").format(
-            player=self.who(seat), tile=tile_in_text(code, self.lang)
-        )
-
-    def pile(self, tiles: Sequence[str], seat: int) -> str:
-        return self.lang.ngettext(
-            "{tiles} went under {player}'s pile", "{tiles} went under {player}'s pile", len(tiles)
-        ).format(tiles=tile_list(tiles, self.lang), player=self.who(seat))
-
-    def then(self, clause: str, consequence: str) -> str:
-        # TRANSLATORS: what happened, then what it caused: "X collapsed: Y went under Z's pile".
-        return self.lang.gettext("{what}: {consequence}").format(
-            what=clause, consequence=consequence
-        )
-
-    def also(self, clause: str, more: str) -> str:
-        # TRANSLATORS: two facts of one mayhem: "A exploded and left the game; B went under...".
-        return self.lang.gettext("{what}; {more}").format(what=clause, more=more)
-
-    def fell(self, code: str, side: str, seat: int, *, again: bool) -> str:
-        """``"and green 60 fell left"``, ``" again"``, ``"(sam chose)"``: after a collapse."""
-        lang = self.lang
-        tile, where = tile_in_text(code, lang), side_word(side, lang)
-        own = seat == self.active
-        if again:
-            text = (
-                lang.gettext("and {tile} fell {side} again")
-                if own
-                else lang.gettext("and {tile} fell {side} again ({player} chose)")
-            )
-        else:
-            text = (
-                lang.gettext("and {tile} fell {side}")
-                if own
-                else lang.gettext("and {tile} fell {side} ({player} chose)")
-            )
-        return text.format(tile=tile, side=where, player=self.who(seat))
-
-
-def sentences(events: Iterable[Event], names: Sequence[str], lang: Language) -> list[str]:
-    """What ``events`` tell, one clause per fact, in order (without final stops).
-
-    The collapse of the tile just placed joins its placement ("Léa played green 60, too heavy
-    for ..."), and a fall joins the collapse that caused it, so each fact is said once.
-    """
-    evs = list(events)
-    t = _Teller(names, lang)
-    parts = t.parts
-    i = 0
-    while i < len(evs):
-        ev = evs[i]
-        nxt = evs[i + 1] if i + 1 < len(evs) else None
-        joins = (
-            ev.tile is not None
-            and t.placed_last == ev.tile
-            and i > 0
-            and evs[i - 1].kind == "placed"
-        )
-        t.placed_last = None
-        if ev.kind == "placed" and ev.tile:
-            t.active = ev.player
-            parts.append(
-                lang.gettext("{player} played {tile}").format(
-                    player=t.who(ev.player), tile=tile_in_text(ev.tile, lang)
-                )
-            )
-            t.placer[ev.tile] = ev.player
-            t.placed_last = ev.tile
-        elif ev.kind == "collapsed" and ev.tile:
-            lifted = [x for x, _ in ev.to_pile]
-            key = _reason_key(len(lifted), ev.detail)
-            again = i > 0 and evs[i - 1].kind == "fell" and evs[i - 1].tile == ev.tile
-            if joins:
-                line = _after_placing(parts.pop(), key, lang)
-            elif again:  # the tile just told falling: no need to name it twice
-                line = _there(key, lang)
-            else:
-                line = collapsed_sentence(t.tile(ev.tile), len(lifted), ev.detail, lang)
-            if lifted:
-                line = t.then(line, t.pile(lifted, ev.player))
-            if nxt is not None and nxt.kind == "fell" and nxt.tile == ev.tile:
-                # TRANSLATORS: a collapse, then the fall it caused: "…, and green 60 fell left".
-                line = lang.gettext("{what}, {fall}").format(
-                    what=line, fall=t.fell(ev.tile, nxt.detail, nxt.player, again=again)
-                )
-                i += 1
-            parts.append(line)
-        elif ev.kind == "fell" and ev.tile:
-            tile, side = t.tile(ev.tile), side_word(ev.detail, lang)
-            text = (
-                lang.gettext("{tile} was in free air and fell {side}")
-                if ev.player == t.active
-                else lang.gettext("{tile} was in free air and fell {side} ({player} chose)")
-            )
-            parts.append(text.format(tile=tile, side=side, player=t.who(ev.player)))
-        elif ev.kind == "exploded":
-            gone = [x for x, _ in ev.out]
-            lifted = [x for x, _ in ev.to_pile]
-            line = lang.ngettext(
-                "{tiles} exploded and left the game",
-                "{tiles} exploded and left the game",
-                len(gone),
-            ).format(tiles=tile_list(gone, lang))
-            if lifted:
-                line = t.also(line, t.pile(lifted, ev.player))
-            parts.append(line)
-        elif ev.kind == "burnt" and ev.tile:
-            parts.append(_burnt(t, ev, joins, parts))
-        elif ev.kind == "cursed":
-            lifted = [x for x, _ in ev.to_pile]
-            weight = WEIGHT.get(lifted[0], 0) if lifted else 0
-            line = t.then(
-                lang.gettext("a curse, three tiles of weight {weight}").format(weight=weight),
-                t.pile(lifted, ev.player),
-            )
-            if any(e.kind in MAYHEM_AFTER_CURSE for e in evs[i + 1 :]):
-                line = t.also(
-                    line,
-                    lang.gettext(
-                        "for the rest of this turn {player} takes the tiles that leave the "
-                        "pyramid and chooses where they fall"
-                    ).format(player=t.who(ev.player)),
-                )
-            parts.append(line)
-        elif ev.kind == "rolled":
-            tile = tile_in_text(ev.tile, lang) if ev.tile else lang.gettext("the tile")
-            parts.append(
-                lang.gettext("the fire die for {tile} showed {face}").format(
-                    tile=tile, face=die_face(ev.detail, lang)
-                )
-            )
-        elif ev.kind == "won":
-            parts.append(
-                lang.gettext("{player} has no tile left in hand or pile").format(
-                    player=t.who(ev.player)
-                )
-            )
-        elif ev.kind == "dealt":
-            parts.append(lang.gettext("the tiles are dealt"))
-        i += 1
-    return parts
-
-
-def _after_placing(placed: str, key: tuple[int, str], lang: Language) -> str:
-    """A collapse joined to the placement told just before: "Léa played green 60, too heavy
-    for the two tiles below"."""
-    texts = {
-        (2, "overweight"): lang.gettext("{placed}, too heavy for the two tiles below"),
-        (2, "mismatch"): lang.gettext(
-            "{placed}, which matched neither tile below in colour or weight"
-        ),
-        (1, "overweight"): lang.gettext(
-            "{placed}, which did not fit on the tile below (heavier than it)"
-        ),
-        (1, "mismatch"): lang.gettext(
-            "{placed}, which did not fit on the tile below (not its colour)"
-        ),
-    }
-    return texts[key].format(placed=placed)
-
-
-def _there(key: tuple[int, str], lang: Language) -> str:
-    """A collapse of the tile that just fell: "there it was too heavy for ..."."""
-    texts = {
-        (2, "overweight"): lang.gettext("there it was too heavy for the two tiles below"),
-        (2, "mismatch"): lang.gettext("there it matched neither tile below in colour or weight"),
-        (1, "overweight"): lang.gettext("there it did not fit on the tile below (heavier than it)"),
-        (1, "mismatch"): lang.gettext("there it did not fit on the tile below (not its colour)"),
-    }
-    return texts[key]
-
-
-def _burnt(t: _Teller, ev: Event, joins: bool, parts: list[str]) -> str:
-    lang = t.lang
-    assert ev.tile is not None
-    lifted = [x for x, _ in ev.to_pile]
-    wood = ev.detail == "wood"
-    if joins:
-        placed = parts.pop()
-        line = (
-            lang.gettext("{placed}, which set fire to the wood")
-            if wood
-            else lang.gettext("{placed}, which set fire to the straw")
-        ).format(placed=placed)
-        # TRANSLATORS: the incendiary just played, named by its material: "the coal".
-        it = (
-            lang.gettext("the blowtorch")
-            if MATERIAL[ev.tile] == BLOWTORCH
-            else lang.gettext("the coal")
-        )
-    else:
-        line = (
-            lang.gettext("{tile} set fire to the wood")
-            if wood
-            else lang.gettext("{tile} set fire to the straw")
-        ).format(tile=t.tile(ev.tile))
-        it = tile_in_text(ev.tile, lang)
-    if lifted:
-        line = t.then(
-            line,
-            lang.ngettext(
-                "{tiles} burnt and went under {player}'s pile",
-                "{tiles} burnt and went under {player}'s pile",
-                len(lifted),
-            ).format(tiles=tile_list(lifted, lang), player=t.who(ev.player)),
-        )
-    if ev.out:
-        line = t.also(line, lang.gettext("{tile} left the game").format(tile=it))
-    return line
-
-
-def narrate(events: Iterable[Event], names: Sequence[str], lang: Language) -> str:
-    """One line telling ``events`` (one action's worth, or a whole turn) with player names.
-
-    Returns ``""`` when nothing worth telling happened (a ``turn`` event alone). A name keeps
-    the case its owner wrote it in, even at the start of the line.
-    """
-    parts = sentences(events, names, lang)
-    if not parts:
-        return ""
-    # TRANSLATORS: between the clauses of one turn's account.
-    text = lang.pgettext("clauses", "; ").join(parts)
-    if not any(name and text.startswith(name) for name in names):
-        text = text[0].upper() + text[1:]
-    # TRANSLATORS: a turn's account as a sentence: its final stop.
-    return lang.gettext("{account}.").format(account=text)
-
-
-def last_move(events: Iterable[Event], names: Sequence[str], lang: Language) -> str:
-    """The picture's last-move line: ``"Last move: "`` and the narration of the turn; empty
-    without a placement."""
-    evs = list(events)
-    if not any(e.kind == "placed" for e in evs):
-        return ""
-    return lang.gettext("Last move: {account}").format(account=narrate(evs, names, lang))
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -712,19 +435,16 @@ __all__ = [
     "collapsed_sentence",
     "describe_preview",
     "die_face",
-    "last_move",
     "match_winner_headline",
     "match_winner_line",
     "match_winners",
     "material_name",
     "material_word",
     "names_and",
-    "narrate",
     "player_name",
     "result_lines",
     "round_winner_line",
     "scores_line",
-    "sentences",
     "side_word",
     "standings",
     "tile_in_text",

@@ -7,12 +7,14 @@ drawing code only has to place it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine import Event, Pos, View
 from i18n import Language
-from render import fonts, layout, narration
+from render import account, fonts, layout, narration
 from render.labels import labelled_spots
 
 
@@ -97,9 +99,10 @@ def _left_from(events: Sequence[Event]) -> set[Pos]:
 
 
 def summary(events: Sequence[Event], names: Sequence[str], lang: Language) -> tuple[str, ...]:
-    """The last move in words, as :mod:`render.narration` tells it (``"Last move: ..."``),
-    wrapped onto at most :data:`render.layout.LAST_MOVE_LINES` lines of the table picture's
-    width. Empty without a placement.
+    """The last move in words, one line per event as :mod:`render.account` tells it (the first
+    one opens with ``"Last move: "``), each broken at spaces onto rows of the table picture's
+    width, never cut. At most :data:`render.layout.LAST_MOVE_LINES` rows: an account that needs
+    more shows its first lines whole, then how many more it has. Empty without a placement.
 
     >>> from engine import Event
     >>> from i18n import ENGLISH
@@ -107,11 +110,64 @@ def summary(events: Sequence[Event], names: Sequence[str], lang: Language) -> tu
     ('Last move: Ann played yellow 30.',)
     """
     drawable = [player_name(names, i, lang) for i in range(max(len(names), _seats(events)))]
-    text = narration.last_move(events, drawable, lang)
-    if not text:
-        return ()
+    lines = account.last_move(events, drawable, lang)
     f = fonts.regular(layout.INFO_SIZE)
-    return wrap(text, f, layout.CANVAS_W - 2 * layout.MARGIN, layout.LAST_MOVE_LINES)
+    width = layout.CANVAS_W - 2 * layout.MARGIN
+    return fold(lines, f, width, layout.LAST_MOVE_LINES, lambda n: account.more_lines(n, lang))
+
+
+def fold(
+    lines: Sequence[str],
+    f: fonts.Font,
+    width: int,
+    max_rows: int,
+    more: Callable[[int], str],
+) -> tuple[str, ...]:
+    """``lines``, each broken at spaces onto rows of at most ``width`` pixels (:func:`rows`),
+    in at most ``max_rows`` rows. When they need more, the first lines that leave a row free
+    are kept whole and the last row is ``more(n)``, ``n`` the number of lines left out: a line
+    is shown whole or not at all."""
+    wrapped = [rows(line, f, width, indent=CONTINUED) for line in lines]
+    if sum(len(r) for r in wrapped) <= max_rows:
+        return tuple(row for r in wrapped for row in r)
+    kept: list[str] = []
+    shown = 0
+    for r in wrapped:
+        if len(kept) + len(r) > max_rows - 1:
+            break
+        kept.extend(r)
+        shown += 1
+    return (*kept, fonts.fit(more(len(lines) - shown), f, width))
+
+
+_UNBROKEN: Final = re.compile(r" (?![0-9(])")
+"""Where a row may break: at a space, but not before a number (a tile's "green 120", "yellow
+coal (1)" stays on one row)."""
+CONTINUED: Final = "   "
+"""What begins the rows a line of the last move continues on: a hanging indent, so that each
+line of the account starts at the margin."""
+
+
+def rows(text: str, f: fonts.Font, width: int, *, indent: str = "") -> tuple[str, ...]:
+    """``text`` broken at spaces (not before a number) into rows of at most ``width`` pixels in
+    ``f``, as many as it takes, the rows after the first beginning with ``indent`` (only a
+    single word wider than a row is cut, with an ellipsis).
+
+    >>> from render import fonts
+    >>> rows("one two three", fonts.regular(24), 120, indent="  ")
+    ('one two', '  three')
+    """
+    lines: list[str] = []
+    line = ""
+    for word in _UNBROKEN.split(text):
+        candidate = f"{line} {word}" if line.strip() else f"{line}{word}"
+        if f.getlength(candidate) <= width or not line.strip():
+            line = candidate
+            continue
+        lines.append(fonts.fit(line, f, width))
+        line = indent + word
+    lines.append(fonts.fit(line, f, width))
+    return tuple(lines)
 
 
 def _seats(events: Sequence[Event]) -> int:

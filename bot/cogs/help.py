@@ -54,9 +54,12 @@ def how_to_play(lang: Language, new: str = "fp new", rules: str = "fp rules") ->
     """How a game goes, in a few lines, with the commands as the reader's client names them."""
     return lang.gettext(
         "**How to play:** `/{new}` opens a table here, friends press **{join}**, the host "
-        "presses **{start}**. On your turn, press a tile of your hand, then a spot of the "
-        "pyramid; when a tile falls, press **{fall_left}** or **{fall_right}**. `/{rules}` has "
-        "the rules in short."
+        "presses **{start}**. Everyone gets a pile of tiles and draws a hand of 5 from it. On "
+        "your turn, press a tile of your hand, then a spot of the pyramid. A tile that does not "
+        "fit collapses: the tiles under it go under your pile (you draw them again later), and "
+        "you press **{fall_left}** or **{fall_right}**. The first with no tile left in hand and "
+        "pile wins the round; the others score the tiles left in their hand and pile (lowest "
+        "total wins). `/{rules}` has the rules in short."
     ).format(new=new, rules=rules, **button_labels(lang))
 
 

@@ -79,7 +79,8 @@ class HandCard:
 
 
 def since(hand: Hand, lang: Language) -> Sequence[str]:
-    """The others' turns since the player's last move, one line each, as every message words
-    them."""
+    """The others' turns since the player's last move, as every message words them: one text
+    per turn, a line per event (at most :data:`handtexts.SINCE_LINES`)."""
     shown = [texts.esc(n) for n in hand.names]
-    return [line for line in (narrate(t, shown, lang) for t in hand.since) if line]
+    told = (narrate(t, shown, lang, most=handtexts.SINCE_LINES) for t in hand.since)
+    return [turn for turn in told if turn]

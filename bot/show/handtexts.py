@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot import emoji as em
-from bot.narrate import describe_preview
+from bot.narrate import describe_preview, fall_again
 from bot.service import Board, Hand, SpotChoice
 from bot.show.endtexts import MATCH_OVER, match_over
 from bot.show.texts import (
+    MAX_CONTENT,
     clip,
     esc,
     relative,
@@ -20,6 +21,7 @@ from bot.show.texts import (
 )
 from bot.show.turntexts import game_title
 from i18n import ENGLISH, N_, Language
+from render.account import FallAgain
 from render.narration import tile_in_text, tile_name
 
 OUT_OF_DATE_HAND: Final = N_("That hand is out of date: here it is now.")
@@ -33,6 +35,10 @@ def hand_title(hand: Hand, lang: Language) -> str:
 
 SINCE_SHOWN: Final = 3
 """The others' turns a new screen tells (the newest ones); older ones are counted."""
+SINCE_LINES: Final = 6
+"""The most lines a new screen gives one of those turns (a line per event; a longer one's last
+line says how many more there were). The newest turns come first: older ones are counted when
+the message has no room for them."""
 
 
 def hand_content(
@@ -63,20 +69,7 @@ def hand_content(
         head += " " + lang.gettext("(round {round}/{rounds})").format(
             round=v.round, rounds=v.rounds
         )
-    lines = [head]
-    if since:
-        earlier = len(since) - SINCE_SHOWN
-        if earlier > 0:
-            lines.append(
-                lang.ngettext(
-                    "Since your last move ({count} earlier not shown):",
-                    "Since your last move ({count} earlier not shown):",
-                    earlier,
-                ).format(count=lang.format_decimal(earlier))
-            )
-        else:
-            lines.append(lang.gettext("Since your last move:"))
-        lines.extend(f"> {line}" for line in since[-SINCE_SHOWN:])
+    lines: list[str] = []
     ends = (
         " " + lang.gettext("Your turn ends {when}.").format(when=relative(hand.deadline))
         if hand.deadline
@@ -87,16 +80,57 @@ def hand_content(
         if hand.fitting:
             lines.append(lang.gettext("Tiles marked *fits* go somewhere without mayhem."))
     elif hand.decision == "fall" and v.pending is not None and v.pending.tile:
-        lines.append(
-            lang.gettext(
-                "**Where does {tile} fall?** The arrows show where each choice lands: "
-                "**Fall left** or **Fall right**."
-            ).format(tile=tile_in_text(v.pending.tile, lang))
-            + ends
-        )
+        again = fall_again(v.last_events, v.pending.tile)
+        lines.append(fall_question(v.pending.tile, again, lang) + ends)
     else:
         lines.append(lang.gettext("Not your turn yet: these buttons work once it is."))
-    return clip("\n".join(lines))
+    # The newest turns the message has room for, at most SINCE_SHOWN: the decision stays whole.
+    for shown in range(min(SINCE_SHOWN, len(since)), 0, -1):
+        told = since_lines(since, shown, lang)
+        if len("\n".join([head, *told, *lines])) <= MAX_CONTENT:
+            break
+    else:
+        told = []
+    return clip("\n".join([head, *told, *lines]))
+
+
+def since_lines(since: Sequence[str], shown: int, lang: Language) -> list[str]:
+    """The newest ``shown`` of the others' turns (each a line per event), quoted, under a line
+    that counts the older ones."""
+    earlier = len(since) - shown
+    if earlier > 0:
+        heading = lang.ngettext(
+            "Since your last move ({count} earlier not shown):",
+            "Since your last move ({count} earlier not shown):",
+            earlier,
+        ).format(count=lang.format_decimal(earlier))
+    else:
+        heading = lang.gettext("Since your last move:")
+    return [heading, *(f"> {line}" for turn in since[-shown:] for line in turn.splitlines())]
+
+
+def fall_question(tile: str, again: FallAgain | None, lang: Language) -> str:
+    """A screen's question where ``tile`` falls; the second one of a chain says why the tile
+    that just fell must fall again (:func:`render.account.fall_again`), so it never reads as
+    the first one asked twice."""
+    named = tile_in_text(tile, lang)
+    if again == "collapsed":
+        said = lang.gettext(
+            "**{tile} collapsed again: where does it fall now?** The arrows show where each "
+            "choice lands: **Fall left** or **Fall right**."
+        )
+    elif again == "free_air":
+        said = lang.gettext(
+            "**{tile} is in free air now: where does it fall?** The arrows show where each "
+            "choice lands: **Fall left** or **Fall right**."
+        )
+    else:
+        said = lang.gettext(
+            "**Where does {tile} fall?** The arrows show where each choice lands: "
+            "**Fall left** or **Fall right**."
+        )
+        return said.format(tile=named)
+    return said.format(tile=named[:1].upper() + named[1:])
 
 
 def tile_label(tile: str, lang: Language) -> str:

@@ -5,7 +5,7 @@ and whom a message pings. The common pieces are in :mod:`bot.show.texts`."""
 from __future__ import annotations
 
 from bot import emoji as em
-from bot.narrate import narrate, scores_line
+from bot.narrate import capped, scores_line, turn_lines
 from bot.service import Board, Prompt, Step
 from bot.show.endtexts import match_result
 from bot.show.texts import (
@@ -81,12 +81,26 @@ def prompt_line(board: Board, lang: Language) -> str:
     return ""
 
 
+ACCOUNT_LINES = 12
+"""The most lines a move's message gives its turn's account (one per event; a longer cascade's
+last line says how many more there were, and the animation shows them all)."""
+ACCOUNT_CHARS = 1400
+"""The most characters of those lines: the message keeps room for the results and for who
+decides next within Discord's length limit."""
+
+
 def turn_account(step: Step, lang: Language) -> str:
-    """The account of the turn a move belongs to (its placement, then its falls), as every
-    message words it; empty for the start of a round."""
+    """The account of the turn a move belongs to (its placement, then what it caused), one line
+    per event, as every message words it; empty for the start of a round."""
     if step.kind != "move":
         return ""
-    return narrate(step.turn_events or step.events, names_of(step.board), lang)
+    lines = turn_lines(step.turn_events or step.events, names_of(step.board), lang)
+    told = capped(lines, ACCOUNT_LINES, lang)
+    for most in range(min(ACCOUNT_LINES, len(lines)), 1, -1):
+        told = capped(lines, most, lang)
+        if len("\n".join(told)) <= ACCOUNT_CHARS:
+            break
+    return "\n".join(told)
 
 
 def step_content(step: Step, lang: Language) -> str:

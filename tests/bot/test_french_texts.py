@@ -72,7 +72,7 @@ async def test_a_turn_post_and_its_buttons_in_french(service: TableService) -> N
     hand = await service.hand(t, ALICE)
     after = await play_tile(service, t, ALICE, "Y40", hand.digest)
     text = turntexts.step_content(after, FRENCH)
-    assert "pèse trop pour les deux tuiles dessous" in text  # render/narration's French
+    assert "(trop de poids pour les deux tuiles dessous)" in text  # render/account's French
     assert (
         f"<@{ALICE}>, où glisse le jaune\u00a040\u00a0? Choisissez **Glisser à gauche** ou "
         "**Glisser à droite** (votre temps se termine <t:" in text
@@ -313,14 +313,14 @@ def test_the_records_rows_read_as_french() -> None:
 
 
 def test_the_narration_says_what_happened_in_french() -> None:
-    """A tile that falls a second time glisses "d'un étage de plus" (not "encore à droite" after
-    a fall to the left); a weight "dépasse" (not "son poids est trop lourd"); the die "indique"
-    its face."""
+    """A tile that slides a second time "glisse encore à gauche" only after a slide to the left
+    (never "encore à droite" after a slide to the left); it "s'effondre de nouveau"; a weight is
+    "trop de poids" (not "son poids est trop lourd"); the die "indique" its face."""
     from engine import Event
-    from render.narration import sentences
+    from render.account import turn_lines
 
-    said = " / ".join(
-        sentences(
+    def told(second: str) -> list[str]:
+        return turn_lines(
             [
                 Event("placed", 0, "G60", (2, 1)),
                 Event(
@@ -335,20 +335,26 @@ def test_the_narration_says_what_happened_in_french() -> None:
                     to_pile=(("B2", (0, 0)), ("Y4", (0, 1))),
                     detail="overweight",
                 ),
-                Event("fell", 0, "G60", (1, 0), (0, 1), detail="right"),
+                Event("fell", 0, "G60", (1, 0), (0, 1), detail=second),
                 Event("rolled", 0, "G60", detail="explosion"),
             ],
             ["Léa", "Max"],
             FRENCH,
         )
-    )
-    assert "encore" not in said and "trop lourd" not in said and "donne" not in said, said
-    assert "là, son poids dépasse la somme des deux tuiles dessous" in said, said
-    assert "glisse d'un étage de plus, à droite" in said, said
-    assert "le dé de feu lancé pour le vert\u00a060 indique\u00a0: explosion" in said, said
-    assert FRENCH.gettext("there it did not fit on the tile below (heavier than it)") == (
-        "là, son poids dépasse celui de la tuile dessous"
-    )
+
+    said = told("right")
+    assert said == [
+        "Léa pose le vert 60.",
+        "Le vert 60 s'effondre (trop de poids pour la tuile dessous) : le bleu 20 "
+        "passe sous la pioche de Léa.",
+        "Le vert 60 glisse à gauche.",
+        "Le vert 60 s'effondre de nouveau (trop de poids pour les deux tuiles dessous) : "
+        "le bleu 2 et le jaune 4 passent sous la pioche de Léa.",
+        "Le vert 60 glisse à droite.",
+        "Le dé de feu lancé pour le vert 60 indique : explosion.",
+    ]
+    assert "trop lourd" not in " ".join(said) and "donne" not in " ".join(said)
+    assert told("left")[4] == "Le vert 60 glisse encore à gauche."
 
 
 def test_the_refusals_and_hints_read_as_french() -> None:

@@ -288,13 +288,15 @@ def test_many_spots_are_paged() -> None:
                 ),
                 Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
             ],
-            "Léa played green 60, too heavy for the two tiles below: blue 20 and yellow 40 went"
-            " under Léa's pile, and green 60 fell left.",
+            "Léa played green 60.\n"
+            "Green 60 collapsed (too heavy for the two tiles below): blue 20 and yellow 40 went"
+            " under Léa's pile.\n"
+            "Green 60 fell left.",
         ),
         (
             [Event("placed", 1, "R7", (0, 2)), Event("rolled", 1, "R7", (0, 2), detail="smoke")],
-            "Max played red blowtorch (7); the fire die for red blowtorch (7) showed smoke "
-            "(nothing happens).",
+            "Max played red blowtorch (7).\n"
+            "The fire die for red blowtorch (7) showed smoke (nothing happens).",
         ),
         ([Event("turn", 1)], ""),
     ],
@@ -403,7 +405,7 @@ def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> N
         ["lea", "Max"],
         lang=ENGLISH,
     )
-    assert said.startswith("lea played green 60, which did not fit on the tile below")
+    assert said.startswith("lea played green 60.\nGreen 60 collapsed (heavier than the tile")
     assert narrate([Event("dealt", 0)], ["lea"], lang=ENGLISH) == "The tiles are dealt."
 
 

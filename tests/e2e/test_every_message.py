@@ -133,7 +133,7 @@ async def test_the_fire_die_is_shown_with_long_names(
 ) -> None:
     table, people, game = await begin(world, run_bot, tmp_path, FIRE)
     after = await table.play(people[0], game, spot="A")
-    assert "the fire die for blue blowtorch (7) showed" in after.content
+    assert "\nThe fire die for blue blowtorch (7) showed" in after.content
     assert_all_accepted(world, table)
 
 

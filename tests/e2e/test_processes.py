@@ -339,8 +339,11 @@ async def test_the_turn_dm_tells_every_move_since_the_last_whichever_process_sho
     await table.fall(alice, falling)  # shown by shard 3's (a click in the server)
     turn = await bob.wait_for_dm(lambda m: "Since your last move" in m.content, timeout=TIMEOUT)
     # Both moves, told as one turn (replayed from the table's log, whichever process sends it).
-    told = "Since your last move:\n> Alice played yellow 40, too heavy for the two tiles below: "
-    assert told in turn.content and "and yellow 40 fell left" in turn.content
+    told = (
+        "Since your last move:\n> Alice played yellow 40.\n"
+        "> Yellow 40 collapsed (too heavy for the two tiles below): "
+    )
+    assert told in turn.content and "\n> Yellow 40 fell left.\n" in turn.content
 
 
 @pytest.mark.parametrize("dm_first", [False, True], ids=["channel-first", "dm-first"])

@@ -210,9 +210,8 @@ def english() -> Drawn:
 def test_french_texts_fit_every_picture_where_english_ones_do(
     monkeypatch: pytest.MonkeyPatch, english: Drawn
 ) -> None:
-    """Nothing is cut in French that is not cut in English: the last move's account, told on
-    at most three lines, ends with an ellipsis after a long turn in both languages; every
-    other text fits whole."""
+    """Nothing is cut in French that is not cut in English, and every text fits whole within
+    the picture's edges."""
     assert english.outside == []
     cut_in_english = {name: len(cuts) for name, cuts in english.cut.items()}
     assert set(cut_in_english) <= {"after mayhem", "after curse"} | {
@@ -230,6 +229,17 @@ def test_french_texts_fit_every_picture_where_english_ones_do(
             assert frame.width <= MAX_W and frame.height <= MAX_H, name
 
 
+def test_no_picture_cuts_a_text_in_either_language(
+    monkeypatch: pytest.MonkeyPatch, english: Drawn
+) -> None:
+    """Every text of every picture is drawn whole: the last move's lines after a collapse, a
+    curse or a fire, and the captions of the animations, in English and in French."""
+    assert english.cut == {}
+    with drawn_texts(monkeypatch) as seen:
+        pictures(FRENCH, seen)
+    assert seen.cut == {}
+
+
 def test_the_pictures_words_are_french(monkeypatch: pytest.MonkeyPatch) -> None:
     with drawn_texts(monkeypatch) as seen:
         pictures(FRENCH)
@@ -240,7 +250,7 @@ def test_the_pictures_words_are_french(monkeypatch: pytest.MonkeyPatch) -> None:
         "Effondrement\u00a0!",
         "Explosion\u00a0!",
         "Malédiction\u00a0!",
-        "Feu de bois\u00a0!",
+        "Feu de paille et de bois\u00a0!",  # a blowtorch burns three woods and a straw
         "Hors du jeu\u00a0:",
         "meule\u00a0: toutes les couleurs",  # the legend
         "paille",

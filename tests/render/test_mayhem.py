@@ -110,6 +110,22 @@ def test_a_fire_shows_flames_then_the_tiles_gone() -> None:
     assert mode_colour(images[-1], inner(lay.pyramid.pixel_box((1, 1)))) == th.BG
 
 
+def blowtorch_fire(pyramid: dict[tuple[int, int], str], at: tuple[int, int]) -> list[str]:
+    """The headlines of the animation of a red blowtorch played at ``at`` beside ``pyramid``."""
+    g = Game(2, pyramid=pyramid, hands=[["R7", "Y2"], ["B2"]], piles=[[], []])
+    before = view(g)
+    events = g.apply(Play("R7", at))
+    return [f.caption[0] for f in frames(before, events, NAMES, lang=ENGLISH)]
+
+
+def test_a_fires_headline_names_what_burnt_not_what_the_incendiary_could_burn() -> None:
+    straw = blowtorch_fire({(0, 0): "G2"}, (0, 2))  # a blowtorch beside straw alone
+    assert "Straw fire!" in straw and "Wood fire!" not in straw
+    assert "Wood fire!" in blowtorch_fire({(0, 0): "B20"}, (0, 2))
+    both = blowtorch_fire({(0, 0): "G10", (0, 2): "B100", (1, 1): "G2"}, (0, -2))
+    assert "Straw and wood fire!" in both
+
+
 def test_a_curse_a_die_a_free_fall_and_a_win_all_animate() -> None:
     g = Game(2, pyramid={(0, 0): "Y20", (0, 2): "R20"}, hands=[["G20"], ["B2"]], piles=[[], []])
     before = view(g)
