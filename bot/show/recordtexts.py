@@ -28,6 +28,7 @@ from data.records import (
     level_of,
 )
 from i18n import N_, Language
+from rating import RATING_START
 from render.narration import names_and, tile_name
 from render.records import CardRow
 
@@ -65,28 +66,32 @@ def _percent(share: float, lang: Language) -> str:
     return babel.numbers.format_percent(share, locale=lang.code)
 
 
-def rating_text(record: PlayerRecord, lang: Language) -> str:
-    """``"21.0 (27.3 ± 2.1)"``: the conservative rating, then mu ± sigma."""
-    return (
-        f"{_fixed(record.ordinal, lang)} ({_fixed(record.mu, lang)} ± {_fixed(record.sigma, lang)})"
-    )
+def rating_text(record: PlayerRecord) -> str:
+    """``"1096"``: the rating a player reads, in points (:attr:`PlayerRecord.rating`; the
+    model behind it is in docs/records.md). Digits alone, as ratings are written."""
+    return str(record.rating)
+
+
+def rank_text(stats: PlayerStats, lang: Language) -> str:
+    """``"2 of 7"``, or how many matches are missing before the leaderboard lists them."""
+    if stats.rank is not None:
+        return lang.gettext("{rank} of {players}").format(
+            rank=lang.format_decimal(stats.rank), players=lang.format_decimal(stats.ranked_players)
+        )
+    missing = max(1, MIN_MATCHES - stats.record.matches)
+    return lang.ngettext(
+        "not ranked yet: {count} more match", "not ranked yet: {count} more matches", missing
+    ).format(count=lang.format_decimal(missing))
 
 
 def stats_rows(stats: PlayerStats, lang: Language) -> list[CardRow]:
     """The rows of a player's stats (the card and the text say the same)."""
     r = stats.record
     win_rate = r.wins / r.matches if r.matches else 0.0
-    if stats.rank is not None:
-        rank = lang.gettext("{rank} of {players}").format(
-            rank=lang.format_decimal(stats.rank), players=lang.format_decimal(stats.ranked_players)
-        )
-    else:
-        rank = lang.gettext("after {count} matches").format(count=MIN_MATCHES)
     n = lang.format_decimal
     return [
-        CardRow(lang.gettext("Rating (μ − 3σ)"), _fixed(r.ordinal, lang)),
-        CardRow(lang.gettext("Skill μ ± σ"), f"{_fixed(r.mu, lang)} ± {_fixed(r.sigma, lang)}"),
-        CardRow(lang.gettext("Rank in this server"), rank),
+        CardRow(lang.gettext("Rating"), rating_text(r)),
+        CardRow(lang.gettext("Rank in this server"), rank_text(stats, lang)),
         CardRow(lang.gettext("Matches"), n(r.matches)),
         CardRow(
             lang.gettext("Wins"),
@@ -151,8 +156,10 @@ def board_title(board: BoardPage, lang: Language) -> str:
 
 
 def board_subtitle(lang: Language) -> str:
-    return lang.gettext("Conservative rating μ − 3σ · at least {count} matches").format(
-        count=MIN_MATCHES
+    """What the numbers are: a rating from which every player starts, and who is listed."""
+    # TRANSLATORS: under the leaderboard's title; {start} is a rating, such as 1000.
+    return lang.gettext("Rating: everyone starts at {start} · ranked after {count} matches").format(
+        start=RATING_START, count=MIN_MATCHES
     )
 
 
@@ -164,7 +171,8 @@ def board_rows(board: BoardPage, highlight: str | None = None, *, lang: Language
     return [
         CardRow(
             f"{board.first_rank + i}. {player_name(r, lang)}",
-            f"{_fixed(r.ordinal, lang)} · {_matches(r.matches, lang)}",
+            # The rating last: right-aligned on the card, the ratings line up.
+            f"{_matches(r.matches, lang)} · {rating_text(r)}",
             highlight=r.player == highlight,
         )
         for i, r in enumerate(board.entries)
@@ -183,7 +191,7 @@ def board_content(board: BoardPage, lang: Language) -> str:
             count=lang.format_decimal(r.wins)
         )
         lines.append(
-            f"{board.first_rank + i}. **{esc(player_name(r, lang))}** {rating_text(r, lang)} · "
+            f"{board.first_rank + i}. **{esc(player_name(r, lang))}** {rating_text(r)} · "
             f"{_matches(r.matches, lang)}, {wins}"
         )
     return "\n".join(lines)

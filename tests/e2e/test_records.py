@@ -55,6 +55,13 @@ async def slash_answer(
     return await answer(ix)
 
 
+def shown_rating_in(content: str) -> int:
+    """The rating a stats message shows ("Rating: **1064**")."""
+    found = re.search(r"^Rating: \*\*(\d+)\*\*$", content, re.MULTILINE)
+    assert found, content
+    return int(found[1])
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     with Image.open(io.BytesIO(data)) as img:
         return img.size
@@ -86,8 +93,13 @@ async def test_stats_are_private_and_can_be_shared_in_the_channel(
     assert stats.ephemeral
     assert "**Stats of Alice** in this server" in stats.content
     assert "Matches: **1**" in stats.content
-    assert "Rank in this server: **after 3 matches**" in stats.content
-    assert "Rating (μ − 3σ)" in stats.content and "Favourite opening" in stats.content
+    # A rating in whole points near where every player starts (1000), never the model's
+    # notation, and how far the leaderboard still is.
+    rating = shown_rating_in(stats.content)
+    assert 900 < rating < 1200 and rating != 1000
+    assert "μ" not in stats.content and "σ" not in stats.content
+    assert "Rank in this server: **not ranked yet: 2 more matches**" in stats.content
+    assert "Favourite opening" in stats.content
     [card] = stats.images()
     assert card.filename == "stats.png" and png_size(card.data)[0] == 640
     # The computer level is rated too, as one player of the server.
@@ -119,9 +131,12 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     board = await slash_answer(world.bob, table, "fp leaderboard")
     assert not board.ephemeral
     assert "**Leaderboard · page 1 of 1**" in board.content
+    assert "Rating: everyone starts at 1000 · ranked after 3 matches" in board.content
     lines = [ln for ln in board.content.splitlines() if ln[:2] in ("1.", "2.")]
     assert len(lines) == 2 and {"Alice", "Computer (hard)"} <= {ln.split("**")[1] for ln in lines}
-    assert "3 matches" in board.content
+    # Each row: the player's rating in whole points, the better one first, then their matches.
+    ratings = [int(re.findall(r"\*\* (\d+) · 3 matches, ", ln)[0]) for ln in lines]
+    assert ratings == sorted(ratings, reverse=True) and sum(ratings) > 2 * 900
     assert [a.filename for a in board.attachments] == ["leaderboard.png"]
     assert board.labels() == ["Better", "Next"]
     assert all(b.get("disabled") for b in board.buttons())  # one page only
@@ -226,9 +241,7 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     # down in tests/data/test_records.py
     # (test_the_best_person_wins_when_the_computer_in_a_leavers_seat_finishes_first).
     assert "Wins: **1 (100%)**" in alice.content
-    mu_alice = float(alice.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
-    mu_bob = float(bob.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
-    assert mu_alice > 25.0 > mu_bob
+    assert shown_rating_in(alice.content) > 1000 > shown_rating_in(bob.content)
     for level in ("easy", "normal", "hard"):
         computer = await slash_answer(world.carol, table, "fp stats", computer=level)
         assert computer.content == NO_STATS.format(who=f"Computer ({level})")
