@@ -18,6 +18,7 @@ import babel.numbers
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.results import PAGE_SIZE, ReplayShown
+from bot.show.lobbytexts import level_word
 from bot.show.texts import esc, jump_url, table_name
 from data.records import (
     MIN_MATCHES,
@@ -124,7 +125,13 @@ def stats_rows(stats: PlayerStats, lang: Language) -> list[CardRow]:
 
 
 def stats_title(stats: PlayerStats, lang: Language) -> str:
-    return lang.gettext("Stats of {player}").format(player=player_name(stats.record, lang))
+    """``"Stats of Léa"``; a computer level's as a sentence names a computer ("Stats of the
+    computer (easy)"), not as a person's name."""
+    level = level_of(stats.record.player)
+    if level is not None:
+        # TRANSLATORS: the title of a computer level's stats; {level} is its level ("easy").
+        return lang.gettext("Stats of the computer ({level})").format(level=level_word(level, lang))
+    return lang.gettext("Stats of {player}").format(player=stats.record.name)
 
 
 def stats_content(stats: PlayerStats, lang: Language) -> str:

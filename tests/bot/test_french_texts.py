@@ -296,12 +296,12 @@ def test_a_computer_record_is_named_in_french() -> None:
     name its record was stored under."""
     record = PlayerRecord(1, "ai:easy", "Computer (easy)", matches=3)
     stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
-    assert recordtexts.stats_title(stats, FRENCH) == "Statistiques d'Ordinateur (facile)"
+    assert recordtexts.stats_title(stats, FRENCH) == "Statistiques de l'ordinateur (facile)"
     assert "Computer" not in recordtexts.stats_content(stats, FRENCH)
     board = BoardPage((record,), first_rank=1, total=1)
     assert recordtexts.board_rows(board, lang=FRENCH)[0].label == "1. Ordinateur (facile)"
     assert "**Ordinateur (facile)**" in recordtexts.board_content(board, FRENCH)
-    assert recordtexts.stats_title(stats, ENGLISH) == "Stats of Computer (easy)"
+    assert recordtexts.stats_title(stats, ENGLISH) == "Stats of the computer (easy)"
 
 
 def test_the_records_rows_read_as_french() -> None:

@@ -104,7 +104,12 @@ async def test_stats_are_private_and_can_be_shared_in_the_channel(
     assert card.filename == "stats.png" and png_size(card.data)[0] == 640
     # The computer level is rated too, as one player of the server.
     hard = await slash_answer(world.bob, table, "fp stats", computer="hard")
-    assert "**Stats of Computer (hard)**" in hard.content and "Matches: **1**" in hard.content
+    assert "**Stats of the computer (hard)**" in hard.content and "Matches: **1**" in hard.content
+    # In French its title says "the computer" as a sentence does, not "d'Ordinateur".
+    world.carol.locale = "fr"
+    french = await slash_answer(world.carol, table, "fp stats", ordinateur="hard")
+    assert french.content.startswith("**Statistiques de l'ordinateur (difficile)** sur ce serveur")
+    assert [a.filename for a in french.images()] == ["stats.png"]
     # Someone with no match yet is told so, privately, with no card.
     none = await slash_answer(world.bob, table, "fp stats", player=world.carol)
     assert none.ephemeral and none.content == NO_STATS.format(who="Carol")
