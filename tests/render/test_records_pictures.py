@@ -10,13 +10,13 @@ from PIL import Image
 from engine import Game, view
 from i18n import ENGLISH
 from render import encode, theme
-from render.records import PAD, ROW_H, TITLE_SIZE, CardRow, card_size, render_card, value_x
+from render.records import LINE_H, PAD, TITLE_SIZE, WIDTH, CardRow, card_layout, render_card
 from render.summary import FRAME_MS, LAST_MS, render_summary, summary_frames
 
 ROWS = [
-    CardRow("1. Alice", "21.0 · 12 matches"),
-    CardRow("2. Computer (hard)", "18.4 · 30 matches", highlight=True),
-    CardRow("3. Bob", "9.9 · 3 matches"),
+    CardRow("1. Alice", "12 matches · 1420"),
+    CardRow("2. Computer (hard)", "30 matches · 1368", highlight=True),
+    CardRow("3. Bob", "3 matches · 998"),
 ]
 
 
@@ -26,26 +26,48 @@ def _colours(img: Image.Image, box: tuple[int, int, int, int]) -> set[tuple[int,
 
 
 def test_a_card_has_its_title_in_gold_and_every_row_drawn_with_its_value() -> None:
-    data = render_card("Leaderboard · page 1 of 1", ROWS, "Conservative rating")
+    data = render_card("Leaderboard · page 1 of 1", ROWS, "Rating")
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(data)).convert("RGB")
-    assert img.size == card_size(len(ROWS), True)
+    lay = card_layout("Leaderboard · page 1 of 1", ROWS, "Rating")
+    assert (
+        img.size == (lay.width, lay.height) == (WIDTH, lay.rows[-1].top + lay.rows[-1].height + PAD)
+    )
     assert img.getpixel((1, 1)) == theme.BG
     assert theme.GOLD in _colours(img, (PAD, PAD, img.width - PAD, PAD + TITLE_SIZE))
-    top = PAD + TITLE_SIZE + 12 + 18 + 10
-    vx = value_x(ROWS)
-    for i, row in enumerate(ROWS):
-        y = top + i * ROW_H
-        label = _colours(img, (PAD, y, vx - 12, y + ROW_H - 4))
-        value = _colours(img, (vx, y, img.width - PAD, y + ROW_H - 4))
+    for row, placed in zip(ROWS, lay.rows, strict=True):
+        # Short labels and values share one line: the label on the left, the value right-aligned.
+        assert placed.label == ((("▶ ") if row.highlight else "") + row.label,)
+        assert placed.value_line == 0 and placed.height == lay.rows[0].height
+        y = placed.top
+        label = _colours(img, (PAD, y, img.width // 2 - 40, y + LINE_H))
+        value = _colours(img, (img.width // 2 + 40, y, img.width - PAD, y + LINE_H))
         text = theme.GOLD if row.highlight else theme.TEXT
         assert text in label and text in value, row
     # The highlighted row is marked by its panel, its gold text and the "▶" before its label
     # (never colour alone): ink at the left edge where a plain row's label has none.
-    plain_left = _colours(img, (PAD, top, PAD + 20, top + ROW_H - 4))
-    marked_left = _colours(img, (PAD, top + ROW_H, PAD + 20, top + 2 * ROW_H - 4))
+    first, marked = lay.rows[0], lay.rows[1]
+    plain_left = _colours(img, (PAD, first.top, PAD + 20, first.top + LINE_H))
+    marked_left = _colours(img, (PAD, marked.top, PAD + 20, marked.top + LINE_H))
     assert theme.GOLD in marked_left and theme.GOLD not in plain_left
-    assert theme.PANEL_ACTIVE in _colours(img, (PAD // 2, top + ROW_H, img.width, top + 2 * ROW_H))
+    assert theme.PANEL_ACTIVE in _colours(img, (PAD // 2, marked.top, img.width, marked.top + 20))
+
+
+def test_a_long_label_wraps_and_a_long_value_goes_under_its_label_nothing_is_cut() -> None:
+    rows = [
+        CardRow("Tuiles restantes en moyenne du début à la fin", "200 tuiles reçues"),
+        CardRow("Rang sur ce serveur", "pas encore classé : plus que 2 parties"),
+    ]
+    lay = card_layout("Statistiques de l'ordinateur (difficile) sur ce serveur", rows)
+    assert len(lay.title) == 2 and " ".join(lay.title) == (
+        "Statistiques de l'ordinateur (difficile) sur ce serveur"
+    )
+    wrapped, below = lay.rows
+    assert len(wrapped.label) == 2 and wrapped.value_line == 0
+    assert " ".join(wrapped.label) == rows[0].label
+    assert wrapped.height == 2 * LINE_H + (lay.rows[0].height - 2 * LINE_H)
+    assert below.label == (rows[1].label,) and below.value_line == 1
+    assert below.value == rows[1].value and below.top == wrapped.top + wrapped.height
 
 
 def test_the_summary_is_one_gif_of_the_moments_each_drawn_as_the_table_picture() -> None:
