@@ -253,14 +253,11 @@ class StepText:
     title: str
 
 
-def step_text(shown: ReplayShown, lang: Language) -> StepText:
-    """What a replay step says: where it is in the match, and the move told as during play."""
+def step_story(shown: ReplayShown, names: Sequence[str], lang: Language) -> str:
+    """What happened in a replay step, told in full with ``names`` (escaped for a message, as
+    they are for a picture): the deal, the move as during play, and at the last step how the
+    match ended."""
     s: ReplayStep = shown.step
-    names = [esc(n) for n in shown.names]
-    table = table_name(shown.table.number, lang=lang)
-    head = lang.gettext("**Replay of {table}** · step {step} of {steps}").format(
-        table=table, step=s.index + 1, steps=s.count
-    )
     if s.index == 0:
         if s.after.active is not None:
             body = lang.gettext("The tiles are dealt; {player} starts.").format(
@@ -279,6 +276,17 @@ def step_text(shown: ReplayShown, lang: Language) -> StepText:
         body += "\n" + lang.gettext(
             "The match is over. Final totals (lower wins): {scores}."
         ).format(scores=scores_line(names, scores, lang))
+    return body
+
+
+def step_text(shown: ReplayShown, lang: Language) -> StepText:
+    """What a replay step says: where it is in the match, and the move told as during play."""
+    s: ReplayStep = shown.step
+    table = table_name(shown.table.number, lang=lang)
+    head = lang.gettext("**Replay of {table}** · step {step} of {steps}").format(
+        table=table, step=s.index + 1, steps=s.count
+    )
+    body = step_story(shown, [esc(n) for n in shown.names], lang)
     title = lang.gettext("Replay · {table} · {step}/{steps}").format(
         table=table, step=s.index + 1, steps=s.count
     )
@@ -294,6 +302,22 @@ def summary_caption(shown: ReplayShown, lang: Language) -> str:
     return lang.gettext("Step {step} of {steps}").format(step=s.index + 1, steps=s.count)
 
 
+def tiles_left_caption(lang: Language) -> str:
+    """The title of a summary's last frame, every player's tiles shown."""
+    return lang.gettext("Tiles left")
+
+
+def tiles_left_story(shown: ReplayShown, lang: Language) -> str:
+    """What a summary's last frame shows: the tiles each player still had, face up."""
+    if shown.stopped:
+        return lang.gettext(
+            "Every player's tiles when the match stopped, face up: the hand, then the pile."
+        )
+    return lang.gettext(
+        "Every player's tiles when the match ended, face up: the hand, then the pile."
+    )
+
+
 def shares(mention: str, content: str, lang: Language) -> str:
     """Stats shared in the channel: who shares them, then the stats as text."""
     said = lang.gettext("{player} shares:").format(player=mention)
@@ -302,9 +326,10 @@ def shares(mention: str, content: str, lang: Language) -> str:
 
 def summary_text(number: int, lang: Language) -> str:
     """The message of a match's animated summary."""
-    return lang.gettext("**Summary of {table}**: the deal, the mayhem and the last tiles.").format(
-        table=table_name(number, lang=lang)
-    )
+    return lang.gettext(
+        "**Summary of {table}**: the deal, the mayhem, the last moves and every player's tiles "
+        "left at the end."
+    ).format(table=table_name(number, lang=lang))
 
 
 def export_file(number: int) -> str:

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -17,7 +18,23 @@ from bot.errors import Why
 from bot.names import COMPUTER_NAMES
 from bot.show import answertexts
 from bot.show.recordtexts import NO_STATS
+from engine import Game, action_from_dict, view
+from engine.scenario import load_state
 from i18n import ENGLISH
+from render import encode
+from render.summary import (
+    LAST_MS,
+    LOOK_MS,
+    MS_PER_CHAR,
+    Moment,
+    body_top,
+    frame_image,
+    frame_layout,
+    reading_ms,
+    render_end,
+    story_lines,
+)
+from render.tilesleft import TilesLeft, left_height
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 
@@ -175,6 +192,7 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
         assert replay.images(), "every step shows the board"
     assert "The match is over" in replay.content
     assert "Alice played" in "\n".join(r.content for r in replay.revisions)
+    last_step = replay.images()[0].data
     # The export runs through the engine's command line to the stored final state.
     ix = await world.alice.click(replay, "Export")
     exported = await answer(ix)
@@ -189,6 +207,16 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     )  # fmt: skip
     final = json.loads(out.stdout)
     assert final["pending"] is None and final["winner"] is not None
+    # The last step shows the end as the engine replays it from the file: every player's
+    # remaining tiles laid down (hand, then pile) over the last board, with its words.
+    end = played_out(json.loads(file.data))
+    left = tuple(TilesLeft(tuple(h), tuple(p)) for h, p in zip(end.hands, end.piles, strict=True))
+    assert [list(t.hand) for t in left] == final["hands"] and sum(t.count for t in left) > 0
+    title = f"Replay · table #3 · {steps}/{steps}"
+    story = "\n".join(replay.content.splitlines()[1:])
+    names = ["Alice", COMPUTER_NAMES[0]]
+    end_moment = Moment(view(end, None), title, story, left)
+    assert last_step == render_end(end_moment, names, lang=ENGLISH)
     # Bob did not play: he may replay the match, not export every dealt hand.
     ix = await world.bob.slash("fp replay", table.channel, match=_numbers_in(history)[0])
     bob_replay = await answer(ix)
@@ -203,11 +231,40 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     summary = await answer(ix)
     [gif] = summary.attachments
     assert gif.filename.endswith(".gif") and gif.data[:6] == b"GIF89a"
+    assert "every player's tiles left at the end" in summary.content
     with Image.open(io.BytesIO(gif.data)) as img:
-        assert img.n_frames >= 2
+        frames, durations = [], []
+        for i in range(img.n_frames):
+            img.seek(i)
+            frames.append(img.convert("RGB"))
+            durations.append(img.info["duration"])
+    # Each frame for the time its words take to read (the deal's few words less than a move's).
+    assert len(frames) >= 3 and min(durations) >= LOOK_MS + MS_PER_CHAR * len("The deal")
+    assert len(set(durations)) > 1
+    # It ends on every player's tiles, as the engine's replay of the export has them.
+    shown = Moment(
+        view(end, None),
+        "Tiles left",
+        "Every player's tiles when the match ended, face up: the hand, then the pile.",
+        left,
+    )
+    assert durations[-1] == reading_ms(shown) + LAST_MS
+    # (This short match's few tiles left fit at full size: the frame's top is the same alone.)
+    alone = frame_image(shown, frame_layout([shown], names, lang=ENGLISH), names, lang=ENGLISH)
+    top = (0, 0, alone.width, body_top(len(story_lines(shown))) + left_height(left, ENGLISH))
+    want = encode.to_palette(alone).convert("RGB").crop(top)
+    assert frames[-1].crop(top).tobytes() == want.tobytes()
     world.fake.assert_no_failed_interactions()
     # Records' screens, pictures and files too: every request inside Discord's contract.
     assert world.fake.unchecked_requests() == [] and world.fake.outside_contract() == []
+
+
+def played_out(scenario: dict[str, Any]) -> Game:
+    """The game an exported scenario file replays to, as ``python -m engine run`` plays it."""
+    game = load_state(scenario, allow_actions=True)
+    for a in scenario["actions"]:
+        game.apply(action_from_dict(a), a.get("player"))
+    return game
 
 
 def _numbers_in(history: Message) -> list[int]:
