@@ -209,11 +209,23 @@ def _footer_draw(
     draw_legend(img, lay.legend_y, lang)
 
 
+def board_fits_under(m: Moment, lay: FrameLayout, names: Sequence[str], lang: Language) -> bool:
+    """Whether the board of a tiles-left moment fits between the tiles left and the ground."""
+    if m.left is None:
+        return True
+    scene = _scene(m, names, lang)
+    if not scene.pyramid:
+        return False
+    bottom = body_top(len(story_lines(m))) + left_height(m.left, lang, lay.left_tile)
+    top = min(lay.pyramid.cell(pos)[1] for pos in scene.positions())
+    return bottom + layout.PYRAMID_PAD <= top
+
+
 def frame_image(
     m: Moment, lay: FrameLayout, names: Sequence[str], *, lang: Language
 ) -> Image.Image:
     """One frame of a summary, drawn in ``lay``: its header, then the chips and the board, or
-    every player's tiles left."""
+    every player's tiles left (over the board the match ended on, when it fits under them)."""
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
     lines = story_lines(m)
@@ -223,8 +235,10 @@ def frame_image(
         draw_left(img, d, top, m.view, m.left, names, lang, lay.left_tile)
     else:
         _chips(d, top, m.view, names, lang)
+    board = board_fits_under(m, lay, names, lang)
+    if board:
         draw_pyramid(img, d, lay.pyramid, _scene(m, names, lang), lang)
-    _footer_draw(img, d, lay, m.view, board=m.left is None, lang=lang)
+    _footer_draw(img, d, lay, m.view, board=board, lang=lang)
     return img
 
 

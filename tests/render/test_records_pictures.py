@@ -9,6 +9,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from engine import Game, view
+from engine.scenario import load_state
 from engine.tiles import ALL_TILES
 from i18n import ENGLISH
 from render import alttext, draw, layout, samples, theme
@@ -20,6 +21,7 @@ from render.summary import (
     LOOK_MS,
     MS_PER_CHAR,
     Moment,
+    board_fits_under,
     body_top,
     end_image,
     frame_layout,
@@ -180,7 +182,8 @@ def test_every_frame_fills_the_canvas_and_the_board_stands_on_one_ground() -> No
         ink = ImageChops.difference(frame, Image.new("RGB", frame.size, theme.BG)).getbbox()
         assert ink is not None and ink[3] >= frame.height - 2 * layout.MARGIN, f"frame {i}"
         on_ground = _colours(frame, (x0, y0, x1, y1))
-        assert (theme.GROUND in on_ground) == (moments[i].left is None), f"frame {i}"
+        board = board_fits_under(moments[i], lay, NAMES, ENGLISH)
+        assert (theme.GROUND in on_ground) == board, f"frame {i}"
 
 
 def test_the_end_lays_down_every_players_remaining_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,3 +252,33 @@ def test_many_tiles_left_shrink_to_the_room_the_boards_leave() -> None:
     assert both.left_tile < LEFT_TILE and both.height == alone.height
     frames = summary_frames([board, end], names, lang=ENGLISH)
     assert {f.size for f in frames} == {(alone.width, alone.height)}
+
+
+def test_the_last_frame_keeps_the_final_board_under_the_tiles_left_when_it_fits() -> None:
+    """A pyramid that collapsed to one row, and few tiles left: the last frame shows them over
+    the board the match ended on, rather than an empty space where the board was."""
+    names = ["Ann", "Bob"]
+    game = load_state(
+        {
+            "players": 2,
+            "pyramid": {"0,0": "Y30", "0,2": "R10", "0,4": "B20", "1,1": "Y40", "1,3": "R20"},
+            "hands": [["G100"], ["Y2"]],
+            "piles": [[], []],
+            "active": 0,
+        }
+    )
+    moments = [Moment(view(game, None), "The deal", "The tiles are dealt.")]
+    while game.pending is not None:
+        game.apply(game.legal_actions()[0], game.pending.player)
+        moments.append(moment(game, "Step"))
+    assert game.winner == 1 and max(r for r, _ in game.pyramid) == 0  # it all came down
+    left = tuple(TilesLeft(tuple(h), tuple(p)) for h, p in zip(game.hands, game.piles, strict=True))
+    moments.append(Moment(view(game, None), "Tiles left", "Every player's tiles.", left))
+    lay = frame_layout(moments, names, lang=ENGLISH)
+    assert board_fits_under(moments[-1], lay, names, ENGLISH)
+    frames = summary_frames(moments, names, lang=ENGLISH)
+    # The same board, in the same place, as in the frame of the last move.
+    below = body_top(len(story_lines(moments[-1]))) + left_height(left, ENGLISH, lay.left_tile)
+    area = (lay.ground[0], below + layout.PYRAMID_PAD, lay.ground[2], lay.ground[3])
+    assert frames[-1].crop(area).tobytes() == frames[-2].crop(area).tobytes()
+    assert theme.GROUND in _colours(frames[-1], area)
