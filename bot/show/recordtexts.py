@@ -3,8 +3,9 @@
 One job: word the records service's typed results (the text of each message, and the rows and
 titles its picture draws), as :mod:`bot.show.texts` words the table's. Pure functions; they never
 ask the service or the store. Only what was public during play is shown: totals, wins, mayhem
-everyone saw, public boards; never a hand. (The records' refusals are worded with every other
-refusal, in :mod:`bot.show.words`.)
+everyone saw, public boards; no hand before the match is over (its end lays down every
+player's tiles left). (The records' refusals are worded with every other refusal, in
+:mod:`bot.show.words`.)
 """
 
 from __future__ import annotations
