@@ -47,8 +47,10 @@ from data.store import LoggedAction, Seat, Store, TableOptions  # noqa: E402
 from engine import Game  # noqa: E402
 from i18n import ENGLISH  # noqa: E402
 from render import render_turn  # noqa: E402
+from render.account import narrate  # noqa: E402
 from render.records import render_card  # noqa: E402
-from render.summary import render_summary  # noqa: E402
+from render.summary import Moment, render_summary  # noqa: E402
+from render.tilesleft import TilesLeft  # noqa: E402
 
 GUILD = 424242
 T0 = 1_700_000_000.0
@@ -309,8 +311,16 @@ def replay_figures(moves: int, samples: int) -> dict[str, Any]:
             render_turn(step.before, list(step.events), step.after, names, lang=ENGLISH)
         picture_times.append(time.perf_counter() - t)
     moments = [replay.step(i) for i in replay.moments(14)]
+    frames = [
+        Moment(m.after, f"Step {m.index + 1}", narrate(m.events, names, ENGLISH) or "The deal")
+        for m in moments
+    ]
+    end = moments[-1]
+    if end.hands is not None and end.piles is not None:
+        left = tuple(TilesLeft(h, p) for h, p in zip(end.hands, end.piles, strict=True))
+        frames.append(Moment(end.after, "Tiles left", "Every player's tiles.", left))
     t = time.perf_counter()
-    gif = render_summary([(m.after, f"Step {m.index + 1}") for m in moments], names, lang=ENGLISH)
+    gif = render_summary(frames, names, lang=ENGLISH)
     summary_s = time.perf_counter() - t
     return {
         "moves": len(log),
@@ -318,7 +328,7 @@ def replay_figures(moves: int, samples: int) -> dict[str, Any]:
         "replay_built_ms": round(built * 1000, 1),
         "step_engine": ms(engine_times),
         "step_with_picture": ms([a + b for a, b in zip(engine_times, picture_times, strict=True)]),
-        "summary_frames": len(moments),
+        "summary_frames": len(frames),
         "summary_s": round(summary_s, 2),
         "summary_bytes": len(gif),
     }

@@ -16,6 +16,7 @@ from rating.facts import TILES_TAKEN_BY, MatchFacts, MoveLike, SeatFacts, match_
 from rating.ratings import (
     MIN_MATCHES,
     MODEL,
+    RATING_START,
     Departure,
     PlayerRecord,
     RatedSeat,
@@ -27,12 +28,14 @@ from rating.ratings import (
     rate,
     rated_seats,
     replay_all,
+    shown_rating,
     user_of,
 )
 
 __all__ = [
     "MIN_MATCHES",
     "MODEL",
+    "RATING_START",
     "TILES_TAKEN_BY",
     "Departure",
     "MatchFacts",
@@ -49,5 +52,6 @@ __all__ = [
     "rate",
     "rated_seats",
     "replay_all",
+    "shown_rating",
     "user_of",
 ]

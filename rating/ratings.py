@@ -13,6 +13,9 @@ and what the match changes in their records.
   move has no result and is never rated.
 - How: :func:`rate` applies one match to the players' current :class:`PlayerRecord` with the
   ``openskill`` Plackett-Luce model (2 to 6 players, ties share a place).
+- What players read: :func:`shown_rating`, the model's conservative estimate ``mu - 3 sigma``
+  (what the leaderboard sorts by) on a scale of points where every new player starts at
+  :data:`RATING_START` (docs/records.md, "Ratings").
 """
 
 from __future__ import annotations
@@ -29,6 +32,24 @@ MODEL: Final = PlackettLuce()
 """The rating model (openskill's defaults: mu 25, sigma 25/3)."""
 MIN_MATCHES: Final = 3
 """Matches a player needs to appear on the leaderboard."""
+RATING_START: Final = 1000
+"""The rating a new player is shown: their conservative estimate, ``mu - 3 sigma``, is then 0."""
+POINTS_PER_SKILL: Final = 20
+"""Points of the shown rating per point of the model's skill: with the model's spread, two
+settled players 200 points apart finish in that order about three times in four, roughly
+as in chess ratings."""
+
+
+def shown_rating(mu: float, sigma: float) -> int:
+    """The rating a player reads: the conservative estimate ``mu - 3 sigma`` in points from
+    :data:`RATING_START`, never below 0. It sorts players as the estimate does.
+
+    >>> shown_rating(MODEL.mu, MODEL.sigma)
+    1000
+    >>> shown_rating(22.4, 8.1)  # a newcomer's first lost match: mu - 3 sigma is -1.9
+    962
+    """
+    return max(0, round(RATING_START + POINTS_PER_SKILL * (mu - 3 * sigma)))
 
 
 class SeatLike(Protocol):
@@ -105,6 +126,12 @@ class PlayerRecord:
     def ordinal(self) -> float:
         """The conservative rating: ``mu - 3 sigma`` (openskill's ``ordinal()``)."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def rating(self) -> int:
+        """The rating players read (:func:`shown_rating`): :data:`RATING_START` for a new
+        player."""
+        return shown_rating(self.mu, self.sigma)
 
     @property
     def user_id(self) -> int | None:

@@ -15,10 +15,14 @@ disagree. What a description says, in the order a screen reader reads it:
   spot's letter where a tile may go; the tile just played, the falling tile and its two landing
   places marked;
 - each player's hand size, pile size and score; the turn, round and options; the last move;
-  the tiles out of the game.
+  the tiles out of the game;
+- at the end of a match (a replay's last step, a summary's last frame), every player's tiles
+  left, hand and pile, as the picture lays them down.
 
 A channel picture's description never names a tile of any hand: :func:`table_text` never reads
-``view.hand`` (the public view has none anyway), only the hand sizes everyone sees.
+``view.hand`` (the public view has none anyway), only the hand sizes everyone sees. Only the end
+of a match, once it is over, names every player's tiles left, as its picture shows them
+(:func:`end_text`, :func:`summary_text`).
 
 A description is at most :data:`LIMIT` characters (Discord's limit). On a big table the least
 needed parts go first, in this order: the tiles out of the game, the last move (the message's
@@ -49,6 +53,7 @@ from render.narration import (
 )
 from render.records import CardRow
 from render.scene import TableScene, info_line, spot_labels, status_line, table_scene
+from render.tilesleft import TilesLeft, count_line, hand_word, pile_word
 
 LIMIT: Final = 1024
 """Discord's longest attachment description (``MessageAttachmentRequest.description``)."""
@@ -428,11 +433,61 @@ def turn_text(
     )
 
 
+def tiles_left_text(
+    left: Sequence[TilesLeft], names: Sequence[str], *, short: bool = False, lang: Language
+) -> str:
+    """Every player's tiles at the end of a match, as its pictures lay them down
+    (:mod:`render.tilesleft`): how many each had left, then (unless ``short``) their hand and
+    their pile, tile by tile."""
+    comma = lang.pgettext("list", ", ")
+    lines = [lang.gettext("Every player's tiles left:")]
+    for seat, tiles in enumerate(left):
+        said = [count_line(seat, tiles, names, lang)]
+        if not short:
+            for word, part in ((hand_word(lang), tiles.hand), (pile_word(lang), tiles.pile)):
+                if part:
+                    said.append(f"{word} {comma.join(tile_name(t, lang) for t in part)}")
+        lines.append(lang.pgettext("clauses", "; ").join(said) + ".")
+    return "\n".join(lines)
+
+
+def end_text(
+    view: View,
+    left: Sequence[TilesLeft],
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: Language,
+) -> str:
+    """The description of a match's end (:func:`render.summary.render_end`): its title, every
+    player's tiles left, then the board the last move left."""
+    scene = table_scene(view, names, lang)
+    return _fit(
+        [
+            _Part((_title(title),)),
+            _Part((decision(view, names, lang, viewer=None),)),
+            _Part(
+                (
+                    tiles_left_text(left, names, lang=lang),
+                    tiles_left_text(left, names, short=True, lang=lang),
+                ),
+                drop=2,
+            ),
+            *_board(view, names, scene, lang, viewer=None),
+        ]
+    )
+
+
 def summary_text(
-    moments: Sequence[tuple[View, str]], names: Sequence[str], *, lang: Language
+    moments: Sequence[tuple[View, str]],
+    names: Sequence[str],
+    *,
+    lang: Language,
+    left: Sequence[TilesLeft] | None = None,
 ) -> str:
     """The description of a match's animated summary (:func:`render.summary.render_summary`):
-    each moment's caption and what it shows, then the final board."""
+    each moment's caption and what it shows, every player's tiles left when the summary ends
+    on them (``left``), then the final board."""
     if not moments:
         raise ValueError("a summary needs at least one moment")
     head = lang.ngettext(
@@ -449,9 +504,17 @@ def summary_text(
     final, _ = moments[-1]
     scene = table_scene(final, names, lang)
     info, pyramid, players, _, out = _board(final, names, scene, lang, viewer=None, last=False)
+    tiles: tuple[str, ...] = ("",)
+    if left is not None:
+        tiles = (
+            tiles_left_text(left, names, lang=lang),
+            tiles_left_text(left, names, short=True, lang=lang),
+            "",
+        )
     return _fit(
         [
             _Part(("\n".join(told), "\n".join(short)), drop=1),
+            _Part(tiles, drop=2),
             _Part((lang.gettext("The final board:"), ""), drop=2),
             info,
             _Part((*pyramid.forms, ""), drop=2),

@@ -194,8 +194,11 @@ def wrap(text: str, f: fonts.Font, width: int, max_lines: int) -> tuple[str, ...
     return tuple(lines)
 
 
-def table_scene(view: View, names: Sequence[str], lang: Language) -> TableScene:
-    """Read ``view`` into what the table picture shows."""
+def table_scene(
+    view: View, names: Sequence[str], lang: Language, *, told: bool = True
+) -> TableScene:
+    """Read ``view`` into what the table picture shows (``told``: with the last move in words;
+    a picture that tells it otherwise, as a match's summary does, leaves them out)."""
     pyramid = dict(view.pyramid)
     fall = None
     p = view.pending
@@ -215,7 +218,7 @@ def table_scene(view: View, names: Sequence[str], lang: Language) -> TableScene:
         fall=fall,
         placed=_placed_now(events, pyramid),
         ghosts=ghosts,
-        last_move=summary(events, names, lang),
+        last_move=summary(events, names, lang) if told else (),
     )
 
 

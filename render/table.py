@@ -72,7 +72,7 @@ def table_image(
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
         draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed, lang=lang)
-    _legend(img, lay.legend_y, lang)
+    draw_legend(img, lay.legend_y, lang)
     return img
 
 
@@ -242,5 +242,6 @@ def _legend_strip(lang: Language) -> Image.Image:
     return strip
 
 
-def _legend(img: Image.Image, y: int, lang: Language) -> None:
+def draw_legend(img: Image.Image, y: int, lang: Language) -> None:
+    """The legend of materials in ``lang``, its top at ``y``."""
     img.paste(_legend_strip(lang), (layout.MARGIN, y))

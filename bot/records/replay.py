@@ -7,8 +7,9 @@ and rebuild any step's public views and events, never from saved pictures.
 
 Building a step replays the log from the nearest checkpoint (a copy of the game kept every
 :data:`CHECKPOINT_EVERY` log entries when the replay is first built), so a step of a 400-move
-match costs a few dozen engine moves, not 400. Only public views are made: a replay never shows a
-hand (see ``docs/records.md``).
+match costs a few dozen engine moves, not 400. Only public views are made, and no hand is shown
+during the match; its last step, once the match is over, has every player's remaining tiles, as
+a board game ends with the hands laid down (see ``docs/records.md``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ class ReplayStep:
     """The public view after it."""
     events: tuple[Event, ...]
     """What happened in it (the deal's own events for step 0)."""
+    hands: tuple[tuple[str, ...], ...] | None = None
+    """Every player's hand after the last step, once the match is over (None before)."""
+    piles: tuple[tuple[str, ...], ...] | None = None
+    """Every player's pile after the last step, top first, once the match is over (None
+    before)."""
 
     @property
     def mayhem(self) -> bool:
@@ -98,7 +104,12 @@ class MatchReplay:
         events: list[Event] = []
         for seat, action in self.actions[start:end]:
             events.extend(game.apply(action_from_dict(action), seat))
-        return ReplayStep(index, self.count, before, view(game, None), tuple(events))
+        after = view(game, None)
+        if index < self.count - 1:
+            return ReplayStep(index, self.count, before, after, tuple(events))
+        hands = tuple(tuple(h) for h in game.hands)
+        piles = tuple(tuple(p) for p in game.piles)
+        return ReplayStep(index, self.count, before, after, tuple(events), hands, piles)
 
     def scenario(self) -> dict[str, Any]:
         """The match in the engine's scenario format (RULES 8): the dealt state (with its

@@ -24,7 +24,7 @@ from engine import Event, View
 from i18n import Language
 from render import TurnPicture, render_table, render_turn, render_turn_screen
 from render.records import CardRow, render_card
-from render.summary import render_summary
+from render.summary import Moment, render_end, render_summary
 
 log = logging.getLogger(__name__)
 
@@ -202,14 +202,21 @@ async def card_png(title: str, rows: Sequence[CardRow], subtitle: str = "") -> b
     return await asyncio.to_thread(render_card, title, list(rows), subtitle)
 
 
-async def summary_gif(
-    frames: Sequence[tuple[View, str]], names: Sequence[str], *, lang: Language
-) -> bytes:
-    """A match's animated summary (each frame a public view and its caption); only its last
+async def summary_gif(moments: Sequence[Moment], names: Sequence[str], *, lang: Language) -> bytes:
+    """A match's animated summary (each frame a moment and what happened in it); only its last
     frames when the whole would be too large to attach."""
     started = time.perf_counter()
-    gif = await asyncio.to_thread(render_summary, list(frames), list(names), lang=lang)
+    gif = await asyncio.to_thread(render_summary, list(moments), list(names), lang=lang)
     log.debug("summary: %d bytes in %.2f s", len(gif), time.perf_counter() - started)
     if len(gif) > MAX_ATTACHMENT_BYTES:
-        gif = await asyncio.to_thread(render_summary, list(frames[-4:]), list(names), lang=lang)
+        gif = await asyncio.to_thread(render_summary, list(moments[-4:]), list(names), lang=lang)
     return gif
+
+
+def _end(m: Moment, names: list[str], lang: Language) -> bytes:
+    return render_end(m, names, lang=lang)
+
+
+async def end_png(m: Moment, names: Sequence[str], *, lang: Language) -> bytes:
+    """A match's last moment with every player's tiles left (a replay's last step)."""
+    return await _drawn("end", URGENT, _end, None, m, list(names), lang)

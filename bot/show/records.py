@@ -20,13 +20,16 @@ import discord
 from bot import emoji as em
 from bot.languages import clicker_language
 from bot.recordbuttons import BoardButton, ExportButton, ShareButton, StepButton, SummaryButton
+from bot.records.replay import ReplayStep
 from bot.records.results import MatchExport, ReplayShown
 from bot.show import recordtexts as words
 from bot.show.message import attachment
-from bot.show.pictures import card_png, summary_gif, table_png, turn_picture
+from bot.show.pictures import card_png, end_png, summary_gif, table_png, turn_picture
 from data.records import BoardPage, HistoryEntry, PlayerStats
 from i18n import Language
 from render import alttext
+from render.summary import Moment
+from render.tilesleft import TilesLeft
 
 Interaction = discord.Interaction[Any]
 
@@ -137,13 +140,43 @@ async def board_message(board: BoardPage, lang: Language) -> Answer:
     return Answer(content, [file], view=board_view(board, lang))
 
 
+def tiles_left(step: ReplayStep) -> tuple[TilesLeft, ...] | None:
+    """Every player's tiles after ``step``: known at the last step only, once the match is
+    over."""
+    if step.hands is None or step.piles is None:
+        return None
+    return tuple(TilesLeft(h, p) for h, p in zip(step.hands, step.piles, strict=True))
+
+
+def summary_moments(moments: Sequence[ReplayShown], lang: Language) -> list[Moment]:
+    """A summary's frames: each moment as what happened in it, then every player's tiles left
+    at the end."""
+    names = list(moments[0].names)
+    frames = [
+        Moment(m.step.after, words.summary_caption(m, lang), words.step_story(m, names, lang))
+        for m in moments
+    ]
+    end = moments[-1]
+    left = tiles_left(end.step)
+    if left is not None:
+        story = words.tiles_left_story(end, lang)
+        frames.append(Moment(end.step.after, words.tiles_left_caption(lang), story, left))
+    return frames
+
+
 async def step_message(shown: ReplayShown, lang: Language) -> Answer:
-    """A replay step: its words, the board (or the turn's animation) and the step buttons."""
+    """A replay step: its words, the board (or the turn's animation; at the last step, the board
+    with every player's tiles left) and the step buttons."""
     text = words.step_text(shown, lang)
     s = shown.step
     names = list(shown.names)
     said = alttext.table_text(s.after, names, title=text.title, lang=lang)
-    if s.before is None:
+    left = tiles_left(s)
+    if left is not None:
+        moment = Moment(s.after, text.title, words.step_story(shown, names, lang), left)
+        data, name = await end_png(moment, names, lang=lang), "replay.png"
+        said = alttext.end_text(s.after, left, names, title=text.title, lang=lang)
+    elif s.before is None:
         data = await table_png(s.after, names, title=text.title, lang=lang)
         name = "replay.png"
     else:
@@ -243,9 +276,10 @@ async def summary(ix: Interaction, moments: Sequence[ReplayShown]) -> None:
     lang = clicker_language(ix)
     names = list(moments[0].names)
     number = moments[0].table.number
-    frames = [(m.step.after, words.summary_caption(m, lang)) for m in moments]
+    frames = summary_moments(moments, lang)
     gif = await summary_gif(frames, names, lang=lang)
-    said = alttext.summary_text(frames, names, lang=lang)
+    shown = [(m.view, m.title) for m in frames if m.left is None]
+    said = alttext.summary_text(shown, names, lang=lang, left=frames[-1].left)
     await ix.followup.send(
         words.summary_text(number, lang),
         file=attachment(gif, f"summary-{number}.gif", said),

@@ -3,8 +3,9 @@
 One job: word the records service's typed results (the text of each message, and the rows and
 titles its picture draws), as :mod:`bot.show.texts` words the table's. Pure functions; they never
 ask the service or the store. Only what was public during play is shown: totals, wins, mayhem
-everyone saw, public boards; never a hand. (The records' refusals are worded with every other
-refusal, in :mod:`bot.show.words`.)
+everyone saw, public boards; no hand before the match is over (its end lays down every
+player's tiles left). (The records' refusals are worded with every other refusal, in
+:mod:`bot.show.words`.)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import babel.numbers
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.results import PAGE_SIZE, ReplayShown
+from bot.show.lobbytexts import level_word
 from bot.show.texts import esc, jump_url, table_name
 from data.records import (
     MIN_MATCHES,
@@ -28,6 +30,7 @@ from data.records import (
     level_of,
 )
 from i18n import N_, Language
+from rating import RATING_START
 from render.narration import names_and, tile_name
 from render.records import CardRow
 
@@ -65,28 +68,32 @@ def _percent(share: float, lang: Language) -> str:
     return babel.numbers.format_percent(share, locale=lang.code)
 
 
-def rating_text(record: PlayerRecord, lang: Language) -> str:
-    """``"21.0 (27.3 ± 2.1)"``: the conservative rating, then mu ± sigma."""
-    return (
-        f"{_fixed(record.ordinal, lang)} ({_fixed(record.mu, lang)} ± {_fixed(record.sigma, lang)})"
-    )
+def rating_text(record: PlayerRecord) -> str:
+    """``"1096"``: the rating a player reads, in points (:attr:`PlayerRecord.rating`; the
+    model behind it is in docs/records.md). Digits alone, as ratings are written."""
+    return str(record.rating)
+
+
+def rank_text(stats: PlayerStats, lang: Language) -> str:
+    """``"2 of 7"``, or how many matches are missing before the leaderboard lists them."""
+    if stats.rank is not None:
+        return lang.gettext("{rank} of {players}").format(
+            rank=lang.format_decimal(stats.rank), players=lang.format_decimal(stats.ranked_players)
+        )
+    missing = max(1, MIN_MATCHES - stats.record.matches)
+    return lang.ngettext(
+        "not ranked yet: {count} more match", "not ranked yet: {count} more matches", missing
+    ).format(count=lang.format_decimal(missing))
 
 
 def stats_rows(stats: PlayerStats, lang: Language) -> list[CardRow]:
     """The rows of a player's stats (the card and the text say the same)."""
     r = stats.record
     win_rate = r.wins / r.matches if r.matches else 0.0
-    if stats.rank is not None:
-        rank = lang.gettext("{rank} of {players}").format(
-            rank=lang.format_decimal(stats.rank), players=lang.format_decimal(stats.ranked_players)
-        )
-    else:
-        rank = lang.gettext("after {count} matches").format(count=MIN_MATCHES)
     n = lang.format_decimal
     return [
-        CardRow(lang.gettext("Rating (μ − 3σ)"), _fixed(r.ordinal, lang)),
-        CardRow(lang.gettext("Skill μ ± σ"), f"{_fixed(r.mu, lang)} ± {_fixed(r.sigma, lang)}"),
-        CardRow(lang.gettext("Rank in this server"), rank),
+        CardRow(lang.gettext("Rating"), rating_text(r)),
+        CardRow(lang.gettext("Rank in this server"), rank_text(stats, lang)),
         CardRow(lang.gettext("Matches"), n(r.matches)),
         CardRow(
             lang.gettext("Wins"),
@@ -119,7 +126,13 @@ def stats_rows(stats: PlayerStats, lang: Language) -> list[CardRow]:
 
 
 def stats_title(stats: PlayerStats, lang: Language) -> str:
-    return lang.gettext("Stats of {player}").format(player=player_name(stats.record, lang))
+    """``"Stats of Léa"``; a computer level's as a sentence names a computer ("Stats of the
+    computer (easy)"), not as a person's name."""
+    level = level_of(stats.record.player)
+    if level is not None:
+        # TRANSLATORS: the title of a computer level's stats; {level} is its level ("easy").
+        return lang.gettext("Stats of the computer ({level})").format(level=level_word(level, lang))
+    return lang.gettext("Stats of {player}").format(player=stats.record.name)
 
 
 def stats_content(stats: PlayerStats, lang: Language) -> str:
@@ -151,8 +164,10 @@ def board_title(board: BoardPage, lang: Language) -> str:
 
 
 def board_subtitle(lang: Language) -> str:
-    return lang.gettext("Conservative rating μ − 3σ · at least {count} matches").format(
-        count=MIN_MATCHES
+    """What the numbers are: a rating from which every player starts, and who is listed."""
+    # TRANSLATORS: under the leaderboard's title; {start} is a rating, such as 1000.
+    return lang.gettext("Rating: everyone starts at {start} · ranked after {count} matches").format(
+        start=RATING_START, count=MIN_MATCHES
     )
 
 
@@ -164,7 +179,8 @@ def board_rows(board: BoardPage, highlight: str | None = None, *, lang: Language
     return [
         CardRow(
             f"{board.first_rank + i}. {player_name(r, lang)}",
-            f"{_fixed(r.ordinal, lang)} · {_matches(r.matches, lang)}",
+            # The rating last: right-aligned on the card, the ratings line up.
+            f"{_matches(r.matches, lang)} · {rating_text(r)}",
             highlight=r.player == highlight,
         )
         for i, r in enumerate(board.entries)
@@ -183,7 +199,7 @@ def board_content(board: BoardPage, lang: Language) -> str:
             count=lang.format_decimal(r.wins)
         )
         lines.append(
-            f"{board.first_rank + i}. **{esc(player_name(r, lang))}** {rating_text(r, lang)} · "
+            f"{board.first_rank + i}. **{esc(player_name(r, lang))}** {rating_text(r)} · "
             f"{_matches(r.matches, lang)}, {wins}"
         )
     return "\n".join(lines)
@@ -238,14 +254,11 @@ class StepText:
     title: str
 
 
-def step_text(shown: ReplayShown, lang: Language) -> StepText:
-    """What a replay step says: where it is in the match, and the move told as during play."""
+def step_story(shown: ReplayShown, names: Sequence[str], lang: Language) -> str:
+    """What happened in a replay step, told in full with ``names`` (escaped for a message, as
+    they are for a picture): the deal, the move as during play, and at the last step how the
+    match ended."""
     s: ReplayStep = shown.step
-    names = [esc(n) for n in shown.names]
-    table = table_name(shown.table.number, lang=lang)
-    head = lang.gettext("**Replay of {table}** · step {step} of {steps}").format(
-        table=table, step=s.index + 1, steps=s.count
-    )
     if s.index == 0:
         if s.after.active is not None:
             body = lang.gettext("The tiles are dealt; {player} starts.").format(
@@ -264,6 +277,17 @@ def step_text(shown: ReplayShown, lang: Language) -> StepText:
         body += "\n" + lang.gettext(
             "The match is over. Final totals (lower wins): {scores}."
         ).format(scores=scores_line(names, scores, lang))
+    return body
+
+
+def step_text(shown: ReplayShown, lang: Language) -> StepText:
+    """What a replay step says: where it is in the match, and the move told as during play."""
+    s: ReplayStep = shown.step
+    table = table_name(shown.table.number, lang=lang)
+    head = lang.gettext("**Replay of {table}** · step {step} of {steps}").format(
+        table=table, step=s.index + 1, steps=s.count
+    )
+    body = step_story(shown, [esc(n) for n in shown.names], lang)
     title = lang.gettext("Replay · {table} · {step}/{steps}").format(
         table=table, step=s.index + 1, steps=s.count
     )
@@ -279,6 +303,22 @@ def summary_caption(shown: ReplayShown, lang: Language) -> str:
     return lang.gettext("Step {step} of {steps}").format(step=s.index + 1, steps=s.count)
 
 
+def tiles_left_caption(lang: Language) -> str:
+    """The title of a summary's last frame, every player's tiles shown."""
+    return lang.gettext("Tiles left")
+
+
+def tiles_left_story(shown: ReplayShown, lang: Language) -> str:
+    """What a summary's last frame shows: the tiles each player still had, face up."""
+    if shown.stopped:
+        return lang.gettext(
+            "Every player's tiles when the match stopped, face up: the hand, then the pile."
+        )
+    return lang.gettext(
+        "Every player's tiles when the match ended, face up: the hand, then the pile."
+    )
+
+
 def shares(mention: str, content: str, lang: Language) -> str:
     """Stats shared in the channel: who shares them, then the stats as text."""
     said = lang.gettext("{player} shares:").format(player=mention)
@@ -287,9 +327,10 @@ def shares(mention: str, content: str, lang: Language) -> str:
 
 def summary_text(number: int, lang: Language) -> str:
     """The message of a match's animated summary."""
-    return lang.gettext("**Summary of {table}**: the deal, the mayhem and the last tiles.").format(
-        table=table_name(number, lang=lang)
-    )
+    return lang.gettext(
+        "**Summary of {table}**: the deal, the mayhem, the last moves and every player's tiles "
+        "left at the end."
+    ).format(table=table_name(number, lang=lang))
 
 
 def export_file(number: int) -> str:

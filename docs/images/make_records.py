@@ -4,8 +4,8 @@
 
 A temporary SQLite database gets a dozen matches among four people and two computer levels
 (random legal moves, curses on), rated as the bot rates them; then the stats card, the
-leaderboard card, a replay step and the animated summary are drawn exactly as the commands
-draw them, into this folder.
+leaderboard card, a replay step, a replay's last step and the animated summary are drawn exactly
+as the commands draw them, into this folder.
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ if str(REPO) not in sys.path:
 
 from bot.records.service import RecordsService  # noqa: E402
 from bot.show import recordtexts as show  # noqa: E402
-from bot.show.pictures import turn_picture  # noqa: E402
+from bot.show.pictures import summary_gif  # noqa: E402
+from bot.show.records import step_message, summary_moments  # noqa: E402
 from data import open_store  # noqa: E402
 from data.records import person_key  # noqa: E402
 from data.store import Seat, Store, TableOptions  # noqa: E402
 from engine import Game  # noqa: E402
+from i18n import ENGLISH  # noqa: E402
 from render.records import render_card  # noqa: E402
-from render.summary import render_summary  # noqa: E402
 
 GUILD = 1
 PEOPLE = [Seat(101, "Léa"), Seat(102, "Max"), Seat(103, "Zoé"), Seat(104, "Sam")]
@@ -66,28 +67,39 @@ async def main() -> None:
             stats = await service.stats(GUILD, person_key(101))
             assert stats is not None
             (HERE / "records-stats.png").write_bytes(
-                render_card(show.stats_title(stats), show.stats_rows(stats), "Flaming Pyramids")
+                render_card(
+                    show.stats_title(stats, ENGLISH),
+                    show.stats_rows(stats, ENGLISH),
+                    "Flaming Pyramids",
+                )
             )
             board = await service.leaderboard(GUILD, 0)
             (HERE / "records-leaderboard.png").write_bytes(
-                render_card(show.board_title(board), show.board_rows(board), show.board_subtitle())
+                render_card(
+                    show.board_title(board, ENGLISH),
+                    show.board_rows(board, lang=ENGLISH),
+                    show.board_subtitle(ENGLISH),
+                )
             )
             history = await service.history(GUILD, None)
-            (HERE / "records-history.txt").write_text(show.history_content(history, None) + "\n")
+            (HERE / "records-history.txt").write_text(
+                show.history_content(history, None, ENGLISH) + "\n"
+            )
             # A replay step with mayhem, as /fp history's Replay button shows it.
             tid = ids[-1]
             moments = await service.moments(GUILD, tid)
             shown = next((m for m in moments if m.step.mayhem and m.step.before), moments[-1])
-            text = show.step_text(shown)
-            assert shown.step.before is not None
-            pic = await turn_picture(
-                shown.step.before, shown.step.events, shown.step.after, list(shown.names),
-                title=text.title,
-            )  # fmt: skip
-            (HERE / f"records-replay.{pic.extension}").write_bytes(pic.data)
-            (HERE / "records-replay.txt").write_text(text.content + "\n")
-            frames = [(m.step.after, show.summary_caption(m)) for m in moments]
-            (HERE / "records-summary.gif").write_bytes(render_summary(frames, list(shown.names)))
+            step = await step_message(shown, ENGLISH)
+            [picture] = step.files
+            (HERE / f"records-{picture.filename}").write_bytes(picture.fp.read())
+            (HERE / "records-replay.txt").write_text(step.content + "\n")
+            # The replay's last step: the end, with every player's tiles left.
+            end = await step_message(await service.step(GUILD, tid, 10**6), ENGLISH)
+            (HERE / "records-end.png").write_bytes(end.files[0].fp.read())
+            names = list(moments[0].names)
+            (HERE / "records-summary.gif").write_bytes(
+                await summary_gif(summary_moments(moments, ENGLISH), names, lang=ENGLISH)
+            )
         finally:
             await store.close()
 

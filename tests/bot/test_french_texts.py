@@ -266,18 +266,21 @@ def test_records_screens_in_french() -> None:
     text = recordtexts.stats_content(stats, FRENCH)
     assert text.splitlines()[0] == "**Statistiques de Léa** sur ce serveur"
     assert "Victoires\u00a0: **2 (50\u00a0%)**" in text
-    assert "Niveau μ ± σ\u00a0: **27,3 ± 2,1**" in text
+    assert "Cote\u00a0: **1421**" in text and "μ" not in text
     assert "Chaos subi\u00a0: **1 tuile reçue**" in text
     assert "Ouverture préférée\u00a0: **jaune 40**" in text
     assert "Rang sur ce serveur\u00a0: **1 sur 3**" in text
     # English as before, word for word.
     english = recordtexts.stats_content(stats, lang=ENGLISH)
-    assert "Wins: **2 (50%)**" in english and "Skill μ ± σ: **27.3 ± 2.1**" in english
+    assert "Wins: **2 (50%)**" in english and "Rating: **1421**" in english
     assert "Mayhem suffered: **1 tile to pile**" in english
     board = BoardPage((record,), first_rank=1, total=1)
     said = recordtexts.board_content(board, FRENCH)
-    assert said.startswith("**Classement · page 1 sur 1** — Cote prudente μ − 3σ · au moins")
-    assert "4 parties, 2 victoires" in said
+    assert said.startswith(
+        "**Classement · page 1 sur 1** — Cote\u00a0: tout le monde part de 1000 · classé après "
+        "3 parties"
+    )
+    assert "**Léa** 1421 · 4 parties, 2 victoires" in said
     no_match = words.refusal(TableError(Why.NO_MATCH), texts.esc, FRENCH)
     assert no_match == "Cette partie n'existe pas."
     assert recordtexts.history_content([], None, FRENCH) == (
@@ -293,19 +296,19 @@ def test_a_computer_record_is_named_in_french() -> None:
     name its record was stored under."""
     record = PlayerRecord(1, "ai:easy", "Computer (easy)", matches=3)
     stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
-    assert recordtexts.stats_title(stats, FRENCH) == "Statistiques d'Ordinateur (facile)"
+    assert recordtexts.stats_title(stats, FRENCH) == "Statistiques de l'ordinateur (facile)"
     assert "Computer" not in recordtexts.stats_content(stats, FRENCH)
     board = BoardPage((record,), first_rank=1, total=1)
     assert recordtexts.board_rows(board, lang=FRENCH)[0].label == "1. Ordinateur (facile)"
     assert "**Ordinateur (facile)**" in recordtexts.board_content(board, FRENCH)
-    assert recordtexts.stats_title(stats, ENGLISH) == "Stats of Computer (easy)"
+    assert recordtexts.stats_title(stats, ENGLISH) == "Stats of the computer (easy)"
 
 
 def test_the_records_rows_read_as_french() -> None:
     record = PlayerRecord(1, "u:1", "Léa", matches=1, tiles_taken=49)
     stats = PlayerStats(record, rank=None, ranked_players=0, favourite_opening=None)
     text = recordtexts.stats_content(stats, FRENCH)
-    assert "Rang sur ce serveur\u00a0: **à partir de 3 parties**" in text
+    assert "Rang sur ce serveur\u00a0: **pas encore classé\u00a0: plus que 2 parties**" in text
     assert "Chaos subi\u00a0: **49 tuiles reçues**" in text
     assert FRENCH.pgettext("option description", "Whose stats (default: yours)") == (
         "Statistiques de ce joueur (par défaut\u00a0: les vôtres)"

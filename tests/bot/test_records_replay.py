@@ -43,6 +43,26 @@ async def test_every_replay_ends_on_the_stored_final_state(backend_store: Store)
             assert replay.step(i).before == replay.step(i - 1).after
 
 
+async def test_only_the_last_step_lays_down_every_players_remaining_tiles(
+    backend_store: Store,
+) -> None:
+    """The match is over at the last step: it holds every player's hand and pile as the stored
+    final state has them (as a board game ends with the hands shown); no earlier step holds
+    any."""
+    [tid] = await generated(backend_store, 1)
+    table = await backend_store.get_table(tid)
+    assert table.initial_state is not None and table.state is not None
+    replay = MatchReplay(table.initial_state, await backend_store.action_log(tid))
+    last = replay.step(replay.count - 1)
+    final = Game.from_dict(table.state)
+    assert last.hands == tuple(tuple(h) for h in final.hands)
+    assert last.piles == tuple(tuple(p) for p in final.piles)
+    assert any(last.hands) or any(last.piles)
+    for i in range(replay.count - 1):
+        step = replay.step(i)
+        assert step.hands is None and step.piles is None, i
+
+
 def test_a_step_is_the_same_built_from_a_checkpoint_or_from_the_deal() -> None:
     game = Game.new(3, 4, curse=True)
     initial = game.to_dict()

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -17,7 +18,23 @@ from bot.errors import Why
 from bot.names import COMPUTER_NAMES
 from bot.show import answertexts
 from bot.show.recordtexts import NO_STATS
+from engine import Game, action_from_dict, view
+from engine.scenario import load_state
 from i18n import ENGLISH
+from render import encode
+from render.summary import (
+    LAST_MS,
+    LOOK_MS,
+    MS_PER_CHAR,
+    Moment,
+    body_top,
+    frame_image,
+    frame_layout,
+    reading_ms,
+    render_end,
+    story_lines,
+)
+from render.tilesleft import TilesLeft, left_height
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 
@@ -55,6 +72,13 @@ async def slash_answer(
     return await answer(ix)
 
 
+def shown_rating_in(content: str) -> int:
+    """The rating a stats message shows ("Rating: **1064**")."""
+    found = re.search(r"^Rating: \*\*(\d+)\*\*$", content, re.MULTILINE)
+    assert found, content
+    return int(found[1])
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     with Image.open(io.BytesIO(data)) as img:
         return img.size
@@ -86,13 +110,23 @@ async def test_stats_are_private_and_can_be_shared_in_the_channel(
     assert stats.ephemeral
     assert "**Stats of Alice** in this server" in stats.content
     assert "Matches: **1**" in stats.content
-    assert "Rank in this server: **after 3 matches**" in stats.content
-    assert "Rating (μ − 3σ)" in stats.content and "Favourite opening" in stats.content
+    # A rating in whole points near where every player starts (1000), never the model's
+    # notation, and how far the leaderboard still is.
+    rating = shown_rating_in(stats.content)
+    assert 900 < rating < 1200 and rating != 1000
+    assert "μ" not in stats.content and "σ" not in stats.content
+    assert "Rank in this server: **not ranked yet: 2 more matches**" in stats.content
+    assert "Favourite opening" in stats.content
     [card] = stats.images()
     assert card.filename == "stats.png" and png_size(card.data)[0] == 640
     # The computer level is rated too, as one player of the server.
     hard = await slash_answer(world.bob, table, "fp stats", computer="hard")
-    assert "**Stats of Computer (hard)**" in hard.content and "Matches: **1**" in hard.content
+    assert "**Stats of the computer (hard)**" in hard.content and "Matches: **1**" in hard.content
+    # In French its title says "the computer" as a sentence does, not "d'Ordinateur".
+    world.carol.locale = "fr"
+    french = await slash_answer(world.carol, table, "fp stats", ordinateur="hard")
+    assert french.content.startswith("**Statistiques de l'ordinateur (difficile)** sur ce serveur")
+    assert [a.filename for a in french.images()] == ["stats.png"]
     # Someone with no match yet is told so, privately, with no card.
     none = await slash_answer(world.bob, table, "fp stats", player=world.carol)
     assert none.ephemeral and none.content == NO_STATS.format(who="Carol")
@@ -119,9 +153,12 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     board = await slash_answer(world.bob, table, "fp leaderboard")
     assert not board.ephemeral
     assert "**Leaderboard · page 1 of 1**" in board.content
+    assert "Rating: everyone starts at 1000 · ranked after 3 matches" in board.content
     lines = [ln for ln in board.content.splitlines() if ln[:2] in ("1.", "2.")]
     assert len(lines) == 2 and {"Alice", "Computer (hard)"} <= {ln.split("**")[1] for ln in lines}
-    assert "3 matches" in board.content
+    # Each row: the player's rating in whole points, the better one first, then their matches.
+    ratings = [int(re.findall(r"\*\* (\d+) · 3 matches, ", ln)[0]) for ln in lines]
+    assert ratings == sorted(ratings, reverse=True) and sum(ratings) > 2 * 900
     assert [a.filename for a in board.attachments] == ["leaderboard.png"]
     assert board.labels() == ["Better", "Next"]
     assert all(b.get("disabled") for b in board.buttons())  # one page only
@@ -155,6 +192,7 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
         assert replay.images(), "every step shows the board"
     assert "The match is over" in replay.content
     assert "Alice played" in "\n".join(r.content for r in replay.revisions)
+    last_step = replay.images()[0].data
     # The export runs through the engine's command line to the stored final state.
     ix = await world.alice.click(replay, "Export")
     exported = await answer(ix)
@@ -169,6 +207,16 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     )  # fmt: skip
     final = json.loads(out.stdout)
     assert final["pending"] is None and final["winner"] is not None
+    # The last step shows the end as the engine replays it from the file: every player's
+    # remaining tiles laid down (hand, then pile) over the last board, with its words.
+    end = played_out(json.loads(file.data))
+    left = tuple(TilesLeft(tuple(h), tuple(p)) for h, p in zip(end.hands, end.piles, strict=True))
+    assert [list(t.hand) for t in left] == final["hands"] and sum(t.count for t in left) > 0
+    title = f"Replay · table #3 · {steps}/{steps}"
+    story = "\n".join(replay.content.splitlines()[1:])
+    names = ["Alice", COMPUTER_NAMES[0]]
+    end_moment = Moment(view(end, None), title, story, left)
+    assert last_step == render_end(end_moment, names, lang=ENGLISH)
     # Bob did not play: he may replay the match, not export every dealt hand.
     ix = await world.bob.slash("fp replay", table.channel, match=_numbers_in(history)[0])
     bob_replay = await answer(ix)
@@ -183,11 +231,40 @@ async def test_leaderboard_pages_and_history_with_replays_and_export(
     summary = await answer(ix)
     [gif] = summary.attachments
     assert gif.filename.endswith(".gif") and gif.data[:6] == b"GIF89a"
+    assert "every player's tiles left at the end" in summary.content
     with Image.open(io.BytesIO(gif.data)) as img:
-        assert img.n_frames >= 2
+        frames, durations = [], []
+        for i in range(img.n_frames):
+            img.seek(i)
+            frames.append(img.convert("RGB"))
+            durations.append(img.info["duration"])
+    # Each frame for the time its words take to read (the deal's few words less than a move's).
+    assert len(frames) >= 3 and min(durations) >= LOOK_MS + MS_PER_CHAR * len("The deal")
+    assert len(set(durations)) > 1
+    # It ends on every player's tiles, as the engine's replay of the export has them.
+    shown = Moment(
+        view(end, None),
+        "Tiles left",
+        "Every player's tiles when the match ended, face up: the hand, then the pile.",
+        left,
+    )
+    assert durations[-1] == reading_ms(shown) + LAST_MS
+    # (This short match's few tiles left fit at full size: the frame's top is the same alone.)
+    alone = frame_image(shown, frame_layout([shown], names, lang=ENGLISH), names, lang=ENGLISH)
+    top = (0, 0, alone.width, body_top(len(story_lines(shown))) + left_height(left, ENGLISH))
+    want = encode.to_palette(alone).convert("RGB").crop(top)
+    assert frames[-1].crop(top).tobytes() == want.tobytes()
     world.fake.assert_no_failed_interactions()
     # Records' screens, pictures and files too: every request inside Discord's contract.
     assert world.fake.unchecked_requests() == [] and world.fake.outside_contract() == []
+
+
+def played_out(scenario: dict[str, Any]) -> Game:
+    """The game an exported scenario file replays to, as ``python -m engine run`` plays it."""
+    game = load_state(scenario, allow_actions=True)
+    for a in scenario["actions"]:
+        game.apply(action_from_dict(a), a.get("player"))
+    return game
 
 
 def _numbers_in(history: Message) -> list[int]:
@@ -226,9 +303,7 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     # down in tests/data/test_records.py
     # (test_the_best_person_wins_when_the_computer_in_a_leavers_seat_finishes_first).
     assert "Wins: **1 (100%)**" in alice.content
-    mu_alice = float(alice.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
-    mu_bob = float(bob.content.split("Skill μ ± σ: **")[1].split(" ±")[0])
-    assert mu_alice > 25.0 > mu_bob
+    assert shown_rating_in(alice.content) > 1000 > shown_rating_in(bob.content)
     for level in ("easy", "normal", "hard"):
         computer = await slash_answer(world.carol, table, "fp stats", computer=level)
         assert computer.content == NO_STATS.format(who=f"Computer ({level})")

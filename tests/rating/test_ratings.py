@@ -12,6 +12,7 @@ from data.store import LoggedAction, Seat
 from engine import Game
 from rating import (
     MODEL,
+    RATING_START,
     Departure,
     MatchFacts,
     PlayerRecord,
@@ -21,6 +22,7 @@ from rating import (
     person_key,
     rate,
     rated_seats,
+    shown_rating,
 )
 
 GUILD = 77
@@ -37,6 +39,38 @@ def test_the_model_gives_the_documented_example_of_openskill() -> None:
     # openskill's ordinal: mu - 3 sigma (the README's "Ranks" example: 43.07, 2.42 -> 35.81).
     assert round(MODEL.rating(mu=43.07, sigma=2.42).ordinal(), 2) == 35.81
     assert PlayerRecord(1, "u:1", "x", mu=43.07, sigma=2.42).ordinal == pytest.approx(35.81)
+
+
+def test_a_new_player_reads_the_starting_rating_and_one_lost_match_never_makes_it_negative() -> (
+    None
+):
+    """The rating players read starts at 1000 (the conservative estimate mu - 3 sigma is 0 for
+    a new player), and a newcomer who finishes last of six in their first match reads a little
+    less, not a negative number (the issue's "-1.8")."""
+    assert RATING_START == 1000
+    assert PlayerRecord(GUILD, "u:1", "Ann").rating == 1000
+    seats = tuple(Seat(i, f"P{i}") for i in range(1, 7))
+    new = {
+        r.player: r
+        for r in rate({}, rated_seats(seats, [], _seat_facts(0, 1, 2, 3, 4, 5)), GUILD, NOW)
+    }
+    last, first = new[person_key(6)], new[person_key(1)]
+    assert last.ordinal < 0 < first.ordinal
+    assert 900 < last.rating < 1000 < first.rating
+    # The issue's newcomer: mu 22.4, sigma 8.1, "Rating (mu - 3 sigma): -1.9".
+    assert shown_rating(22.4, 8.1) == 962
+
+
+def test_the_shown_rating_orders_players_as_the_leaderboard_sorts_them() -> None:
+    """The leaderboard sorts by mu - 3 sigma; the rating it shows is the same order, in whole
+    points (20 a point of the model's skill), and 0 at the very least."""
+    rnd = random.Random(3)
+    pairs = [(rnd.uniform(-30, 60), rnd.uniform(0.5, 25 / 3)) for _ in range(500)]
+    by_ordinal = sorted(pairs, key=lambda p: p[0] - 3 * p[1])
+    shown = [shown_rating(mu, sigma) for mu, sigma in by_ordinal]
+    assert shown == sorted(shown) and min(shown) >= 0
+    assert shown_rating(30.0, 1.0) - shown_rating(20.0, 1.0) == 200
+    assert shown_rating(-60.0, 5.0) == 0
 
 
 def _seat_facts(*totals: int) -> MatchFacts:

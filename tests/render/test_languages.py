@@ -35,10 +35,12 @@ from render import (
     samples,
     table,
 )
+from render.account import narrate
 from render.layout import CAPTION_LINE_H, INFO_H, LAST_MOVE_H, MARGIN, READABLE_CAP, STATUS_H
 from render.legibility import first_glyph_height, phone
-from render.summary import render_summary
+from render.summary import Moment, render_summary
 from render.table import table_layout
+from render.tilesleft import TilesLeft
 
 NAMES = ("Jenny", "Bob", "Zoë", "Amir")
 """Ordinary names: nothing in English is cut, so nothing in French may be."""
@@ -191,7 +193,13 @@ def pictures(lang: Language, seen: Drawn | None = None) -> dict[str, list[Image.
             found[name] = frames_of(gif)
     if seen is not None:
         seen.picture = "summary"
-    moments = [(samples.empty_table(), title), (view(after), title)]
+    over = samples.match_over()
+    left = tuple(TilesLeft(tuple(h), tuple(p)) for h, p in zip(over.hands, over.piles, strict=True))
+    moments = [
+        Moment(samples.empty_table(), title, lang.gettext("The deal")),
+        Moment(view(after), title, narrate(events, NAMES, lang)),
+        Moment(view(over), title, lang.gettext("Tiles left"), left),
+    ]
     found["summary"] = frames_of(render_summary(moments, NAMES, lang=lang))
     return found
 
