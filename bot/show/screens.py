@@ -174,7 +174,8 @@ class Screens:
             in_dm=in_dm,
             lang=lang,
             fall_row=buttons.fall_row_after(row),
-            mode=bid is None or bid.action != "fall",
+            # Not after a tap in the rows a second tap of it may land in again.
+            mode=bid is None or bid.action not in ("fall", "undo", "done"),
         )
         message_id, edit = await self._on_clicked(interaction, hand.table_id, shown)
         screen = Screen(message_id, edit, self._now(), in_dm, lang=lang)
