@@ -18,7 +18,7 @@ anything. What it needs arrives in the results, handed over by the desk (:mod:`b
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,7 +158,17 @@ class Show:
         known = [h for h in step.hands if h.user_id == user_id]
         lang = player_language(known[0]) if known else table_language(board)
         text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
-        self.outbox.spawn(self.hands.close_screen(board.table_id, user_id, text), board.table_id)
+        self.outbox.spawn(self._close_screen(board, user_id, text), board.table_id)
+
+    async def _close_screen(self, board: Board, user_id: int, text: str) -> None:
+        """Close the player's screen in direct messages with ``text``: the turn they held back
+        through the token of its click, if this process showed it; else by an edit."""
+
+        def noted(message_id: int, close: Callable[[bool], Awaitable[Any]]) -> Awaitable[None]:
+            return self.hands.closed_by_click(board, user_id, message_id, close)
+
+        if not await self.screens.close_held(board.table_id, user_id, text, noted):
+            await self.hands.close_screen(board.table_id, user_id, text)
 
     async def _own_screen(self, step: Step, own: Own, *, noted: bool) -> None:
         """The clicker's screen after their move. In direct messages, their last click of the
