@@ -88,6 +88,13 @@ class Board:
         return self.table.version
 
     @property
+    def shown_version(self) -> int:
+        """The version of the state this board shows: the table's, less the decisions of a
+        turn it holds back (they count in its version, and nobody sees them yet)."""
+        held = self.table.held
+        return self.version - (len(held.actions) if held is not None else 0)
+
+    @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.table.seats)
 

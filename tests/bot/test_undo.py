@@ -62,6 +62,7 @@ async def test_a_turn_played_is_held_nobody_else_sees_it_and_undo_puts_everythin
     assert stored.version == before.version + 1  # the version counts the held decision
     now = await service.board_of(t)
     assert (now.view, now.prompt) == (board.view, board.prompt)
+    assert now.shown_version == before.version  # what a post of it would show
     assert (await service.hand(t, BOB)).decision == "wait"
     # "My hand" shows her the same screen.
     assert (await service.hand(t, ALICE)).decision == "held"

@@ -29,6 +29,7 @@ from .driver import (
     TableDriver,
     actions,
     answer,
+    answered_and_still,
     button_actions,
     held_token_of,
     is_players_turn,
@@ -330,3 +331,69 @@ async def test_a_kill_inside_the_window_neither_loses_nor_doubles_the_turn(
     assert [m.id for m in table.game_messages() if m.id > game.id] == [nxt.id]
     assert len(turn_notices(world.bob)) == told + 1
     assert "Traceback" not in proc.output
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.1])
+@pytest.mark.parametrize("action", ["undo", "done"])
+async def test_a_double_tap_on_undo_or_done_does_one_thing_and_is_answered_quietly(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    gap: float,
+    action: str,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, TWO_SPOTS)
+    game = await table.start(world.alice)
+    table_id = table.table_id()
+    before = await stored_table(db_url, table_id)
+    screen = await table.hand_for(world.alice, game, turn=True)
+    await pick(table, world.alice, screen, "Y40", "A")
+    cid = next(
+        str(b["custom_id"]) for b in screen.buttons() if f":{action}:" in str(b.get("custom_id"))
+    )
+    first, second = await world.alice.double_click(screen, custom_id=cid, gap=gap, second="same")
+    assert second is not None
+    await answered_and_still(world.fake, screen, [first, second])
+    for ix in (first, second):  # answered on the screen itself, no message of their own
+        assert ix.response_type == 6 and ix.followups == [], ix
+    log = await stored_log(db_url, table_id)
+    if action == "undo":  # taken back once: the table as before, her turn on the screen
+        assert same_table(await stored_table(db_url, table_id), before) and log == []
+        assert is_players_turn(screen)
+    else:  # handed on once: one post of the turn
+        assert [a.action for a in log] == [{"play": "Y40", "at": "1,1"}]
+        nxt = await table.settled_game(game.id)
+        assert [m.id for m in table.game_messages() if m.id > game.id] == [nxt.id]
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.1])
+async def test_a_double_tap_on_the_spot_holds_the_turn_once(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    gap: float,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, TWO_SPOTS)
+    game = await table.start(world.alice)
+    table_id = table.table_id()
+    before = await stored_table(db_url, table_id)
+    screen = await table.hand_for(world.alice, game, turn=True)
+    arg = next(a for k, a in button_actions(screen) if k == "play" and a.startswith("Y40."))
+    revisions = len(screen.revisions)
+    ix = await table.click_action(world.alice, screen, "play", arg)
+    await table.screen_after(screen, revisions, "the spot step", ix, is_spot_step)
+    pair = await world.alice.double_click(
+        screen, custom_id=table.spot_button(screen, "A"), gap=gap, second="same"
+    )
+    taps = [t for t in pair if t is not None]
+    await answered_and_still(world.fake, screen, taps)
+    for tap in taps:
+        assert tap.response_type == 6 and tap.followups == [], tap
+    held = (await stored_table(db_url, table_id)).held
+    assert held is not None and len(held.actions) == 1
+    assert (await stored_table(db_url, table_id)).version == before.version + 1
+    assert [a for a, _ in button_actions(screen)] == ["undo", "done"]
