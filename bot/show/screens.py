@@ -147,9 +147,9 @@ class Screens:
                 fall_row=buttons.fall_row_after(None),
             )
             message = await interaction.followup.send(ephemeral=True, wait=True, **_new(shown))
-            screen = Screen(
-                message.id, message.edit, self._now(), interaction.guild_id is None, lang=lang
-            )
+            in_dm = interaction.guild_id is None
+            kind: ScreenKind = "held" if hand.decision == "held" else "hand"
+            screen = Screen(message.id, message.edit, self._now(), in_dm, kind, lang=lang)
             screen.shown = (hand.version, hand.decision, hand.digest)
             await self._take(key, screen)
 
