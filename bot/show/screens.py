@@ -93,6 +93,8 @@ class Screens:
         open_ = self.tables.of(key[0]).screens
         old = open_.get(key[1])
         open_[key[1]] = screen
+        if old is not None and old.in_dm:
+            return  # their screen in direct messages stays theirs (hands.py closes it)
         if old is not None and old.message_id != screen.message_id and self._live(old):
             try:
                 await old.edit(view=None)
