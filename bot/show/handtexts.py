@@ -137,6 +137,10 @@ def fall_question(tile: str, again: FallAgain | None, lang: Language) -> str:
     return said.format(tile=named[:1].upper() + named[1:])
 
 
+HELD_LINES: Final = 8
+"""The lines of a held turn's account its screen tells at most (the rest are counted)."""
+
+
 def held_content(hand: Hand, where: str, lang: Language) -> str:
     """A player's screen once their turn is played at a table with an undo window: what the
     turn did, that nobody has seen it yet, and how long Undo is offered."""
@@ -147,9 +151,8 @@ def held_content(hand: Hand, where: str, lang: Language) -> str:
         "**Your turn is played** at {table} in {where}: nobody has seen it yet."
     ).format(table=table, where=where)
     lines = [head]
-    account = narrate(held.events, [esc(n) for n in hand.names], lang)
-    if account:
-        lines.append(f"> {account}")
+    account = narrate(held.events, [esc(n) for n in hand.names], lang, most=HELD_LINES)
+    lines.extend(f"> {line}" for line in account.splitlines())
     lines.append(
         lang.gettext(
             "**Undo** takes it back; **Done** hands it on now. It is handed on by itself {when}."
