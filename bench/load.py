@@ -4,7 +4,8 @@ The bot runs as ``python -m bot`` in its own process (so it does not share a cor
 this process runs the fake Discord and the simulated players. Every table has three players who
 open the table with ``/fp new``, join, start, and then play to the end: each decision is made
 after a short "think time" by clicking the buttons a person would click (a tile in their hand by
-direct message, which turns that screen into the spot step, then a spot; a fall direction).
+direct message, which turns that screen into the spot step, then a spot; a fall direction; Done
+on the turn played, which waits for it through the table's undo window).
 
 It prints interactions per second, the time from a click to its acknowledgement and from a
 decisive click (the spot, the fall) to the next picture in the game's thread (p50/p95/p99), REST
@@ -348,9 +349,17 @@ class LoadTable:
             screen = next(iter(ix.edited or ix.followups), None)
             if screen is not None and not screen.loading and buttons_with(screen, "fall"):
                 return screen, -1.0
+            # The turn played waits there for Undo or Done (the table's undo window).
+            if screen is not None and not screen.loading and buttons_with(screen, "done"):
+                return screen, -2.0
             return None
 
         picture, at = await self.until(shown, "the next picture")
+        if at == -2.0:  # Done: the turn is handed on now (measured from this click)
+            done = buttons_with(picture, "done")[0]
+            return await self.measured(
+                await self.click(self.users[ix.user.id], picture, done), game
+            )
         if at < 0:  # the fall, on the player's own screen
             await self.pause()
             user = ix.user

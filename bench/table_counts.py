@@ -8,10 +8,14 @@ was sent), the direct messages per player, and the clicks per move.
     python bench/table_counts.py            # a table of figures
     python bench/table_counts.py --json     # one JSON object
     python bench/table_counts.py --private bob   # bob takes his hands privately, not by DM
+    python bench/table_counts.py --undo 0   # no undo window (by default the table's: 30 s)
+    python bench/table_counts.py --wait     # each turn waits out its undo window (no Done)
 
 The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests), and the
 players play as the end-to-end driver does (first tile, spot A, fall left), so the same seed gives
-the same game and the same counts.
+the same game and the same counts. With the undo window on (the default), each player presses
+Done on their turn played, or with ``--wait`` lets the window run out (the bench moves the bot's
+clock past it): the next player must be told once, after the window.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import asyncio
 import json
 import sys
 import tempfile
+import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,6 +36,7 @@ if str(REPO) not in sys.path:
 
 from bot.app import Bot  # noqa: E402
 from bot.config import Config  # noqa: E402
+from bot.service import MAX_SOLO_UNDO_S  # noqa: E402
 from tests.e2e.driver import TableDriver, is_final  # noqa: E402
 from tests.fakediscord import DEFAULT_TOKEN, Message  # noqa: E402
 from tests.fakediscord.fixtures import running_world  # noqa: E402
@@ -110,6 +116,19 @@ class TableCounts:
         self.notifications_per_decision_start = round(self.notifications / starts, 2)
         self.jumps_per_own_turn = round(self.jumps / starts, 2)
         return self
+
+
+class MovableClock:
+    """The bot's clock: real time plus what the bench moved it forward by."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
 
 
 def table_channels(driver: TableDriver) -> list[Channel]:
@@ -203,10 +222,12 @@ def jumps_for(driver: TableDriver, start: DecisionStart, told: list[Message]) ->
     return best
 
 
-async def play_counted(driver: TableDriver, seed: int, private: str | None = None) -> TableCounts:
+async def play_counted(
+    driver: TableDriver, seed: int, private: str | None = None, undo: int | None = None
+) -> TableCounts:
     """Open, start and play one game with alice, bob and carol; count as it goes. With
     ``private``, that player takes their hands privately in the channel (``/fp hand``) instead
-    of by direct message."""
+    of by direct message; ``undo``: the table's undo window (None: the default one)."""
     fake = driver.fake
     users = list(driver.users.values())[:3]
     host = users[0]
@@ -215,7 +236,7 @@ async def play_counted(driver: TableDriver, seed: int, private: str | None = Non
             ix = await driver.slash(u, "fp hand", mode="channel")
             await ix.wait_response()
             driver.private_only.add(u.id)
-    await driver.open(host, *users[1:])
+    await driver.open(host, *users[1:], undo=undo)
     opened_at = max(m.id for m in public_bot_messages(driver))
     game = await driver.start(host)
     started_at = max(m.id for m in public_bot_messages(driver))
@@ -317,7 +338,14 @@ async def play_counted(driver: TableDriver, seed: int, private: str | None = Non
     return counts.finish(per_turn_posts, per_turn_pings)
 
 
-async def measure(seed: int = DEFAULT_SEED, private: str | None = None) -> TableCounts:
+async def measure(
+    seed: int = DEFAULT_SEED,
+    private: str | None = None,
+    undo: int | None = None,
+    wait: bool = False,
+) -> TableCounts:
+    """One game counted (see :func:`play_counted`); with ``wait``, each turn played waits out
+    its undo window instead of its player pressing Done."""
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(
             token=DEFAULT_TOKEN,
@@ -328,12 +356,19 @@ async def measure(seed: int = DEFAULT_SEED, private: str | None = None) -> Table
             ai_node_limit=2000,
             seed=seed,
         )
+        clock = MovableClock()
         async with running_world() as world:
-            runner = InProcessBot(world.fake, Bot(config))
+            runner = InProcessBot(world.fake, Bot(config, clock=clock))
             await runner.start()
             try:
                 driver = TableDriver(world.fake, world.games, {u.id: u for u in world.users})
-                return await play_counted(driver, seed, private)
+                if wait:
+
+                    async def run_out() -> None:
+                        clock.advance(MAX_SOLO_UNDO_S + 1)  # past any window
+
+                    driver.let_run_out = run_out
+                return await play_counted(driver, seed, private, undo)
             finally:
                 await runner.stop()
 
@@ -376,8 +411,19 @@ def main() -> None:
         choices=("alice", "bob", "carol"),
         help="this player takes their hands privately in the channel instead of by DM",
     )
+    parser.add_argument(
+        "--undo",
+        type=int,
+        metavar="SECONDS",
+        help="the table's undo window (default: the table's default; 0: none)",
+    )
+    parser.add_argument(
+        "--wait",
+        action="store_true",
+        help="each turn played waits out its undo window (no player presses Done)",
+    )
     args = parser.parse_args()
-    counts = asyncio.run(measure(args.seed, args.private))
+    counts = asyncio.run(measure(args.seed, args.private, args.undo, args.wait))
     print(json.dumps(asdict(counts)) if args.json else report(counts))
 
 

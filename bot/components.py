@@ -110,6 +110,12 @@ tile_at_spot: Final = _tile_and("@", _spot)
 tile_and_page: Final = _tile_and(".", lambda p: _PAGE.fullmatch(p) is not None)
 """``<tile>.<page>``."""
 
+
+def held_token(arg: str) -> bool:
+    """The token that names a held turn (8 hex digits: :class:`data.store.HeldTurn`)."""
+    return _DIGEST.fullmatch(arg) is not None
+
+
 ARGS: Final[dict[str, Callable[[str], bool]]] = {}
 """Each action, and what it accepts as its argument: filled as each button's class is defined
 (:func:`register`, from :mod:`bot.tablebuttons`)."""

@@ -281,7 +281,8 @@ class Desk:
                     table_id, version, user_id, tile, at, place=place
                 )
                 if isinstance(result, Hand):
-                    await self.show.screens.show_hand(interaction, result)
+                    # A fall to decide first, or the turn held back: the same screen shows it.
+                    await self.show.own_hand(interaction, result, played=tile)
                     return
                 # If Discord refused the move's message, the move stands all the same: the
                 # screen moves on, and the raised notice says why the channel does not show it.
@@ -325,6 +326,12 @@ class Desk:
         try:
             async with self.locks.table(table_id):
                 step = await self.service.fall(table_id, version, interaction.user.id, direction)
+                if isinstance(step, Hand):  # a fall of a turn held back: on its own screen
+                    if private:
+                        await self.show.own_hand(interaction, step, fell=direction)
+                    else:
+                        await self.show.screens.open_hand(interaction, step)
+                    return
                 await self.follow.show(step, clicker=interaction.user.id, clicked=clicked, own=own)
         except Stale as err:
             if await self.service.repeated(table_id, version, interaction.user.id, Fall(direction)):
@@ -352,6 +359,38 @@ class Desk:
                 return  # the first tap's answer stands
             raise
         await self.show.channel.retire(interaction)
+
+    async def undo(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str
+    ) -> None:
+        """Undo on a player's screen: the turn they held back is forgotten (nobody saw it),
+        and the same screen shows their turn again. A second tap of it is answered quietly
+        (the first one's answer stands)."""
+        try:
+            async with self.locks.table(table_id):
+                hand = await self.service.undo(table_id, version, interaction.user.id, token)
+                await self.show.own_hand(interaction, hand, undone=True)
+        except Stale as err:
+            if err.why is not Why.TURN_UNDONE:
+                raise
+            log.debug("table %s: a second tap of Undo", table_id)
+
+    async def done(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str
+    ) -> None:
+        """Done on a player's screen: the turn they held back is handed on now (the channel,
+        the next player's screen), and their screen shows the turn done. A second tap of it
+        is answered quietly."""
+        user_id = interaction.user.id
+        try:
+            async with self.locks.table(table_id):
+                step = await self.service.done(table_id, version, user_id, token)
+                played = next((e.tile for e in step.events if e.kind == "placed"), None)
+                await self.follow.show(step, clicker=user_id, own=Own(interaction, played=played))
+        except Stale as err:
+            if err.why is not Why.TURN_HANDED_ON:
+                raise
+            log.debug("table %s: a second tap of Done, or Done after the window", table_id)
 
     # --- private screens --------------------------------------------------------------------------
 

@@ -33,6 +33,9 @@ ROUND_WON: Final = "🏆"
 MATCH_OVER: Final = "🏁"
 ABORTED: Final = "🛑"
 PLAYED: Final = "✅"
+"""A turn played; also the Done button of a turn held back for its undo window."""
+UNDO: Final = "↩️"
+"""The Undo button of a turn held back, and the note of a turn taken back."""
 RESTARTED: Final = "♻️"
 LEFT: Final = "👋"
 REMINDER: Final = "⏳"
@@ -70,6 +73,7 @@ ALL: Final = (
     MATCH_OVER,
     ABORTED,
     PLAYED,
+    UNDO,
     RESTARTED,
     LEFT,
     REMINDER,

@@ -70,6 +70,9 @@ class Why(enum.Enum):
     NOT_SHOWN = "not_shown"
     NOT_SHOWN_FORBIDDEN = "not_shown_forbidden"
     NOT_YOUR_DECISION = "not_your_decision"
+    TURN_HANDED_ON = "turn_handed_on"
+    TURN_UNDONE = "turn_undone"
+    UNDO_RANGE = "undo_range"
     # The records of finished matches (bot.records.service):
     NO_MATCH = "no_match"
     MATCH_UNFINISHED = "match_unfinished"

@@ -59,6 +59,14 @@ def summary(lang: Language) -> str:
                 "leaves the pyramid for the rest of the turn and chooses where tiles fall. With "
                 "the *fire die*, the die decides each fire."
             ),
+            lang.gettext(
+                "**Undo:** a turn you play waits a few seconds (the table's undo window) before "
+                "anyone else sees it: **Undo** puts the table back as it was before your tile, "
+                "**Done** hands it on at once. There is no undo once the turn shows something "
+                "you could not see before: a roll of the fire die, or a decision passed to "
+                "another player by the curse. The tiles you draw come only once the turn is "
+                "handed on."
+            ),
         ]
     )
 

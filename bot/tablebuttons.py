@@ -38,6 +38,8 @@ action        arg                                    meaning
 ``howto``     -                                      how to play, answered privately
 ``quit``      -                                      leave the running game (``/fp leave``'s
                                                      confirmation)
+``undo``      held turn's token (8 hex digits)       take back my turn played (undo window)
+``done``      held turn's token (8 hex digits)       hand my turn played on now
 ============  =====================================  ==========================================
 
 To add a button: a class here (its action, ``takes``, ``places``, ``new_answer``,
@@ -72,6 +74,7 @@ from bot.components import (
     ButtonId,
     FpButton,
     LobbyAction,
+    held_token,
     one_of,
     place_of,
     tile_and_digest,
@@ -120,6 +123,12 @@ class TableDesk(Protocol):
     ) -> None: ...
     async def next_round(
         self, interaction: discord.Interaction[Any], table_id: int, version: int
+    ) -> None: ...
+    async def undo(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str
+    ) -> None: ...
+    async def done(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str
     ) -> None: ...
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None: ...
     async def leave(
@@ -413,6 +422,33 @@ class BackButton(TableButton, action="back"):
         self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
     ) -> None:
         await desk.newest_screen(interaction, bid.table_id)
+
+
+class UndoButton(TableButton, action="undo"):
+    """Take back one's turn played, while its undo window lasts: the table is as it was before
+    the tile, and the same private message shows the turn again. Its argument names the held
+    turn, so that it never takes back a later one."""
+
+    takes = staticmethod(held_token)
+    places = PRIVATE
+
+    async def act(
+        self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
+    ) -> None:
+        await desk.undo(interaction, bid.table_id, bid.version, bid.arg)
+
+
+class DoneButton(TableButton, action="done"):
+    """Hand one's turn played on now, before its undo window ends: the channel, the next
+    player and everyone else are told."""
+
+    takes = staticmethod(held_token)
+    places = PRIVATE
+
+    async def act(
+        self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
+    ) -> None:
+        await desk.done(interaction, bid.table_id, bid.version, bid.arg)
 
 
 class ModeButton(TableButton, action="mode"):

@@ -8,7 +8,7 @@ from typing import Any
 
 from data.errors import CorruptRecord
 from data.model import LoggedAction, TableProblem
-from data.rows import CLOSED_STATUSES, TableRow, action_from_row, table_from_row
+from data.rows import CLOSED_STATUSES, TableRow, action_from_row, held_count, table_from_row
 from engine import EngineError, replay
 from engine.game import PUBLIC_RECORD_KEYS
 
@@ -70,7 +70,9 @@ def check_table(row: TableRow, log_rows: Sequence[tuple[int, int | None, str]]) 
         )
         return _unique(problems)
     last = versions[-1] if versions else row.start_version
-    if last > row.version or (row.status == "playing" and last != row.version):
+    # A held turn's decisions count in the version before they reach the log.
+    held = held_count(row.held) if row.status == "playing" else 0
+    if last > row.version or (row.status == "playing" and last + held != row.version):
         problems.append(
             f"the table is at version {row.version} but its action log ends at version {last}"
         )

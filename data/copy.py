@@ -66,6 +66,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
             "thread_id",
             "number",
             "language",
+            "held",
             "deadline",
             "reminder_at",
             "created_at",

@@ -43,6 +43,9 @@ class TableOptions:
     """The game is played in a thread of its own."""
     preview: bool = True
     """A preview is shown before a mayhem resolves."""
+    undo_s: int = 30
+    """Seconds a person's turn waits, once played, for its player's Undo or Done before it is
+    handed on (0: no undo; the bot caps it at tables of several people)."""
 
     def to_dict(self) -> dict[str, Any]:
         """Every field by name (what is stored).
@@ -92,6 +95,8 @@ class TableDefaults:
     """Default for :attr:`TableOptions.thread`."""
     preview: bool | None = None
     """Default for :attr:`TableOptions.preview`."""
+    undo_s: int | None = None
+    """Default for :attr:`TableOptions.undo_s`."""
 
     def to_dict(self) -> dict[str, Any]:
         """The fields that are set, by name (what is stored).
@@ -153,6 +158,85 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class HeldTurn:
+    """A person's turn kept back, seen by nobody but its player: its decisions are not in the
+    table's state nor its action log yet, and the table's version counts them (one each).
+    The turn is handed on (its decisions written into the state and the log at once) by its
+    player's Done, at the end of its undo window (``until``, the table's deadline meanwhile:
+    any process's timer loop hands it on) or when it reveals something (the fire die, a
+    decision passed to another player); Undo forgets it, and the table is as it was before.
+
+    Stored as one JSON object (:meth:`to_dict`) in the table's row. A store changes it only
+    under the row's lock, after checking the table's version and the turn's ``token`` (a
+    compare-and-set): of an Undo and the window's end, whichever comes second finds the
+    table changed and does nothing."""
+
+    seat: int
+    user_id: int
+    actions: tuple[dict[str, Any], ...]
+    """The turn's decisions so far, in the engine's scenario format (its tile, then its
+    falls)."""
+    at: tuple[float, ...]
+    """When each decision was made (unix time), for the action log."""
+    token: str
+    """Names this turn on its Undo and Done buttons (a version alone could name a later turn
+    of the same player after an Undo)."""
+    until: float | None
+    """When the undo window ends and the turn is handed on; None while the turn still waits
+    for a decision of its player (a fall), under the turn's own deadline."""
+    deadline: float | None
+    reminder_at: float | None
+    """The table's deadline and reminder when the turn began: Undo puts them back."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored record."""
+        return {
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "actions": [dict(a) for a in self.actions],
+            "at": list(self.at),
+            "token": self.token,
+            "until": self.until,
+            "deadline": self.deadline,
+            "reminder_at": self.reminder_at,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> HeldTurn:
+        """The record ``d`` holds; ValueError (or TypeError) if it is not one."""
+        actions = d["actions"]
+        at = d["at"]
+        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+            raise ValueError("a held turn's actions are not a list of objects")
+        if not isinstance(at, list) or len(at) != len(actions) or not actions:
+            raise ValueError("a held turn's times do not match its actions")
+
+        def moment(value: object) -> float | None:
+            if value is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"a held turn's time is not a number: {value!r}")
+            return value
+
+        times = [moment(t) for t in at]
+        seat, user_id, token = d["seat"], d["user_id"], d["token"]
+        if None in times:
+            raise ValueError("a held turn's decision has no time")
+        if not (isinstance(seat, int) and isinstance(user_id, int) and isinstance(token, str)):
+            raise ValueError("a held turn's seat, player or token does not read")
+        return cls(
+            seat=seat,
+            user_id=user_id,
+            actions=tuple(actions),
+            at=tuple(t for t in times if t is not None),
+            token=token,
+            until=moment(d.get("until")),
+            deadline=moment(d.get("deadline")),
+            reminder_at=moment(d.get("reminder_at")),
+        )
+
+
+@dataclass(frozen=True)
 class Table:
     """A table as stored. ``state`` is the engine's ``Game.to_dict()`` once playing, else None.
 
@@ -192,6 +276,10 @@ class Table:
     language: str = "en"
     """The language of what the table's channel or thread shows (its posts and their pictures):
     the server's, as Discord tells it or as ``/fp-settings`` chose it when the table opened."""
+    held: HeldTurn | None = None
+    """A person's turn kept back for its undo window (see :class:`HeldTurn`), or None. While
+    there is one, ``state`` is the game before that turn and ``version`` counts its
+    decisions."""
 
     @property
     def place_id(self) -> int:

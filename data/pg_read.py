@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -134,7 +135,7 @@ class PgReads:
                 row = await conn.fetchrow(
                     "SELECT t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, "
                     "t.seats, t.version, t.state, i.state, t.start_version, t.deadline, "
-                    "t.reminder_at, t.created_at, t.updated_at "
+                    "t.reminder_at, t.created_at, t.updated_at, t.held "
                     "FROM tables t LEFT JOIN initial_states i ON i.table_id = t.id "
                     "WHERE t.id = $1",
                     table_id,
@@ -149,7 +150,8 @@ class PgReads:
         row, log_rows = await self._db.run(op, transaction=False, what="checking")
         if row is None:
             return None, []
-        return R.TableRow(*row[:15]), [(int(v), s, a) for v, s, a in log_rows]
+        table_row = replace(R.TableRow(*row[:15]), held=row[15])
+        return table_row, [(int(v), s, a) for v, s, a in log_rows]
 
     async def integrity_check(self) -> list[str]:
         """Problems of the database as a whole (empty when all is well): the table id sequence

@@ -16,9 +16,8 @@ import orjson
 from data import rows as R
 from data.store import Table
 
-# The columns of a table row, with its message ids, departures, DM failures, thread, number and
-# language,
-# and the shape of its action log, in one statement (one snapshot).
+# The columns of a table row, with its message ids, departures, DM failures, thread, number,
+# language and held turn, and the shape of its action log, in one statement (one snapshot).
 COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
     "t.state, t.start_version, t.shown_version, t.deadline, t.reminder_at, t.created_at, "
@@ -28,7 +27,7 @@ COLUMNS = (
     "ARRAY(SELECT d.seat FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT d.user_id FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id), "
-    "t.thread_id, t.number, t.language"
+    "t.thread_id, t.number, t.language, t.held"
 )
 _INITIAL = "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id)"
 _LOG = "l.n, l.lo, l.hi"
@@ -44,12 +43,13 @@ PLACE = "COALESCE(t.thread_id, t.channel_id)"
 # One move: the version check, the new state and the log row in one statement (so one round
 # trip, committed by itself). A row whose options or seats are not JSON of the right shape is
 # not moved (see _why). The returned columns are those of SELECT_TABLE without the state (the
-# caller has it), the initial state (cached) and the log's shape (moves do not check it).
+# caller has it), the initial state (cached) and the log's shape (moves do not check it). No
+# move is written over a held turn (data.model.HeldTurn): only handing it on writes its decisions.
 MOVE = (
     "WITH t AS (UPDATE tables SET version = version + 1, state = $3, deadline = $4, "
     "reminder_at = $5, updated_at = $6, seats = COALESCE($7, seats), "
     "status = COALESCE($8, status) "
-    "WHERE id = $1 AND version = $2 AND status = 'playing' "
+    "WHERE id = $1 AND version = $2 AND status = 'playing' AND held IS NULL "
     "AND jsonb_typeof(options) = 'object' AND jsonb_typeof(seats) = 'array' RETURNING *), "
     "a AS (INSERT INTO actions (table_id, version, seat, user_id, action, at) "
     "SELECT id, version, $9, $10, $11, $6 FROM t) "
@@ -95,7 +95,7 @@ def table_from_record(
         seats=seats,
         version=version,
         state=state_text,
-        initial_state=rec[23],
+        initial_state=rec[24],
         start_version=start_version,
         deadline=deadline,
         reminder_at=reminder_at,
@@ -108,9 +108,10 @@ def table_from_record(
         thread_id=rec[20],
         number=rec[21],
         language=rec[22],
-        log_count=rec[24],
-        log_min=rec[25],
-        log_max=rec[26],
+        held=rec[23],
+        log_count=rec[25],
+        log_min=rec[26],
+        log_max=rec[27],
     )
     return R.table_from_row(
         row,

@@ -45,6 +45,7 @@ from data import rows as R
 from data.errors import ChannelBusy, CorruptRecord, NotFound, StoreError, VersionConflict
 from data.model import OPEN_STATUSES, Seat, Table, TableOptions, TableStatus
 from data.pg_db import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, CommitUnknown, Database
+from data.pg_held import PgHeld
 from data.pg_kept import PgKept
 from data.pg_read import PgReads
 from data.pg_rows import MOVE, OPEN, PLACE, SELECT_TABLE, json_object, table_from_record
@@ -96,7 +97,7 @@ async def _warm(conn: asyncpg.Connection[Any]) -> None:
     await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", 0)
 
 
-class PostgresStore(PgReads, PgKept, SharedSettings):
+class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings):
     """The store on a PostgreSQL database (see the module). ``url`` is a libpq-style URL:
     ``postgresql://user:password@host:port/database`` (a unix socket:
     ``postgresql://user@/database?host=/run/postgresql``)."""
@@ -183,7 +184,8 @@ class PostgresStore(PgReads, PgKept, SharedSettings):
         """Why a versioned write matched no row: NotFound or VersionConflict."""
         row = await conn.fetchrow(
             "SELECT version, status, jsonb_typeof(options) = 'object' AS options_ok, "
-            "jsonb_typeof(seats) = 'array' AS seats_ok FROM tables WHERE id = $1",
+            "jsonb_typeof(seats) = 'array' AS seats_ok, held IS NOT NULL AS held "
+            "FROM tables WHERE id = $1",
             table_id,
         )
         if row is None:
@@ -199,6 +201,8 @@ class PostgresStore(PgReads, PgKept, SharedSettings):
                 else "seats are not a JSON list"
             )
             return CorruptRecord(table_id, what, expected_version)
+        if row["status"] == want == "playing" and row["held"]:
+            return VersionConflict(f"table {table_id} holds a turn back: only handing it on moves")
         return NotFound(f"table {table_id} is not {want} (it is {row['status']})")
 
     # --- tables ---------------------------------------------------------------------------------
@@ -525,7 +529,8 @@ class PostgresStore(PgReads, PgKept, SharedSettings):
         async def op(conn: Conn) -> asyncpg.Record:
             done = await conn.fetchval(
                 "UPDATE tables SET version = version + 1, status = $3, deadline = NULL, "
-                "reminder_at = NULL, updated_at = $4 WHERE id = $1 AND version = $2 AND "
+                "reminder_at = NULL, held = NULL, updated_at = $4 WHERE id = $1 AND "
+                "version = $2 AND "
                 "(status IN ('lobby', 'playing') OR (status = 'finished' AND $3 = 'finished')) "
                 "RETURNING id",
                 table_id,

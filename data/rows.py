@@ -19,6 +19,7 @@ import orjson
 from data.store import (
     OPEN_STATUSES,
     CorruptRecord,
+    HeldTurn,
     LoggedAction,
     Seat,
     Table,
@@ -112,6 +113,7 @@ class TableRow:
     thread_id: int | None = None
     number: int = 0
     language: str = "en"
+    held: str | None = None  # JSON object: a held turn (data.model.HeldTurn), or None
     log_count: int | None = None
     log_min: int | None = None
     log_max: int | None = None
@@ -179,6 +181,27 @@ def parse_dm_failed(text: str | None) -> frozenset[int]:
     return frozenset(raw)
 
 
+def parse_held(text: str | None) -> HeldTurn | None:
+    """A held turn from its JSON text (None: none); ValueError or TypeError if it does not
+    read."""
+    if not text:
+        return None
+    try:
+        return HeldTurn.from_dict(parse_object(text, "held turn"))
+    except KeyError as e:
+        raise ValueError(f"a held turn without {e}") from None
+
+
+def held_count(text: str | None) -> int:
+    """How many decisions a held turn's JSON text holds (0: none, or unreadable: its reader
+    says why)."""
+    try:
+        held = parse_held(text)
+    except (ValueError, TypeError):
+        return 0
+    return 0 if held is None else len(held.actions)
+
+
 def parse_object(text: str, what: str) -> dict[str, Any]:
     value = load_json(text, what)
     if not isinstance(value, dict):
@@ -206,14 +229,16 @@ def validate_state(state: dict[str, Any], what: str) -> None:
 
 
 def log_problem(row: TableRow) -> str | None:
-    """What is wrong with the action log's shape (a version gap...), from its statistics."""
+    """What is wrong with the action log's shape (a version gap...), from its statistics. A
+    held turn's decisions count in the table's version before they are in the log."""
     if row.log_count is None:
         return None
     count = row.log_count
+    held = held_count(row.held)
     if row.start_version is None:
         return f"{count} logged actions but the game never started" if count else None
     if count == 0:
-        if row.status == "playing" and row.version != row.start_version:
+        if row.status == "playing" and row.version != row.start_version + held:
             return (
                 f"version {row.version} but the action log is empty after the start at "
                 f"version {row.start_version}"
@@ -226,7 +251,7 @@ def log_problem(row: TableRow) -> str | None:
             f"version gap in the action log: {count} actions between versions {lo} and {hi}, "
             f"after the start at version {row.start_version}"
         )
-    if hi > row.version or (row.status == "playing" and hi != row.version):
+    if hi > row.version or (row.status == "playing" and hi + held != row.version):
         return f"the table is at version {row.version} but its action log ends at version {hi}"
     return None
 
@@ -295,6 +320,7 @@ def table_from_row(
         if isinstance(row.dm_failed, frozenset)
         else attempt(lambda: parse_dm_failed(row.dm_failed), frozenset())
     )
+    held = attempt(lambda: parse_held(row.held), None)
     gap = log_problem(row)
     if gap:
         problems.append(gap)
@@ -323,6 +349,7 @@ def table_from_row(
         thread_id=row.thread_id,
         number=row.number,
         language=row.language,
+        held=held,
     )
 
 
@@ -345,6 +372,7 @@ __all__ = [
     "action_from_row",
     "dumps",
     "log_problem",
+    "parse_held",
     "parse_messages",
     "parse_object",
     "parse_seats",

@@ -32,13 +32,14 @@ from data.model import OPEN_STATUSES, Seat, Table, TableOptions, TableStatus
 from data.records_sqlite import SqliteRecords
 from data.settings import SharedSettings
 from data.sqlite_db import Database
+from data.sqlite_held import SqliteHeld
 from data.sqlite_kept import SqliteKept
 from data.sqlite_read import SqliteReads
 
 log = logging.getLogger(__name__)
 
 
-class SqliteStore(SqliteReads, SqliteKept, SharedSettings):
+class SqliteStore(SqliteReads, SqliteKept, SqliteHeld, SharedSettings):
     """The :class:`~data.store.Store` on a SQLite file (created, and migrated, by :meth:`open`).
 
     ``path`` is the database file. ``synchronous`` is ``"NORMAL"`` (durable against a killed
@@ -341,6 +342,8 @@ class SqliteStore(SqliteReads, SqliteKept, SharedSettings):
     def _why_not_moved(cls, conn: sqlite3.Connection, table_id: int, expected_version: int) -> None:
         """Raise what kept a move's UPDATE from finding its table."""
         row = cls._fetch_checked(conn, table_id, expected_version)
+        if row.held is not None and row.status == "playing":
+            raise VersionConflict(f"table {table_id} holds a turn back: only handing it on moves")
         raise NotFound(f"table {table_id} is not playing (it is {row.status})")
 
     def _moved(
@@ -476,7 +479,7 @@ class SqliteStore(SqliteReads, SqliteKept, SharedSettings):
                 raise NotFound(f"table {table_id} is not open (it is {row.status})")
             conn.execute(
                 "UPDATE tables SET version = version + 1, status = ?, deadline = NULL, "
-                "reminder_at = NULL, updated_at = ? WHERE id = ?",
+                "reminder_at = NULL, held = NULL, updated_at = ? WHERE id = ?",
                 (status, now, table_id),
             )
             new = self._refetch(conn, table_id)

@@ -21,8 +21,8 @@ COLUMNS = (
 
 def _owned(alias: str) -> str:
     """What the bot keeps beside a table (message ids, departures, DM failures, the version the
-    channel was shown, its thread, its number and its language), for a table named ``alias`` in
-    the query."""
+    channel was shown, its thread, its number, its language and its held turn), for a table
+    named ``alias`` in the query."""
     return (
         "(SELECT json_group_object(m.key, m.message_id) FROM messages m "
         f"WHERE m.table_id = {alias}.id), "
@@ -30,7 +30,8 @@ def _owned(alias: str) -> str:
         f"WHERE d.table_id = {alias}.id), "
         "(SELECT json_group_array(f.user_id) FROM dm_failures f "
         f"WHERE f.table_id = {alias}.id), "
-        f"{alias}.shown_version, {alias}.thread_id, {alias}.number, {alias}.language"
+        f"{alias}.shown_version, {alias}.thread_id, {alias}.number, {alias}.language, "
+        f"{alias}.held"
     )
 
 
@@ -74,22 +75,24 @@ CLAIM = (
 
 # A move: the version check is the UPDATE's own WHERE, and what the answer needs comes back
 # from it. An UPDATE that names the status or the seats rewrites the indexes on them even with
-# the same value: most moves leave them out.
+# the same value: most moves leave them out. No move is written over a held turn
+# (data.model.HeldTurn): only handing it on writes its decisions.
 _MOVE_RETURNING = (
     "RETURNING guild_id, channel_id, host_id, options, seats, start_version, created_at, "
     f"{_owned('tables')}"
 )
 #: The columns of a move's RETURNING, by position.
 GUILD, CHANNEL, HOST, OPTIONS, SEATS, START_VERSION, CREATED = range(7)
-MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD, NUMBER, LANGUAGE = range(7, 14)
+MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD, NUMBER, LANGUAGE, HELD = range(7, 15)
 UPDATE_MOVED = (
     "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
-    "updated_at = ? WHERE id = ? AND version = ? AND status = 'playing' " + _MOVE_RETURNING
+    "updated_at = ? WHERE id = ? AND version = ? AND status = 'playing' AND held IS NULL "
+    + _MOVE_RETURNING
 )
 UPDATE_CHANGED = (
     "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
     "updated_at = ?, seats = COALESCE(?, seats), status = COALESCE(?, status) "
-    "WHERE id = ? AND version = ? AND status = 'playing' " + _MOVE_RETURNING
+    "WHERE id = ? AND version = ? AND status = 'playing' AND held IS NULL " + _MOVE_RETURNING
 )
 INSERT_ACTION = (
     "INSERT INTO actions (table_id, version, seat, user_id, action, at) VALUES (?, ?, ?, ?, ?, ?)"

@@ -21,7 +21,7 @@ written out in its docstring (the contract tests check what they say).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -39,6 +39,7 @@ from data.model import (
     OPEN_STATUSES,
     BoardPage,
     GuildSettings,
+    HeldTurn,
     HistoryEntry,
     LoggedAction,
     PlayerPrefs,
@@ -131,6 +132,55 @@ class Tables(Protocol):
         (and optionally seats/status, e.g. when the match ends or a seat changes), bump the
         version. Raises :class:`VersionConflict` (nothing written) if the version moved on."""
 
+    async def hold_turn(
+        self,
+        table_id: int,
+        expected_version: int,
+        held: HeldTurn,
+        *,
+        replacing: str | None,
+        deadline: float | None,
+        reminder_at: float | None,
+        now: float,
+    ) -> Table:
+        """Keep a person's turn back (:class:`HeldTurn`), or keep the next decision of one:
+        ``held`` replaces the held turn whose token is ``replacing`` (None: the table holds
+        none), the timers are set, the version bumped; the state and the action log are not
+        touched, and :meth:`apply_action` refuses every move until the turn is handed on or
+        undone. Raises :class:`VersionConflict` (nothing written) if the version moved on or
+        the table holds another turn, :class:`NotFound` if it is not playing."""
+
+    async def undo_turn(
+        self, table_id: int, expected_version: int, token: str, *, now: float
+    ) -> Table:
+        """Forget the held turn ``token``: the table is as it was before that turn, its
+        version back by one per decision held, its deadline and reminder those the turn found.
+        Raises :class:`VersionConflict` (nothing written) if the version moved on or the table
+        holds no such turn (handed on, or undone already), :class:`NotFound` if it is not
+        playing."""
+
+    async def hand_on(
+        self,
+        table_id: int,
+        expected_version: int,
+        token: str,
+        *,
+        actions: Sequence[LoggedAction],
+        state: dict[str, Any],
+        deadline: float | None,
+        reminder_at: float | None,
+        now: float,
+        seats: tuple[Seat, ...] | None = None,
+        status: TableStatus | None = None,
+    ) -> Table:
+        """Hand on the held turn ``token``, atomically: ``actions`` (its decisions, and
+        possibly one more that ends it) appended to the action log, numbered on from the
+        version before the turn (a ValueError otherwise), ``state`` written (and optionally
+        seats/status), the held turn cleared, the timers set; the version is the last
+        action's. A turn that finishes the match records its result in the same transaction.
+        Raises :class:`VersionConflict` (nothing written) if the version moved on or the table
+        holds no such turn, :class:`NotFound` if it is not playing."""
+
     async def set_timers(
         self,
         table_id: int,
@@ -154,8 +204,9 @@ class Tables(Protocol):
         results: dict[str, Any] | None = None,
     ) -> Table:
         """Close an open table (finished with results, cancelled, aborted); clears its timers
-        and bumps its version. A table that its last move already marked finished
-        (``apply_action(status="finished")``) may be ended as finished again to attach
+        (and a held turn: nobody saw it) and bumps its version. A table that its last move
+        already marked finished (``apply_action(status="finished")``) may be ended as finished
+        again to attach
         ``results``. A game aborted with ``results`` (its standings when it stopped) is recorded
         in the results like a finished one, in the same transaction, for the records to rate; a
         table aborted without them, or cancelled, is not. Raises :class:`VersionConflict`, or
@@ -388,6 +439,7 @@ __all__ = [
     "CorruptRecord",
     "DatabaseDamaged",
     "GuildSettings",
+    "HeldTurn",
     "HistoryEntry",
     "KeptMessages",
     "LoggedAction",

@@ -47,7 +47,7 @@ from engine.model import (
 )
 from engine.notation import labelled_spots, spot_label
 from engine.preview import Preview, fitting_tiles, preview, previews
-from engine.view import View, view
+from engine.view import View, before_draw, view
 
 __all__ = [
     "DIE_FACES",
@@ -78,6 +78,7 @@ __all__ = [
     "View",
     "WrongDecisionError",
     "action_from_dict",
+    "before_draw",
     "fits",
     "fitting_tiles",
     "labelled_spots",

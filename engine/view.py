@@ -8,7 +8,7 @@ into the hands). Nobody's hidden tiles are in it, not even the order of the view
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.game import Game, standings
@@ -125,4 +125,53 @@ def view(game: Game, player: int | None = None) -> View:
         last_events=tuple(game.turn_events),
         seen_hands=tuple(tuple(h) for h in game.seen_in_hands),
         seen_piles=tuple(tuple(p[h:]) for p, h in zip(game.piles, game.hidden_piles, strict=True)),
+    )
+
+
+def before_draw(v: View) -> View:
+    """``v``, a player's view once their turn is over, as it stood before the turn's draw
+    (RULES 7): the tiles the turn's ``drew`` event took from the top of their pile are back
+    on it, unseen. What the turn did to the pyramid and the piles stays; whose turn comes next
+    stays too. A view with no draw of its player since the last tile played (a round won, a
+    public view) comes back as it is.
+
+    This is what the player may be shown of a turn that can still be taken back: the tiles
+    drawn would tell them what lies on their pile.
+
+    >>> from engine import Game, Play, view
+    >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20"], ["G2"]],
+    ...          piles=[["B4", "R2"], ["G4"]])
+    >>> _ = g.apply(Play("Y20", (1, 1)))
+    >>> view(g, 0).hand, before_draw(view(g, 0)).hand, before_draw(view(g, 0)).pile_sizes
+    (('B4', 'R2'), (), (2, 1))
+    """
+    me = v.player
+    if me is None or v.hand is None:
+        return v
+    drew = next(
+        (e for e in reversed(v.last_events) if e.kind == "drew" and e.player == me),
+        None,
+    )
+    if drew is None or not drew.amount:
+        return v
+    n = drew.amount
+    drawn = v.hand[len(v.hand) - n :]
+    hand_sizes = list(v.hand_sizes)
+    pile_sizes = list(v.pile_sizes)
+    hand_sizes[me] -= n
+    pile_sizes[me] += n
+    seen_hands = [tuple(h) for h in v.seen_hands]
+    seen_piles = [tuple(p) for p in v.seen_piles]
+    if me < len(seen_hands) and me < len(seen_piles):
+        # Drawn tiles everyone had seen go under the pile are public again at its bottom part.
+        seen = tuple(t for t in drawn if t in seen_hands[me])
+        seen_hands[me] = tuple(t for t in seen_hands[me] if t not in seen)
+        seen_piles[me] = (*seen, *seen_piles[me])
+    return replace(
+        v,
+        hand=v.hand[: len(v.hand) - n],
+        hand_sizes=tuple(hand_sizes),
+        pile_sizes=tuple(pile_sizes),
+        seen_hands=tuple(seen_hands),
+        seen_piles=tuple(seen_piles),
     )

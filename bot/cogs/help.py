@@ -35,6 +35,8 @@ def button_labels(lang: Language) -> dict[str, str]:
         "start": lang.pgettext("button", "Start"),
         "fall_left": lang.pgettext("button", "Fall left"),
         "fall_right": lang.pgettext("button", "Fall right"),
+        "undo": lang.pgettext("button", "Undo"),
+        "done": lang.pgettext("button", "Done"),
     }
 
 
@@ -59,7 +61,9 @@ def how_to_play(lang: Language, new: str = "fp new", rules: str = "fp rules") ->
         "fit collapses: the tiles under it go under your pile (you draw them again later), and "
         "you press **{fall_left}** or **{fall_right}**. The first with no tile left in hand and "
         "pile wins the round; the others score the tiles left in their hand and pile (lowest "
-        "total wins). `/{rules}` has the rules in short."
+        "total wins). Until the others see your turn (a few seconds, as the table chose), "
+        "**{undo}** takes it back and **{done}** hands it on at once. `/{rules}` has the rules "
+        "in short."
     ).format(new=new, rules=rules, **button_labels(lang))
 
 

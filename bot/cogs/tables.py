@@ -49,6 +49,17 @@ REMINDERS = [
     app_commands.Choice(name="6 hours before", value=6 * 3600),
     app_commands.Choice(name="12 hours before", value=12 * 3600),
 ]
+UNDO_WINDOWS = [
+    app_commands.Choice(name="no undo", value=0),
+    app_commands.Choice(name="10 seconds", value=10),
+    app_commands.Choice(name="30 seconds", value=30),
+    app_commands.Choice(name="1 minute", value=60),
+    app_commands.Choice(name="2 minutes", value=120),
+    app_commands.Choice(name="5 minutes (one person with computers)", value=300),
+    app_commands.Choice(name="10 minutes (one person with computers)", value=600),
+]
+"""How long a turn played may be taken back (``undo``): at a table of several people, at
+most :data:`bot.service.MAX_UNDO_S` of it is used."""
 HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
@@ -111,8 +122,9 @@ class Tables(commands.Cog):
         time_limit="How long each player has for a decision (default: the server's)",
         max_seats="At most this many players (2 to 6)",
         preview="Before a play, show what each spot would do (on unless you turn it off)",
+        undo="How long a turn played may be taken back before the others see it",
     )
-    @app_commands.choices(time_limit=TIME_LIMITS)
+    @app_commands.choices(time_limit=TIME_LIMITS, undo=UNDO_WINDOWS)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -122,6 +134,7 @@ class Tables(commands.Cog):
         time_limit: app_commands.Choice[int] | None = None,
         max_seats: app_commands.Range[int, 2, 6] | None = None,
         preview: bool | None = None,
+        undo: app_commands.Choice[int] | None = None,
     ) -> None:
         """``/fp new``: a lobby message with Join / Leave / Start / Cancel."""
         async with guarded(interaction, None, "/fp new"):
@@ -140,6 +153,7 @@ class Tables(commands.Cog):
                 turn_limit_s=time_limit.value if time_limit else None,
                 max_seats=max_seats,
                 preview=preview,
+                undo_s=undo.value if undo else None,
             )
             try:
                 number, message = await self.desk.new_table(
@@ -276,8 +290,9 @@ class Tables(commands.Cog):
         curse="Curse on by default",
         fire_die="Fire die on by default",
         language="The language of new tables' posts and pictures (default: the server's)",
+        undo="How long a turn played may be taken back, by default",
     )
-    @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS)
+    @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS, undo=UNDO_WINDOWS)
     @app_commands.choices(language=LANGUAGES)
     async def settings(
         self,
@@ -287,6 +302,7 @@ class Tables(commands.Cog):
         curse: bool | None = None,
         fire_die: bool | None = None,
         language: app_commands.Choice[str] | None = None,
+        undo: app_commands.Choice[int] | None = None,
     ) -> None:
         """``/fp-settings``: only members who can manage the server (Discord shows it to
         nobody else unless the server's admins allow them in its Integrations settings; the
@@ -304,7 +320,9 @@ class Tables(commands.Cog):
             change = SettingsChange.of(
                 turn_limit_s=time_limit.value if time_limit else None,
                 reminder_s=reminder.value if reminder else None,
-                defaults=TableDefaults(curse=curse, fire_die=fire_die),
+                defaults=TableDefaults(
+                    curse=curse, fire_die=fire_die, undo_s=undo.value if undo else None
+                ),
                 language=language.value if language else None,
             )
             current = await self.desk.settings(interaction.guild_id, change)

@@ -48,17 +48,23 @@ from bot.service.core import (
 from bot.service.languages import SERVER_LANGUAGE, language_choices, new_table_language
 from bot.service.players import default_ai, first_legal
 from bot.service.results import (
+    DEFAULT_UNDO_S,
+    MAX_SOLO_UNDO_S,
+    MAX_UNDO_S,
     Board,
     Hand,
+    HeldScreen,
     LeftGame,
     LobbyExpired,
     MatchResult,
+    NoUndo,
     Prompt,
     PromptKind,
     Reminder,
     SpotChoice,
     Step,
     TimerOutcome,
+    undo_window,
 )
 from bot.service.settings import SettingsChange
 from bot.service.table import TableService
@@ -68,11 +74,14 @@ __all__ = [
     "AI_GRACE_S",
     "DEFAULT_REMINDER_S",
     "DEFAULT_TURN_LIMIT_S",
+    "DEFAULT_UNDO_S",
     "LOBBY_TTL_S",
     "MAX_NAME",
     "MAX_ROUNDS",
     "MAX_SEATS",
+    "MAX_SOLO_UNDO_S",
     "MAX_TURN_LIMIT_S",
+    "MAX_UNDO_S",
     "MIN_SEATS",
     "MIN_TURN_LIMIT_S",
     "NEXT_ROUND_PAUSE_S",
@@ -83,9 +92,11 @@ __all__ = [
     "Clock",
     "Dealer",
     "Hand",
+    "HeldScreen",
     "LeftGame",
     "LobbyExpired",
     "MatchResult",
+    "NoUndo",
     "Place",
     "Prompt",
     "PromptKind",
@@ -101,4 +112,5 @@ __all__ = [
     "language_choices",
     "new_table_language",
     "spot_labels",
+    "undo_window",
 ]

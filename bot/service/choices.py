@@ -8,10 +8,10 @@ from dataclasses import replace
 from typing import Literal
 
 from bot.errors import BadRequest, Why
-from bot.service.core import MAX_TURN_LIMIT_S, MIN_TURN_LIMIT_S, TableCore
+from bot.service.core import MAX_TURN_LIMIT_S, MIN_TURN_LIMIT_S, TableCore, check_undo_s
 from bot.service.languages import SERVER_LANGUAGE, language_choices
 from bot.service.settings import SettingsChange
-from data.store import GuildSettings, PlayerPrefs
+from data.store import GuildSettings, PlayerPrefs, TableDefaults
 
 
 class Choices(TableCore):
@@ -71,6 +71,9 @@ class Choices(TableCore):
             MIN_TURN_LIMIT_S <= turn_limit_s <= MAX_TURN_LIMIT_S
         ):
             raise BadRequest(Why.TURN_LIMIT_RANGE)
+        defaults = given.get("defaults")
+        if isinstance(defaults, TableDefaults) and defaults.undo_s is not None:
+            check_undo_s(defaults.undo_s)
         reminder_s = given.get("reminder_s")
         if isinstance(reminder_s, int):
             given["reminder_s"] = max(0, reminder_s)

@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple
 
 from bot import names
 from bot.errors import (
+    BadRequest,
     NoTable,
     NotAllowed,
     NotSeated,
@@ -24,6 +25,8 @@ from bot.errors import (
 )
 from bot.service.languages import KnownLanguages
 from bot.service.results import (
+    MAX_SOLO_UNDO_S,
+    MAX_UNDO_S,
     Board,
     Prompt,
     PromptKind,
@@ -92,6 +95,20 @@ def hand_digest(table_id: int, game_round: int, hand: Sequence[str]) -> str:
     """A short fingerprint of one hand at one table (goes into tile buttons' custom ids)."""
     raw = f"{table_id}:{game_round}:{','.join(hand)}".encode()
     return hashlib.blake2s(raw, digest_size=4).hexdigest()
+
+
+def check_undo_s(seconds: int) -> None:
+    """Refuse an undo window a table may not choose (:class:`BadRequest`)."""
+    if not 0 <= seconds <= MAX_SOLO_UNDO_S:
+        raise BadRequest(
+            Why.UNDO_RANGE, detail={"max_undo": MAX_SOLO_UNDO_S, "max_shared": MAX_UNDO_S}
+        )
+
+
+def turn_deadline(table: Table) -> float | None:
+    """When the decision the table shows ends: the deadline of the turn a held turn was played
+    in (the table's own deadline is then its undo window's end, which nobody else sees)."""
+    return table.held.deadline if table.held is not None else table.deadline
 
 
 def _deal(players: int, seed: int, options: TableOptions) -> Game:
@@ -236,9 +253,10 @@ class TableCore:
         if table.status in ("cancelled", "aborted"):
             return Board(table, pub, Prompt("closed"))
         p = game.pending
+        deadline = turn_deadline(table)
         if p is None:
             kind: PromptKind = "over" if game.match_over else "next_round"
-            return Board(table, pub, Prompt(kind, deadline=table.deadline))
+            return Board(table, pub, Prompt(kind, deadline=deadline))
         seat = table.seats[p.player]
         if p.kind == "die":
             return Board(table, pub, Prompt("die", p.player))
@@ -252,7 +270,7 @@ class TableCore:
                 seat.user_id if seat.ai is None else None,
                 p.tile,
                 p.at,
-                table.deadline if seat.ai is None else None,
+                deadline if seat.ai is None else None,
             ),
         )
 
@@ -323,6 +341,8 @@ class TableCore:
         for table in await self.store.open_tables():
             if table.status != "playing" or table.shown_version == table.version:
                 continue
+            if table.held is not None:
+                continue  # nothing of it is shown until it is handed on (by its timer)
             if table.updated_at >= before:
                 continue
             try:

@@ -35,6 +35,10 @@ class Leaving(Lobby):
             return await self.leave_lobby(table.id, user_id)
         table, game = await self._get_game(table.id)
         seat = self._require_seat(table, user_id)
+        if table.held is not None and table.held.seat == seat:
+            # Nobody saw the turn they held back: it is forgotten, and the computer taking
+            # their seat plays it.
+            table = await self._drop_held(table)
         await self.store.record_departure(
             table.id, seat, user_id, self.clock(), table.seats[seat].name
         )
@@ -47,6 +51,16 @@ class Leaving(Lobby):
             return LeftGame(self.board(table, game), seat, True)
         log.info("table %s: seat %s left; a computer player took it", table.id, seat)
         return LeftGame(self.board(table, game), seat, False)
+
+    async def _drop_held(self, table: Table) -> Table:
+        """The table without the turn it held back (as an Undo leaves it)."""
+        assert table.held is not None
+        try:
+            return await self.store.undo_turn(
+                table.id, table.version, table.held.token, now=self.clock()
+            )
+        except VersionConflict:
+            raise Stale(Why.TABLE_CHANGED, table_id=table.id) from None
 
     async def seated_game(self, table_id: int, user_id: int) -> None:
         """Refuse unless ``user_id`` plays at the open table ``table_id`` (before asking them
@@ -75,6 +89,8 @@ class Leaving(Lobby):
             )
         table = await self._get_open(table.id)
         try:
+            if table.held is not None:
+                table = await self._drop_held(table)  # nobody saw it: not in the standings
             table = await self.store.end_table(
                 table.id, table.version, "aborted", self.clock(), _stopped_result(table)
             )

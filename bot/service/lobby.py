@@ -25,6 +25,7 @@ from bot.service.core import (
     MIN_SEATS,
     MIN_TURN_LIMIT_S,
     _clean_name,
+    check_undo_s,
 )
 from bot.service.results import (
     Board,
@@ -130,6 +131,7 @@ class Lobby(Writing):
             raise BadRequest(
                 Why.SEATS_RANGE, detail={"min_seats": MIN_SEATS, "max_seats": MAX_SEATS}
             )
+        check_undo_s(opts.undo_s)
         return replace(opts, reminder_s=max(0, opts.reminder_s))
 
     async def _lobby_write(

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from bot.errors import BadRequest, HandChanged, Stale, Why
+from bot.errors import BadRequest, HandChanged, Stale, TableError, Why
 from bot.kept import Kept
 from bot.service.core import Place, hand_digest
 from bot.service.results import Hand, SpotChoice, Step
-from bot.service.writing import Writing
+from bot.service.undo import Undoing
 from data.store import Table
 from engine import Fall, Game, NextRound, Play, Pos, fitting_tiles, previews, view
 from engine import labelled_spots as spot_labels
 
 
-class Moves(Writing):
+class Moves(Undoing):
     """What a seated person decides."""
 
     async def play(self, table_id: int, user_id: int, tile: str, digest: str) -> SpotChoice | Hand:
@@ -22,6 +22,8 @@ class Moves(Writing):
         with that decision in it."""
         table, game = await self._get_game(table_id)
         seat = self._require_seat(table, user_id)
+        if table.held is not None and table.held.seat == seat:
+            return await self.hand(table_id, user_id)  # their turn is played: as they left it
         p = game.pending
         if p is not None and p.kind == "fall" and p.player == seat:
             return await self._hand(table, game, seat)
@@ -96,13 +98,23 @@ class Moves(Writing):
             return await self._hand(table, game, seat)
         self._check_version(table, version)
         # Whose decision it is, the engine checks (a refusal names who must decide).
-        return await self._commit(table, game, seat, user_id, Play(tile, at))
+        return await self._decide(table, game, seat, user_id, Play(tile, at))
 
     async def repeated(
         self, table_id: int, version: int, user_id: int, action: Play | Fall | NextRound
     ) -> bool:
         """Whether a click that found the table moved on is a second tap of a click already
-        applied: ``user_id``'s own ``action``, made from ``version``, is what moved it on."""
+        applied: ``user_id``'s own ``action``, made from ``version``, is what moved it on (in
+        the action log, or in the turn the table holds back)."""
+        try:
+            table = await self._get(table_id)
+        except TableError:
+            table = None
+        held = table.held if table is not None else None
+        if table is not None and held is not None and held.user_id == user_id:
+            index = version - (table.version - len(held.actions))
+            if 0 <= index < len(held.actions):
+                return held.actions[index] == action.to_dict()
         for logged in reversed(await self.store.action_log(table_id)):
             if logged.version == version + 1:
                 return logged.user_id == user_id and logged.action == action.to_dict()
@@ -110,17 +122,20 @@ class Moves(Writing):
                 break
         return False
 
-    async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step:
-        """A "Fall left" / "Fall right" button."""
+    async def fall(self, table_id: int, version: int, user_id: int, direction: str) -> Step | Hand:
+        """A "Fall left" / "Fall right" button. A fall of a turn the table holds back stays
+        held (the answer is the player's :class:`Hand`: the next fall, or the turn done),
+        unless it ends the hold (:meth:`_decide`)."""
         if direction not in ("left", "right"):
             raise BadRequest(Why.FALL_DIRECTION)
         table, game = await self._get_game(table_id)
         seat = self._require_seat(table, user_id)
-        p = game.pending
-        if p is None or p.kind != "fall":
+        held = table.held
+        p = game.pending if held is None else self._turn_held(table, game).pending
+        if p is None or p.kind != "fall" or (held is not None and held.seat != seat):
             raise Stale(Why.FALL_DECIDED, table_id=table_id)
         self._check_version(table, version)
-        return await self._commit(table, game, seat, user_id, Fall(direction))
+        return await self._decide(table, game, seat, user_id, Fall(direction))
 
     async def next_round(self, table_id: int, version: int, user_id: int) -> Step:
         """The "Next round" button (any seated player)."""

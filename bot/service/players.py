@@ -18,7 +18,7 @@ from bot.service.results import (
     Step,
     TimerOutcome,
 )
-from bot.service.writing import Writing
+from bot.service.undo import Undoing
 from data.store import (
     NotFound,
     Table,
@@ -52,7 +52,7 @@ def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = N
     return play
 
 
-class Players(Writing):
+class Players(Undoing):
     """Decisions the game makes itself, and what happens when time runs out."""
 
     def _ai_owner(self, table: Table, game: Game) -> int | None:
@@ -157,6 +157,27 @@ class Players(Writing):
                 log.exception("table %s: timer failed", table_id)
         return out
 
+    async def _time_out(self, table: Table, game: Game, seat: int) -> list[TimerOutcome]:
+        """A computer decides for ``seat``, whose time ran out: the decision the table waits
+        for, and the fall choices of that same turn."""
+        out: list[TimerOutcome] = []
+        for _ in range(20):
+            action = await self._choose(table, game, seat, TIMEOUT_LEVEL)
+            fresh, game = await self._get_game(table.id)
+            pend = game.pending
+            if fresh.version != table.version or pend is None or pend.player != seat:
+                break
+            step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
+            log.info("table %s: seat %s timed out; a computer player decided", table.id, seat)
+            out.append(step)
+            # The computer finishes that one turn: the absent player's fall choices too,
+            # also those that follow the fire die (the step's board is after the roll).
+            nxt = step.board.prompt
+            if nxt.kind != "fall" or nxt.seat != seat:
+                break
+            table, game = await self._get_game(table.id)
+        return out
+
     async def _expire_lobby(self, table: Table) -> LobbyExpired | None:
         """Close a lobby whose deadline passed without a start (None if it changed meanwhile:
         started, cancelled, or closed by another process)."""
@@ -172,6 +193,18 @@ class Players(Writing):
     async def _due(self, table_id: int, now: float) -> list[TimerOutcome]:
         out: list[TimerOutcome] = []
         table, game = await self._get_game(table_id)
+        held = table.held
+        if held is not None and table.deadline is not None and table.deadline <= now:
+            # The undo window ended (or the turn's own time, with a fall of it still to
+            # choose): the turn is handed on; such a fall is then the clock's to decide.
+            out.append(await self._commit(table, game, held.seat, None, None))
+            if held.until is not None:
+                return out
+            table, game = await self._get_game(table_id)
+            p = game.pending
+            if p is None or p.kind != "fall" or p.player != held.seat:
+                return out
+            return out + await self._time_out(table, game, held.seat)
         p = game.pending
         if table.deadline is not None and table.deadline <= now:
             if p is None:
@@ -185,23 +218,7 @@ class Players(Writing):
                 if step is not None:
                     out.append(step)
                 return out
-            seat = p.player
-            for _ in range(20):
-                action = await self._choose(table, game, seat, TIMEOUT_LEVEL)
-                fresh, game = await self._get_game(table_id)
-                pend = game.pending
-                if fresh.version != table.version or pend is None or pend.player != seat:
-                    break
-                step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
-                log.info("table %s: seat %s timed out; a computer player decided", table_id, seat)
-                out.append(step)
-                # The computer finishes that one turn: the absent player's fall choices too,
-                # also those that follow the fire die (the step's board is after the roll).
-                nxt = step.board.prompt
-                if nxt.kind != "fall" or nxt.seat != seat:
-                    break
-                table, game = await self._get_game(table_id)
-            return out
+            return out + await self._time_out(table, game, p.player)
         if table.reminder_at is not None and table.reminder_at <= now and p is not None:
             fresh = await self._get_open(table_id)
             if fresh.version != table.version or fresh.reminder_at is None:

@@ -13,6 +13,24 @@ from engine import Event, Pos, Preview, View
 
 PromptKind = Literal["lobby", "play", "fall", "die", "next_round", "over", "closed"]
 
+DEFAULT_UNDO_S = 30
+"""How long a person's turn waits, once played, for its player's Undo or Done (a table's
+option; 0: no undo)."""
+MAX_UNDO_S = 120
+"""The longest undo window at a table of several people: the others wait for it."""
+MAX_SOLO_UNDO_S = 600
+"""The longest undo window a table may choose, used whole only while one person plays there
+(with computers, who never wait for it)."""
+
+
+def undo_window(table: Table) -> int:
+    """The seconds a person's turn at ``table`` waits for Undo or Done (0: none): the table's
+    option, at most :data:`MAX_UNDO_S` while two people or more play there (a computer that
+    took a seat counts as a computer)."""
+    people = sum(1 for s in table.seats if s.ai is None)
+    cap = MAX_SOLO_UNDO_S if people <= 1 else MAX_UNDO_S
+    return max(0, min(table.options.undo_s, cap))
+
 
 @dataclass(frozen=True)
 class Prompt:
@@ -70,6 +88,13 @@ class Board:
         return self.table.version
 
     @property
+    def shown_version(self) -> int:
+        """The version of the state this board shows: the table's, less the decisions of a
+        turn it holds back (they count in its version, and nobody sees them yet)."""
+        held = self.table.held
+        return self.version - (len(held.actions) if held is not None else 0)
+
+    @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.table.seats)
 
@@ -82,9 +107,35 @@ class Board:
         return self.table.options
 
     @property
+    def undo_s(self) -> int:
+        """The undo window of a person's turn here, in seconds (0: no undo)."""
+        return undo_window(self.table)
+
+    @property
     def language(self) -> str:
         """The language of the table's posts and their pictures (the server's)."""
         return self.table.language
+
+
+NoUndo = Literal["die", "passed"]
+"""Why a person's turn was handed on at once, with no undo offered: the fire die was rolled
+(``"die"``), or a decision of the turn passed to another player (``"passed"``, the curse)."""
+
+
+@dataclass(frozen=True)
+class HeldScreen:
+    """A turn its player may still take back (:class:`data.store.HeldTurn`), as their screen
+    shows it: nobody else has seen anything of it yet."""
+
+    token: str
+    """Names the turn on its Undo and Done buttons."""
+    until: float | None
+    """When the turn is handed on by itself (unix time), unless its player presses Undo or
+    Done first; None while a fall of the turn is still theirs to choose (no Undo yet)."""
+    events: tuple[Event, ...]
+    """What the turn did (its placement, then its falls)."""
+    played: str
+    """The tile the turn played."""
 
 
 @dataclass(frozen=True)
@@ -118,9 +169,10 @@ class Hand:
     dm_on_turn: bool = True
     """Whether the player wants a new direct message when it becomes their turn (else their
     one hand message is only edited)."""
-    decision: Literal["play", "fall", "wait"] = "wait"
+    decision: Literal["play", "fall", "wait", "held"] = "wait"
     """What this player must decide now: a tile (``play``), where a tile falls (``fall``, the
-    tile and its place in ``view.pending``), or nothing (``wait``)."""
+    tile and its place in ``view.pending``), whether their turn stands (``held``: Undo or
+    Done, see ``held``), or nothing (``wait``)."""
     fitting: tuple[str, ...] = ()
     """The tiles of the hand that simply fit somewhere now (only on the player's turn, and only
     when the table shows previews)."""
@@ -142,6 +194,9 @@ class Hand:
     language: str = "en"
     """The player's language (their Discord client's, as last seen), for what reaches them
     privately: their screens, direct messages and reminders."""
+    held: HeldScreen | None = None
+    """The turn the player may still take back (with ``decision`` ``"held"``): ``view`` shows
+    the table after it, and their hand before its draw."""
 
     @property
     def told_by_dm(self) -> bool:
@@ -229,6 +284,11 @@ class Step:
     mine: Hand | None = None
     """The hand, after this step, of the person whose click made it (for their own private
     screen); None when nobody clicked or the match is over."""
+    no_undo: NoUndo | None = None
+    """At a table with an undo window, why the person's turn this step ends or continues was
+    handed on at once, with no undo (its screen says so); None otherwise."""
+    passed_to: str | None = None
+    """With ``no_undo`` ``"passed"``: the name of the player the decision passed to."""
 
 
 @dataclass(frozen=True)

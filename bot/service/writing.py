@@ -10,12 +10,15 @@ from typing import Any, Literal
 
 from bot.errors import (
     Stale,
+    TableError,
     Why,
 )
 from bot.service.core import AI_GRACE_S, _engine_refusal
 from bot.service.hands import PlayerHands
-from bot.service.results import MatchResult, Step
+from bot.service.results import MatchResult, NoUndo, Step
 from data.store import (
+    HeldTurn,
+    LoggedAction,
     Table,
     VersionConflict,
 )
@@ -31,6 +34,7 @@ from engine import (
     RoundOverError,
     View,
     WrongDecisionError,
+    action_from_dict,
     view,
 )
 from engine.model import Die
@@ -81,18 +85,35 @@ class Writing(PlayerHands):
         game: Game,
         seat: int | None,
         user_id: int | None,
-        action: Action,
+        action: Action | None,
         *,
         timed_out: bool = False,
+        no_undo: NoUndo | None = None,
     ) -> Step:
         """Apply ``action`` (checked by the engine), roll a pending fire die, write everything
-        (version-checked) and describe the result. The caller holds the table's lock."""
+        (version-checked) and describe the result. The caller holds the table's lock.
+
+        At a table that holds a person's turn back (:attr:`Table.held`), that turn's
+        decisions come first and the whole turn is handed on at once (Done, its window's end,
+        or ``action`` revealing something: ``no_undo`` says why); ``action`` None hands on
+        the held decisions alone. Nothing of a held turn was shown: its step is a new
+        message for the whole turn."""
         before = view(game, None)
         hands_before = [tuple(h) for h in game.hands]
-        events = self._apply(table, game, seat, action)
+        held = table.held
+        events = [] if held is None else self._replay_held(table, game, held)
+        if action is not None:
+            events += self._apply(table, game, seat, action)
         # A new turn begins with a "turn" event; until then, a fall is part of the same turn.
         same_turn = not isinstance(action, NextRound) and all(e.kind != "turn" for e in events)
-        table = await self._write(table, game, seat, user_id, action.to_dict(), same_turn)
+        if held is not None:
+            table = await self._hand_on(table, game, held, user_id, action, same_turn)
+        else:
+            assert action is not None
+            table = await self._write(table, game, seat, user_id, action.to_dict(), same_turn)
+        passed_to = None
+        if no_undo == "passed" and game.pending is not None:
+            passed_to = table.seats[game.pending.player].name
         table, game = await self._roll_die(table, game, events, same_turn)
         results = None
         if game.match_over:
@@ -119,10 +140,64 @@ class Writing(PlayerHands):
             tuple(built[: len(shown)]),
             results,
             turn_events=tuple(game.turn_events) if kind == "move" else (),
-            continues_turn=isinstance(action, Fall | Die),
+            continues_turn=held is None and isinstance(action, Fall | Die),
             turn=(game.round, game.turn),  # a placement counts the turn; its falls do not
             mine=next((h for h in built if h.seat == clicker), None),
+            no_undo=no_undo,
+            passed_to=passed_to,
         )
+
+    def _replay_held(self, table: Table, game: Game, held: HeldTurn) -> list[Event]:
+        """The events of the held turn's decisions, applied to ``game`` (the table's state:
+        the game before that turn)."""
+        events: list[Event] = []
+        for logged in held.actions:
+            try:
+                events += game.apply(action_from_dict(logged), held.seat)
+            except EngineError as err:
+                # Checked when they were held: the record is damaged.
+                log.error("table %s: its held turn does not replay", table.id)
+                raise TableError(Why.UNREADABLE_TABLE, table_id=table.id) from err
+        return events
+
+    async def _hand_on(
+        self,
+        table: Table,
+        game: Game,
+        held: HeldTurn,
+        user_id: int | None,
+        action: Action | None,
+        same_turn: bool,
+    ) -> Table:
+        """Write the held turn's decisions (and ``action``, by ``user_id``, if one ends it)
+        into the state and the log, at once (version-checked, and only if the table still
+        holds that turn)."""
+        now = self.clock()
+        deadline, reminder = self._timers(table, game, now, same_turn=same_turn)
+        base = table.version - len(held.actions)
+        logged = [
+            LoggedAction(table.id, base + 1 + i, held.seat, held.user_id, a, at)
+            for i, (a, at) in enumerate(zip(held.actions, held.at, strict=True))
+        ]
+        if action is not None:
+            logged.append(
+                LoggedAction(table.id, table.version + 1, held.seat, user_id, action.to_dict(), now)
+            )
+        try:
+            return await self.store.hand_on(
+                table.id,
+                table.version,
+                held.token,
+                actions=logged,
+                state=game.to_dict(),
+                deadline=deadline,
+                reminder_at=reminder,
+                now=now,
+                seats=table.seats if table.departed else None,
+                status="finished" if game.match_over else None,
+            )
+        except VersionConflict:
+            raise Stale(Why.ACTED_FIRST, table_id=table.id) from None
 
     def _apply(self, table: Table, game: Game, seat: int | None, action: Action) -> list[Event]:
         """The events of ``action`` applied to ``game`` by ``seat``; the engine checks it first

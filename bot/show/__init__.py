@@ -18,7 +18,7 @@ anything. What it needs arrives in the results, handed over by the desk (:mod:`b
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from bot.errors import NotShown
 from bot.kept import Kept
 from bot.languages import clicker_language, player_language, table_language
 from bot.locks import Locks
-from bot.service import Board, MatchResult, Reminder, Step
+from bot.service import Board, Hand, MatchResult, Reminder, Step
 from bot.show import endtexts, handtexts, turntexts
 from bot.show.channel import Clicked, TableChannel
 from bot.show.handcard import HandCard
@@ -116,6 +116,30 @@ class Show:
             refused, self.channel.owes(table_id), self.screens.live(table_id, skip=clicker)
         )
 
+    async def own_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        hand: Hand,
+        *,
+        played: str | None = None,
+        fell: str | None = None,
+        undone: bool = False,
+    ) -> None:
+        """The clicked private screen answering its player's click with ``hand``: a fall they
+        must decide first, the next fall of a turn they hold back (with a note of what they
+        did: the tile ``played``, where the tile ``fell``), that turn done (Undo or Done), or
+        their turn again after an Undo (``undone``)."""
+        lang = clicker_language(interaction)
+        note = None
+        if undone:
+            note = handtexts.undone(lang)
+        elif hand.held is not None and hand.decision == "fall" and fell is not None:
+            fallen = next((e.tile for e in reversed(hand.held.events) if e.kind == "fell"), None)
+            note = handtexts.fell(fell, lang, fallen)
+        elif hand.held is not None and hand.decision == "fall" and played is not None:
+            note = handtexts.played(played, lang)
+        await self.screens.show_hand(interaction, hand, note=note)
+
     def _close_answered(self, step: Step, own: Own | None) -> None:
         """A decision answered elsewhere than on its screen in direct messages (on the
         channel's message, on a private screen, or by the clock) closes that screen too, in
@@ -134,7 +158,17 @@ class Show:
         known = [h for h in step.hands if h.user_id == user_id]
         lang = player_language(known[0]) if known else table_language(board)
         text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
-        self.outbox.spawn(self.hands.close_screen(board.table_id, user_id, text), board.table_id)
+        self.outbox.spawn(self._close_screen(board, user_id, text), board.table_id)
+
+    async def _close_screen(self, board: Board, user_id: int, text: str) -> None:
+        """Close the player's screen in direct messages with ``text``: the turn they held back
+        through the token of its click, if this process showed it; else by an edit."""
+
+        def noted(message_id: int, close: Callable[[bool], Awaitable[Any]]) -> Awaitable[None]:
+            return self.hands.closed_by_click(board, user_id, message_id, close)
+
+        if not await self.screens.close_held(board.table_id, user_id, text, noted):
+            await self.hands.close_screen(board.table_id, user_id, text)
 
     async def _own_screen(self, step: Step, own: Own, *, noted: bool) -> None:
         """The clicker's screen after their move. In direct messages, their last click of the
@@ -146,8 +180,12 @@ class Show:
         mine = step.mine
         lang = clicker_language(ix)
         over = endtexts.MATCH_OVER if step.results is not None else handtexts.CLOSED
+        # At a table with an undo window, why this turn has none (the fire die, the curse).
+        why_not = handtexts.no_undo(step.no_undo, step.passed_to, lang) if step.no_undo else None
         if ix.guild_id is None and (mine is None or mine.decision == "wait"):
             text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
+            if why_not is not None:
+                text += "\n" + why_not
             if mine is None:
                 text += "\n" + handtexts.translated(over, lang)
             await self.screens.close_clicked(
@@ -165,6 +203,8 @@ class Show:
         elif noted and own.fell is not None:
             fallen = next((e.tile for e in step.events if e.kind == "fell"), None)
             note = handtexts.fell(own.fell, lang, fallen)
+        if why_not is not None:
+            note = why_not if note is None else f"{note}\n{why_not}"
         if mine is not None:
             await self.screens.show_hand(ix, mine, note=note)
         else:

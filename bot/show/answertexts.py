@@ -10,10 +10,12 @@ from typing import Final
 import discord
 
 from bot import emoji as em
+from bot.service import DEFAULT_UNDO_S
 from bot.show.texts import (
     curse_word,
     duration,
     fire_die_word,
+    undo_words,
 )
 from data.store import GuildSettings, PlayerPrefs
 from i18n import N_, Language
@@ -115,12 +117,14 @@ def settings_now(current: GuildSettings, lang: Language) -> str:
         )
     else:
         reminder = lang.gettext("reminder off")
+    undo_s = current.defaults.undo_s
     return lang.gettext(
         "Settings for new tables on this server: {duration} per decision, {reminder}, "
-        "{curse}, {fire_die}."
+        "{curse}, {fire_die}, {undo}."
     ).format(
         duration=duration(current.turn_limit_s, lang),
         reminder=reminder,
         curse=curse_word(bool(current.defaults.curse), lang),
         fire_die=fire_die_word(bool(current.defaults.fire_die), lang),
+        undo=undo_words(DEFAULT_UNDO_S if undo_s is None else undo_s, lang),
     )

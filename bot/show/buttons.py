@@ -158,6 +158,60 @@ def fall_choice(
     return items
 
 
+def held_choice(
+    table_id: int,
+    version: int,
+    token: str,
+    *,
+    row: int,
+    beside: Sequence[discord.ui.Item[Any]],
+    lang: Language,
+) -> list[discord.ui.Item[Any]]:
+    """Undo and Done of a turn held back (the turn named by ``token``), in ``row`` (0 or 1)
+    as :func:`fall_choice` places a fall choice, the items ``beside`` after them; in row 1, a
+    heading above them, disabled. The screen turns into this choice after a tap on a spot or
+    a fall: a second tap of that one lands on the heading or below every button, never on
+    Undo or Done."""
+    items: list[discord.ui.Item[Any]] = []
+    if row == FALL_ROWS[1]:
+        items.append(
+            tb.NoteButton(
+                table_id,
+                version,
+                label=lang.pgettext("button", "Your turn is played"),
+                emoji=em.PLAYED,
+                disabled=True,
+                row=FALL_ROWS[0],
+            )
+        )
+    items.append(
+        tb.UndoButton(
+            table_id,
+            version,
+            token,
+            label=lang.pgettext("button", "Undo"),
+            emoji=em.UNDO,
+            style=discord.ButtonStyle.secondary,
+            row=row,
+        )
+    )
+    items.append(
+        tb.DoneButton(
+            table_id,
+            version,
+            token,
+            label=lang.pgettext("button", "Done"),
+            emoji=em.PLAYED,
+            style=discord.ButtonStyle.success,
+            row=row,
+        )
+    )
+    for item in beside:
+        item.row = row
+        items.append(item)
+    return items
+
+
 def table_link(
     guild_id: int,
     channel_id: int,
@@ -185,12 +239,21 @@ def hand_view(
 ) -> discord.ui.View:
     """The private screen's buttons: on the player's turn one button per tile (the hand's
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
-    choice in ``fall_row`` (see :func:`fall_choice`), else the tiles in grey; a link to the
+    choice in ``fall_row`` (see :func:`fall_choice`), once their turn is played at a table
+    with an undo window Undo and Done in ``fall_row`` (see :func:`held_choice`), else the
+    tiles in grey; a link to the
     table's newest message (``message_id``, or the one the hand knows), and optionally the
     button that switches how hands are delivered (not beside a fall choice: a second tap of a
     fall in the second row would land on it)."""
     view = discord.ui.View(timeout=None)
     link_to = message_id if message_id is not None else hand.board_message_id
+    if hand.decision == "held" and hand.held is not None:
+        link = table_link(hand.guild_id, hand.channel_id, link_to, lang=lang)
+        for item in held_choice(
+            hand.table_id, hand.version, hand.held.token, row=fall_row, beside=[link], lang=lang
+        ):
+            view.add_item(item)
+        return view
     if hand.decision == "fall":
         pending = hand.view.pending
         link = table_link(hand.guild_id, hand.channel_id, link_to, lang=lang)

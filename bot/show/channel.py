@@ -280,7 +280,9 @@ class TableChannel:
         kept = self.tables.get(board.table_id)
         if kept is not None and kept.owed is not None and kept.owed[0].version <= board.version:
             self.tables.forgive(board.table_id)
-        self.outbox.spawn(self.outbox.ledger.shown(board.table_id, board.version), board.table_id)
+        self.outbox.spawn(
+            self.outbox.ledger.shown(board.table_id, board.shown_version), board.table_id
+        )
 
     def owe(self, board: Board, content: str, *, told: Collection[int] = ()) -> None:
         """Remember that the channel has not seen ``board`` (with ``content``); the desk posts

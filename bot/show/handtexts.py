@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot import emoji as em
-from bot.narrate import describe_preview, fall_again
-from bot.service import Board, Hand, SpotChoice
+from bot.narrate import describe_preview, fall_again, narrate
+from bot.service import Board, Hand, NoUndo, SpotChoice
 from bot.show.endtexts import MATCH_OVER, match_over
 from bot.show.texts import (
     MAX_CONTENT,
@@ -58,6 +58,8 @@ def hand_content(
     table = table_name(hand.table_number, lang=lang)
     # Each template is formatted before its emoji is glued on: formatting a French template
     # itself is what elides its "de" (i18n.FrenchTemplate).
+    if hand.decision == "held" and hand.held is not None:
+        return held_content(hand, where, lang)
     if hand.decision == "play":
         mark, said = em.FIRE, lang.gettext("**Your turn** at {table} in {where}")
     elif hand.decision == "fall":
@@ -82,6 +84,8 @@ def hand_content(
     elif hand.decision == "fall" and v.pending is not None and v.pending.tile:
         again = fall_again(v.last_events, v.pending.tile)
         lines.append(fall_question(v.pending.tile, again, lang) + ends)
+        if hand.held is not None:
+            lines.append(lang.gettext("Nobody else sees this turn until it is done."))
     else:
         lines.append(lang.gettext("Not your turn yet: these buttons work once it is."))
     # The newest turns the message has room for, at most SINCE_SHOWN: the decision stays whole.
@@ -131,6 +135,46 @@ def fall_question(tile: str, again: FallAgain | None, lang: Language) -> str:
         )
         return said.format(tile=named)
     return said.format(tile=named[:1].upper() + named[1:])
+
+
+HELD_LINES: Final = 8
+"""The lines of a held turn's account its screen tells at most (the rest are counted)."""
+
+
+def held_content(hand: Hand, where: str, lang: Language) -> str:
+    """A player's screen once their turn is played at a table with an undo window: what the
+    turn did, that nobody has seen it yet, and how long Undo is offered."""
+    held = hand.held
+    assert held is not None and held.until is not None
+    table = table_name(hand.table_number, lang=lang)
+    head = f"{em.PLAYED} " + lang.gettext(
+        "**Your turn is played** at {table} in {where}: nobody has seen it yet."
+    ).format(table=table, where=where)
+    lines = [head]
+    account = narrate(held.events, [esc(n) for n in hand.names], lang, most=HELD_LINES)
+    lines.extend(f"> {line}" for line in account.splitlines())
+    lines.append(
+        lang.gettext(
+            "**Undo** takes it back; **Done** hands it on now. It is handed on by itself {when}."
+        ).format(when=relative(held.until))
+    )
+    return clip("\n".join(lines))
+
+
+def undone(lang: Language) -> str:
+    """The note on a player's screen after their Undo: their turn again."""
+    return f"{em.UNDO} " + lang.gettext("Your turn is taken back: nobody saw it. Play again.")
+
+
+def no_undo(why: NoUndo, passed_to: str | None, lang: Language) -> str:
+    """Why a player's turn, at a table with an undo window, was handed on at once."""
+    if why == "die":
+        return lang.gettext("No undo for this turn: the fire die was rolled.")
+    if passed_to is not None:
+        return lang.gettext("No undo for this turn: the decision passed to {player}.").format(
+            player=esc(passed_to)
+        )
+    return lang.gettext("No undo for this turn: the decision passed to another player.")
 
 
 def tile_label(tile: str, lang: Language) -> str:

@@ -35,7 +35,7 @@ def lobby_title(board: Board, lang: Language) -> str:
     host = lang.gettext("Host: {host}").format(host=f"<@{t.host_id}>")
     return (
         f"## {em.FIRE} Flaming Pyramids — {table_name(t.number, lang=lang)}\n"
-        f"{host}\n-# {options_line(t.options, lang)}"
+        f"{host}\n-# {options_line(t.options, lang, undo_s=board.undo_s)}"
     )
 
 

@@ -38,7 +38,7 @@ from bot.show import buttons, handtexts, pictures, texts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message, attachment
-from bot.show.table import Edit, Screen, Tables
+from bot.show.table import Edit, Screen, ScreenKind, Tables
 from i18n import Language
 from render import alttext
 
@@ -79,12 +79,22 @@ class Screens:
         """Make ``screen`` the player's screen; an older one on another message loses its
         buttons (if its token still works). A screen in direct messages is not remembered:
         nothing but its player's clicks changes it while it is theirs to act on, and
-        :mod:`bot.show.hands` closes it."""
+        :mod:`bot.show.hands` closes it; but for their turn held back (its undo window), which
+        the turn's hand-on closes through its click's token (:meth:`close_held`)."""
         if screen.in_dm:
+            kept = self.tables.get(key[0])
+            old = kept.screens.get(key[1]) if kept is not None else None
+            if screen.kind == "held":
+                self.tables.of(key[0]).screens[key[1]] = screen
+            elif kept is not None and old is not None and old.in_dm:
+                del kept.screens[key[1]]
+                self.tables.tidy(key[0])
             return
         open_ = self.tables.of(key[0]).screens
         old = open_.get(key[1])
         open_[key[1]] = screen
+        if old is not None and old.in_dm:
+            return  # their screen in direct messages stays theirs (hands.py closes it)
         if old is not None and old.message_id != screen.message_id and self._live(old):
             try:
                 await old.edit(view=None)
@@ -139,9 +149,9 @@ class Screens:
                 fall_row=buttons.fall_row_after(None),
             )
             message = await interaction.followup.send(ephemeral=True, wait=True, **_new(shown))
-            screen = Screen(
-                message.id, message.edit, self._now(), interaction.guild_id is None, lang=lang
-            )
+            in_dm = interaction.guild_id is None
+            kind: ScreenKind = "held" if hand.decision == "held" else "hand"
+            screen = Screen(message.id, message.edit, self._now(), in_dm, kind, lang=lang)
             screen.shown = (hand.version, hand.decision, hand.digest)
             await self._take(key, screen)
 
@@ -174,10 +184,12 @@ class Screens:
             in_dm=in_dm,
             lang=lang,
             fall_row=buttons.fall_row_after(row),
-            mode=bid is None or bid.action != "fall",
+            # Not after a tap in the rows a second tap of it may land in again.
+            mode=bid is None or bid.action not in ("fall", "undo", "done"),
         )
         message_id, edit = await self._on_clicked(interaction, hand.table_id, shown)
-        screen = Screen(message_id, edit, self._now(), in_dm, lang=lang)
+        kind: ScreenKind = "held" if hand.decision == "held" else "hand"
+        screen = Screen(message_id, edit, self._now(), in_dm, kind, lang=lang)
         screen.shown = (hand.version, hand.decision, hand.digest)
         await self._take((hand.table_id, hand.user_id), screen)
 
@@ -229,6 +241,10 @@ class Screens:
 
         async with self._lock((table_id, interaction.user.id)):
             await noted(close)
+            kept = self.tables.get(table_id)
+            held = kept.screens.get(interaction.user.id) if kept is not None else None
+            if held is not None and held.in_dm:  # the turn it held back is handed on
+                self._drop(table_id, interaction.user.id, held)
 
     async def show_spots(self, interaction: discord.Interaction[Any], choice: SpotChoice) -> None:
         """Turn the clicked private message into the spot step for the chosen tile; one that
@@ -296,14 +312,15 @@ class Screens:
 
     def live(self, table_id: int, *, skip: int | None = None) -> list[int]:
         """The players whose screen at the table a move may have made obsolete: live, not over
-        (``skip``: the clicker, whose screen their own click updates). Screens whose token has
+        (``skip``: the clicker, whose screen their own click updates), not in direct messages
+        (a held turn's, which its hand-on closes: :meth:`close_held`). Screens whose token has
         run out are forgotten here."""
         kept = self.tables.get(table_id)
         if kept is None:
             return []
         users = []
         for user_id, screen in list(kept.screens.items()):
-            if user_id == skip or screen.kind == "over":
+            if user_id == skip or screen.kind == "over" or screen.in_dm:
                 continue
             if self._live(screen):
                 users.append(user_id)
@@ -354,6 +371,42 @@ class Screens:
                 return
             screen.kind = "hand"
             screen.shown = (hand.version, hand.decision, hand.digest)
+
+    async def close_held(
+        self,
+        table_id: int,
+        user_id: int,
+        text: str,
+        noted: Callable[[int, Callable[[bool], Awaitable[Any]]], Awaitable[None]],
+    ) -> bool:
+        """Close the player's screen in direct messages that showed their turn held back, now
+        handed on, with ``text`` (no buttons), through the token of the click that showed it
+        (no cost to the global budget); ``noted`` runs the edit it is given where the closing
+        is recorded (:meth:`bot.show.hands.Hands.closed_by_click`, with the screen's message
+        id). False if this process keeps no such screen whose token still works (another
+        process showed it, or it restarted since): the caller closes it otherwise."""
+        async with self._lock((table_id, user_id)):
+            kept = self.tables.get(table_id)
+            screen = kept.screens.get(user_id) if kept is not None else None
+            if screen is None or not screen.in_dm or screen.kind != "held":
+                return False
+            self._drop(table_id, user_id, screen)
+            if not self._live(screen):
+                return False
+
+            async def close(records_away: bool) -> None:
+                shown = Message(text)
+                if records_away:
+                    shown = shown.noted(
+                        handtexts.translated(handtexts.SAVED_RECORDS_AWAY, screen.lang), texts.clip
+                    )
+                try:
+                    await screen.edit(**shown.to_edit())
+                except discord.HTTPException as err:
+                    log.info("table %s: could not close a held turn's screen: %s", table_id, err)
+
+            await noted(screen.message_id, close)
+            return True
 
     def _drop(self, table_id: int, user_id: int, screen: Screen) -> None:
         """Forget ``screen`` (its token ran out, or Discord refused an edit of it)."""

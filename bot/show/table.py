@@ -34,7 +34,7 @@ from i18n import Language
 Turn = tuple[int, int]
 """A turn: ``(round, turn)``."""
 Edit = Callable[..., Awaitable[Any]]
-ScreenKind = Literal["hand", "spots", "over"]
+ScreenKind = Literal["hand", "spots", "over", "held"]
 
 
 @dataclass
@@ -85,7 +85,9 @@ class TableShow:
     delivering: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     """Per player: the task delivering their screens, one at a time."""
     screens: dict[int, Screen] = field(default_factory=dict)
-    """Per player: their live private screen in the channel."""
+    """Per player: their live private screen in the channel, or their turn held back for its
+    undo window on their screen in direct messages (closed through its click's token when the
+    turn is handed on)."""
     advancing: asyncio.Task[None] | None = None
     """The computer players' (and the fire die's) decisions, one at a time."""
     retrying: asyncio.Task[None] | None = None

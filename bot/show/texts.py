@@ -111,7 +111,18 @@ def fire_die_word(on: bool, lang: Language) -> str:
     return lang.gettext("fire die on") if on else lang.gettext("fire die off")
 
 
-def options_line(options: TableOptions, lang: Language) -> str:
+def undo_words(seconds: int, lang: Language) -> str:
+    """A table's undo window, as its options line says it."""
+    if seconds <= 0:
+        return lang.gettext("no undo")
+    return lang.ngettext("{count} second to undo", "{count} seconds to undo", seconds).format(
+        count=lang.format_decimal(seconds)
+    )
+
+
+def options_line(options: TableOptions, lang: Language, *, undo_s: int) -> str:
+    """A table's options in one line; ``undo_s``: its undo window as it applies to the table's
+    seats (:attr:`bot.service.Board.undo_s`)."""
     parts = [
         curse_word(options.curse, lang),
         fire_die_word(options.fire_die, lang),
@@ -125,6 +136,7 @@ def options_line(options: TableOptions, lang: Language) -> str:
     ]
     if not options.preview:
         parts.append(lang.gettext("no previews"))
+    parts.append(undo_words(undo_s, lang))
     return " · ".join(parts)
 
 

@@ -177,7 +177,8 @@ def board_content(board: Board, lang: Language) -> str:
     """``/fp status``: the table now."""
     t = board.table
     lines = [
-        f"Flaming Pyramids — {table_name(t.number, lang=lang)} · {options_line(t.options, lang)}"
+        f"Flaming Pyramids — {table_name(t.number, lang=lang)} · "
+        + options_line(t.options, lang, undo_s=board.undo_s)
     ]
     v = board.view
     if v is not None:

@@ -89,6 +89,14 @@ REFUSALS: Final[dict[Why, str]] = {
         "will post it as soon as I can. A server admin can let me send messages, attach "
         "files and embed links here."
     ),
+    Why.TURN_HANDED_ON: N_(
+        "Too late to take that turn back: it is handed on, and the others can see it."
+    ),
+    Why.TURN_UNDONE: N_("That turn was taken back: play your tile again."),
+    Why.UNDO_RANGE: N_(
+        "The undo window is 0 (no undo) to {max_undo} seconds; a table where several people "
+        "play uses at most {max_shared} seconds of it."
+    ),
     Why.NO_MATCH: N_("There is no such match."),
     Why.MATCH_UNFINISHED: N_(
         "That match is not over: replays and exports are for finished matches."

@@ -65,7 +65,10 @@ def service(store: Store, clock: ManualClock) -> TableService:
 
 
 async def lobby(service: TableService, *users: int, **options: Any) -> int:
-    """A lobby in CHANNEL hosted by the first user, the others seated; returns its id."""
+    """A lobby in CHANNEL hosted by the first user, the others seated; returns its id. Its
+    turns are handed on at once (no undo window) unless ``undo_s`` says otherwise: the undo
+    window's own tests ask for one."""
+    options.setdefault("undo_s", 0)
     board = await service.new_table(
         GUILD, CHANNEL, users[0], f"user{users[0]}", TableDefaults(**options)
     )

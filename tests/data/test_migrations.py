@@ -114,10 +114,16 @@ def _v1_rows(path: Path, version: int = 1) -> Game:
             [(3 + i, s, s + 1, json.dumps(a), NOW + i) for i, (s, a) in enumerate(log)],
         )
         conn.execute("INSERT INTO player_prefs (user_id, hand_mode) VALUES (1, 'channel')")
-        conn.execute(
-            "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults) "
-            "VALUES (7, 60, 30, '{\"curse\":true}')"
-        )
+        if version >= 13:  # the settings as one record
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (7, "
+                '\'{"turn_limit_s":60,"reminder_s":30,"defaults":{"curse":true}}\')'
+            )
+        else:
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, turn_limit_s, reminder_s, defaults) "
+                "VALUES (7, 60, 30, '{\"curse\":true}')"
+            )
     conn.close()
     return game
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -105,6 +105,15 @@ def actions(m: Message) -> list[str]:
     ]
 
 
+def held_token_of(m: Message) -> str:
+    """The token of the held turn a screen's Undo and Done name (their argument)."""
+    for b in m.buttons():
+        parts = (b.get("custom_id") or "").split(":", 4)
+        if len(parts) == 5 and parts[3] in ("undo", "done"):
+            return parts[4]
+    raise AssertionError(f"no Undo or Done on {m!r}")
+
+
 def is_spot_step(m: Message) -> bool:
     """A private screen that asks where to play a tile: it has spot buttons."""
     return "spot" in actions(m)
@@ -153,6 +162,9 @@ class TableDriver:
     interactions: list[Interaction] = field(default_factory=list)
     private_only: set[int] = field(default_factory=set)
     """Players who chose to get their hands only privately in the channel (My hand)."""
+    let_run_out: Callable[[], Awaitable[None]] | None = None
+    """How a turn played waits out its undo window instead of its player pressing Done
+    (moving the bot's clock past it, say); None: they press Done."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -289,8 +301,14 @@ class TableDriver:
         await ix.wait_acknowledged()
         return ix
 
-    async def open(self, host: FakeUser, *joiners: FakeUser, **options: Any) -> Message:
-        """``/fp new`` by ``host``; everyone else clicks Join. Returns the lobby message."""
+    async def open(
+        self, host: FakeUser, *joiners: FakeUser, undo: int | None = 0, **options: Any
+    ) -> Message:
+        """``/fp new`` by ``host``; everyone else clicks Join. Returns the lobby message. Its
+        turns are handed on at once (``undo=0``) unless ``undo`` gives the table an undo
+        window (None: the server's default one)."""
+        if undo is not None:
+            options["undo"] = undo
         ix = await self.slash(host, "fp new", **options)
         await ix.wait_response()
         lobby = self.lobby()
@@ -467,12 +485,26 @@ class TableDriver:
             # A fall after their own placement is asked on the screen they played on; the
             # channel shows the turn once, whole, when it is done.
             return hand
+        await self.confirm(user, hand)
         await self.fake.wait_for(
             lambda: next((m for m in self.game_messages() if m.id > newest), None),
             TIMEOUT,
             "the picture of the move",
         )
         return await self.settled_game(newest)
+
+    async def confirm(self, user: FakeUser, screen: Message) -> None:
+        """If ``screen`` shows ``user``'s turn played, held for its undo window, they press
+        Done: the turn is handed on at once (the others see it); or the window runs out
+        (:attr:`let_run_out`)."""
+        if "done" not in actions(screen):
+            return
+        before = len(screen.revisions)
+        if self.let_run_out is not None:
+            await self.let_run_out()
+        else:
+            await self.click_action(user, screen, "done", held_token_of(screen))
+        await self.screen_after(screen, before, f"{user.name}'s screen after the window")
 
     async def click_spot(self, user: FakeUser, screen: Message, spot: str) -> Interaction:
         before = len(screen.revisions)
@@ -523,6 +555,7 @@ class TableDriver:
             if "fall" in actions(game):  # another fall of that turn, asked there again
                 self.timing.samples.append(time.perf_counter() - started)
                 return game
+            await self.confirm(user, game)
         elif on_screen and self.gets_dms(user):
             screen = await self.fall_screen(user, game)
             await self.click_action(user, screen, "fall", direction)

@@ -58,3 +58,23 @@ def test_one_post_and_one_screen_per_turn_against_the_global_limit(counts: Table
     assert opened <= 3
     decisions = counts.turns + counts.falls
     assert (counts.rest_global - opened) / decisions <= 1.5
+
+
+@pytest.fixture(scope="module")
+def waited_counts() -> TableCounts:
+    """The same game with every turn waiting out its undo window: nobody presses Done (the
+    bench moves the bot's clock past each window)."""
+    return asyncio.run(measure(wait=True))
+
+
+def test_the_next_player_is_told_once_after_the_window_whether_done_or_run_out(
+    counts: TableCounts, waited_counts: TableCounts
+) -> None:
+    # (The counted game plays with the table's default window: each turn is held, then Done.)
+    assert counts.clicks >= 3 * counts.turns  # a tile, a spot and Done, per turn
+    for c in (counts, waited_counts):
+        assert c.notifications == c.decision_starts  # exactly one each
+        assert (c.told_twice, c.not_told) == (0, 0)
+        assert c.max_posts_in_a_turn <= 1
+    # A screen whose window ran out is closed through its click's token: no request more.
+    assert waited_counts.rest_global == counts.rest_global
