@@ -1,5 +1,5 @@
-"""What a table costs its players: one whole seeded 3-player game played by clicks against the
-local fake Discord, counted as the players meet it.
+"""What a table costs its players: one whole seeded game (3 players, or 2) played by clicks
+against the local fake Discord, counted as the players meet it.
 
 Per turn (a turn is one tile placed, with every fall it causes): the bot's posts and edits in
 the table's channel and in its thread, the pings (mentions that notified someone when the message
@@ -8,14 +8,20 @@ was sent), the direct messages per player, and the clicks per move.
     python bench/table_counts.py            # a table of figures
     python bench/table_counts.py --json     # one JSON object
     python bench/table_counts.py --private bob   # bob takes his hands privately, not by DM
+    python bench/table_counts.py --players 2 --curse --rounds 2   # a curse, a round's end
     python bench/table_counts.py --undo 0   # no undo window (by default the table's: 30 s)
     python bench/table_counts.py --wait     # each turn waits out its undo window (no Done)
 
-The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests), and the
-players play as the end-to-end driver does (first tile, spot A, fall left), so the same seed gives
-the same game and the same counts. With the undo window on (the default), each player presses
-Done on their turn played, or with ``--wait`` lets the window run out (the bench moves the bot's
-clock past it): the next player must be told once, after the window.
+The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests; with two
+players and the curse, :data:`CURSE_SEED`), and the
+players play as the end-to-end driver does (first tile, spot A, fall left; the host starts the
+next round), so the same seed and options give the same game and the same counts. With two
+players and the curse, a curse hands its falls to the player whose turn comes next: the
+decisions that follow a person's own (their turn after such a fall, a fall after their own
+placement) are counted too (:attr:`TableCounts.continued`). With the undo window on (the
+default), each player presses Done on their turn played, or with ``--wait`` lets the window
+run out (the bench moves the bot's clock past it): the next player must be told once, after
+the window.
 """
 
 from __future__ import annotations
@@ -40,11 +46,19 @@ from bot.service import MAX_SOLO_UNDO_S  # noqa: E402
 from tests.e2e.driver import TableDriver, is_final  # noqa: E402
 from tests.fakediscord import DEFAULT_TOKEN, Message  # noqa: E402
 from tests.fakediscord.fixtures import running_world  # noqa: E402
-from tests.fakediscord.models import Channel, InteractionType, MessageFlag  # noqa: E402
+from tests.fakediscord.models import (  # noqa: E402
+    Channel,
+    Interaction,
+    InteractionType,
+    MessageFlag,
+)
 from tests.fakediscord.runner import InProcessBot  # noqa: E402
 
 DEFAULT_SEED = 877
 """The short deal of the end-to-end full game (about 60 decisions)."""
+CURSE_SEED = 7981
+"""With two players, the curse and two rounds: a curse hands a fall to the player whose turn
+comes next, and a round ends (about 170 decisions, the shortest such deal found)."""
 
 
 @dataclass
@@ -99,6 +113,23 @@ class TableCounts:
     screen)."""
     notifications_per_decision_start: float = 0.0
     jumps_per_own_turn: float = 0.0
+    without_recap: int = 0
+    """Decision starts (but the game's first) whose private screen, where its person pressed
+    a tile or a fall, did not say what happened since their last move."""
+    continued: int = 0
+    """Decisions that followed the same person's previous one (a fall after their own
+    placement, their turn after a fall a curse gave them): they are on that screen already."""
+    told_again: int = 0
+    """Of those, the ones at which that person was notified again (a new DM or a ping)."""
+    jumps_again: int = 0
+    """Of those, the ones whose first click was not on the screen of that person's previous
+    click (a second screen they had to open)."""
+    rounds: int = 1
+    """Rounds the match had (a round's end is crossed when more than one)."""
+    next_rounds: int = 0
+    """Rounds started by a click on Next round."""
+    round_posts: int = 0
+    """Posts of the rounds' starts (each new round's deal, a post of no turn)."""
 
     def finish(self, per_turn_posts: list[int], per_turn_pings: list[int]) -> TableCounts:
         t = max(self.turns, 1)
@@ -181,6 +212,29 @@ class DecisionStart:
     since: int
     first_click: Message | None
     clicked_at: int
+    recap: bool = True
+    """Whether the private screen they decided on (a tile or a fall pressed there, in direct
+    messages or in the channel) said what happened since their last move, as it stood when
+    they pressed it; True when they decided on the table's post, which is that account."""
+
+
+RECAP = ("Since your last move", "🏆")
+"""What a screen says when it tells what happened since its player's last move: the others'
+turns, or the round that ended."""
+
+
+def decided_with_recap(clicks: list[Interaction]) -> bool:
+    """Whether the screen of the first tile or fall pressed among ``clicks`` said what happened
+    since its player's last move (see :attr:`DecisionStart.recap`)."""
+    for ix in clicks:
+        cid = str((ix.data or {}).get("custom_id") or "")
+        parts = cid.split(":")
+        if len(parts) < 4 or parts[3] not in ("play", "fall"):
+            continue
+        shown = ix.sent_message or {}
+        private = ix.channel.is_dm or bool(int(shown.get("flags") or 0) & MessageFlag.EPHEMERAL)
+        return not private or any(mark in str(shown.get("content") or "") for mark in RECAP)
+    return True
 
 
 def notifications_to(driver: TableDriver, user_id: int, since: int, until: int) -> list[Message]:
@@ -222,21 +276,42 @@ def jumps_for(driver: TableDriver, start: DecisionStart, told: list[Message]) ->
     return best
 
 
+def same_screen(driver: TableDriver, start: DecisionStart, screen: Message | None) -> bool:
+    """Whether the first click of ``start`` was on ``screen`` (the message of that person's
+    previous click) or on the answer to a click on it."""
+    if start.first_click is None or screen is None:
+        return True
+    return answered_on(start.first_click, screen, driver)
+
+
 async def play_counted(
-    driver: TableDriver, seed: int, private: str | None = None, undo: int | None = None
+    driver: TableDriver,
+    seed: int,
+    private: str | None = None,
+    undo: int | None = None,
+    *,
+    players: int = 3,
+    curse: bool = False,
+    rounds: int = 1,
 ) -> TableCounts:
-    """Open, start and play one game with alice, bob and carol; count as it goes. With
-    ``private``, that player takes their hands privately in the channel (``/fp hand``) instead
-    of by direct message; ``undo``: the table's undo window (None: the default one)."""
+    """Open, start and play one game with alice, bob and carol (the first ``players`` of them),
+    with the ``curse`` and ``rounds`` asked; count as it goes. With ``private``, that player
+    takes their hands privately in the channel (``/fp hand``) instead of by direct message;
+    ``undo``: the table's undo window (None: the default one)."""
     fake = driver.fake
-    users = list(driver.users.values())[:3]
+    users = list(driver.users.values())[:players]
     host = users[0]
     for u in users:
         if u.name == private:
             ix = await driver.slash(u, "fp hand", mode="channel")
             await ix.wait_response()
             driver.private_only.add(u.id)
-    await driver.open(host, *users[1:], undo=undo)
+    options: dict[str, object] = {}
+    if curse:
+        options["curse"] = True
+    if rounds > 1:
+        options["rounds"] = rounds
+    await driver.open(host, *users[1:], undo=undo, **options)
     opened_at = max(m.id for m in public_bot_messages(driver))
     game = await driver.start(host)
     started_at = max(m.id for m in public_bot_messages(driver))
@@ -251,19 +326,23 @@ async def play_counted(
     per_turn_posts: list[int] = []
     per_turn_pings: list[int] = []
     own_turns = {u.name: 0 for u in users}
-    turns = falls = 0
+    turns = falls = next_rounds = round_posts = 0
     starts: list[DecisionStart] = []
+    continued: list[tuple[DecisionStart, Message | None]] = []
     # The first decision is told by the game's first message (or a DM sent after it).
     last_click: dict[int, int] = {u.id: opened_at for u in users}
+    last_screen: Message | None = None
     previous: int | None = None
-    for _ in range(400):
+    for _ in range(1000):
         if is_final(game):
             break
         posts0, pings0 = posts_and_pings()
         uid = driver.decider(game)
         clicks0 = len(fake.interactions)
-        if "Next round" in game.labels():
-            pass
+        dealing = "Next round" in game.labels()
+        if dealing:
+            next_rounds += 1
+            previous = None  # the new round's first decision is a decision start
         elif "Fall left" in game.labels():
             falls += 1
         else:  # a tile placed starts a turn; its falls belong to it
@@ -279,12 +358,20 @@ async def play_counted(
             if ix.type == InteractionType.MESSAGE_COMPONENT and ix.user.id == uid
         ]
         if uid is not None and mine:
+            start = DecisionStart(
+                uid, last_click[uid], mine[0].message, mine[0].id, decided_with_recap(mine)
+            )
             if uid != previous:
-                starts.append(DecisionStart(uid, last_click[uid], mine[0].message, mine[0].id))
+                starts.append(start)
+            else:
+                continued.append((start, last_screen))
             last_click[uid] = mine[-1].id
+            last_screen = mine[-1].message
             previous = uid
         posts1, pings1 = posts_and_pings()
-        if per_turn_posts:
+        if dealing:
+            round_posts += posts1 - posts0
+        elif per_turn_posts:
             per_turn_posts[-1] += posts1 - posts0
             per_turn_pings[-1] += pings1 - pings0
     assert is_final(game), "the match did not end"
@@ -313,6 +400,7 @@ async def play_counted(
         if not r.route.split(" ", 1)[1].startswith(exempt)
     )
     told = [notifications_to(driver, s.user, s.since, s.clicked_at) for s in starts]
+    again = [notifications_to(driver, s.user, s.since, s.clicked_at) for s, _ in continued]
     counts = TableCounts(
         seed=seed,
         turns=turns,
@@ -334,6 +422,13 @@ async def play_counted(
         told_twice=sum(1 for t in told if len(t) > 1),
         not_told=sum(1 for t in told if not t),
         jumps=sum(jumps_for(driver, s, t) for s, t in zip(starts, told, strict=True)),
+        without_recap=sum(1 for s in starts[1:] if not s.recap),
+        continued=len(continued),
+        told_again=sum(1 for t in again if t),
+        jumps_again=sum(1 for s, screen in continued if not same_screen(driver, s, screen)),
+        rounds=rounds,
+        next_rounds=next_rounds,
+        round_posts=round_posts,
     )
     return counts.finish(per_turn_posts, per_turn_pings)
 
@@ -343,9 +438,13 @@ async def measure(
     private: str | None = None,
     undo: int | None = None,
     wait: bool = False,
+    *,
+    players: int = 3,
+    curse: bool = False,
+    rounds: int = 1,
 ) -> TableCounts:
-    """One game counted (see :func:`play_counted`); with ``wait``, each turn played waits out
-    its undo window instead of its player pressing Done."""
+    """One game counted (see :func:`play_counted`), against a fake Discord of its own; with
+    ``wait``, each turn played waits out its undo window instead of its player pressing Done."""
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(
             token=DEFAULT_TOKEN,
@@ -368,7 +467,9 @@ async def measure(
                         clock.advance(MAX_SOLO_UNDO_S + 1)  # past any window
 
                     driver.let_run_out = run_out
-                return await play_counted(driver, seed, private, undo)
+                return await play_counted(
+                    driver, seed, private, undo, players=players, curse=curse, rounds=rounds
+                )
             finally:
                 await runner.stop()
 
@@ -380,9 +481,11 @@ def report(c: TableCounts) -> str:
     )
     return "\n".join(
         [
-            f"seed {c.seed}: {c.turns} turns, {c.falls} fall choices, {c.clicks} clicks",
+            f"seed {c.seed}: {c.turns} turns, {c.falls} fall choices, {c.clicks} clicks"
+            f" over {c.rounds} round(s) ({c.next_rounds} started by Next round)",
             f"posts  {c.posts:4d}  {c.posts_per_turn:.2f} per turn"
-            f" (at most {c.max_posts_in_a_turn}); {c.in_thread} in the game's thread",
+            f" (at most {c.max_posts_in_a_turn}, and {c.round_posts} for the rounds' deals);"
+            f" {c.in_thread} in the game's thread",
             f"edits  {c.edits:4d}  {c.edits_per_turn:.2f} per turn",
             f"pings  {c.pings:4d}  {c.pings_per_turn:.2f} per turn"
             f" (at most {c.max_pings_in_a_turn} in a turn, {c.end_pings} at the end)",
@@ -394,6 +497,10 @@ def report(c: TableCounts) -> str:
             f" {c.notifications_per_decision_start:.2f} per decision start (goal 1.00);"
             f" told twice {c.told_twice}, not told {c.not_told};"
             f" jumps {c.jumps_per_own_turn:.2f} per own turn (goal 0)",
+            f"decision starts on a private screen without what happened since: {c.without_recap}"
+            " (goal 0)",
+            f"decisions that followed the same person's {c.continued}: told again"
+            f" {c.told_again}, on another screen {c.jumps_again} (goal 0 and 0)",
             f"REST requests against the global limit: {c.rest_global}, "
             f"{c.rest_global_per_decision:.2f} per decision (tile or fall)",
             *(f"  {n:4d}  {route}" for route, n in c.rest_global_by_route.items()),
@@ -403,7 +510,11 @@ def report(c: TableCounts) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help=f"the deal (default {DEFAULT_SEED}; {CURSE_SEED} with two players and the curse)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--private",
@@ -411,6 +522,9 @@ def main() -> None:
         choices=("alice", "bob", "carol"),
         help="this player takes their hands privately in the channel instead of by DM",
     )
+    parser.add_argument("--players", type=int, choices=(2, 3), default=3)
+    parser.add_argument("--curse", action="store_true", help="play with the curse")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the match")
     parser.add_argument(
         "--undo",
         type=int,
@@ -423,7 +537,19 @@ def main() -> None:
         help="each turn played waits out its undo window (no player presses Done)",
     )
     args = parser.parse_args()
-    counts = asyncio.run(measure(args.seed, args.private, args.undo, args.wait))
+    if args.seed is None:
+        args.seed = CURSE_SEED if args.players == 2 and args.curse else DEFAULT_SEED
+    counts = asyncio.run(
+        measure(
+            args.seed,
+            args.private,
+            args.undo,
+            args.wait,
+            players=args.players,
+            curse=args.curse,
+            rounds=args.rounds,
+        )
+    )
     print(json.dumps(asdict(counts)) if args.json else report(counts))
 
 

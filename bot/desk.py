@@ -243,7 +243,7 @@ class Desk:
             table_id = err.table_id  # unreadable: the service can still close it
         async with self.locks.table(table_id):
             board = await self.service.abort(channel_id, user_id, may_manage=may_manage)
-            await self.show.channel.aborted(board, name)
+            await self.show.channel.aborted(board, name, user_id)
             await self.show.closed(board)
 
     # --- a player's decisions ---------------------------------------------------------------------
@@ -349,16 +349,21 @@ class Desk:
     ) -> None:
         """The "Next round" button."""
         user_id = interaction.user.id
+        message = interaction.message
+        # The clicked message (the end of the round, as a rule) is brought up to date through
+        # the click's own answer.
+        clicked: Clicked | None = (
+            (message.id, interaction.edit_original_response) if message is not None else None
+        )
         try:
             async with self.locks.table(table_id):
                 step = await self.service.next_round(table_id, version, user_id)
-                await self.follow.show(step, clicker=user_id)
+                await self.follow.show(step, clicker=user_id, clicked=clicked)
         except Stale:
             if await self.service.repeated(table_id, version, user_id, NextRound()):
                 log.debug("table %s: a second tap of the next round already started", table_id)
                 return  # the first tap's answer stands
             raise
-        await self.show.channel.retire(interaction)
 
     async def undo(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str

@@ -12,7 +12,15 @@ from i18n import Language
 from render import draw, encode, fonts, layout, theme
 from render.layout import Box, Layout, TableLayout
 from render.narration import material_name
-from render.scene import TableScene, crowned, info_line, player_name, status_line, table_scene
+from render.scene import (
+    TableScene,
+    crowned,
+    info_line,
+    match_over,
+    player_name,
+    status_line,
+    table_scene,
+)
 
 
 def legend_words(lang: Language) -> tuple[tuple[str, str], ...]:
@@ -167,10 +175,12 @@ def _tag(view: View, i: int, won: frozenset[int], lang: Language) -> tuple[str, 
     """The chip's tag and its short form: ``("▶ to play", "▶")``; empty for most chips."""
     p = view.pending
     if p is None:
-        if i in won:
+        if i in won and match_over(view):
             return (lang.pgettext("chip", "★ winner"), "★")
         if view.winner == i:
-            return (lang.pgettext("chip", "won round {round}").format(round=view.round), "")
+            # Mid-match the round's winner is crowned as the round's, never as the match's.
+            said = lang.pgettext("chip", "won round {round}").format(round=view.round)
+            return (f"★ {said}", "★") if i in won else (said, "")
         return ("", "")
     if i == p.player:
         if p.kind == "play":

@@ -199,6 +199,10 @@ ELSEWHERE = {
     "python bench/load.py --processes 3 --store postgres --tables 200": "-m slow (load smoke)",
     "python bench/table_counts.py": "tests/e2e/test_table_counts.py",
     "python bench/table_counts.py --wait": "tests/e2e/test_table_counts.py (waited_counts)",
+    "python bench/table_counts.py --private bob": "tests/e2e/test_table_counts.py",
+    "python bench/table_counts.py --players 2 --curse --rounds 2 --private alice": (
+        "tests/e2e/test_table_counts.py"
+    ),
     "python bench/taps.py": "tests/test_bench.py (one table per gap)",
     "python bench/taps.py --second place": "tests/test_bench.py (one table per gap)",
     "flaming-pyramids": "needs Discord: tests/bot/test_startup.py against a local one",

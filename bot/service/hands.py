@@ -1,6 +1,6 @@
 """A player's hand as the service answers it: what they hold and decide, how they get it (by
 direct message or not, their preferences read once for every hand a change shows), and, when
-it begins their decision, what the others did since their last move (replayed from the log)."""
+it asks them to decide, what the others did since their last move (replayed from the log)."""
 
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ class PlayerHands(TableCore):
         reach: dict[int, PlayerReach] | None = None,
     ) -> Hand:
         """The hand of ``seat``; ``begins``: it begins a decision of the player (see
-        :attr:`Hand.begins`), with the others' turns since their last move (for the direct
-        message that tells them). ``reach``: the player's preferences, if already read
+        :attr:`Hand.begins`). A hand that asks a decision carries the others' turns since the
+        player's last move. ``reach``: the player's preferences, if already read
         (:meth:`_hands`)."""
         s = table.seats[seat]
         assert s.user_id is not None
@@ -74,12 +74,9 @@ class PlayerHands(TableCore):
         refused_at = reach[s.user_id].dm_refused_at if wants_dm else None
         # Refused DMs are tried again once a day (or when the player asks, which forgets them).
         dm = wants_dm and (refused_at is None or self.clock() - refused_at >= DM_RETRY_S)
-        wants_told = dm and prefs.dm_on_turn
-        since = (
-            await self._turns_since(table, seat)
-            if begins and decision != "wait" and wants_told
-            else ()
-        )
+        # Every screen of a decision tells what happened since the player's last move, however
+        # it reaches them (a new DM, a silent one, a private screen in the channel).
+        since, won = await self._since(table, seat) if decision != "wait" else ([], None)
         return Hand(
             table_id=table.id,
             guild_id=table.guild_id,
@@ -101,44 +98,49 @@ class PlayerHands(TableCore):
             deadline=table.deadline if decision != "wait" else None,
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
+            round_won=won,
             begins=begins and decision != "wait",
             table_number=table.number,
             language=self.languages.of_player(prefs),
         )
 
-    async def _turns_since(self, table: Table, seat: int) -> list[tuple[Event, ...]]:
+    async def _since(self, table: Table, seat: int) -> tuple[list[tuple[Event, ...]], Event | None]:
         """What the game did since ``seat`` last placed a tile: one group of events per turn of
-        the others (their placement, its falls and fire die), replayed from the table's action
-        log, so any process tells it the same. Empty when the log cannot be replayed."""
+        the others (their placement, its falls and fire die), and the ``won`` event of a round
+        that ended since (by that placement too), replayed from the table's action log, so any
+        process tells it the same. Nothing when the log cannot be replayed."""
         table_id = table.id
         if table.initial_state is None:
-            return []
+            return [], None
         turns: list[list[Event]] = []
+        won: Event | None = None
+        own = False
         try:
             game = Game.from_dict(table.initial_state)
             for logged in await self.store.action_log(table_id):
                 action = action_from_dict(logged.action)
                 events = game.apply(action)
                 if isinstance(action, Play):
-                    if logged.seat == seat:
-                        turns = []
-                        continue
-                    turns.append([])
-                if turns:
+                    own = logged.seat == seat
+                    if own:
+                        turns, won = [], None
+                    else:
+                        turns.append([])
+                if turns and not own:
                     turns[-1].extend(events)
+                won = next((e for e in events if e.kind == "won"), won)
         except EngineError as err:
             # (The engine's words may name a tile of someone's hand: only at DEBUG.)
             log.warning(
                 "table %s: its action log does not replay (%s)", table_id, type(err).__name__
             )
             log.debug("table %s: the action log does not replay: %s", table_id, err)
-            return []
-        return [tuple(t) for t in turns]
+            return [], None
+        return [tuple(t) for t in turns], won
 
     async def hand(self, table_id: int, user_id: int, *, begins: bool = False) -> Hand:
         """A player's hand (for the "My hand" button); only its owner ever gets it. With
-        ``begins``, as the beginning of their decision (see :attr:`Hand.begins`), with what
-        the others did since their last move."""
+        ``begins``, as the beginning of their decision (see :attr:`Hand.begins`)."""
         table, game = await self._get_game(table_id)
         seat = self._require_seat(table, user_id)
         return await self._hand(table, game, seat, begins=begins)

@@ -181,9 +181,11 @@ class Hand:
     board_message_id: int | None = None
     """The table's newest board message (for a link to it), if known."""
     since: tuple[tuple[Event, ...], ...] = ()
-    """When this hand begins a decision of the player and they want to be told by direct
-    message: the others' turns since their last move, one group of events per turn (else
-    empty)."""
+    """When this hand asks the player to decide: the others' turns since their last move, one
+    group of events per turn (else empty)."""
+    round_won: Event | None = None
+    """When this hand asks the player to decide and a round ended since their last move: that
+    round's ``won`` event (its winner and every seat's score for it)."""
     begins: bool = False
     """This hand begins a decision of the player that they were not already looking at: their
     turn, or a fall passed to them by someone else's placement (a curse) or by the clock. A

@@ -107,7 +107,8 @@ class Show:
             except NotShown as err:
                 refused = err
         for hand in step.hands:
-            self.hands.queue(hand)
+            if not self._goes_on_own_screen(hand, own):
+                self.hands.queue(hand)
         if own is not None:
             await self._own_screen(step, own, noted=refused is None)
         self._close_answered(step, own)
@@ -140,6 +141,18 @@ class Show:
             note = handtexts.played(played, lang)
         await self.screens.show_hand(interaction, hand, note=note)
 
+    @staticmethod
+    def _goes_on_own_screen(hand: Hand, own: Own | None) -> bool:
+        """Whether ``hand``, a decision of the person whose click on their screen in direct
+        messages made the move (a turn after the fall a curse gave them, with two players), is
+        shown on that very screen by the click's answer: no second screen, no second push."""
+        return (
+            own is not None
+            and own.interaction.guild_id is None
+            and own.interaction.user.id == hand.user_id
+            and hand.decision != "wait"
+        )
+
     def _close_answered(self, step: Step, own: Own | None) -> None:
         """A decision answered elsewhere than on its screen in direct messages (on the
         channel's message, on a private screen, or by the clock) closes that screen too, in
@@ -157,7 +170,11 @@ class Show:
         # Their screen in direct messages: in their language where a hand of theirs says it.
         known = [h for h in step.hands if h.user_id == user_id]
         lang = player_language(known[0]) if known else table_language(board)
-        text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
+        account = turntexts.turn_account(step, lang)
+        if step.timed_out:
+            text = handtexts.timed_out(account, lang)
+        else:
+            text = handtexts.turn_done(account, lang)
         self.outbox.spawn(self._close_screen(board, user_id, text), board.table_id)
 
     async def _close_screen(self, board: Board, user_id: int, text: str) -> None:

@@ -241,10 +241,9 @@ def hand_view(
     fingerprint in each id; tiles that fit marked), while they must decide a fall the fall
     choice in ``fall_row`` (see :func:`fall_choice`), once their turn is played at a table
     with an undo window Undo and Done in ``fall_row`` (see :func:`held_choice`), else the
-    tiles in grey; a link to the
-    table's newest message (``message_id``, or the one the hand knows), and optionally the
-    button that switches how hands are delivered (not beside a fall choice: a second tap of a
-    fall in the second row would land on it)."""
+    tiles in grey and disabled; a link to the table's newest message (``message_id``, or the
+    one the hand knows), and optionally the button that switches how hands are delivered (not
+    beside a fall choice: a second tap of a fall in the second row would land on it)."""
     view = discord.ui.View(timeout=None)
     link_to = message_id if message_id is not None else hand.board_message_id
     if hand.decision == "held" and hand.held is not None:
@@ -300,9 +299,9 @@ def tile_buttons(
     lang: Language,
 ) -> list[tb.PlayButton]:
     """A hand's tile buttons, in the first row, one per tile (the hand's fingerprint in each
-    id): on the player's turn in colour, the tiles that fit marked; else in grey. On the spot
-    step the tile ``chosen`` stands out and the others are grey (a tap on one chooses it
-    instead)."""
+    id): on the player's turn in colour, the tiles that fit marked; else in grey and disabled
+    (a press could only be refused). On the spot step the tile ``chosen`` stands out and the
+    others are grey (a tap on one chooses it instead)."""
     found = []
     for tile in list(tiles)[:5]:
         fits = playing and tile in fitting
@@ -322,6 +321,7 @@ def tile_buttons(
                 else tile_label(tile, lang),
                 emoji=COLOUR_EMOJI.get(tile[0]),
                 style=style,
+                disabled=not playing,
                 row=0,
             )
         )

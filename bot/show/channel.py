@@ -161,8 +161,12 @@ class TableChannel:
         failure: BaseException | None = None
         kept = self.tables.get(board.table_id)
         earlier = kept.turn_message if kept is not None else None
+        asked = kept.asking if kept is not None else None
+        if kept is not None:
+            kept.asking = None  # known again once this step is shown
         if await self._fold_into_turn(step, message, clicked):
             self.shown(board)
+            self._asks(board, earlier[0] if earlier is not None else None, message)
         else:
             try:
                 posted = await self.outbox.send(
@@ -177,6 +181,7 @@ class TableChannel:
                 self.owe(board, message.content or "", told=told)
         if posted is not None:
             self.shown(board)
+            self._asks(board, posted.id, message)
             kept = self.tables.of(board.table_id)
             kept.newest = posted.id
             if step.turn is not None and step.kind == "move":
@@ -189,12 +194,14 @@ class TableChannel:
             if step.continues_turn and earlier is not None and earlier[1] == step.turn:
                 # The turn's message asked what this step answered: its buttons go.
                 self.outbox.spawn(self._close_question(board, earlier[0]), board.table_id)
+        if step.kind == "next_round":
+            await self._round_started(board, asked, clicked)
         if step.results is not None:
             self.outbox.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
             # What this process remembered of the table's messages is no longer needed.
             kept = self.tables.get(board.table_id)
             if kept is not None:
-                kept.turn_message = kept.newest = None
+                kept.turn_message = kept.newest = kept.asking = None
                 self.tables.tidy(board.table_id)
         log.debug(
             "table %s: picture drawn in %.0f ms, posted in %.0f ms",
@@ -210,14 +217,49 @@ class TableChannel:
                 )
             raise NotShown(Why.NOT_SHOWN, table_id=board.table_id)
 
-    async def _close_question(self, board: Board, message_id: int) -> None:
-        """Take the buttons off a message whose question was answered elsewhere."""
+    async def _close_question(
+        self, board: Board, message_id: int, words: str | None = None
+    ) -> None:
+        """Take the buttons off a message whose question was answered elsewhere (and, given its
+        ``words`` without the question, the question too)."""
         target = self.outbox.message(board.channel_id, message_id, board.guild_id)
         try:
             with budget.priority(budget.NOTICE):
-                await target.edit(view=None)
+                if words:
+                    await target.edit(content=words, view=None)
+                else:
+                    await target.edit(view=None)
         except POST_ERRORS as err:
             log.info("table %s: could not close an answered question: %s", board.table_id, err)
+
+    def _asks(self, board: Board, message_id: int | None, message: Message) -> None:
+        """Remember that the table's newest game message, ``message_id`` showing ``message``,
+        asks someone something (if its board does), with its words without that question."""
+        if message_id is None or not message.content:
+            return
+        lang = table_language(board)
+        if not turntexts.prompt_line(board, lang):
+            return
+        words = turntexts.without_prompt(message.content, board, lang)
+        self.tables.of(board.table_id).asking = (message_id, words)
+
+    async def _round_started(
+        self, board: Board, asked: tuple[int, str] | None, clicked: Clicked | None
+    ) -> None:
+        """The next round started: the message that said when it would (the end of the round
+        before) keeps what happened and loses that line and its buttons, through the click's
+        own answer when it was the one pressed; another clicked message loses its buttons."""
+        here = clicked is not None and asked is not None and clicked[0] == asked[0]
+        if clicked is not None:
+            try:
+                if here and asked is not None and asked[1]:
+                    await clicked[1](content=asked[1], view=None)
+                else:
+                    await clicked[1](view=None)
+            except discord.HTTPException as err:
+                log.info("table %s: could not retire the clicked message: %s", board.table_id, err)
+        if asked is not None and not here:
+            self.outbox.spawn(self._close_question(board, *asked), board.table_id)
 
     def defer(self, step: Step) -> None:
         """Show nothing of ``step`` yet: its player goes on deciding its turn's falls on their
@@ -230,10 +272,14 @@ class TableChannel:
             kept.waiting.events.extend(step.events)
 
     async def close_board(self, board: Board) -> None:
-        """The table closed: its newest game message keeps no button (My hand, a fall)."""
+        """The table closed: its newest game message keeps no button (My hand, a fall), nor,
+        when this process knows its words, the line asking someone to decide."""
         message_id = Kept.BOARD.of(board.table.messages)
         if message_id is not None:
-            await self._close_question(board, message_id)
+            kept = self.tables.get(board.table_id)
+            asked = kept.asking if kept is not None else None
+            words = asked[1] if asked is not None and asked[0] == message_id else None
+            await self._close_question(board, message_id, words)
 
     def is_turn_message(self, table_id: int, message_id: int) -> bool:
         """Whether ``message_id`` is the table's newest game message, which the rest of its
@@ -437,11 +483,15 @@ class TableChannel:
             board.guild_id,
         )
 
-    async def aborted(self, board: Board, name: str) -> None:
-        """``/fp abort``: the channel is told who closed the table."""
+    async def aborted(self, board: Board, name: str, by: int | None) -> None:
+        """``/fp abort`` by the user ``by``: the channel is told who closed the table, and every
+        other person seated there is pinged by it, once."""
         await self.outbox.send(
             board.channel_id,
-            Message(turntexts.aborted(board, name, table_language(board))),
+            Message(
+                turntexts.aborted(board, name, table_language(board), by=by),
+                pings=tuple(turntexts.aborted_pings(board, by)),
+            ),
             board.guild_id,
         )
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import emoji as em
 from bot import names as player_names
-from bot.narrate import narrate
+from bot.narrate import narrate, result_lines
 from bot.service import Hand
 from bot.show import buttons, handtexts, pictures, texts
 from bot.show.message import Message, attachment
@@ -62,6 +63,7 @@ class HandCard:
             hand,
             guild_name=await self.outbox.guild_name(hand.guild_id),
             since=since(hand, lang),
+            result=round_result(hand, lang),
             lang=lang,
         )
         message = Message(
@@ -84,3 +86,21 @@ def since(hand: Hand, lang: Language) -> Sequence[str]:
     shown = [texts.esc(n) for n in hand.names]
     told = (narrate(t, shown, lang, most=handtexts.SINCE_LINES) for t in hand.since)
     return [turn for turn in told if turn]
+
+
+def round_result(hand: Hand, lang: Language) -> Sequence[str]:
+    """The round that ended since the player's last move, as its post told it: its winner, then
+    the standings after it (empty when no round ended since)."""
+    won, v = hand.round_won, hand.view
+    if won is None:
+        return []
+    told = result_lines(
+        [texts.esc(n) for n in hand.names],
+        winner=won.player,
+        round_no=v.round - 1,
+        rounds=v.rounds,
+        round_scores=won.scores,
+        totals=v.scores,
+        lang=lang,
+    )
+    return [f"{em.ROUND_WON} {told[0]}", *told[1:]]

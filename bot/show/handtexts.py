@@ -46,10 +46,12 @@ def hand_content(
     guild_name: str | None = None,
     since: Sequence[str] = (),
     *,
+    result: Sequence[str] = (),
     lang: Language,
 ) -> str:
-    """A player's screen: where, what the others did since their last move (``since``, on a
-    screen that begins their decision), and what to decide now, by when."""
+    """A player's screen: where, the round that ended since their last move (``result``), what
+    the others did since (``since``, on a screen that asks them to decide), and what to decide
+    now, by when."""
     where = f"<#{hand.channel_id}>"
     if guild_name:
         # TRANSLATORS: where a table is: a channel on a Discord server.
@@ -86,16 +88,25 @@ def hand_content(
         lines.append(fall_question(v.pending.tile, again, lang) + ends)
         if hand.held is not None:
             lines.append(lang.gettext("Nobody else sees this turn until it is done."))
+    elif hand.dm:
+        lines.append(
+            lang.gettext("Not your turn yet: your turn will come to you by direct message.")
+        )
     else:
-        lines.append(lang.gettext("Not your turn yet: these buttons work once it is."))
+        lines.append(
+            lang.gettext(
+                "Not your turn yet: you will be mentioned on your turn, and **My hand** on that "
+                "message opens it."
+            )
+        )
     # The newest turns the message has room for, at most SINCE_SHOWN: the decision stays whole.
     for shown in range(min(SINCE_SHOWN, len(since)), 0, -1):
         told = since_lines(since, shown, lang)
-        if len("\n".join([head, *told, *lines])) <= MAX_CONTENT:
+        if len("\n".join([head, *result, *told, *lines])) <= MAX_CONTENT:
             break
     else:
         told = []
-    return clip("\n".join([head, *told, *lines]))
+    return clip("\n".join([head, *result, *told, *lines]))
 
 
 def since_lines(since: Sequence[str], shown: int, lang: Language) -> list[str]:
@@ -247,6 +258,15 @@ def turn_done(account: str, lang: Language) -> str:
     """What a player's direct-message screen says once their turn is done, by their own last
     click on it: the turn's account, as the table's channel tells it."""
     return clip(f"{em.PLAYED} {account or lang.gettext('Your turn is done.')}")
+
+
+def timed_out(account: str, lang: Language) -> str:
+    """What a player's direct-message screen says once their time ran out and a computer player
+    decided for them: that, then the turn's account, as the table's channel tells it."""
+    said = f"{em.TIMED_OUT} " + lang.gettext(
+        "Your time ran out: a computer player decided for you."
+    )
+    return clip(f"{said}\n{account}" if account else said)
 
 
 def screen_retired(lang: Language) -> str:

@@ -80,6 +80,10 @@ class TableShow:
     """A turn whose message waits for its end (:meth:`bot.show.channel.TableChannel.defer`)."""
     newest: int | None = None
     """The id of the newest game message this process posted (for the screens' links)."""
+    asking: tuple[int, str] | None = None
+    """The newest game message this process showed while it asks someone something, and its
+    words without that question: what it says once the question is gone (the next round
+    started, the table was aborted)."""
     hands: dict[int, Hand] = field(default_factory=dict)
     """Per player: the newest screen waiting to be delivered."""
     delivering: dict[int, asyncio.Task[None]] = field(default_factory=dict)
@@ -108,6 +112,7 @@ class TableShow:
             and self.turn_message is None
             and self.waiting is None
             and self.newest is None
+            and self.asking is None
             and not self.hands
             and not self.screens
             and not self.tasks()
@@ -129,7 +134,7 @@ class TableShow:
             if task is not current and not task.done():
                 task.cancel()
         self.forgive()
-        self.turn_message = self.waiting = self.newest = None
+        self.turn_message = self.waiting = self.newest = self.asking = None
         self.hands.clear()
         self.delivering.clear()
         self.screens.clear()

@@ -77,8 +77,21 @@ def prompt_line(board: Board, lang: Language) -> str:
     if p.kind == "die":
         return f"{em.FIRE_DIE} " + lang.gettext("The fire die is being rolled…")
     if p.kind == "next_round" and board.view is not None:
+        if p.deadline:
+            return lang.gettext(
+                "The next round starts {when}, or at once with **Next round**."
+            ).format(when=relative(p.deadline))
         return lang.gettext("The next round starts in a moment, or at once with **Next round**.")
     return ""
+
+
+def without_prompt(content: str, board: Board, lang: Language) -> str:
+    """``content``, a message of ``board``, without its line asking who decides what (what the
+    message says once that question is gone: answered, or the table closed)."""
+    line = prompt_line(board, lang)
+    if not line:
+        return content
+    return "\n".join(kept for kept in content.split("\n") if kept != line)
 
 
 ACCOUNT_LINES = 12
@@ -270,11 +283,27 @@ def left_game(board: Board, name: str, closed: bool, lang: Language) -> str:
     )
 
 
-def aborted(board: Board, name: str, lang: Language) -> str:
-    """The channel's notice of ``/fp abort``."""
+def aborted(board: Board, name: str, lang: Language, *, by: int | None) -> str:
+    """The channel's notice of ``/fp abort`` (by the user ``by``), which mentions every other
+    person seated at the table (:func:`aborted_pings`)."""
+    players = [f"<@{u}>" for u in aborted_pings(board, by)]
+    if players:
+        said = lang.gettext("{players}: table #{number} was aborted by {player}.").format(
+            players=names_and(range(len(players)), players, lang),
+            number=board.number,
+            player=esc(name),
+        )
+        return clip(f"{em.ABORTED} {said}")
     return f"{em.ABORTED} " + lang.gettext("Table #{number} was aborted by {player}.").format(
         number=board.number, player=esc(name)
     )
+
+
+def aborted_pings(board: Board, by: int | None) -> list[int]:
+    """Who the notice of an abort pings: every person seated at the table but the one who
+    aborted it (each once: a game played over days ends for them there)."""
+    seated = (s.user_id for s in board.table.seats if s.ai is None and s.user_id is not None)
+    return [u for u in dict.fromkeys(seated) if u != by]
 
 
 def restarted(board: Board, lang: Language) -> str:

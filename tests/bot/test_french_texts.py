@@ -372,8 +372,8 @@ def test_the_refusals_and_hints_read_as_french() -> None:
     assert refusal(Why.LOBBY_BUSY) == (
         "Quelqu'un modifie la table en ce moment\u00a0; veuillez réessayer."
     )
-    assert FRENCH.gettext("Not your turn yet: these buttons work once it is.") == (
-        "Ce n'est pas encore votre tour\u00a0: ces boutons fonctionneront quand ce sera à vous."
+    assert FRENCH.gettext("Not your turn yet: your turn will come to you by direct message.") == (
+        "Ce n'est pas encore votre tour\u00a0: il vous arrivera en message privé."
     )
     assert (
         FRENCH.gettext(

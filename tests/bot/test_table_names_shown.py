@@ -34,7 +34,7 @@ async def test_the_second_table_of_a_server_is_table_2_everywhere_players_read(
         "turn DM": handtexts.hand_content(hand, since=("Bob played red 2.",), lang=ENGLISH),
         "reminder DM": handtexts.reminder_dm(board, lang=ENGLISH),
         "reminder": turntexts.reminder_channel(board, BOB, lang=ENGLISH),
-        "aborted": turntexts.aborted(board, "Alice", lang=ENGLISH),
+        "aborted": turntexts.aborted(board, "Alice", lang=ENGLISH, by=None),
         "open": answertexts.table_open(
             board.number, "https://discord.com/channels/1/2/3", lang=ENGLISH
         ),

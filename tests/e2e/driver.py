@@ -120,9 +120,10 @@ def is_spot_step(m: Message) -> bool:
 
 
 def shows_hand(m: Message) -> bool:
-    """A private screen that shows a hand: tile buttons (or, while its owner must decide where
-    a tile falls, the fall buttons) and no spot buttons."""
-    return not is_spot_step(m) and any(a in ("play", "fall") for a in actions(m))
+    """A private screen that shows a hand: tile buttons (live, or greyed out while its owner
+    waits; while they must decide where a tile falls, the fall buttons) and no spot buttons."""
+    shown = [a for a, _ in (*button_actions(m), *button_actions(m, disabled=True))]
+    return not is_spot_step(m) and any(a in ("play", "fall") for a in shown)
 
 
 def is_players_turn(hand: Message) -> bool:
@@ -355,11 +356,13 @@ class TableDriver:
         await self.click_action(host, lobby, "start")
         return await self.settled_game()
 
-    def tile_labels(self, hand: Message) -> list[str]:
+    def tile_labels(self, hand: Message, *, grey: bool = False) -> list[str]:
+        """The labels of a hand's live tile buttons (``grey``: of its disabled ones, as a hand
+        shows them while its owner waits)."""
         return [
             b.get("label") or ""
             for b in hand.buttons()
-            if ":play:" in (b.get("custom_id") or "") and not b.get("disabled")
+            if ":play:" in (b.get("custom_id") or "") and bool(b.get("disabled")) == grey
         ]
 
     def tiles(self, hand: Message) -> list[str]:

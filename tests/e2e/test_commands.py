@@ -348,7 +348,7 @@ async def test_choosing_the_hand_mode_where_there_is_no_game(
     await world.fake.wait_for(lambda: table.hand_message(world.alice), TIMEOUT, "Alice's turn")
     assert table.hand_message(world.bob) is None
     hand = await answer(await table.click(world.bob, game, "My hand"))
-    assert hand.ephemeral and len(table.tile_labels(hand)) == 5
+    assert hand.ephemeral and len(tile_codes(hand)) == 5
 
 
 async def test_help_lists_every_registered_command_in_one_private_screen(

@@ -20,7 +20,16 @@ from tests.fakediscord import CommandNotSynced, FakeUser, Message, Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot, MovableClock
-from .driver import TIMEOUT, TableDriver, answer, card_text, is_final, is_game_message, refusal_text
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    card_text,
+    is_final,
+    is_game_message,
+    refusal_text,
+    tile_codes,
+)
 from .test_decisions import COLLAPSE, CURSE, FIRE, private_answer, write_state
 
 NAMES = tuple(
@@ -199,7 +208,7 @@ async def test_every_command_and_every_error_reply(
     status = await answer(await table.slash(third, "fp status"))
     assert is_game_message(status)
     hand = await answer(await table.slash(third, "fp hand"))
-    assert hand.ephemeral and table.tile_labels(hand)
+    assert hand.ephemeral and tile_codes(hand)
     assert await private(outsider, "fp hand") == refusal_text(Why.NOT_PLAYING)
     assert await private(outsider, "fp leave") == refusal_text(Why.NOT_PLAYING)
     mode = await answer(await table.slash(guest, "fp hand", mode="channel"))

@@ -34,6 +34,7 @@ from .driver import (
     stored_channel_table,
     stored_log,
     table_of,
+    tile_codes,
 )
 from .test_decisions import COLLAPSE, private_answer, write_state
 
@@ -106,7 +107,7 @@ async def test_an_unexpected_failure_is_logged_with_its_table_and_answered(
     assert failures[0].startswith(f"table {table_id}:"), failures
     # Nothing was lost: Bob asks again and gets his hand.
     hand = await answer(await table.slash(world.bob, "fp hand"))
-    assert hand.ephemeral and "red 2" in table.tiles(hand)
+    assert hand.ephemeral and "R2" in tile_codes(hand)
 
 
 async def test_a_lobby_discord_refused_does_not_block_the_channel(

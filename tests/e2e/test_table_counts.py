@@ -1,6 +1,9 @@
-"""The cost of a table to its players, measured on one whole seeded game (bench/table_counts.py)
+"""The cost of a table to its players, measured on whole seeded games (bench/table_counts.py)
 against the goals of a quiet table: at most one post and one ping per turn in the table's
-channel or thread, at most one direct message per player per own turn."""
+channel or thread, at most one direct message per player per own turn, one notification per
+decision on a screen that tells what happened since. Three games: three players by direct
+message; the same with Bob on private hands; two players, one on private hands, with the curse
+(whose falls go to the player whose turn comes next) and a round's end."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import asyncio
 
 import pytest
 
-from bench.table_counts import TableCounts, measure
+from bench.table_counts import CURSE_SEED, TableCounts, measure
 
 
 @pytest.fixture(scope="module")
@@ -41,23 +44,62 @@ def private_counts() -> TableCounts:
     return asyncio.run(measure(private="bob"))
 
 
-def test_one_notification_per_decision_and_the_board_on_it(
-    counts: TableCounts, private_counts: TableCounts
+@pytest.fixture(scope="module")
+def curse_counts() -> TableCounts:
+    """Two players, Alice on private hands and Bob by DM, with the curse and two rounds: a
+    curse gives Bob a fall, and the turn after it is his too."""
+    return asyncio.run(measure(CURSE_SEED, private="alice", players=2, curse=True, rounds=2))
+
+
+def test_the_two_player_game_crosses_a_rounds_end_and_the_curse(
+    curse_counts: TableCounts,
 ) -> None:
-    for c in (counts, private_counts):
+    assert curse_counts.rounds == 2 and curse_counts.next_rounds == 1
+    assert curse_counts.round_posts == 1  # the second round's deal
+    assert curse_counts.continued > curse_counts.falls / 2  # falls after one's own placement...
+    assert curse_counts.decision_starts > 100  # ...and the curse's, with the turn after it
+
+
+def test_one_notification_per_decision_and_the_board_on_it(
+    counts: TableCounts, private_counts: TableCounts, curse_counts: TableCounts
+) -> None:
+    for c in (counts, private_counts, curse_counts):
         assert c.decision_starts > 20
         assert c.notifications == c.decision_starts  # exactly one each
         assert (c.told_twice, c.not_told) == (0, 0)
         assert c.jumps == 0  # it shows the board and is where the first click goes
 
 
-def test_one_post_and_one_screen_per_turn_against_the_global_limit(counts: TableCounts) -> None:
+def test_a_decision_that_follows_ones_own_goes_on_the_same_screen_untold(
+    counts: TableCounts, private_counts: TableCounts, curse_counts: TableCounts
+) -> None:
+    for c in (counts, private_counts, curse_counts):
+        assert c.continued > 0
+        assert (c.told_again, c.jumps_again) == (0, 0)
+
+
+def test_every_decision_screen_tells_what_happened_since_the_players_last_move(
+    counts: TableCounts, private_counts: TableCounts, curse_counts: TableCounts
+) -> None:
+    for c in (counts, private_counts, curse_counts):
+        assert c.without_recap == 0
+
+
+def test_the_two_player_game_keeps_to_one_post_and_one_dm(curse_counts: TableCounts) -> None:
+    assert curse_counts.max_posts_in_a_turn <= 1 and curse_counts.max_pings_in_a_turn <= 1
+    assert all(n <= 1 for n in curse_counts.dms_per_player_per_own_turn.values())
+
+
+def test_one_post_and_one_screen_per_turn_against_the_global_limit(
+    counts: TableCounts, curse_counts: TableCounts
+) -> None:
     # Besides the one DM channel opened per player for the whole game: the turn's post and the
     # next player's screen; the clicks are answered through their own responses.
-    opened = counts.rest_global_by_route.get("POST /users/@me/channels", 0)
-    assert opened <= 3
-    decisions = counts.turns + counts.falls
-    assert (counts.rest_global - opened) / decisions <= 1.5
+    for c in (counts, curse_counts):
+        opened = c.rest_global_by_route.get("POST /users/@me/channels", 0)
+        assert opened <= 3
+        decisions = c.turns + c.falls
+        assert (c.rest_global - opened) / decisions <= 1.5
 
 
 @pytest.fixture(scope="module")

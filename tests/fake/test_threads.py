@@ -171,3 +171,22 @@ async def test_a_new_message_pings_the_mentions_its_allowed_mentions_allow(
         "PATCH", f"/channels/{world.games.id}/messages/{none.id}", {"content": f"<@{a}>!"}
     )
     assert status == 200 and none.notified == []  # an edit never pings
+
+
+async def test_an_edit_through_a_clicks_token_keeps_the_pings_the_message_made(
+    world: World, rest: Rest
+) -> None:
+    a = world.alice.id
+    go = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}
+    asked = await post(
+        rest, world.games.id, f"<@{a}>, go", allowed_mentions={"users": [str(a)]}, components=[go]
+    )
+    assert asked.notified == [a]
+    asked.settled_at = 0.0
+    ix = await world.bob.click(asked, "Go", wait_connected=False)
+    assert (await rest("POST", f"/interactions/{ix.id}/{ix.token}/callback", {"type": 6})).status
+    hook = f"/webhooks/{world.fake.application_id}/{ix.token}/messages/@original"
+    edit = {"content": f"<@{a}>, gone", "allowed_mentions": {"parse": []}}
+    assert (await rest("PATCH", hook, edit)).status == 200
+    assert asked.content == f"<@{a}>, gone"
+    assert asked.notified == [a]  # the edit pinged nobody, and the post's ping stands

@@ -679,6 +679,7 @@ class State:
             keep = MessageFlag.EPHEMERAL | MessageFlag.LOADING
             settable = MessageFlag.SUPPRESS_EMBEDS | MessageFlag.IS_COMPONENTS_V2
             flags = (flags & keep) | (int(body["flags"]) & settable)
+        was_loading = bool(flags & MessageFlag.LOADING)
         if clear_loading:
             flags &= ~MessageFlag.LOADING
         attachments = self.build_attachments(msg.channel, body, files, cur.attachments)
@@ -699,8 +700,9 @@ class State:
             )
         )
         quiet = flags & MessageFlag.SUPPRESS_NOTIFICATIONS
-        if clear_loading and msg.ephemeral_for is None and not quiet:
+        if clear_loading and was_loading and msg.ephemeral_for is None and not quiet:
             # A deferred reply filled in is the message being sent: its mentions ping then.
+            # Any other edit notifies nobody, and never unsends the pings of the message.
             msg.notified = notified_users(mention_text(msg), body.get("allowed_mentions"))
         if msg.ephemeral_for is None:
             self._dispatch_message("MESSAGE_UPDATE", msg)

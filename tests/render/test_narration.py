@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine import Event, Fall, Game, Play, view
 from i18n import ENGLISH
 from render import account, narration, render_table, table_layout
@@ -18,6 +20,7 @@ from render.layout import LAST_MOVE_LINES
 from render.mayhem import frames
 from render.scene import crowned, info_line, status_line, summary
 from tests.render.conftest import decode, pixels, share
+from tests.render.test_languages import drawn_texts
 
 NAMES = ["Alice", "Bob", "Carol"]
 
@@ -164,6 +167,23 @@ def test_a_round_before_the_last_names_its_own_winner() -> None:
     v = view(game)
     assert status_line(v, NAMES, lang=ENGLISH) == "Alice wins round 1 of 3!"
     assert crowned(v) == frozenset({0})
+
+
+def test_mid_match_the_round_winner_is_crowned_as_the_rounds_winner_not_the_matchs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game(2, rounds=3, pyramid={(0, 0): "Y20", (0, 2): "R40"}, hands=[["Y10"], ["G2"]])
+    game.piles = [[], []]
+    game.apply(Play("Y10", (1, 1)))
+    with drawn_texts(monkeypatch) as seen:
+        render_table(view(game), NAMES, lang=ENGLISH)
+    assert "★ winner" not in seen.texts
+    assert "★ won round 1" in seen.texts  # Alice's chip
+    # The match's end crowns its winner as the match's.
+    with drawn_texts(monkeypatch) as seen:
+        render_table(view(last_round_won_by_the_match_loser()), NAMES, lang=ENGLISH)
+    assert "★ winner" in seen.texts  # Bob, lowest total
+    assert "won round 2" in seen.texts  # Alice, the last round's winner
 
 
 def test_pictures_and_texts_name_a_tile_as_its_button_does() -> None:

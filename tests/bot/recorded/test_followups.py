@@ -65,6 +65,11 @@ async def test_a_reminder_then_the_clock_plays_for_the_absent_player(
     [timed_out] = outbox.posts_in(CHANNEL)[posts:]
     assert "<@12>" in timed_out.content  # Bob's turn now
     assert (await desk.service.board_of(t)).prompt.user_id == BOB
+    # Her screen says that her time ran out and a computer decided: not a move she made.
+    [screen] = outbox.posts_in(dm_of(ALICE))[:1]
+    closed = outbox.edits_of(screen.id)[-1].content.splitlines()
+    assert closed[0] == "⏰ Your time ran out: a computer player decided for you."
+    assert closed[1].startswith("user11 played") and closed[1] in timed_out.content
 
 
 async def test_a_lobby_that_expires_says_so_on_its_card(

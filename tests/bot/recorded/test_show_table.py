@@ -72,10 +72,17 @@ async def test_a_match_whose_last_move_is_owed_closes_once_the_channel_has_it(
 async def test_abort_closes_the_table(desk: Desk, outbox: RecordingOutbox) -> None:
     t = await started(desk, state(), ALICE, BOB, CAROL)
     bobs = await with_a_live_screen(desk, t)
+    game = outbox.posts_in(CHANNEL)[-1]  # the game's first post, asking Alice to play
+    assert f"<@{ALICE}>, your turn" in game.content
     await desk.abort(CHANNEL, ALICE, "Alice", may_manage=True)
     await settle(desk)
-    assert "Alice" in outbox.posts_in(CHANNEL)[-1].content
+    notice = outbox.posts_in(CHANNEL)[-1]
+    assert "Alice" in notice.content and notice.message.pings == (BOB, CAROL)  # once each
     assert bobs.edits[-1].content == handtexts.CLOSED
+    # The game's post keeps what it said but its question, and no button.
+    closed = outbox.edits_of(game.id)[-1]
+    assert closed.fields["view"] is None and closed.content
+    assert closed.content == game.content.rsplit("\n", 1)[0]
     gone(desk, t)
 
 

@@ -1,0 +1,198 @@
+"""What a screen or a post says about what happened to its reader is true, end to end: a
+time-out is told as a time-out, the next round's first screen tells the round before, the post
+that ended a round stops promising the next one once it started, the curse's fall with two
+players and the turn after it are one screen and one push, and an abort tells everyone once and
+leaves no question asked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from bot import emoji as em
+from bot.service import NEXT_ROUND_PAUSE_S
+from bot.show.handtexts import fell
+from engine import Game
+from i18n import ENGLISH
+from tests.fakediscord import Message
+from tests.fakediscord.fixtures import World
+
+from .conftest import MakeBot, MovableClock
+from .driver import (
+    TIMEOUT,
+    TableDriver,
+    answer,
+    button_actions,
+    is_players_turn,
+    stored_game,
+    stored_table,
+    table_of,
+    turn_notices,
+)
+from .test_decisions import COLLAPSE, begin, write_state
+from .test_private_turns import live, press, tile_arg
+
+TIMED_OUT = f"{em.TIMED_OUT} Your time ran out: a computer player decided for you."
+
+
+async def test_a_time_out_closes_the_screen_saying_a_computer_decided_for_the_player(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol, time_limit=3600)
+    game = await table.start(world.alice)
+    screen = await table.hand_for(world.alice, game, turn=True)
+    assert screen.channel.is_dm and is_players_turn(screen)
+    clock.advance(3601)  # Alice does not play: a computer plays her turn, and its fall
+    after = await table.settled_game(game.id)
+    assert TableDriver.decider(after) == world.bob.id
+    await world.fake.wait_for(
+        lambda: screen.settled and not screen.buttons(), TIMEOUT, "her screen closed"
+    )
+    said = screen.content.splitlines()
+    assert said[0] == TIMED_OUT
+    assert em.PLAYED not in screen.content  # not the tick of a move she made
+    assert said[1].startswith("Alice played") and said[1] in after.content  # as posted
+
+
+def last_tile_of_round_one(tmp_path: Path) -> str:
+    """A two-round match where Alice is about to play her last tile of round 1 (red 10 at B)."""
+    game = Game.from_dict(
+        {
+            "players": 3,
+            "pyramid": {"0,0": "Y30", "0,2": "R10"},
+            "hands": [["Y40"], ["R2", "G2"], ["B4", "Y4"]],
+            "piles": [[], ["R20"], ["B10"]],
+            "active": 0,
+        }
+    )
+    game.rounds = 2
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(game.to_dict()))
+    return str(path)
+
+
+async def round_won(world: World, table: TableDriver) -> Message:
+    """Alice wins round 1 of 2; the post that says so."""
+    await table.open(world.alice, world.bob, world.carol)
+    first = await table.start(world.alice)
+    won = await table.play(world.alice, first)
+    assert ("next", "") in button_actions(won) and "Alice wins round 1 of 2." in won.content
+    return won
+
+
+async def test_the_next_rounds_first_screen_tells_who_won_the_round_and_the_standings(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
+) -> None:
+    await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
+    won = await round_won(world, table)
+    await table.click_action(world.bob, won, "next")
+    dealt = await table.settled_game(won.id)
+    second = await stored_game(db_url, table.table_id())
+    assert second.round == 2
+    first = (world.alice, world.bob, world.carol)[second.active]
+    assert TableDriver.decider(dealt) == first.id
+    screen = await table.hand_for(first, dealt, turn=True)
+    assert screen.channel.is_dm and is_players_turn(screen)
+    lines = screen.content.splitlines()
+    told = lines.index(f"{em.ROUND_WON} Alice wins round 1 of 2.")
+    assert lines[told + 1] == "Standings after round 1 of 2 (lower wins):"
+    assert lines[told + 2] == "1. Alice: 0 (this round 0)"
+    # The post that ended round 1 no longer says when the next one starts, nor offers it.
+    await world.fake.wait_for(lambda: won.settled and not won.buttons(), TIMEOUT, "the end post")
+    assert "next round starts" not in won.content
+    assert "Alice wins round 1 of 2." in won.content  # what happened stays
+
+
+async def test_the_round_end_post_says_when_the_next_round_starts_and_not_once_it_has(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    clock: MovableClock,
+    db_url: str,
+) -> None:
+    await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
+    won = await round_won(world, table)
+    # When, as Discord shows a moment to each reader ("in 2 minutes"): the table's deadline.
+    deadline = (await stored_table(db_url, table.table_id())).deadline
+    assert deadline is not None
+    assert f"The next round starts <t:{int(deadline)}:R>, or at once with **Next round**." in (
+        won.content.splitlines()
+    )
+    clock.advance(NEXT_ROUND_PAUSE_S + 1)  # nobody presses Next round
+    await table.settled_game(won.id)
+    await world.fake.wait_for(
+        lambda: won.settled and "next round starts" not in won.content,
+        TIMEOUT,
+        "the end post without its promise",
+    )
+    assert not button_actions(won) and "Alice wins round 1 of 2." in won.content
+
+
+TWO_PLAYER_CURSE = {
+    # Alice plays green 10 on yellow 10 and red 10: cursed, the three 10s go under Bob's pile
+    # (the previous player), who then chooses where blue 30 falls; with two players, the turn
+    # that follows is his too.
+    "players": 2,
+    "options": {"curse": True, "fire_die": False},
+    "pyramid": {"0,0": "Y10", "0,2": "R10", "0,4": "B20", "1,3": "B30"},
+    "hands": [["G10", "Y2"], ["R2", "G2"]],
+    "piles": [["R20"], ["G20"]],
+    "active": 0,
+}
+
+
+async def test_with_two_players_the_curses_fall_and_the_turn_after_it_are_one_screen(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await run_bot(test_state_file=write_state(tmp_path, TWO_PLAYER_CURSE))
+    await table.open(world.alice, world.bob)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    # Bob is told once: a screen in his direct messages that asks where blue 30 falls.
+    screen = await table.fall_screen(world.bob, falling)
+    assert turn_notices(world.bob) == [screen]
+    revisions = len(falling.revisions)
+    await press(table, world.bob, screen, "fall", "left")
+    after = await table.after_fall(falling, revisions)
+    assert TableDriver.decider(after) == world.bob.id
+    # The screen he answered keeps what he decided, and goes on with his turn: his tiles live.
+    assert screen.content.startswith(fell("left", ENGLISH, "B30"))
+    assert live(screen, "play") == 2 and live(screen, "fall") == 0
+    await asyncio.sleep(0.5)  # anything else on its way to him lands
+    assert turn_notices(world.bob) == [screen] and not screen.deleted
+    assert screen.content.startswith(fell("left", ENGLISH, "B30"))
+    assert world.bob.id not in after.notified
+    # He plays on it, as on any screen of his.
+    await press(table, world.bob, screen, "play", tile_arg(screen, "R2"))
+    spot = next(arg for a, arg in button_actions(screen) if a == "spot")
+    await press(table, world.bob, screen, "spot", spot)
+    await table.settled_game(after.id)
+
+
+async def test_an_abort_tells_everyone_at_the_table_once_and_leaves_no_question_asked(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    await begin(world, run_bot, table, tmp_path, dict(COLLAPSE, active=1))
+    game = await table.start(world.alice)
+    assert TableDriver.decider(game) == world.bob.id and "your turn" in game.content
+    ix = await table.slash(world.alice, "fp abort")
+    await answer(ix)
+    notice = await world.fake.wait_for(
+        lambda: next((m for m in table.bot_messages() if "aborted" in m.content), None),
+        TIMEOUT,
+        "the abort's notice",
+    )
+    # Everyone else seated there is pinged once, by the notice.
+    assert sorted(notice.notified) == sorted([world.bob.id, world.carol.id])
+    assert world.bob.mention in notice.content and world.carol.mention in notice.content
+    # The game's last post asks nobody anything any more: no "your turn", no button.
+    await world.fake.wait_for(
+        lambda: game.settled and not game.buttons() and "your turn" not in game.content,
+        TIMEOUT,
+        "the game's post without its question",
+    )
+    assert f"<@{world.bob.id}>" not in game.content
+    assert table_of(game) is None
