@@ -166,7 +166,8 @@ async def test_a_long_cascades_message_keeps_room_for_who_decides_next(
     text = turntexts.step_content(step, ENGLISH)
     assert len(text) <= texts.MAX_CONTENT and not text.endswith("…")
     told = text.splitlines()
-    assert told[-1] == turntexts.prompt_line(step.board, ENGLISH)  # whole, with its mention
+    asked = turntexts.prompt_line(step.board, ENGLISH, spectator=False)
+    assert told[-1] == asked  # whole, with its mention
     assert told[0].startswith(f"user{users[before.active]} played ")
     assert told[-2].startswith("…and ") and told[-2].endswith(" more events.")
     assert all(len(line) <= LONGEST for line in told)

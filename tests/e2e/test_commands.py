@@ -8,6 +8,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot import emoji
 from bot.errors import Why
 from bot.show import answertexts
 from data import Table
@@ -159,6 +160,41 @@ async def test_status_rules_hand_mode(
     ix = await table.slash(world.dave, "fp hand")
     assert await private_answer(ix) == refusal_text(Why.NOT_PLAYING)
     assert (await stored_table(db_url, table.table_id())).version == version
+
+
+@pytest.mark.parametrize(
+    ("server", "to_play", "to_fall"),
+    [
+        ("en", "**Alice** to play (time ends <t:", "**Alice** decides where yellow 40 falls"),
+        ("fr", "À **Alice** de jouer (son temps se termine <t:", "**Alice** décide où glisse le"),
+    ],
+)
+async def test_a_spectators_status_tells_them_who_decides_in_the_tables_language(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    server: str,
+    to_play: str,
+    to_fall: str,
+) -> None:
+    """Dave does not play: his /fp status says who is to play, in the table's language, as a
+    spectator reads it; not the players' "@Alice, your turn" (which pings nobody here)."""
+    if server == "fr":
+        world.fake.set_guild_locale(world.guild, "fr")
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    played = await table.slash(world.dave, "fp status")
+    watched = (await answer(played)).content
+    assert watched.splitlines()[-1].startswith(f"{emoji.TURN} {to_play}"), watched
+    assert "<@" not in watched and "your turn" not in watched and "à vous" not in watched
+    # Alice's yellow 40 collapses: her fall, told to Dave about her, with its deadline.
+    await table.play(world.alice, game)
+    falling = (await answer(await table.slash(world.dave, "fp status"))).content
+    line = falling.splitlines()[-1]
+    assert line.startswith(f"{emoji.TURN} {to_fall}") and "<t:" in line, falling
+    assert "<@" not in falling and "**Fall left**" not in falling
 
 
 async def test_leave_a_running_game_and_abort(
