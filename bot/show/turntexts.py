@@ -21,14 +21,10 @@ from i18n import Language
 from render.narration import names_and, result_lines, tile_in_text
 
 
-def game_title(number: int, round_no: int, rounds: int, lang: Language) -> str:
-    """The headline of a picture: the game, its table, the round of several."""
-    table = table_name(number, lang=lang)
-    if rounds > 1:
-        return lang.gettext("Flaming Pyramids · {table} · round {round}/{rounds}").format(
-            table=table, round=round_no, rounds=rounds
-        )
-    return lang.gettext("Flaming Pyramids · {table}").format(table=table)
+def game_title(number: int, lang: Language) -> str:
+    """The headline of a picture: the game and its table. Not the round: the picture's info
+    line under it says it ("Round 2 of 2"), once."""
+    return lang.gettext("Flaming Pyramids · {table}").format(table=table_name(number, lang=lang))
 
 
 def picture_title(board: Board, lang: Language) -> str:
@@ -36,8 +32,8 @@ def picture_title(board: Board, lang: Language) -> str:
     v = board.view
     if v is None:
         return table_name(t.number, start=True, lang=lang)
-    # The picture itself says which turn it is ("Turn N" under the headline).
-    return game_title(t.number, v.round, v.rounds, lang)
+    # The picture itself says which turn and round it is (its info line, under the headline).
+    return game_title(t.number, lang)
 
 
 def prompt_line(board: Board, lang: Language, *, spectator: bool) -> str:
