@@ -21,7 +21,16 @@ from i18n import Language
 from render import draw, encode, fonts, layout, narration, theme
 from render.hand import draw_tiles
 from render.layout import ScreenLayout
-from render.scene import TableScene, info_line, player_name, spot_labels, status_line, table_scene
+from render.scene import (
+    TableScene,
+    crowned,
+    info_line,
+    match_over,
+    player_name,
+    spot_labels,
+    status_line,
+    table_scene,
+)
 from render.table import draw_chip, draw_pyramid, out_of_game
 
 
@@ -36,7 +45,7 @@ def turn_screen_layout(
 ) -> ScreenLayout:
     """The layout :func:`render_turn_screen` uses for these arguments."""
     _own(view)
-    return _layout(view, table_scene(view, names, lang), title)
+    return _layout(view, table_scene(view, names, lang, viewer=view.player), title)
 
 
 def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
@@ -75,7 +84,7 @@ def turn_screen_image(
 ) -> Image.Image:
     """The turn screen as an RGB image (before palette encoding)."""
     me, hand = _own(view)
-    scene = table_scene(view, names, lang)
+    scene = table_scene(view, names, lang, viewer=me)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
@@ -118,7 +127,7 @@ def viewer_status(view: View, names: Sequence[str], lang: Language) -> tuple[str
     """
     p = view.pending
     if p is None:
-        return status_line(view, names, lang), False
+        return ended(view, names, lang), False
     who = player_name(names, p.player, lang)
     if p.player != view.player:
         if p.kind == "play":
@@ -149,6 +158,54 @@ def viewer_status(view: View, names: Sequence[str], lang: Language) -> tuple[str
             text = lang.gettext("Where does the tile fall? ◀ left or right ▶")
         return text, True
     return status_line(view, names, lang), False
+
+
+def ended(view: View, names: Sequence[str], lang: Language) -> str:
+    """The end of a round or of the match on the viewer's own screen: the viewer, when they won,
+    is "you" (:func:`render.scene.status_line` names everyone else, as the channel does).
+
+    >>> from i18n import ENGLISH
+    >>> from engine import Game, Play, view
+    >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20"], ["G2"]])
+    >>> _ = g.apply(Play("Y20", (1, 1)))
+    >>> ended(view(g, 0), ["Ann", "Bob"], lang=ENGLISH), ended(view(g, 1), ["Ann", "Bob"], ENGLISH)
+    ('You win!', 'Ann wins!')
+    """
+    me = view.player
+    if me is None or view.winner is None:
+        return status_line(view, names, lang)
+    if view.rounds > 1 and match_over(view):
+        won = sorted(crowned(view))
+        if me not in won and view.winner != me:
+            return status_line(view, names, lang)
+        drawable = [player_name(names, i, lang) for i in range(view.players)]
+        others = [i for i in won if i != me]
+        if me not in won:
+            line = narration.match_winner_headline(drawable, view.scores, lang)
+        elif others:
+            line = lang.ngettext(
+                "You share the match with {players}!",
+                "You share the match with {players}!",
+                len(others),
+            ).format(players=narration.names_and(others, drawable, lang))
+        else:
+            line = lang.gettext("You win the match!")
+        if won == [view.winner]:
+            return line
+        if view.winner == me:
+            return lang.gettext("{headline} You won round {round}.").format(
+                headline=line, round=view.round
+            )
+        return lang.gettext("{headline} {player} won round {round}.").format(
+            headline=line, player=drawable[view.winner], round=view.round
+        )
+    if view.winner != me:
+        return status_line(view, names, lang)
+    if view.rounds > 1:
+        return lang.gettext("You win round {round} of {rounds}!").format(
+            round=view.round, rounds=view.rounds
+        )
+    return lang.gettext("You win!")
 
 
 def _hand_head(

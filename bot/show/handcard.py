@@ -81,10 +81,13 @@ class HandCard:
 
 
 def since(hand: Hand, lang: Language) -> Sequence[str]:
-    """The others' turns since the player's last move, as every message words them: one text
-    per turn, a line per event (at most :data:`handtexts.SINCE_LINES`)."""
+    """The others' turns since the player's last move, as every message words them but told to
+    the player ("went under your pile"): one text per turn, a line per event (at most
+    :data:`handtexts.SINCE_LINES`)."""
     shown = [texts.esc(n) for n in hand.names]
-    told = (narrate(t, shown, lang, most=handtexts.SINCE_LINES) for t in hand.since)
+    told = (
+        narrate(t, shown, lang, viewer=hand.seat, most=handtexts.SINCE_LINES) for t in hand.since
+    )
     return [turn for turn in told if turn]
 
 

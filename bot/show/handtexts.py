@@ -167,7 +167,9 @@ def held_content(hand: Hand, where: str, lang: Language) -> str:
         "**Your turn is played** at {table} in {where}: nobody has seen it yet."
     ).format(table=table, where=where)
     lines = [head]
-    account = narrate(held.events, [esc(n) for n in hand.names], lang, most=HELD_LINES)
+    account = narrate(
+        held.events, [esc(n) for n in hand.names], lang, viewer=hand.seat, most=HELD_LINES
+    )
     lines.extend(f"> {line}" for line in account.splitlines())
     lines.append(
         lang.gettext(

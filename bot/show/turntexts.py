@@ -117,12 +117,14 @@ ACCOUNT_CHARS = 1400
 decides next within Discord's length limit."""
 
 
-def turn_account(step: Step, lang: Language) -> str:
+def turn_account(step: Step, lang: Language, *, viewer: int | None) -> str:
     """The account of the turn a move belongs to (its placement, then what it caused), one line
-    per event, as every message words it; empty for the start of a round."""
+    per event, as every message words it, told to ``viewer`` (the seat whose own screen shows
+    it, called "you"; None in the table's channel); empty for the start of a round."""
     if step.kind != "move":
         return ""
-    lines = turn_lines(step.turn_events or step.events, names_of(step.board), lang)
+    events = step.turn_events or step.events
+    lines = turn_lines(events, names_of(step.board), lang, viewer=viewer)
     told = capped(lines, ACCOUNT_LINES, lang)
     for most in range(min(ACCOUNT_LINES, len(lines)), 1, -1):
         told = capped(lines, most, lang)
@@ -163,7 +165,7 @@ def step_content(step: Step, lang: Language) -> str:
                 "{player}'s time ran out: a computer player made this move for them."
             ).format(player=names[step.actor])
         )
-    story = turn_account(step, lang)
+    story = turn_account(step, lang, viewer=None)
     if story:
         lines.append(story)
     v = board.view

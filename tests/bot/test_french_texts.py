@@ -343,6 +343,7 @@ def test_the_narration_says_what_happened_in_french() -> None:
             ],
             ["Léa", "Max"],
             FRENCH,
+            viewer=None,
         )
 
     said = told("right")

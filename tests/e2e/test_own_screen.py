@@ -1,6 +1,6 @@
-"""A player's own screen speaks to them, end to end: the *fits* marks are explained on each
-player's first turn only; a fall of someone else's turn says by when to decide; the final
-picture says the round once.
+"""A player's own screen speaks to them, end to end: every account of a turn on it says "you"
+(English and French); the *fits* marks are explained on each player's first turn only; a fall
+of someone else's turn says by when to decide; the final picture says the round once.
 
 What the pictures say is read from the texts they draw: :func:`drawn` watches the one function
 every picture's words go through (``render.fonts.draw``), called through unchanged."""
@@ -16,17 +16,21 @@ from typing import Any
 import pytest
 from PIL import ImageDraw
 
-from engine import Game
+import i18n
+from engine import Game, view
 from i18n import ENGLISH
 from render import fonts
-from tests.fakediscord import Message
+from render.scene import summary
+from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 from tests.fakediscord.models import iter_components
 
 from .conftest import MakeBot
 from .driver import (
+    TIMEOUT,
     TableDriver,
     button_actions,
+    stored_game,
     turn_notices,
 )
 from .test_decisions import COLLAPSE, CURSE, begin, write_state
@@ -59,6 +63,81 @@ def first_labels(m: Message) -> list[str]:
         for c in iter_components(m.revisions[0].components)
         if c.get("type") == 2
     ]
+
+
+def unbroken(text: str) -> str:
+    """``text`` with French no-break spaces as plain ones."""
+    return text.replace("\u00a0", " ")
+
+
+async def closed_screen(world: World, screen: Message) -> str:
+    """What a screen in direct messages says once its player's last click closed it."""
+    await world.fake.wait_for(
+        lambda: screen.settled and not screen.buttons(), TIMEOUT, "the screen closed"
+    )
+    return screen.content
+
+
+@pytest.mark.parametrize(
+    ("lang", "played", "yours", "bear", "chose"),
+    [
+        (
+            "en",
+            "✅ You played green 10.\nA curse",
+            "went under your pile",
+            "For the rest of this turn you take the tiles",
+            "(you chose)",
+        ),
+        (
+            "fr",
+            "✅ Vous posez le vert 10.\nUne malédiction",
+            "passent sous votre pioche",
+            "Jusqu'à la fin du tour, vous récupérez les tuiles",
+            "(votre choix)",
+        ),
+    ],
+)
+async def test_every_account_on_a_players_own_screen_says_you(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    played: str,
+    yours: str,
+    bear: str,
+    chose: str,
+) -> None:
+    """Alice's curse passes the mayhem to Carol: Alice's screen tells her turn as hers ("You
+    played"), Carol's tells her what came to her ("your pile", "you take", "you chose"), in the
+    words and on the picture; the thread names everyone."""
+    locale = {"en": "en-US", "fr": "fr"}[lang]
+    world.carol.locale = locale  # her Join notes it
+    await begin(world, run_bot, table, tmp_path, CURSE)
+    world.alice.locale = locale  # her Start notes it (the host's /fp new was typed before)
+    game = await table.start(world.alice)
+    alices = await table.hand_for(world.alice, game, turn=True)
+    with drawn(monkeypatch) as texts:
+        falling = await table.play(world.alice, game)
+        told = await closed_screen(world, alices)
+        carols = await table.fall_screen(world.carol, falling)
+    assert unbroken(told).startswith(played), told
+    assert "Alice" not in told
+    since = " ".join(line for line in first_content(carols).splitlines() if line.startswith("> "))
+    assert yours in since and bear in since and "Carol" not in since, since
+    # Carol's picture tells the last move to her too, line by line (the thread's names her).
+    state = await stored_game(db_url, table.table_id())
+    reader = i18n.catalogs.language(lang)
+    names = ["Alice", "Bob", "Carol"]
+    lines = summary(view(state, 2).last_events, names, reader, viewer=2)
+    told = " ".join(unbroken(" ".join(lines)).split())  # its rows, as one text
+    assert yours in told and all(line in texts for line in lines), lines
+    after = await table.fall(world.carol, falling, "left")
+    assert "Carol chose" in after.content or "choix de Carol" in after.content
+    done = await closed_screen(world, carols)
+    assert chose in done and "Carol" not in done, done
 
 
 async def test_the_fits_marks_are_explained_on_each_players_first_turn_only(
@@ -135,3 +214,20 @@ async def test_the_final_picture_says_the_round_once(
     assert not [t for t in rounds if "2/2" in t], rounds  # the title no longer says it
     assert [t for t in rounds if "Round 2 of 2" in t], rounds  # the info line does, once
     assert "Flaming Pyramids · table #1" in texts
+
+
+async def test_the_players_own_screen_names_nobody_as_they_play_a_whole_game(
+    world: World, run_bot: MakeBot, table: TableDriver
+) -> None:
+    """A whole game read as each player reads it: no screen of theirs names them."""
+    await run_bot(seed=877)
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    await table.play_to_the_end(game)
+    users: list[FakeUser] = [world.alice, world.bob, world.carol]
+    for user in users:
+        name = user.name.capitalize()
+        said = [r.content for m in user.dms() for r in m.revisions]
+        assert said, user.name
+        naming = [text for text in said if re.search(rf"\b{name}\b", text)]
+        assert naming == [], naming[:3]

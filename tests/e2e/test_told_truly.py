@@ -53,7 +53,9 @@ async def test_a_time_out_closes_the_screen_saying_a_computer_decided_for_the_pl
     said = screen.content.splitlines()
     assert said[0] == TIMED_OUT
     assert em.PLAYED not in screen.content  # not the tick of a move she made
-    assert said[1].startswith("Alice played") and said[1] in after.content  # as posted
+    # The turn as posted, told to her: her own screen says "You played", never her name.
+    assert said[1].startswith("You played") and "Alice" not in screen.content
+    assert said[1].replace("You played", "Alice played", 1) in after.content
 
 
 def last_tile_of_round_one(tmp_path: Path) -> str:

@@ -197,7 +197,7 @@ def pictures(lang: Language, seen: Drawn | None = None) -> dict[str, list[Image.
     left = tuple(TilesLeft(tuple(h), tuple(p)) for h, p in zip(over.hands, over.piles, strict=True))
     moments = [
         Moment(samples.empty_table(), title, lang.gettext("The deal")),
-        Moment(view(after), title, narrate(events, NAMES, lang)),
+        Moment(view(after), title, narrate(events, NAMES, lang, viewer=None)),
         Moment(view(over), title, lang.gettext("Tiles left"), left),
     ]
     found["summary"] = frames_of(render_summary(moments, NAMES, lang=lang))

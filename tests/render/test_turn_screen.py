@@ -40,7 +40,7 @@ from render.layout import (
     chip_parts,
 )
 from render.legibility import first_glyph_height, phone
-from render.screen import viewer_status
+from render.screen import ended, viewer_status
 from tests.render.conftest import decode, flat, inner, mode_colour, pixels, ring_pixels, share
 
 NAMES = ("Hal", "Bob", "Ida", "Kim")
@@ -228,3 +228,35 @@ def test_an_empty_hand_shows_empty_places() -> None:
     img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
     lay = turn_screen_layout(v, NAMES, lang=ENGLISH)
     assert all(mode_colour(img, inner(b)) == th.BG for b in lay.slots)
+
+
+def test_the_end_of_a_round_on_the_winners_own_screen_says_you() -> None:
+    game = Game(2, rounds=3, pyramid={(0, 0): "Y20", (0, 2): "R40"}, hands=[["Y10"], ["G2"]])
+    game.piles = [[], []]
+    game.apply(Play("Y10", (1, 1)))
+    assert viewer_status(view(game, 0), NAMES, lang=ENGLISH) == ("You win round 1 of 3!", False)
+    assert viewer_status(view(game, 1), NAMES, lang=ENGLISH) == (
+        "Hal wins round 1 of 3!",
+        False,
+    )
+
+
+def test_the_end_of_the_match_on_ones_own_screen_says_you() -> None:
+    """Round 2 of 2: Hal wins the round with his last tile, but Bob's total is lower."""
+    game = Game(
+        2,
+        rounds=2,
+        pyramid={(0, 0): "Y20", (0, 2): "R40"},
+        hands=[["Y10"], ["G2", "B2"]],
+        piles=[[], ["R2"]],
+        active=0,
+    )
+    game.round, game.scores = 2, [10, 0]
+    game.apply(Play("Y10", (1, 1)))
+    assert ended(view(game, 1), NAMES, lang=ENGLISH) == "You win the match! Hal won round 2."
+    assert ended(view(game, 0), NAMES, lang=ENGLISH) == "Bob wins the match! You won round 2."
+    assert ended(view(game), NAMES, lang=ENGLISH) == "Bob wins the match! Hal won round 2."
+    game.scores = [3, 3]  # a shared match
+    assert ended(view(game, 1), NAMES, lang=ENGLISH) == (
+        "You share the match with Hal! Hal won round 2."
+    )
