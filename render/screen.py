@@ -4,7 +4,8 @@ A player deciding on a phone needs the pyramid (with the spots lettered as the b
 falling tile with arrows to its two landing places) and the tiles of their hand (named as the
 buttons name them) on one screen. :func:`render_turn_screen` draws both, one above the other,
 at the width of the table picture so that every text stays readable once Discord shows it
-400 px wide.
+400 px wide. :func:`render_spot_screen` is the same screen once a tile is chosen: that tile drawn
+where each spot would put it, under the spot's letter, and ringed in the hand.
 
 It holds a hand, so it takes a player's own :class:`engine.View` (``view(game, player)``), never
 the public one, and draws that player's hand only: it is for that player's private message.
@@ -13,6 +14,7 @@ the public one, and draws that player's hand only: it is for that player's priva
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from PIL import Image, ImageDraw
 
@@ -20,7 +22,7 @@ from engine import View
 from i18n import Language
 from render import draw, encode, fonts, layout, narration, theme
 from render.hand import draw_tiles
-from render.layout import ScreenLayout
+from render.layout import Box, ScreenLayout
 from render.scene import (
     TableScene,
     crowned,
@@ -59,6 +61,20 @@ def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
     )
 
 
+def render_spot_screen(
+    view: View, names: Sequence[str], tile: str, *, title: str | None = None, lang: Language
+) -> bytes:
+    """PNG of the spot step: the turn screen (:func:`render_turn_screen`) of a play of the
+    viewer's, once they chose ``tile`` from their hand. At each spot ``tile`` is drawn faintly
+    where the spot would put it, under the spot's letter (as on the spot buttons); in the hand
+    it is ringed; the headline asks the viewer where they play it."""
+    me, hand = _own(view)
+    p = view.pending
+    if p is None or p.kind != "play" or p.player != me or tile not in hand:
+        raise ValueError("a spot screen shows a tile of the viewer's hand on their turn")
+    return encode.png(_screen_image(view, names, title, lang, tile))
+
+
 def render_turn_screen(
     view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> bytes:
@@ -83,6 +99,13 @@ def turn_screen_image(
     view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> Image.Image:
     """The turn screen as an RGB image (before palette encoding)."""
+    return _screen_image(view, names, title, lang, None)
+
+
+def _screen_image(
+    view: View, names: Sequence[str], title: str | None, lang: Language, chosen: str | None
+) -> Image.Image:
+    """The turn screen; with ``chosen``, the spot step of that tile (:func:`render_spot_screen`)."""
     me, hand = _own(view)
     scene = table_scene(view, names, lang, viewer=me)
     lay = _layout(view, scene, title)
@@ -93,7 +116,10 @@ def turn_screen_image(
     if title and lay.title_y is not None:
         f = fonts.regular(layout.TITLE_SIZE)
         draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
-    headline, mine = viewer_status(view, names, lang)
+    if chosen is None:
+        headline, mine = viewer_status(view, names, lang)
+    else:
+        headline, mine = spot_status(view, chosen, lang), True
     f = fonts.bold(layout.STATUS_SIZE)
     colour = theme.GOLD if mine or view.pending is None else theme.TEXT
     draw.text(d, (x, lay.status_y), fonts.fit(headline, f, width), f, colour)
@@ -106,12 +132,74 @@ def turn_screen_image(
             y = lay.last_move_y + k * layout.LAST_MOVE_H
             draw.text(d, (x, y), line, f, theme.TEXT)
     draw_pyramid(img, d, lay.pyramid, scene, lang)
+    if chosen is not None:
+        for letter, pos in scene.spots.items():
+            _tile_at_spot(img, d, lay.pyramid.pixel_box(pos), chosen, letter, lang)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
         draw.tray(img, d, lay.tray_y, out_of_game(lang), view.removed, lang=lang)
     _hand_head(d, lay, view, me, lang)
     draw_tiles(img, d, lay.slots, hand, lay.label_y, lang)
+    if chosen is not None:
+        box = lay.slots[hand.index(chosen)]
+        draw.ring(d, box, theme.GOLD, max(3, (box[3] - box[1]) // 16))
     return img
+
+
+SPOT_TILE_SHOWN: Final = 0.5
+"""How much of the chosen tile's face shows at a spot (the rest is the background): enough to
+know the tile, faint enough to see that it is not placed yet. Its fill then lands exactly on
+the palette's half blend of that fill and the background (:mod:`render.theme`)."""
+
+
+SPOT_LETTER_AT: Final = 0.2
+"""Where a spot's letter stands over the chosen tile: this share of the block's width from its
+left edge, over the tile's colour badge, left of its number (which stays readable)."""
+
+
+def _tile_at_spot(
+    img: Image.Image, d: ImageDraw.ImageDraw, box: Box, tile: str, letter: str, lang: Language
+) -> None:
+    """``tile`` drawn faintly at a spot's ``box`` (its colour's letter in ``lang``), in the
+    spot's dashed outline, with the spot's ``letter`` as large as on an empty spot, outlined in
+    ink, at the tile's left."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    faces = draw.tile_set(x1 - x0, h, lang=lang)
+    face = faces.face(tile).convert("RGB")
+    faint = Image.blend(Image.new("RGB", face.size, theme.BG), face, SPOT_TILE_SHOWN)
+    img.paste(faint, (x0, y0), faces.mask)
+    draw.dashed_box(d, box, theme.SPOT_LINE, max(2, h // 22), max(4, h // 7))
+    f = fonts.bold(max(8, int(h * (0.62 if len(letter) == 1 else 0.46))))
+    d.text(
+        (x0 + (x1 - x0) * SPOT_LETTER_AT, (y0 + y1) / 2),
+        letter,
+        font=f,
+        fill=theme.SPOT_LINE,
+        anchor="mm",
+        stroke_width=max(2, h // 16),
+        stroke_fill=theme.INK,
+    )
+
+
+def spot_status(view: View, tile: str, lang: Language) -> str:
+    """The spot step's headline, told to the viewer: which tile, which spots.
+
+    >>> from i18n import ENGLISH
+    >>> from engine import Game, view
+    >>> g = Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40"}, hands=[["Y20"], ["G2"]])
+    >>> spot_status(view(g, 0), "Y20", lang=ENGLISH)
+    'Where do you play yellow 20? Spot A'
+    """
+    labels = list(spot_labels(view))
+    named = narration.tile_in_text(tile, lang)
+    if len(labels) == 1:
+        return lang.gettext("Where do you play {tile}? Spot {spot}").format(
+            tile=named, spot=labels[0]
+        )
+    return lang.gettext("Where do you play {tile}? Spots {first}–{last}").format(
+        tile=named, first=labels[0], last=labels[-1]
+    )
 
 
 def viewer_status(view: View, names: Sequence[str], lang: Language) -> tuple[str, bool]:

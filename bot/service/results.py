@@ -243,6 +243,8 @@ class SpotChoice:
     """The table's newest board message (for a link to it), if known."""
     fitting: tuple[str, ...] = ()
     """The tiles of that hand that simply fit somewhere (:attr:`Hand.fitting`)."""
+    table_number: int = 0
+    """The table's short number on its server, the one players read ("table #12")."""
 
 
 @dataclass(frozen=True)

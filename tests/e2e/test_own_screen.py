@@ -1,6 +1,8 @@
-"""A player's own screen speaks to them, end to end: every account of a turn on it says "you"
-(English and French); the *fits* marks are explained on each player's first turn only; a fall
-of someone else's turn says by when to decide; the final picture says the round once.
+"""A player's own screen speaks to them, end to end: the spot step shows their chosen tile at
+each spot with their hand, its picture and words in the second person; every account of a turn
+on it says "you" (English and French); the *fits* marks are explained on each player's first
+turn only; a fall of someone else's turn says by when to decide; the final picture says the
+round once.
 
 What the pictures say is read from the texts they draw: :func:`drawn` watches the one function
 every picture's words go through (``render.fonts.draw``), called through unchanged."""
@@ -19,21 +21,23 @@ from PIL import ImageDraw
 import i18n
 from engine import Game, view
 from i18n import ENGLISH
-from render import fonts
+from render import fonts, theme, turn_screen_layout
 from render.scene import summary
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import World
 from tests.fakediscord.models import iter_components
+from tests.render.conftest import decode, inner, mode_colour, ring_pixels, share
 
 from .conftest import MakeBot
 from .driver import (
     TIMEOUT,
     TableDriver,
     button_actions,
+    is_spot_step,
     stored_game,
     turn_notices,
 )
-from .test_decisions import COLLAPSE, CURSE, begin, write_state
+from .test_decisions import COLLAPSE, CURSE, TWO_SPOTS, begin, write_state
 
 FITS_LINE = ENGLISH.gettext("Tiles marked *fits* go somewhere without mayhem.")
 
@@ -76,6 +80,46 @@ async def closed_screen(world: World, screen: Message) -> str:
         lambda: screen.settled and not screen.buttons(), TIMEOUT, "the screen closed"
     )
     return screen.content
+
+
+async def test_the_spot_step_shows_the_chosen_tile_at_each_spot_with_the_hand(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await begin(world, run_bot, table, tmp_path, TWO_SPOTS)
+    game = await table.start(world.alice)
+    screen = await table.hand_for(world.alice, game, turn=True)
+    turn_size = screen.picture().size
+    before = len(screen.revisions)
+    with drawn(monkeypatch) as texts:
+        ix = await table.click(world.alice, screen, "yellow 40 · fits")
+        screen = await table.screen_after(screen, before, "her spot step", ix, is_spot_step)
+    # Her screen, spoken to her: which tile, which spots; not "Alice to play a tile".
+    assert "Where do you play yellow 40? Spots A–B" in texts, texts
+    assert not [t for t in texts if "Alice to play" in t]
+    assert "Your hand (only you see it)" in texts
+    # The picture is her turn screen (her hand below the board), now with yellow 40 drawn at
+    # each spot, faintly (not placed yet), and ringed in her hand.
+    (picture,) = screen.images()
+    image = decode(picture.data)
+    assert image.size == turn_size
+    state = await stored_game(db_url, table.table_id())
+    mine = view(state, 0)
+    assert mine.hand == ("Y40", "R6") and mine.pending is not None
+    lay = turn_screen_layout(
+        mine, ["Alice", "Bob", "Carol"], title="Flaming Pyramids · table #1", lang=ENGLISH
+    )
+    faint = theme.mix(theme.TILE_FILL["Y"], theme.BG, 0.5)
+    for spot in mine.pending.spots:
+        x0, y0, x1, y1 = lay.pyramid.pixel_box(spot)
+        number_side = inner(((x0 + x1) // 2, y0, x1, y1))
+        assert mode_colour(image, number_side) == faint, spot
+    assert share(ring_pixels(image, lay.slots[0], 2, 4), theme.GOLD) > 0.5
+    assert share(ring_pixels(image, lay.slots[1], 2, 4), theme.GOLD) == 0
 
 
 @pytest.mark.parametrize(

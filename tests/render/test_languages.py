@@ -30,6 +30,7 @@ from render import (
     fonts,
     render_hand,
     render_mayhem,
+    render_spot_screen,
     render_table,
     render_turn_screen,
     samples,
@@ -169,6 +170,9 @@ def pictures(lang: Language, seen: Drawn | None = None) -> dict[str, list[Image.
         ),
         "screen fall waiting": lambda: render_turn_screen(
             view(samples.jenny_fall(), 1), NAMES, title=title, lang=lang
+        ),
+        "screen spots": lambda: render_spot_screen(
+            view(mid, 1), NAMES, "Y6", title=title, lang=lang
         ),
     }
     found: dict[str, list[Image.Image]] = {}
