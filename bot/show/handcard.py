@@ -92,8 +92,9 @@ def since(hand: Hand, lang: Language) -> Sequence[str]:
 
 
 def round_result(hand: Hand, lang: Language) -> Sequence[str]:
-    """The round that ended since the player's last move, as its post told it: its winner, then
-    the standings after it (empty when no round ended since)."""
+    """The round that ended since the player's last move, as its post told it but told to the
+    player ("You win round 1 of 2." when they won it): its winner, then the standings after it
+    (empty when no round ended since)."""
     won, v = hand.round_won, hand.view
     if won is None:
         return []
@@ -105,5 +106,6 @@ def round_result(hand: Hand, lang: Language) -> Sequence[str]:
         round_scores=won.scores,
         totals=v.scores,
         lang=lang,
+        viewer=hand.seat,
     )
     return [f"{em.ROUND_WON} {told[0]}", *told[1:]]

@@ -183,6 +183,7 @@ def step_content(step: Step, lang: Language) -> str:
             round_scores=w.scores,
             totals=v.scores,
             lang=lang,
+            viewer=None,
         )
         lead = f"{over} " if step.results is not None else f"{em.ROUND_WON} "
         lines.append(f"{lead}{told[0]}")

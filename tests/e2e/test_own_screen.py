@@ -19,6 +19,7 @@ import pytest
 from PIL import ImageDraw
 
 import i18n
+from bot import emoji as em
 from engine import Game, view
 from i18n import ENGLISH
 from render import fonts, theme, turn_screen_layout
@@ -38,6 +39,7 @@ from .driver import (
     turn_notices,
 )
 from .test_decisions import COLLAPSE, CURSE, TWO_SPOTS, begin, write_state
+from .test_full_game import last_tile_of_round_one
 
 FITS_LINE = ENGLISH.gettext("Tiles marked *fits* go somewhere without mayhem.")
 
@@ -275,3 +277,26 @@ async def test_the_players_own_screen_names_nobody_as_they_play_a_whole_game(
         assert said, user.name
         naming = [text for text in said if re.search(rf"\b{name}\b", text)]
         assert naming == [], naming[:3]
+
+
+async def test_the_round_won_is_told_to_its_winner_on_their_own_screen(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
+) -> None:
+    """Alice plays her last tile and wins round 1 of 2: her first screen of round 2 says "You
+    win round 1 of 2.", where the others' and the post say "Alice wins round 1 of 2."."""
+    await run_bot(test_state_file=last_tile_of_round_one(tmp_path))
+    await table.open(world.alice, world.bob, world.carol)
+    first = await table.start(world.alice)
+    won = await table.play(world.alice, first)
+    assert "Alice wins round 1 of 2." in won.content
+    await table.click_action(world.bob, won, "next")
+    game = await table.settled_game(won.id)
+    for _ in range(6):
+        if TableDriver.decider(game) == world.alice.id:
+            break
+        game = await table.step(game)
+    screen = await table.hand_for(world.alice, game, turn=True)
+    lines = first_content(screen).splitlines()
+    assert f"{em.ROUND_WON} You win round 1 of 2." in lines, lines
+    # Only the standings, a table of every player, name her.
+    assert [line for line in lines if "Alice" in line] == ["1. Alice: 0 (this round 0)"], lines

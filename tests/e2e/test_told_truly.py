@@ -98,7 +98,8 @@ async def test_the_next_rounds_first_screen_tells_who_won_the_round_and_the_stan
     screen = await table.hand_for(first, dealt, turn=True)
     assert screen.channel.is_dm and is_players_turn(screen)
     lines = screen.content.splitlines()
-    told = lines.index(f"{em.ROUND_WON} Alice wins round 1 of 2.")
+    winner = "You win" if first is world.alice else "Alice wins"  # told to its reader
+    told = lines.index(f"{em.ROUND_WON} {winner} round 1 of 2.")
     assert lines[told + 1] == "Standings after round 1 of 2 (lower wins):"
     assert lines[told + 2] == "1. Alice: 0 (this round 0)"
     # The post that ended round 1 no longer says when the next one starts, nor offers it.

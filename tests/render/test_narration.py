@@ -117,7 +117,10 @@ def test_a_round_win_is_not_told_by_the_turns_narration_the_result_line_tells_it
     text = account.narrate(events, NAMES, lang=ENGLISH, viewer=None)
     assert text == "Alice played yellow 40.\nAlice has no tile left in hand or pile."
     assert "wins" not in text
-    assert narration.round_winner_line(NAMES, 0, 1, 2, lang=ENGLISH) == "Alice wins round 1 of 2."
+    assert (
+        narration.round_winner_line(NAMES, 0, 1, 2, lang=ENGLISH, viewer=None)
+        == "Alice wins round 1 of 2."
+    )
 
 
 def test_one_standings_table_lowest_total_first_ties_share_a_rank_rules_7() -> None:
@@ -219,6 +222,7 @@ def test_a_match_end_names_the_round_winner_once_and_crowns_the_match_winner_rul
         round_scores=[0, 2, 5],
         totals=[9, 4, 12],
         lang=ENGLISH,
+        viewer=None,
     )
     assert lines[:2] == ["Alice wins round 2 of 2.", "Bob wins the match with the lowest total."]
     assert lines[3:] == [
@@ -240,6 +244,7 @@ def test_a_match_won_by_the_last_rounds_winner_says_so_in_one_line() -> None:
         round_scores=[2, 0, 5],
         totals=[9, 4, 12],
         lang=ENGLISH,
+        viewer=None,
     )
     assert lines[0] == "Bob wins round 3 and the match with the lowest total."
     assert not [line for line in lines[1:] if "Bob wins" in line or "the match" in line]
@@ -254,6 +259,7 @@ def test_a_round_before_the_last_gives_the_standings_so_far() -> None:
         round_scores=[3, 1, 0],
         totals=[3, 1, 0],
         lang=ENGLISH,
+        viewer=None,
     )
     assert lines == [
         "Carol wins round 1 of 3.",
@@ -318,3 +324,40 @@ def test_a_pictures_last_move_is_told_to_the_screens_owner_only() -> None:
     assert own.startswith("Last move: Alice played green 10.")
     assert "went under your pile" in own and "Carol" not in own
     assert "Carol's pile" in " ".join(summary(events, NAMES, lang=ENGLISH, viewer=None))
+
+
+def test_the_round_told_on_its_winners_own_screen_says_you() -> None:
+    said = narration.result_lines(
+        NAMES,
+        winner=0,
+        round_no=1,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[0, 2, 5],
+        lang=ENGLISH,
+        viewer=0,
+    )
+    assert said[0] == "You win round 1 of 2."
+    assert said[2] == "1. Alice: 0 (this round 0)"  # the standings name everyone, as a table
+    others = narration.result_lines(
+        NAMES,
+        winner=0,
+        round_no=1,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[0, 2, 5],
+        lang=ENGLISH,
+        viewer=1,
+    )
+    assert others[0] == "Alice wins round 1 of 2."
+    end = narration.result_lines(
+        NAMES,
+        winner=0,
+        round_no=2,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[1, 4, 9],
+        lang=FRENCH,
+        viewer=0,
+    )
+    assert end[0] == "Vous gagnez la manche 2 et la partie avec le plus petit total."
