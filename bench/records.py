@@ -312,7 +312,11 @@ def replay_figures(moves: int, samples: int) -> dict[str, Any]:
         picture_times.append(time.perf_counter() - t)
     moments = [replay.step(i) for i in replay.moments(14)]
     frames = [
-        Moment(m.after, f"Step {m.index + 1}", narrate(m.events, names, ENGLISH) or "The deal")
+        Moment(
+            m.after,
+            f"Step {m.index + 1}",
+            narrate(m.events, names, ENGLISH, viewer=None) or "The deal",
+        )
         for m in moments
     ]
     end = moments[-1]

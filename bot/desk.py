@@ -195,29 +195,41 @@ class Desk:
         board = await self.service.rematch(table_id, user_id, name)
         return await self.show.channel.post_lobby(board)
 
-    async def ask_to_leave(self, interaction: discord.Interaction[Any], channel_id: int) -> bool:
-        """``/fp leave`` in a running game the user plays in: a private confirmation whose
-        button (:class:`bot.tablebuttons.LeaveMatchButton`) leaves; True if it was asked, False
-        for a lobby (left at once, with :meth:`leave`)."""
+    async def leave_lobby_or_ask(
+        self, interaction: discord.Interaction[Any], channel_id: int
+    ) -> bool:
+        """``/fp leave``: a lobby is left at once (True); in a running game the user plays in,
+        a private confirmation whose button (:class:`bot.tablebuttons.LeaveMatchButton`)
+        leaves (False). Only a lobby is ever left here, under the table's lock, by the
+        lobby's own leave, which reads the table again: a lobby that started since it was
+        read (here, or in another process) is asked about like any running game."""
+        user_id = interaction.user.id
         table = await self.service.table_in_channel(channel_id)
-        if table.status == "lobby":
-            return False
-        await self.service.seated_game(table.id, interaction.user.id)
+        async with self.locks.table(table.id):
+            if table.status == "lobby":
+                try:
+                    board = await self.service.leave_lobby(table.id, user_id)
+                except Stale as err:
+                    if err.why is not Why.ALREADY_STARTED:
+                        raise
+                    log.info("table %s: started before /fp leave; asking", table.id)
+                else:
+                    await self.show.channel.edit_lobby(board)
+                    if board.prompt.kind == "closed":
+                        self.show.forget(board.table_id)  # its last person left: it ends
+                    return True
+            await self.service.seated_game(table.id, user_id)
         lang = clicker_language(interaction)
         await interaction.followup.send(
             lang.gettext(answertexts.LEAVE_CONFIRM),
             view=buttons.leave_view(table.id, table.version, lang),
             ephemeral=True,
         )
-        return True
+        return False
 
-    async def leave(
-        self, channel_id: int, user_id: int, name: str, table_id: int | None = None
-    ) -> bool:
-        """``/fp leave`` (a lobby), or its confirmation's button (``table_id``: a running
-        game); True if a running game was left (a computer took the seat)."""
-        if table_id is None:
-            table_id = (await self.service.table_in_channel(channel_id)).id
+    async def leave(self, channel_id: int, user_id: int, name: str, table_id: int) -> None:
+        """The confirmation's button of ``/fp leave`` in the running game ``table_id``: a
+        computer player takes the seat (the table closes if nobody is left)."""
         async with self.locks.table(table_id):
             result = await self.service.leave(channel_id, user_id, table_id)
             if isinstance(result, LeftGame):
@@ -230,8 +242,6 @@ class Desk:
             self.follow.then(result.board, owes=False)
             if result.closed:
                 await self.show.closed(result.board)
-            return True
-        return False
 
     async def abort(self, channel_id: int, user_id: int, name: str, *, may_manage: bool) -> None:
         """``/fp abort``: the table closes; the channel is told who closed it."""

@@ -30,6 +30,7 @@ class Why(enum.Enum):
     GAMES_IN_THREADS = "games_in_threads"
     NO_TABLE_HERE = "no_table_here"
     NOT_PLAYING = "not_playing"
+    LEFT_MATCH = "left_match"
     MISPLACED_BUTTON = "misplaced_button"
     OLD_BUTTON = "old_button"
     PASSED_MOMENT = "passed_moment"

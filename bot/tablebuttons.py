@@ -131,9 +131,7 @@ class TableDesk(Protocol):
         self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str
     ) -> None: ...
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None: ...
-    async def leave(
-        self, channel_id: int, user_id: int, name: str, table_id: int | None = None
-    ) -> bool: ...
+    async def leave(self, channel_id: int, user_id: int, name: str, table_id: int) -> None: ...
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -480,11 +478,9 @@ class LeaveMatchButton(TableButton, action="quit"):
     ) -> None:
         user = interaction.user
         assert interaction.channel_id is not None
-        left_game = await desk.leave(
-            interaction.channel_id, user.id, display_name(user), bid.table_id
-        )
+        await desk.leave(interaction.channel_id, user.id, display_name(user), bid.table_id)
         await interaction.edit_original_response(
-            content=answertexts.you_left(left_game, clicker_language(interaction)), view=None
+            content=answertexts.you_left(True, clicker_language(interaction)), view=None
         )
 
 

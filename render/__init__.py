@@ -10,6 +10,7 @@ tile faces (built once, guarded by a lock), so the bot may call them from worker
 - :func:`render_turn`: the one picture of a turn's message: that GIF, or the board alone.
 - :func:`render_turn_screen`: the board with the viewer's own hand below it, for their private
   turn screen (spots lettered as the buttons; a fall drawn with arrows to its landing places).
+- :func:`render_spot_screen`: that screen once a tile is chosen, the tile drawn at each spot.
 - :func:`spot_labels`: the letters A, B, C... of the spots, as the picture shows them.
 - :func:`table_layout` and :class:`render.layout.Layout`: where things are in the picture.
 """
@@ -18,7 +19,7 @@ from render.hand import hand_layout, render_hand
 from render.layout import Layout, TableLayout
 from render.mayhem import TurnPicture, render_mayhem, render_turn
 from render.scene import spot_labels
-from render.screen import render_turn_screen, turn_screen_layout
+from render.screen import render_spot_screen, render_turn_screen, turn_screen_layout
 from render.table import render_table, table_layout
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "hand_layout",
     "render_hand",
     "render_mayhem",
+    "render_spot_screen",
     "render_table",
     "render_turn",
     "render_turn_screen",

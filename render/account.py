@@ -16,6 +16,8 @@ What the lines promise (RULES 5 and 6):
   a blowtorch that burns only straw "set fire to the straw";
 - a tile is credited to the player who *placed* it only when somebody else bears the mayhem (a
   curse passed it on): its placement is told on the line above;
+- on a player's own screen the player is "you" (``viewer``): "You played green 60.", "went under
+  your pile", "(you chose)"; everyone else is named;
 - nobody "rolls" the fire die: the game rolls it (RULES 6), so the die "showed" a face;
 - the round's win is not told here (a post names the round's winner once, in its result
   line): the account tells that the player has no tile left.
@@ -26,7 +28,7 @@ What the lines promise (RULES 5 and 6):
 ...     Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)), ("Y40", (0, 2))),
 ...           detail="overweight"),
 ...     Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
-... ], ["Léa", "Max"], lang=ENGLISH): print(line)
+... ], ["Léa", "Max"], lang=ENGLISH, viewer=None): print(line)
 Léa played green 60.
 Green 60 collapsed (too heavy for the two tiles below): blue 20 and yellow 40 went under Léa's pile.
 Green 60 fell left.
@@ -42,7 +44,14 @@ from typing import Final, Literal
 from engine import Event
 from engine.tiles import BLOWTORCH, MATERIAL, STRAW, WEIGHT, WOOD
 from i18n import Language
-from render.narration import die_face, player_name, side_word, tile_in_text, tile_list
+from render.narration import (
+    die_face,
+    player_name,
+    side_word,
+    tile_in_text,
+    tile_list,
+    tile_name,
+)
 
 MAYHEM_AFTER_CURSE: Final = ("collapsed", "fell", "exploded", "burnt", "rolled")
 """Events after a curse that the curse's responsible player bears or decides."""
@@ -104,11 +113,13 @@ def _fire(ev: Event, lang: Language) -> str:
 
 
 class _Teller:
-    """The lines of one run of events: who placed which tile, and what each tile did."""
+    """The lines of one run of events: who placed which tile, and what each tile did; told to
+    ``viewer`` (a seat, or None for everyone), who reads about themselves as "you"."""
 
-    def __init__(self, names: Sequence[str], lang: Language) -> None:
+    def __init__(self, names: Sequence[str], lang: Language, viewer: int | None) -> None:
         self.names = names
         self.lang = lang
+        self.viewer = viewer
         self.placer: dict[str, int] = {}
         self.collapsed: set[str] = set()
         """Tiles that collapsed earlier in this run."""
@@ -118,18 +129,30 @@ class _Teller:
     def who(self, seat: int) -> str:
         return player_name(self.names, seat, self.lang)
 
+    def me(self, seat: int | None) -> bool:
+        """Whether ``seat`` is the reader, told about as "you"."""
+        return seat is not None and seat == self.viewer
+
     def tile(self, code: str, bearer: int) -> str:
         """A tile in a sentence, with the name of who placed it this turn when ``bearer``, who
         bears its mayhem, is somebody else (after a curse)."""
         seat = self.placer.get(code)
         if seat is None or seat == bearer:
             return tile_in_text(code, self.lang)
+        if self.me(seat):
+            # TRANSLATORS: a tile the reader placed this turn: "your green 60". {tile} is the
+            # tile's name alone, as its button shows it (no article).
+            return self.lang.gettext("your {tile}").format(tile=tile_name(code, self.lang))
         # TRANSLATORS: a tile with the player who placed it this turn: "Léa's green 60".
         return self.lang.gettext("{player}'s {tile}").format(
             player=self.who(seat), tile=tile_in_text(code, self.lang)
         )
 
     def pile(self, tiles: Sequence[str], seat: int) -> str:
+        if self.me(seat):
+            return self.lang.ngettext(
+                "{tiles} went under your pile", "{tiles} went under your pile", len(tiles)
+            ).format(tiles=tile_list(tiles, self.lang))
         return self.lang.ngettext(
             "{tiles} went under {player}'s pile", "{tiles} went under {player}'s pile", len(tiles)
         ).format(tiles=tile_list(tiles, self.lang), player=self.who(seat))
@@ -147,9 +170,13 @@ class _Teller:
     def placed(self, ev: Event) -> str:
         assert ev.tile is not None
         self.placer[ev.tile] = ev.player
-        return self.lang.gettext("{player} played {tile}").format(
-            player=self.who(ev.player), tile=tile_in_text(ev.tile, self.lang)
+        said = (
+            # TRANSLATORS: the reader's own placement; its first letter is made a capital.
+            self.lang.gettext("you played {tile}")
+            if self.me(ev.player)
+            else self.lang.gettext("{player} played {tile}")
         )
+        return said.format(player=self.who(ev.player), tile=tile_in_text(ev.tile, self.lang))
 
     def collapse(self, ev: Event) -> str:
         assert ev.tile is not None
@@ -168,24 +195,27 @@ class _Teller:
         again = self.fell.get(ev.tile) == ev.detail
         self.fell[ev.tile] = ev.detail
         own = ev.player == self.active()
+        mine = self.me(ev.player)
         if not after_collapse:
-            text = (
-                lang.gettext("{tile} was in free air and fell {side}")
-                if own
-                else lang.gettext("{tile} was in free air and fell {side} ({player} chose)")
-            )
+            if own:
+                text = lang.gettext("{tile} was in free air and fell {side}")
+            elif mine:
+                text = lang.gettext("{tile} was in free air and fell {side} (you chose)")
+            else:
+                text = lang.gettext("{tile} was in free air and fell {side} ({player} chose)")
         elif again:
-            text = (
-                lang.gettext("{tile} fell {side} again")
-                if own
-                else lang.gettext("{tile} fell {side} again ({player} chose)")
-            )
+            if own:
+                text = lang.gettext("{tile} fell {side} again")
+            elif mine:
+                text = lang.gettext("{tile} fell {side} again (you chose)")
+            else:
+                text = lang.gettext("{tile} fell {side} again ({player} chose)")
+        elif own:
+            text = lang.gettext("{tile} fell {side}")
+        elif mine:
+            text = lang.gettext("{tile} fell {side} (you chose)")
         else:
-            text = (
-                lang.gettext("{tile} fell {side}")
-                if own
-                else lang.gettext("{tile} fell {side} ({player} chose)")
-            )
+            text = lang.gettext("{tile} fell {side} ({player} chose)")
         return text.format(
             tile=tile_in_text(ev.tile, lang),
             side=side_word(ev.detail, lang),
@@ -202,13 +232,21 @@ class _Teller:
         burnt = [x for x, _ in ev.to_pile]
         line = _fire(ev, lang).format(tile=self.tile(ev.tile, ev.player))
         if burnt:
-            line = self.then(
-                line,
+            went = (
                 lang.ngettext(
+                    "{tiles} burnt and went under your pile",
+                    "{tiles} burnt and went under your pile",
+                    len(burnt),
+                )
+                if self.me(ev.player)
+                else lang.ngettext(
                     "{tiles} burnt and went under {player}'s pile",
                     "{tiles} burnt and went under {player}'s pile",
                     len(burnt),
-                ).format(tiles=tile_list(burnt, lang), player=self.who(ev.player)),
+                )
+            )
+            line = self.then(
+                line, went.format(tiles=tile_list(burnt, lang), player=self.who(ev.player))
             )
         if ev.out:
             # TRANSLATORS: the incendiary that started the fire, named by its kind: "the coal".
@@ -239,10 +277,12 @@ class _Teller:
         )
 
 
-def _clauses(events: Iterable[Event], names: Sequence[str], lang: Language) -> list[str]:
-    """One clause per event worth telling (without capital or final stop)."""
+def _clauses(
+    events: Iterable[Event], names: Sequence[str], lang: Language, viewer: int | None
+) -> list[str]:
+    """One clause per event worth telling (without capital or final stop), told to ``viewer``."""
     evs = list(events)
-    t = _Teller(names, lang)
+    t = _Teller(names, lang, viewer)
     said: list[str] = []
     for i, ev in enumerate(evs):
         if ev.kind == "placed" and ev.tile:
@@ -262,12 +302,18 @@ def _clauses(events: Iterable[Event], names: Sequence[str], lang: Language) -> l
         elif ev.kind == "cursed":
             said.append(t.curse(ev))
             if any(e.kind in MAYHEM_AFTER_CURSE for e in evs[i + 1 :]):
-                said.append(
+                bears = (
                     lang.gettext(
+                        "for the rest of this turn you take the tiles that leave the pyramid "
+                        "and choose where they fall"
+                    )
+                    if t.me(ev.player)
+                    else lang.gettext(
                         "for the rest of this turn {player} takes the tiles that leave the "
                         "pyramid and chooses where they fall"
-                    ).format(player=t.who(ev.player))
+                    )
                 )
+                said.append(bears.format(player=t.who(ev.player)))
         elif ev.kind == "rolled":
             tile = tile_in_text(ev.tile, lang) if ev.tile else lang.gettext("the tile")
             said.append(
@@ -276,11 +322,12 @@ def _clauses(events: Iterable[Event], names: Sequence[str], lang: Language) -> l
                 )
             )
         elif ev.kind == "won":
-            said.append(
-                lang.gettext("{player} has no tile left in hand or pile").format(
-                    player=t.who(ev.player)
-                )
+            empty = (
+                lang.gettext("you have no tile left in hand or pile")
+                if t.me(ev.player)
+                else lang.gettext("{player} has no tile left in hand or pile")
             )
+            said.append(empty.format(player=t.who(ev.player)))
         elif ev.kind == "dealt":
             said.append(lang.gettext("the tiles are dealt"))
     return said
@@ -295,18 +342,27 @@ def _sentence(clause: str, names: Sequence[str], lang: Language) -> str:
     return lang.gettext("{account}.").format(account=clause)
 
 
-def turn_lines(events: Iterable[Event], names: Sequence[str], lang: Language) -> list[str]:
+def turn_lines(
+    events: Iterable[Event], names: Sequence[str], lang: Language, *, viewer: int | None
+) -> list[str]:
     """What ``events`` (one action's worth, or a whole turn) tell, one short line per event, in
-    order; none when nothing worth telling happened (a ``turn`` event alone)."""
-    return [_sentence(c, names, lang) for c in _clauses(events, names, lang)]
+    order; none when nothing worth telling happened (a ``turn`` event alone). Told to
+    ``viewer``: on a player's own screen their seat, whom the lines call "you" ("You played
+    green 60.", "went under your pile"); None for everyone (the channel, the records)."""
+    return [_sentence(c, names, lang) for c in _clauses(events, names, lang, viewer)]
 
 
 def narrate(
-    events: Iterable[Event], names: Sequence[str], lang: Language, *, most: int | None = None
+    events: Iterable[Event],
+    names: Sequence[str],
+    lang: Language,
+    *,
+    viewer: int | None,
+    most: int | None = None,
 ) -> str:
     """:func:`turn_lines` as one text, a line each (at most ``most`` lines, see
-    :func:`capped`): ``""`` when nothing worth telling happened."""
-    lines = turn_lines(events, names, lang)
+    :func:`capped`), told to ``viewer``: ``""`` when nothing worth telling happened."""
+    lines = turn_lines(events, names, lang, viewer=viewer)
     return "\n".join(lines if most is None else capped(lines, most, lang))
 
 
@@ -324,13 +380,16 @@ def capped(lines: Sequence[str], most: int, lang: Language) -> list[str]:
     return [*lines[:kept], more_lines(len(lines) - kept, lang)]
 
 
-def last_move(events: Iterable[Event], names: Sequence[str], lang: Language) -> list[str]:
+def last_move(
+    events: Iterable[Event], names: Sequence[str], lang: Language, *, viewer: int | None
+) -> list[str]:
     """The pictures' last-move lines: ``"Last move: "`` and the first line of the turn's
-    account, then its other lines; none without a placement."""
+    account (told to ``viewer``, see :func:`turn_lines`), then its other lines; none without a
+    placement."""
     evs = list(events)
     if not any(e.kind == "placed" for e in evs):
         return []
-    lines = turn_lines(evs, names, lang)
+    lines = turn_lines(evs, names, lang, viewer=viewer)
     if not lines:
         return []
     first = lang.gettext("Last move: {account}").format(account=lines[0])

@@ -312,7 +312,7 @@ def _board(
     last: bool = True,
 ) -> list[_Part]:
     """The parts every picture of a board has, in reading order after its headline."""
-    told = " ".join(last_move(view.last_events, names, lang)) if last else ""
+    told = " ".join(last_move(view.last_events, names, lang, viewer=viewer)) if last else ""
     return [
         _Part((spoken(info_line(view, lang)) + ".", ""), drop=4),
         _pyramid(scene, lang),
@@ -337,7 +337,7 @@ def table_text(
 ) -> str:
     """The description of the table picture (:func:`render.render_table`) of ``view``: the
     channel's picture, never naming a tile of any hand, even from a player's own view."""
-    scene = table_scene(view, names, lang)
+    scene = table_scene(view, names, lang, viewer=None)
     return _fit(
         [
             _Part((_title(title),)),
@@ -359,7 +359,7 @@ def screen_text(
     own view, their hand with the tiles of ``fitting`` marked as their buttons mark them."""
     if view.player is None or view.hand is None:
         raise ValueError("a turn screen shows a hand: it needs a player's own view")
-    scene = table_scene(view, names, lang)
+    scene = table_scene(view, names, lang, viewer=view.player)
     return _fit(
         [
             _Part((_title(title),)),
@@ -383,7 +383,7 @@ def spots_text(
     on each spot would do (``previews``, in the order of the spots; None: the table shows no
     previews), spots that would do the same said together; then the chooser's hand (``view``
     is their own) and the board."""
-    scene = table_scene(view, names, lang)
+    scene = table_scene(view, names, lang, viewer=view.player)
     labels = list(scene.spots)
     comma = lang.pgettext("list", ", ")
     question = lang.gettext("Where do you play {tile}?").format(tile=tile_in_text(tile, lang))
@@ -418,8 +418,8 @@ def turn_text(
 ) -> str:
     """The description of a turn's animation (:func:`render.render_turn`): what happened, as
     the narration tells it, then the board it ends on, as :func:`table_text` says it."""
-    scene = table_scene(after, names, lang)
-    account = " ".join(turn_lines(events, names, lang))
+    scene = table_scene(after, names, lang, viewer=None)
+    account = " ".join(turn_lines(events, names, lang, viewer=None))
     animation = lang.gettext("Animation of the move, ending on the board: {account}").format(
         account=account
     )
@@ -461,7 +461,7 @@ def end_text(
 ) -> str:
     """The description of a match's end (:func:`render.summary.render_end`): its title, every
     player's tiles left, then the board the last move left."""
-    scene = table_scene(view, names, lang)
+    scene = table_scene(view, names, lang, viewer=None)
     return _fit(
         [
             _Part((_title(title),)),
@@ -498,11 +498,11 @@ def summary_text(
     told, short = [head], [head]
     for v, caption in moments:
         now = decision(v, names, lang, viewer=None)
-        what = " ".join(last_move(v.last_events, names, lang)) or now
+        what = " ".join(last_move(v.last_events, names, lang, viewer=None)) or now
         told.append(lang.gettext("{caption}: {what}").format(caption=spoken(caption), what=what))
         short.append(lang.gettext("{caption}: {what}").format(caption=spoken(caption), what=now))
     final, _ = moments[-1]
-    scene = table_scene(final, names, lang)
+    scene = table_scene(final, names, lang, viewer=None)
     info, pyramid, players, _, out = _board(final, names, scene, lang, viewer=None, last=False)
     tiles: tuple[str, ...] = ("",)
     if left is not None:

@@ -475,7 +475,7 @@ def _board_frame_layout(
     pyramid = table.pyramid
     shown = _positions(before, events)
     if (
-        not shown <= table_scene(after, names, lang).positions()
+        not shown <= table_scene(after, names, lang, viewer=None).positions()
     ):  # pragma: no cover - a misuse guard
         pyramid = layout.Layout.fit(
             shown | set(after.pyramid),

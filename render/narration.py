@@ -230,9 +230,22 @@ def names_and(seats: Sequence[int], names: Sequence[str], lang: Language) -> str
 
 
 def round_winner_line(
-    names: Sequence[str], winner: int, round_no: int, rounds: int, lang: Language
+    names: Sequence[str],
+    winner: int,
+    round_no: int,
+    rounds: int,
+    lang: Language,
+    *,
+    viewer: int | None,
 ) -> str:
-    """The round's winner, named as the round's: ``"Léa wins round 2 of 3."``."""
+    """The round's winner, named as the round's: ``"Léa wins round 2 of 3."``; on the winner's
+    own screen (``viewer``), ``"You win round 2 of 3."``."""
+    if winner == viewer:
+        if rounds <= 1:
+            return lang.gettext("You win the round.")
+        return lang.gettext("You win round {round} of {rounds}.").format(
+            round=round_no, rounds=rounds
+        )
     who = player_name(names, winner, lang)
     if rounds <= 1:
         return lang.gettext("{player} wins the round.").format(player=who)
@@ -301,13 +314,15 @@ def result_lines(
     round_scores: Sequence[int],
     totals: Sequence[int],
     lang: Language,
+    viewer: int | None,
 ) -> list[str]:
-    """What a post says when a round ends: the round's winner named once, as the round's; at the
-    end of the match its winners (lowest total, RULES 7) crowned; then the one standings table.
+    """What a post says when a round ends: the round's winner named once, as the round's (on
+    the winner's own screen, ``viewer``, as "you"); at the end of the match its winners (lowest
+    total, RULES 7) crowned; then the one standings table.
 
     >>> from i18n import ENGLISH
     >>> for line in result_lines(["Léa", "Max"], winner=0, round_no=2, rounds=2,
-    ...                          round_scores=[0, 2], totals=[9, 4], lang=ENGLISH):
+    ...                          round_scores=[0, 2], totals=[9, 4], lang=ENGLISH, viewer=None):
     ...     print(line)
     Léa wins round 2 of 2.
     Max wins the match with the lowest total.
@@ -316,21 +331,32 @@ def result_lines(
     2. Léa: 9 (this round 0)
     """
     who = player_name(names, winner, lang)
+    mine = winner == viewer
     if rounds <= 1:
-        head = [lang.gettext("{player} wins the game.").format(player=who)]
+        head = [
+            lang.gettext("You win the game.")
+            if mine
+            else lang.gettext("{player} wins the game.").format(player=who)
+        ]
         table = standings(names, round_scores, lang=lang)
         return [*head, lang.gettext("Tiles left in hand and pile (lower wins):"), *table]
     table = standings(names, totals, round_scores=round_scores, lang=lang)
     if round_no < rounds:
         return [
-            round_winner_line(names, winner, round_no, rounds, lang),
+            round_winner_line(names, winner, round_no, rounds, lang, viewer=viewer),
             lang.gettext("Standings after round {round} of {rounds} (lower wins):").format(
                 round=round_no, rounds=rounds
             ),
             *table,
         ]
     won = match_winners(totals)
-    if won == [winner]:
+    if won == [winner] and mine:
+        head = [
+            lang.gettext("You win round {round} and the match with the lowest total.").format(
+                round=round_no
+            )
+        ]
+    elif won == [winner]:
         head = [
             lang.gettext("{player} wins round {round} and the match with the lowest total.").format(
                 player=who, round=round_no
@@ -338,7 +364,7 @@ def result_lines(
         ]
     else:
         head = [
-            round_winner_line(names, winner, round_no, rounds, lang),
+            round_winner_line(names, winner, round_no, rounds, lang, viewer=viewer),
             lang.ngettext(
                 "{players} wins the match with the lowest total.",
                 "{players} share the match with the lowest total.",

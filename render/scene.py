@@ -98,19 +98,24 @@ def _left_from(events: Sequence[Event]) -> set[Pos]:
     return left
 
 
-def summary(events: Sequence[Event], names: Sequence[str], lang: Language) -> tuple[str, ...]:
-    """The last move in words, one line per event as :mod:`render.account` tells it (the first
-    one opens with ``"Last move: "``), each broken at spaces onto rows of the table picture's
+def summary(
+    events: Sequence[Event], names: Sequence[str], lang: Language, *, viewer: int | None
+) -> tuple[str, ...]:
+    """The last move in words, one line per event as :mod:`render.account` tells it to
+    ``viewer`` (the seat whose own screen this is, as "you"; None for everyone; the first line
+    opens with ``"Last move: "``), each broken at spaces onto rows of the table picture's
     width, never cut. At most :data:`render.layout.LAST_MOVE_LINES` rows: an account that needs
     more shows its first lines whole, then how many more it has. Empty without a placement.
 
     >>> from engine import Event
     >>> from i18n import ENGLISH
-    >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"], lang=ENGLISH)
+    >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"], lang=ENGLISH, viewer=None)
     ('Last move: Ann played yellow 30.',)
+    >>> summary([Event("placed", 0, "Y30", (1, 1))], ["Ann"], lang=ENGLISH, viewer=0)
+    ('Last move: You played yellow 30.',)
     """
     drawable = [player_name(names, i, lang) for i in range(max(len(names), _seats(events)))]
-    lines = account.last_move(events, drawable, lang)
+    lines = account.last_move(events, drawable, lang, viewer=viewer)
     f = fonts.regular(layout.INFO_SIZE)
     width = layout.CANVAS_W - 2 * layout.MARGIN
     return fold(lines, f, width, layout.LAST_MOVE_LINES, lambda n: account.more_lines(n, lang))
@@ -195,10 +200,17 @@ def wrap(text: str, f: fonts.Font, width: int, max_lines: int) -> tuple[str, ...
 
 
 def table_scene(
-    view: View, names: Sequence[str], lang: Language, *, told: bool = True
+    view: View,
+    names: Sequence[str],
+    lang: Language,
+    *,
+    viewer: int | None,
+    told: bool = True,
 ) -> TableScene:
-    """Read ``view`` into what the table picture shows (``told``: with the last move in words;
-    a picture that tells it otherwise, as a match's summary does, leaves them out)."""
+    """Read ``view`` into what the table picture shows, its last move in words told to
+    ``viewer`` (the seat whose own screen it is, as "you": "You played ..."; None for
+    everyone). ``told``: with the last move in words; a picture that tells it otherwise, as a
+    match's summary does, leaves them out."""
     pyramid = dict(view.pyramid)
     fall = None
     p = view.pending
@@ -218,7 +230,7 @@ def table_scene(
         fall=fall,
         placed=_placed_now(events, pyramid),
         ghosts=ghosts,
-        last_move=summary(events, names, lang) if told else (),
+        last_move=summary(events, names, lang, viewer=viewer) if told else (),
     )
 
 

@@ -92,7 +92,7 @@ def recap_view(v: View) -> View:
 
 
 def _scene(m: Moment, names: Sequence[str], lang: Language) -> TableScene:
-    return table_scene(recap_view(m.view), names, lang, told=False)
+    return table_scene(recap_view(m.view), names, lang, viewer=None, told=False)
 
 
 # --- one frame ------------------------------------------------------------------------------------

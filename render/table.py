@@ -49,7 +49,7 @@ def table_layout(
     view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> TableLayout:
     """The layout :func:`render_table` uses for these arguments (to find things in the picture)."""
-    return _layout(view, table_scene(view, names, lang), title)
+    return _layout(view, table_scene(view, names, lang, viewer=None), title)
 
 
 def render_table(
@@ -71,7 +71,7 @@ def table_image(
     view: View, names: Sequence[str], *, title: str | None = None, lang: Language
 ) -> Image.Image:
     """The table picture as an RGB image (before palette encoding)."""
-    scene = table_scene(view, names, lang)
+    scene = table_scene(view, names, lang, viewer=None)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)

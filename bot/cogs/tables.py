@@ -243,13 +243,10 @@ class Tables(commands.Cog):
         async with guarded(interaction, None, "/fp leave", find_table=self._here(interaction)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             assert interaction.channel_id is not None
-            if await self.desk.ask_to_leave(interaction, interaction.channel_id):
+            if not await self.desk.leave_lobby_or_ask(interaction, interaction.channel_id):
                 return  # a running game: only the confirmation's button leaves it
-            left_game = await self.desk.leave(
-                interaction.channel_id, interaction.user.id, display_name(interaction.user)
-            )
             await interaction.followup.send(
-                answertexts.you_left(left_game, clicker_language(interaction)), ephemeral=True
+                answertexts.you_left(False, clicker_language(interaction)), ephemeral=True
             )
 
     @fp.command(name="abort", description="Close this channel's table (host or channel managers)")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.errors import NotAllowed, Stale, Why
+from bot.errors import NotAllowed, NotSeated, Stale, Why
 from bot.service.lobby import Lobby
 from bot.service.results import Board, LeftGame, MatchResult, Prompt
 from data.store import CorruptRecord, Table, VersionConflict
@@ -34,7 +34,7 @@ class Leaving(Lobby):
         if table.status == "lobby":
             return await self.leave_lobby(table.id, user_id)
         table, game = await self._get_game(table.id)
-        seat = self._require_seat(table, user_id)
+        seat = self._require_staying(table, user_id)
         if table.held is not None and table.held.seat == seat:
             # Nobody saw the turn they held back: it is forgotten, and the computer taking
             # their seat plays it.
@@ -65,7 +65,14 @@ class Leaving(Lobby):
     async def seated_game(self, table_id: int, user_id: int) -> None:
         """Refuse unless ``user_id`` plays at the open table ``table_id`` (before asking them
         to confirm that they leave its running game)."""
-        self._require_seat(await self._get_open(table_id), user_id)
+        self._require_staying(await self._get_open(table_id), user_id)
+
+    def _require_staying(self, table: Table, user_id: int) -> int:
+        """``user_id``'s seat at ``table``; refused if they have none, saying so if they left
+        this match already (a computer plays their seat)."""
+        if user_id in table.departed.values():
+            raise NotSeated(Why.LEFT_MATCH, table_id=table.id)
+        return self._require_seat(table, user_id)
 
     async def abort(self, channel_id: int, user_id: int, *, may_manage: bool) -> Board:
         """``/fp abort``: the host, or a member allowed to manage the channel, closes the table

@@ -63,6 +63,7 @@ class Moves(Undoing):
             deadline=table.deadline,
             board_message_id=Kept.BOARD.of(table.messages),
             fitting=tuple(fitting_tiles(game)) if table.options.preview else (),
+            table_number=table.number,
         )
 
     async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:

@@ -100,7 +100,14 @@ class Board:
 
     def seats(self, user_id: int) -> bool:
         """Whether ``user_id`` plays at this table (a seat a computer took over is not theirs)."""
-        return any(s.user_id == user_id and s.ai is None for s in self.table.seats)
+        return self.seat_of(user_id) is not None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` plays at this table (None: none, or a computer took it over)."""
+        return next(
+            (i for i, s in enumerate(self.table.seats) if s.user_id == user_id and s.ai is None),
+            None,
+        )
 
     @property
     def options(self) -> TableOptions:
@@ -236,6 +243,8 @@ class SpotChoice:
     """The table's newest board message (for a link to it), if known."""
     fitting: tuple[str, ...] = ()
     """The tiles of that hand that simply fit somewhere (:attr:`Hand.fitting`)."""
+    table_number: int = 0
+    """The table's short number on its server, the one players read ("table #12")."""
 
 
 @dataclass(frozen=True)

@@ -167,10 +167,11 @@ class Show:
             return  # their own click there closes it
         if Kept.hand(user_id).of(board.table.messages) is None:
             return
-        # Their screen in direct messages: in their language where a hand of theirs says it.
+        # Their screen in direct messages: in their language where a hand of theirs says it,
+        # the turn told to them.
         known = [h for h in step.hands if h.user_id == user_id]
         lang = player_language(known[0]) if known else table_language(board)
-        account = turntexts.turn_account(step, lang)
+        account = turntexts.turn_account(step, lang, viewer=step.actor)
         if step.timed_out:
             text = handtexts.timed_out(account, lang)
         else:
@@ -200,7 +201,9 @@ class Show:
         # At a table with an undo window, why this turn has none (the fire die, the curse).
         why_not = handtexts.no_undo(step.no_undo, step.passed_to, lang) if step.no_undo else None
         if ix.guild_id is None and (mine is None or mine.decision == "wait"):
-            text = handtexts.turn_done(turntexts.turn_account(step, lang), lang)
+            # Their own screen: the turn told to them ("You played ...", "your pile").
+            seat = step.board.seat_of(ix.user.id)
+            text = handtexts.turn_done(turntexts.turn_account(step, lang, viewer=seat), lang)
             if why_not is not None:
                 text += "\n" + why_not
             if mine is None:

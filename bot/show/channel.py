@@ -128,7 +128,7 @@ class TableChannel:
     async def board_message(self, board: Board, content: str | None = None) -> Message:
         """A board's picture with its words and buttons."""
         return Message(
-            content or turntexts.board_content(board, table_language(board)),
+            content or turntexts.board_content(board, table_language(board), spectator=False),
             files=await self.board_files(board),
             view=buttons.board_view(board, table_language(board)),
             pings=tuple(turntexts.mentioned_users(board)),
@@ -238,7 +238,7 @@ class TableChannel:
         if message_id is None or not message.content:
             return
         lang = table_language(board)
-        if not turntexts.prompt_line(board, lang):
+        if not turntexts.prompt_line(board, lang, spectator=False):
             return
         words = turntexts.without_prompt(message.content, board, lang)
         self.tables.of(board.table_id).asking = (message_id, words)
@@ -365,7 +365,7 @@ class TableChannel:
             return True
         board, content = owed
         if now.version != board.version:  # moved on, and that was not shown either
-            board, content = now, turntexts.board_content(now, table_language(now))
+            board, content = now, turntexts.board_content(now, table_language(now), spectator=False)
         try:
             await self.outbox.send(
                 board.channel_id, await self.board_message(board, content), board.guild_id
@@ -522,14 +522,14 @@ class TableChannel:
         files = await self.board_files(board)
         if private:
             await interaction.followup.send(
-                turntexts.board_content(board, table_language(board)),
+                turntexts.board_content(board, table_language(board), spectator=True),
                 files=files,
                 allowed_mentions=ping(()),
                 ephemeral=True,
             )
             return
         message = await interaction.followup.send(
-            turntexts.board_content(board, table_language(board)),
+            turntexts.board_content(board, table_language(board), spectator=False),
             files=files,
             view=buttons.board_view(board, table_language(board)) or discord.utils.MISSING,
             allowed_mentions=ping(()),

@@ -81,16 +81,20 @@ class HandCard:
 
 
 def since(hand: Hand, lang: Language) -> Sequence[str]:
-    """The others' turns since the player's last move, as every message words them: one text
-    per turn, a line per event (at most :data:`handtexts.SINCE_LINES`)."""
+    """The others' turns since the player's last move, as every message words them but told to
+    the player ("went under your pile"): one text per turn, a line per event (at most
+    :data:`handtexts.SINCE_LINES`)."""
     shown = [texts.esc(n) for n in hand.names]
-    told = (narrate(t, shown, lang, most=handtexts.SINCE_LINES) for t in hand.since)
+    told = (
+        narrate(t, shown, lang, viewer=hand.seat, most=handtexts.SINCE_LINES) for t in hand.since
+    )
     return [turn for turn in told if turn]
 
 
 def round_result(hand: Hand, lang: Language) -> Sequence[str]:
-    """The round that ended since the player's last move, as its post told it: its winner, then
-    the standings after it (empty when no round ended since)."""
+    """The round that ended since the player's last move, as its post told it but told to the
+    player ("You win round 1 of 2." when they won it): its winner, then the standings after it
+    (empty when no round ended since)."""
     won, v = hand.round_won, hand.view
     if won is None:
         return []
@@ -102,5 +106,6 @@ def round_result(hand: Hand, lang: Language) -> Sequence[str]:
         round_scores=won.scores,
         totals=v.scores,
         lang=lang,
+        viewer=hand.seat,
     )
     return [f"{em.ROUND_WON} {told[0]}", *told[1:]]

@@ -15,11 +15,13 @@ from bot.show.endtexts import MATCH_OVER, match_over
 from bot.show.texts import (
     MAX_CONTENT,
     clip,
+    clock_time,
     esc,
     relative,
     table_name,
 )
 from bot.show.turntexts import game_title
+from engine import View
 from i18n import ENGLISH, N_, Language
 from render.account import FallAgain
 from render.narration import tile_in_text, tile_name
@@ -29,8 +31,7 @@ OUT_OF_DATE_HAND: Final = N_("That hand is out of date: here it is now.")
 
 def hand_title(hand: Hand, lang: Language) -> str:
     """The headline of a player's screen picture."""
-    v = hand.view
-    return game_title(hand.table_number, v.round, v.rounds, lang)
+    return game_title(hand.table_number, lang)
 
 
 SINCE_SHOWN: Final = 3
@@ -74,14 +75,18 @@ def hand_content(
             round=v.round, rounds=v.rounds
         )
     lines: list[str] = []
-    ends = (
-        " " + lang.gettext("Your turn ends {when}.").format(when=relative(hand.deadline))
-        if hand.deadline
-        else ""
-    )
+    if not hand.deadline:
+        ends = ""
+    elif hand.decision == "fall" and v.active != hand.seat:
+        # A fall of someone else's turn (a curse made this player decide it): not their turn.
+        ends = " " + lang.gettext("Decide by {time} ({when}).").format(
+            time=clock_time(hand.deadline), when=relative(hand.deadline)
+        )
+    else:
+        ends = " " + lang.gettext("Your turn ends {when}.").format(when=relative(hand.deadline))
     if hand.decision == "play":
         lines.append(lang.gettext("Pick a tile below, then its spot.") + ends)
-        if hand.fitting:
+        if hand.fitting and first_turn(v):
             lines.append(lang.gettext("Tiles marked *fits* go somewhere without mayhem."))
     elif hand.decision == "fall" and v.pending is not None and v.pending.tile:
         again = fall_again(v.last_events, v.pending.tile)
@@ -162,7 +167,9 @@ def held_content(hand: Hand, where: str, lang: Language) -> str:
         "**Your turn is played** at {table} in {where}: nobody has seen it yet."
     ).format(table=table, where=where)
     lines = [head]
-    account = narrate(held.events, [esc(n) for n in hand.names], lang, most=HELD_LINES)
+    account = narrate(
+        held.events, [esc(n) for n in hand.names], lang, viewer=hand.seat, most=HELD_LINES
+    )
     lines.extend(f"> {line}" for line in account.splitlines())
     lines.append(
         lang.gettext(
@@ -186,6 +193,14 @@ def no_undo(why: NoUndo, passed_to: str | None, lang: Language) -> str:
             player=esc(passed_to)
         )
     return lang.gettext("No undo for this turn: the decision passed to another player.")
+
+
+def first_turn(v: View) -> bool:
+    """Whether a play the view waits for is its player's first of the match: every player plays
+    once in the first round's first turns, one each, in seat order (no turn is skipped, RULES
+    7). Read from the game itself, so it holds across restarts; what a first screen explains
+    (the *fits* marks) is said there only, once per player and match."""
+    return v.round == 1 and v.turn < v.players
 
 
 def tile_label(tile: str, lang: Language) -> str:

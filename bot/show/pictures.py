@@ -22,7 +22,13 @@ from typing import Any, Final, TypeVar
 
 from engine import Event, View
 from i18n import Language
-from render import TurnPicture, render_table, render_turn, render_turn_screen
+from render import (
+    TurnPicture,
+    render_spot_screen,
+    render_table,
+    render_turn,
+    render_turn_screen,
+)
 from render.records import CardRow, render_card
 from render.summary import Moment, render_end, render_summary
 
@@ -152,6 +158,25 @@ async def screen_png(
     """A player's turn screen: the board with their own hand below it (only ever sent to that
     player; ``v`` is their own view), its words in ``lang``."""
     return await _drawn("turn screen", HAND, _screen, renderer, v, list(names), title, lang)
+
+
+def _spots(v: View, names: list[str], tile: str, title: str | None, lang: Language) -> bytes:
+    return render_spot_screen(v, names, tile, title=title, lang=lang)
+
+
+async def spot_png(
+    v: View,
+    names: Sequence[str],
+    tile: str,
+    *,
+    title: str | None = None,
+    renderer: Renderer | None = None,
+    lang: Language,
+) -> bytes:
+    """A player's spot step: their turn screen with ``tile``, chosen from their hand, drawn at
+    each spot (only ever sent to that player; ``v`` is their own view), its words in ``lang``.
+    Someone waits for it: it is drawn first."""
+    return await _drawn("spot screen", URGENT, _spots, renderer, v, list(names), tile, title, lang)
 
 
 def _turn(

@@ -34,7 +34,7 @@ from bot.kept import Kept
 from bot.languages import clicker_language
 from bot.locks import Locks
 from bot.service import Hand, SpotChoice
-from bot.show import buttons, handtexts, pictures, texts
+from bot.show import buttons, handtexts, pictures, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message, attachment
@@ -257,10 +257,12 @@ class Screens:
             )
             return
         async with self._lock(key):
-            drawn, title = [names.clean(n) for n in choice.names], lang.gettext("Choose a spot")
-            png = await pictures.table_png(
+            drawn = [names.clean(n) for n in choice.names]
+            title = turntexts.game_title(choice.table_number, lang)
+            png = await pictures.spot_png(
                 choice.view,
                 drawn,
+                choice.tile,
                 title=title,
                 renderer=self.card.outbox.renderer,
                 lang=lang,

@@ -99,6 +99,11 @@ def relative(when: float) -> str:
     return f"<t:{int(when)}:R>"
 
 
+def clock_time(when: float) -> str:
+    """A moment as the time of day, as Discord shows it in each reader's time zone ("16:20")."""
+    return f"<t:{int(when)}:t>"
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -21,14 +21,10 @@ from i18n import Language
 from render.narration import names_and, result_lines, tile_in_text
 
 
-def game_title(number: int, round_no: int, rounds: int, lang: Language) -> str:
-    """The headline of a picture: the game, its table, the round of several."""
-    table = table_name(number, lang=lang)
-    if rounds > 1:
-        return lang.gettext("Flaming Pyramids · {table} · round {round}/{rounds}").format(
-            table=table, round=round_no, rounds=rounds
-        )
-    return lang.gettext("Flaming Pyramids · {table}").format(table=table)
+def game_title(number: int, lang: Language) -> str:
+    """The headline of a picture: the game and its table. Not the round: the picture's info
+    line under it says it ("Round 2 of 2"), once."""
+    return lang.gettext("Flaming Pyramids · {table}").format(table=table_name(number, lang=lang))
 
 
 def picture_title(board: Board, lang: Language) -> str:
@@ -36,16 +32,19 @@ def picture_title(board: Board, lang: Language) -> str:
     v = board.view
     if v is None:
         return table_name(t.number, start=True, lang=lang)
-    # The picture itself says which turn it is ("Turn N" under the headline).
-    return game_title(t.number, v.round, v.rounds, lang)
+    # The picture itself says which turn and round it is (its info line, under the headline).
+    return game_title(t.number, lang)
 
 
-def prompt_line(board: Board, lang: Language) -> str:
-    """Who decides what now, with a deadline."""
+def prompt_line(board: Board, lang: Language, *, spectator: bool) -> str:
+    """Who decides what now, with a deadline: told to the person who must decide, or to a
+    ``spectator`` (someone not playing, who reads it alone) about them."""
     p: Prompt = board.prompt
     names = names_of(board)
     timed = bool(p.deadline and p.user_id)
     when = relative(p.deadline) if p.deadline else ""
+    if spectator and p.user_id is not None and p.seat is not None and p.kind in ("play", "fall"):
+        return f"{em.TURN} " + watched_line(p, mention(None, names[p.seat]), when, lang)
     if p.kind == "play" and p.seat is not None:
         who = mention(p.user_id, names[p.seat])
         if p.user_id is None:
@@ -88,10 +87,26 @@ def prompt_line(board: Board, lang: Language) -> str:
 def without_prompt(content: str, board: Board, lang: Language) -> str:
     """``content``, a message of ``board``, without its line asking who decides what (what the
     message says once that question is gone: answered, or the table closed)."""
-    line = prompt_line(board, lang)
+    line = prompt_line(board, lang, spectator=False)
     if not line:
         return content
     return "\n".join(kept for kept in content.split("\n") if kept != line)
+
+
+def watched_line(p: Prompt, who: str, when: str, lang: Language) -> str:
+    """A person's decision as someone not playing reads it: about them, not to them."""
+    if p.kind == "play":
+        if when:
+            return lang.gettext("{player} to play (time ends {when}).").format(
+                player=who, when=when
+            )
+        return lang.gettext("{player} to play.").format(player=who)
+    tile = tile_in_text(p.tile, lang) if p.tile else lang.gettext("the tile")
+    if when:
+        return lang.gettext("{player} decides where {tile} falls (time ends {when}).").format(
+            player=who, tile=tile, when=when
+        )
+    return lang.gettext("{player} decides where {tile} falls…").format(player=who, tile=tile)
 
 
 ACCOUNT_LINES = 12
@@ -102,12 +117,14 @@ ACCOUNT_CHARS = 1400
 decides next within Discord's length limit."""
 
 
-def turn_account(step: Step, lang: Language) -> str:
+def turn_account(step: Step, lang: Language, *, viewer: int | None) -> str:
     """The account of the turn a move belongs to (its placement, then what it caused), one line
-    per event, as every message words it; empty for the start of a round."""
+    per event, as every message words it, told to ``viewer`` (the seat whose own screen shows
+    it, called "you"; None in the table's channel); empty for the start of a round."""
     if step.kind != "move":
         return ""
-    lines = turn_lines(step.turn_events or step.events, names_of(step.board), lang)
+    events = step.turn_events or step.events
+    lines = turn_lines(events, names_of(step.board), lang, viewer=viewer)
     told = capped(lines, ACCOUNT_LINES, lang)
     for most in range(min(ACCOUNT_LINES, len(lines)), 1, -1):
         told = capped(lines, most, lang)
@@ -148,7 +165,7 @@ def step_content(step: Step, lang: Language) -> str:
                 "{player}'s time ran out: a computer player made this move for them."
             ).format(player=names[step.actor])
         )
-    story = turn_account(step, lang)
+    story = turn_account(step, lang, viewer=None)
     if story:
         lines.append(story)
     v = board.view
@@ -166,13 +183,14 @@ def step_content(step: Step, lang: Language) -> str:
             round_scores=w.scores,
             totals=v.scores,
             lang=lang,
+            viewer=None,
         )
         lead = f"{over} " if step.results is not None else f"{em.ROUND_WON} "
         lines.append(f"{lead}{told[0]}")
         lines.extend(told[1:])
     elif step.results is not None:
         lines.append(f"{over} {match_result(names, step.results, lang)}")
-    line = prompt_line(board, lang)
+    line = prompt_line(board, lang, spectator=False)
     if line:
         lines.append(line)
     if step.results is not None:
@@ -186,8 +204,9 @@ def step_content(step: Step, lang: Language) -> str:
     return clip("\n".join(lines))
 
 
-def board_content(board: Board, lang: Language) -> str:
-    """``/fp status``: the table now."""
+def board_content(board: Board, lang: Language, *, spectator: bool) -> str:
+    """``/fp status``: the table now; for a ``spectator`` (someone not playing, who reads it
+    alone), who decides what is told about them rather than to them."""
     t = board.table
     lines = [
         f"Flaming Pyramids — {table_name(t.number, lang=lang)} · "
@@ -206,7 +225,7 @@ def board_content(board: Board, lang: Language) -> str:
                     round=v.round, rounds=v.rounds, scores=scores_line(names, v.scores, lang)
                 )
             )
-    line = prompt_line(board, lang)
+    line = prompt_line(board, lang, spectator=spectator)
     if line:
         lines.append(line)
     return clip("\n".join(lines))
@@ -221,7 +240,7 @@ def not_shown_notice(board: Board, lang: Language) -> str:
     ).format(table=table_name(board.number, lang=lang), channel=f"<#{board.channel_id}>")
     return clip(
         f"{em.WARNING} {said}\n"
-        + prompt_line(board, lang)
+        + prompt_line(board, lang, spectator=False)
         + "\n"
         + lang.gettext("The buttons below work here too.")
     )
@@ -279,7 +298,7 @@ def left_game(board: Board, name: str, closed: bool, lang: Language) -> str:
             player=esc(name)
         )
         + "\n"
-        + prompt_line(board, lang)
+        + prompt_line(board, lang, spectator=False)
     )
 
 
@@ -309,4 +328,4 @@ def aborted_pings(board: Board, by: int | None) -> list[int]:
 def restarted(board: Board, lang: Language) -> str:
     """A move the last run could not post, shown after a restart."""
     said = lang.gettext("I was restarted; here is where the game stands.")
-    return f"{em.RESTARTED} {said}\n" + board_content(board, lang)
+    return f"{em.RESTARTED} {said}\n" + board_content(board, lang, spectator=False)

@@ -35,6 +35,7 @@ REFUSALS: Final[dict[Why, str]] = {
         "You are not playing at this table, so this is not yours to decide. You can "
         "watch, and join the next game!"
     ),
+    Why.LEFT_MATCH: N_("You already left this match; a computer player plays your seat."),
     Why.MISPLACED_BUTTON: N_("This button does not belong here; nothing was changed."),
     Why.OLD_BUTTON: N_("This button is from an older version of the game."),
     Why.PASSED_MOMENT: N_("That button belongs to a moment that has passed; nothing was changed."),

@@ -118,7 +118,7 @@ async def test_a_turn_screen_in_french(service: TableService) -> None:
     assert isinstance(choice, SpotChoice)
     spots = handtexts.spot_content(choice, FRENCH)
     assert spots.startswith(
-        "Où jouez-vous **le jaune\u00a040**\u00a0? L'image montre les emplacements."
+        "Où posez-vous **le jaune\u00a040**\u00a0? L'image montre les emplacements."
     )
     french(spots)
     labels = [
@@ -343,6 +343,7 @@ def test_the_narration_says_what_happened_in_french() -> None:
             ],
             ["Léa", "Max"],
             FRENCH,
+            viewer=None,
         )
 
     said = told("right")

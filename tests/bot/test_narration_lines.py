@@ -60,7 +60,7 @@ def lines_due(events: list[Event]) -> int:
 def test_a_turn_is_told_one_short_line_per_event(lang: Language) -> None:
     cascades = 0
     for events in TURNS:
-        said = narrate(events, NAMES, lang).splitlines()
+        said = narrate(events, NAMES, lang, viewer=None).splitlines()
         assert len(said) == lines_due(events), said
         assert all(len(line) <= LONGEST for line in said), max(said, key=len)
         assert all(line.endswith(".") and line[:1].isupper() for line in said), said
@@ -79,7 +79,7 @@ def test_a_tile_falls_again_only_after_falling_the_same_way(lang: Language) -> N
             if e.kind != "fell":
                 continue
             before = [x.detail for x in events[:k] if x.kind == "fell" and x.tile == e.tile]
-            line = narrate(events[: k + 1], NAMES, lang).splitlines()[-1]
+            line = narrate(events[: k + 1], NAMES, lang, viewer=None).splitlines()[-1]
             collapsed = events[k - 1].kind == "collapsed" and events[k - 1].tile == e.tile
             same_way = collapsed and bool(before) and before[-1] == e.detail
             assert (AGAIN[lang.code] in line) == same_way, (before, line)
@@ -100,7 +100,7 @@ STRAW = blowtorch_beside({(0, 0): "G2"}, (0, 2))
 
 
 def test_a_fire_is_named_by_what_burnt_not_by_what_the_incendiary_could_burn() -> None:
-    text = narrate(STRAW, NAMES, ENGLISH)
+    text = narrate(STRAW, NAMES, ENGLISH, viewer=None)
     assert "wood" not in text
     straw = text.splitlines()
     assert straw[1] == (
@@ -109,11 +109,13 @@ def test_a_fire_is_named_by_what_burnt_not_by_what_the_incendiary_could_burn() -
     )
     # Green 10 (wood) under green 2 (straw): both burn.
     both = blowtorch_beside({(0, 0): "G10", (0, 2): "B100", (1, 1): "G2"}, (0, -2))
-    said = narrate(both, NAMES, ENGLISH).splitlines()
+    said = narrate(both, NAMES, ENGLISH, viewer=None).splitlines()
     assert said[1].startswith("Red blowtorch (7) set fire to the straw and the wood: ")
-    wood = narrate(blowtorch_beside({(0, 0): "B20"}, (0, 2)), NAMES, ENGLISH).splitlines()
+    wood = narrate(
+        blowtorch_beside({(0, 0): "B20"}, (0, 2)), NAMES, ENGLISH, viewer=None
+    ).splitlines()
     assert wood[1].startswith("Red blowtorch (7) set fire to the wood: blue 20 burnt")
-    french = narrate(STRAW, NAMES, FRENCH)
+    french = narrate(STRAW, NAMES, FRENCH, viewer=None)
     assert "bois" not in french
     assert french.splitlines()[1].startswith(
         "Le chalumeau rouge\u00a0(7) met le feu à la paille\u00a0:"
@@ -136,7 +138,7 @@ def longest_turn() -> tuple[Game, list[Action]]:
             game.apply(action)
             actions.append(action)
             if game.pending is None or game.pending.kind == "play":
-                told = len(narrate(game.turn_events, NAMES, ENGLISH).splitlines())
+                told = len(narrate(game.turn_events, NAMES, ENGLISH, viewer=None).splitlines())
                 if best is None or told > best[0]:
                     best = (told, start, actions)
                 start, actions = game.copy(), []
@@ -166,7 +168,8 @@ async def test_a_long_cascades_message_keeps_room_for_who_decides_next(
     text = turntexts.step_content(step, ENGLISH)
     assert len(text) <= texts.MAX_CONTENT and not text.endswith("…")
     told = text.splitlines()
-    assert told[-1] == turntexts.prompt_line(step.board, ENGLISH)  # whole, with its mention
+    asked = turntexts.prompt_line(step.board, ENGLISH, spectator=False)
+    assert told[-1] == asked  # whole, with its mention
     assert told[0].startswith(f"user{users[before.active]} played ")
     assert told[-2].startswith("…and ") and told[-2].endswith(" more events.")
     assert all(len(line) <= LONGEST for line in told)

@@ -94,7 +94,7 @@ async def test_lobby_and_game_layouts(service: TableService) -> None:
     assert [b.get("label") for b in rows[0]["components"]] == ["Fall left", "Fall right", "My hand"]
     # The channel's picture of the fall choice marks both landing places.
     assert after.board.view is not None and after.board.view.hand is None
-    fall = table_scene(after.board.view, list(after.board.names), lang=ENGLISH).fall
+    fall = table_scene(after.board.view, list(after.board.names), lang=ENGLISH, viewer=None).fall
     assert fall is not None and (fall.left, fall.right) == ((0, 0), (0, 2))
     text = turntexts.step_content(after, lang=ENGLISH)
     assert f"<@{ALICE}>" in text and "too heavy" in text
@@ -302,7 +302,7 @@ def test_many_spots_are_paged() -> None:
     ],
 )
 def test_narration(events: list[Event], expected: str) -> None:
-    assert narrate(events, ["Léa", "Max"], lang=ENGLISH) == expected
+    assert narrate(events, ["Léa", "Max"], lang=ENGLISH, viewer=None) == expected
 
 
 def test_scores_lowest_first() -> None:
@@ -395,7 +395,7 @@ def test_a_name_never_reads_as_a_mention(name: str) -> None:
 
 
 def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> None:
-    said = narrate([Event("placed", 0, "G60", (1, 1))], ["lea", "Max"], lang=ENGLISH)
+    said = narrate([Event("placed", 0, "G60", (1, 1))], ["lea", "Max"], lang=ENGLISH, viewer=None)
     assert said == "lea played green 60."
     said = narrate(
         [
@@ -404,9 +404,12 @@ def test_a_name_written_in_lower_case_stays_so_at_the_start_of_a_sentence() -> N
         ],
         ["lea", "Max"],
         lang=ENGLISH,
+        viewer=None,
     )
     assert said.startswith("lea played green 60.\nGreen 60 collapsed (heavier than the tile")
-    assert narrate([Event("dealt", 0)], ["lea"], lang=ENGLISH) == "The tiles are dealt."
+    assert (
+        narrate([Event("dealt", 0)], ["lea"], lang=ENGLISH, viewer=None) == "The tiles are dealt."
+    )
 
 
 async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:

@@ -29,7 +29,7 @@ async def test_the_second_table_of_a_server_is_table_2_everywhere_players_read(
         "thread": texts.thread_name(board.number, lang=ENGLISH),
         "title": turntexts.picture_title(board, lang=ENGLISH),
         "start": turntexts.step_content(step, lang=ENGLISH),
-        "status": turntexts.board_content(board, lang=ENGLISH),
+        "status": turntexts.board_content(board, lang=ENGLISH, spectator=False),
         "hand": handtexts.hand_content(hand, guild_name="Pyramid Club", lang=ENGLISH),
         "turn DM": handtexts.hand_content(hand, since=("Bob played red 2.",), lang=ENGLISH),
         "reminder DM": handtexts.reminder_dm(board, lang=ENGLISH),

@@ -8,8 +8,10 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot import emoji
 from bot.errors import Why
 from bot.show import answertexts
+from data import Table
 from i18n import ENGLISH
 from tests.fakediscord import CommandNotSynced, Message, Perm
 from tests.fakediscord.fixtures import World
@@ -158,6 +160,41 @@ async def test_status_rules_hand_mode(
     ix = await table.slash(world.dave, "fp hand")
     assert await private_answer(ix) == refusal_text(Why.NOT_PLAYING)
     assert (await stored_table(db_url, table.table_id())).version == version
+
+
+@pytest.mark.parametrize(
+    ("server", "to_play", "to_fall"),
+    [
+        ("en", "**Alice** to play (time ends <t:", "**Alice** decides where yellow 40 falls"),
+        ("fr", "À **Alice** de jouer (son temps se termine <t:", "**Alice** décide où glisse le"),
+    ],
+)
+async def test_a_spectators_status_tells_them_who_decides_in_the_tables_language(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    server: str,
+    to_play: str,
+    to_fall: str,
+) -> None:
+    """Dave does not play: his /fp status says who is to play, in the table's language, as a
+    spectator reads it; not the players' "@Alice, your turn" (which pings nobody here)."""
+    if server == "fr":
+        world.fake.set_guild_locale(world.guild, "fr")
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    played = await table.slash(world.dave, "fp status")
+    watched = (await answer(played)).content
+    assert watched.splitlines()[-1].startswith(f"{emoji.TURN} {to_play}"), watched
+    assert "<@" not in watched and "your turn" not in watched and "à vous" not in watched
+    # Alice's yellow 40 collapses: her fall, told to Dave about her, with its deadline.
+    await table.play(world.alice, game)
+    falling = (await answer(await table.slash(world.dave, "fp status"))).content
+    line = falling.splitlines()[-1]
+    assert line.startswith(f"{emoji.TURN} {to_fall}") and "<t:" in line, falling
+    assert "<@" not in falling and "**Fall left**" not in falling
 
 
 async def test_leave_a_running_game_and_abort(
@@ -394,9 +431,15 @@ async def test_leaving_a_running_game_asks_first_and_a_stale_confirmation_change
     assert asks[0].content == answertexts.you_left(True, lang=ENGLISH) and not asks[0].buttons()
     record = await stored_table(db_url, table_id)
     assert dict(record.departed) == {1: world.bob.id}
-    # A second confirmation, once he left: answered privately, nothing changes.
+    # A second confirmation, once he left, and /fp leave again: he is told he left already
+    # (not that he never played here), privately, and nothing changes.
     again = await table.click_action(world.bob, asks[1], "quit")
-    assert await private_answer(again) == refusal_text(Why.NOT_PLAYING)
+    assert await private_answer(again) == refusal_text(Why.LEFT_MATCH)
+    assert refusal_text(Why.LEFT_MATCH) == (
+        "You already left this match; a computer player plays your seat."
+    )
+    ix = await table.slash(world.bob, "fp leave")
+    assert await private_answer(ix) == refusal_text(Why.LEFT_MATCH)
     assert (await stored_table(db_url, table_id)).departed == record.departed
     # A confirmation clicked after the game ended: answered privately, nothing changes.
     ask = await answer(await table.slash(world.carol, "fp leave"))
@@ -422,3 +465,39 @@ async def test_leaving_a_lobby_is_immediate(
     ix = await table.slash(world.bob, "fp leave")
     assert await private_answer(ix) == answertexts.you_left(False, lang=ENGLISH)
     assert [s.user_id for s in (await stored_table(db_url, table_id)).seats] == [world.alice.id]
+
+
+async def test_a_lobby_that_starts_while_leave_reads_it_asks_to_confirm_and_is_not_left(
+    world: World,
+    run_bot: MakeBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The host's Start lands in the instant after Bob's /fp leave read the table as a lobby:
+    the game has begun, so he is asked, as in any running game, and keeps his seat. (The
+    bot's store is wrapped only to put the Start at that instant; it reads as before.)"""
+    # The game stays in the channel where Bob typed (no thread), as when threads are not allowed.
+    world.fake.set_permissions(world.games, "bot", deny=Perm.CREATE_PUBLIC_THREADS)
+    bot = await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol)
+    table_id = table.table_id()
+    store = bot.service.store
+    read = store.open_table_in_channel
+    starting: list[bool] = []
+
+    async def read_then_start(channel_id: int) -> Table | None:
+        found = await read(channel_id)
+        if not starting:
+            starting.append(True)
+            await table.start(world.alice)
+        return found
+
+    monkeypatch.setattr(store, "open_table_in_channel", read_then_start)
+    ask = await answer(await table.slash(world.bob, "fp leave"))
+    assert starting and (await stored_table(db_url, table_id)).status == "playing"
+    assert ask.ephemeral and ask.content == ENGLISH.gettext(answertexts.LEAVE_CONFIRM), ask
+    assert [a for a, _ in button_actions(ask)] == ["quit"]
+    record = await stored_table(db_url, table_id)
+    assert not record.departed and record.seats[1].user_id == world.bob.id

@@ -53,7 +53,9 @@ async def test_a_time_out_closes_the_screen_saying_a_computer_decided_for_the_pl
     said = screen.content.splitlines()
     assert said[0] == TIMED_OUT
     assert em.PLAYED not in screen.content  # not the tick of a move she made
-    assert said[1].startswith("Alice played") and said[1] in after.content  # as posted
+    # The turn as posted, told to her: her own screen says "You played", never her name.
+    assert said[1].startswith("You played") and "Alice" not in screen.content
+    assert said[1].replace("You played", "Alice played", 1) in after.content
 
 
 def last_tile_of_round_one(tmp_path: Path) -> str:
@@ -96,7 +98,8 @@ async def test_the_next_rounds_first_screen_tells_who_won_the_round_and_the_stan
     screen = await table.hand_for(first, dealt, turn=True)
     assert screen.channel.is_dm and is_players_turn(screen)
     lines = screen.content.splitlines()
-    told = lines.index(f"{em.ROUND_WON} Alice wins round 1 of 2.")
+    winner = "You win" if first is world.alice else "Alice wins"  # told to its reader
+    told = lines.index(f"{em.ROUND_WON} {winner} round 1 of 2.")
     assert lines[told + 1] == "Standings after round 1 of 2 (lower wins):"
     assert lines[told + 2] == "1. Alice: 0 (this round 0)"
     # The post that ended round 1 no longer says when the next one starts, nor offers it.

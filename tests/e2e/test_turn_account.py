@@ -1,7 +1,7 @@
 """A cascade as the players read it, end to end: the turn's message in the thread, the closed
-screen of the player who played it and the next player's recap tell it one short line per
-event, with "again" only where it is true; the second fall question of a chain says that the
-tile collapsed again."""
+screen of the player who played it (told to them) and the next player's recap tell it one short
+line per event, with "again" only where it is true; the second fall question of a chain says
+that the tile collapsed again."""
 
 from __future__ import annotations
 
@@ -34,6 +34,17 @@ ACCOUNT = [
     "Green 40 fell left.",
 ]
 """The turn, a line per event: the second fall goes the other way, so it is not "again"."""
+
+TOLD_TO_ALICE = [
+    "You played green 40.",
+    "Green 40 collapsed (too heavy for the two tiles below): yellow 6 and blue 10 went under "
+    "your pile.",
+    "Green 40 fell right.",
+    "Green 40 collapsed again (too heavy for the two tiles below): red 4 and blue 6 went under "
+    "your pile.",
+    "Green 40 fell left.",
+]
+"""The same turn on Alice's own screen: told to her."""
 
 
 async def first_fall(
@@ -69,9 +80,9 @@ async def test_a_cascade_is_told_a_line_per_event_wherever_a_player_reads_it(
     assert said[: len(ACCOUNT)] == ACCOUNT
     assert "fell left again" not in after.content and "fell right again" not in after.content
     assert all(len(line) <= 120 for line in said)
-    # Alice's screen closes with the same lines.
+    # Alice's screen closes with the same lines, told to her.
     await world.fake.wait_for(lambda: not screen.buttons(), TIMEOUT, "her screen closed")
-    assert screen.content.splitlines() == [f"✅ {ACCOUNT[0]}", *ACCOUNT[1:]]
+    assert screen.content.splitlines() == [f"✅ {TOLD_TO_ALICE[0]}", *TOLD_TO_ALICE[1:]]
     # Bob's turn: his screen quotes the turn, a line per event.
     bobs = await table.hand_for(world.bob, after, turn=True)
     assert is_players_turn(bobs)

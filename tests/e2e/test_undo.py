@@ -20,6 +20,7 @@ from bot.errors import Why
 from bot.show import handtexts
 from data.store import Table
 from i18n import Language
+from render.narration import tile_in_text
 from tests.fakediscord import FakeUser, Message
 from tests.fakediscord.fixtures import StartBotProcess, World
 
@@ -184,12 +185,12 @@ async def test_done_hands_the_turn_on_at_once_and_the_next_player_is_told_once(
     await world.fake.wait_for(
         lambda: len(turn_notices(world.bob)) == told + 1, TIMEOUT, "Bob's turn by DM"
     )
-    # Her screen is closed with the turn's account, in her language; she drew red 20.
+    # Her screen is closed with the turn's account, told to her in her language; she drew red
+    # 20.
     assert screen.buttons() == []
-    assert screen.content.startswith(em.PLAYED) and "Alice" in screen.content
-    assert lang.gettext("{player} plays {tile}").format(player="Alice", tile="")[:8] in (
-        screen.content
-    )
+    played = lang.gettext("you played {tile}").format(tile=tile_in_text("Y40", lang))
+    assert screen.content.startswith(f"{em.PLAYED} {played[:1].upper()}{played[1:]}.")
+    assert "Alice" not in screen.content
     stored = await stored_table(db_url, table.table_id())
     assert stored.held is None and stored.state is not None
     assert stored.state["hands"][0] == ["R6", "R20"]

@@ -283,7 +283,7 @@ def read_back(description: str, lang: Language) -> tuple[dict[Pos, str], dict[st
 
 def on_grid(game: Game) -> tuple[dict[Pos, str], dict[str, Pos]]:
     """The pyramid and spots of ``game``, moved onto the rows' grid (its left edge at 0)."""
-    scene = table_scene(view(game), samples.NAMES, ENGLISH)
+    scene = table_scene(view(game), samples.NAMES, ENGLISH, viewer=None)
     shown = set(scene.pyramid) | set(scene.spots.values())
     if scene.fall is not None:
         shown |= {scene.fall.at, scene.fall.left, scene.fall.right}

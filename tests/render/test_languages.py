@@ -30,6 +30,7 @@ from render import (
     fonts,
     render_hand,
     render_mayhem,
+    render_spot_screen,
     render_table,
     render_turn_screen,
     samples,
@@ -170,6 +171,9 @@ def pictures(lang: Language, seen: Drawn | None = None) -> dict[str, list[Image.
         "screen fall waiting": lambda: render_turn_screen(
             view(samples.jenny_fall(), 1), NAMES, title=title, lang=lang
         ),
+        "screen spots": lambda: render_spot_screen(
+            view(mid, 1), NAMES, "Y6", title=title, lang=lang
+        ),
     }
     found: dict[str, list[Image.Image]] = {}
     for name, make in png.items():
@@ -197,7 +201,7 @@ def pictures(lang: Language, seen: Drawn | None = None) -> dict[str, list[Image.
     left = tuple(TilesLeft(tuple(h), tuple(p)) for h, p in zip(over.hands, over.piles, strict=True))
     moments = [
         Moment(samples.empty_table(), title, lang.gettext("The deal")),
-        Moment(view(after), title, narrate(events, NAMES, lang)),
+        Moment(view(after), title, narrate(events, NAMES, lang, viewer=None)),
         Moment(view(over), title, lang.gettext("Tiles left"), left),
     ]
     found["summary"] = frames_of(render_summary(moments, NAMES, lang=lang))

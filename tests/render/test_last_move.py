@@ -38,7 +38,7 @@ def events(game: Game) -> list[Event]:
 
 
 def test_each_event_of_the_last_move_is_a_whole_line() -> None:
-    assert summary(events(chain("right", "left")), NAMES, lang=ENGLISH) == (
+    assert summary(events(chain("right", "left")), NAMES, lang=ENGLISH, viewer=None) == (
         "Last move: Computer 1 (hard) played green 40.",
         "Green 40 collapsed (too heavy for the two tiles below): yellow 6 and blue 10",
         "   went under Computer 1 (hard)'s pile.",
@@ -50,7 +50,7 @@ def test_each_event_of_the_last_move_is_a_whole_line() -> None:
 
 
 def test_a_last_move_longer_than_its_rows_shows_its_first_lines_whole_and_counts_the_rest() -> None:
-    rows = summary(events(chain("right", "left")), NAMES, lang=FRENCH)
+    rows = summary(events(chain("right", "left")), NAMES, lang=FRENCH, viewer=None)
     assert len(rows) <= LAST_MOVE_LINES
     assert rows[0] == "Dernier coup\u00a0: Computer 1 (hard) pose le vert\u00a040."
     assert rows[-2] == "Le vert\u00a040 glisse à droite."
@@ -66,5 +66,5 @@ def test_the_table_picture_draws_the_last_move_without_cutting_a_line(
     with drawn_texts(monkeypatch) as seen:
         render_table(v, NAMES, title="Table #2", lang=lang)
     assert seen.cut == {} and seen.outside == []
-    rows = summary(v.last_events, NAMES, lang=lang)
+    rows = summary(v.last_events, NAMES, lang=lang, viewer=None)
     assert [t for t in seen.texts if t in rows] == list(rows)

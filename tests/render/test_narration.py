@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine import Event, Fall, Game, Play, view
-from i18n import ENGLISH
+from i18n import ENGLISH, catalogs
 from render import account, narration, render_table, table_layout
 from render import theme as th
 from render.layout import LAST_MOVE_LINES
@@ -23,6 +23,7 @@ from tests.render.conftest import decode, pixels, share
 from tests.render.test_languages import drawn_texts
 
 NAMES = ["Alice", "Bob", "Carol"]
+FRENCH = catalogs.language("fr")
 
 CURSE: dict[str, Any] = {
     # Alice plays green 10 on yellow 10 and red 10: cursed, the three 10s go to Carol (the
@@ -45,7 +46,7 @@ def curse_turn() -> tuple[Game, list[Event]]:
 
 def test_a_tile_is_credited_to_who_placed_it_not_to_who_bears_the_mayhem_rules_5_5() -> None:
     _, events = curse_turn()
-    text = account.narrate(events, NAMES, lang=ENGLISH)
+    text = account.narrate(events, NAMES, lang=ENGLISH, viewer=None)
     assert text.startswith("Alice played green 10.\n")
     # Carol bears the mayhem after the curse but placed nothing: blue 30 is nobody's this turn.
     assert "Carol's blue 30" not in text
@@ -66,7 +67,7 @@ def test_a_placed_tile_keeps_its_placers_name_after_a_curse_passes_the_mayhem_on
         ),
         Event("fell", 0, "R6", (2, 2), (1, 1), detail="left"),
     ]
-    text = account.narrate(events, ["lea", "Max"], lang=ENGLISH)
+    text = account.narrate(events, ["lea", "Max"], lang=ENGLISH, viewer=None)
     assert "lea's red 6" not in text  # lea bears the mayhem, she never played red 6
     assert "Max's red 6 collapsed (neither tile below matches its colour or weight)" in text
     assert "Red 6 fell left (lea chose)." in text
@@ -76,7 +77,7 @@ def test_a_tile_on_one_tile_below_does_not_fit_on_it_rules_4() -> None:
     _, events = curse_turn()
     collapse = next(e for e in events if e.kind == "collapsed")
     assert len(collapse.to_pile) == 1  # blue 30 rested on blue 20 alone
-    text = account.narrate(events, NAMES, lang=ENGLISH)
+    text = account.narrate(events, NAMES, lang=ENGLISH, viewer=None)
     assert "collapsed (heavier than the tile below)" in text
     assert "neither" not in text and "two tiles" not in text
     mismatch = [
@@ -84,13 +85,13 @@ def test_a_tile_on_one_tile_below_does_not_fit_on_it_rules_4() -> None:
         Event("collapsed", 0, "R20", (1, 5), to_pile=(("B20", (0, 4)),), detail="mismatch"),
     ]
     assert "Red 20 collapsed (not the colour of the tile below)" in account.narrate(
-        mismatch, NAMES, lang=ENGLISH
+        mismatch, NAMES, lang=ENGLISH, viewer=None
     )
 
 
 def test_the_curse_says_in_plain_words_who_takes_the_tiles_and_chooses_rules_5_5() -> None:
     _, events = curse_turn()
-    text = account.narrate(events, NAMES, lang=ENGLISH)
+    text = account.narrate(events, NAMES, lang=ENGLISH, viewer=None)
     assert "green 10, yellow 10 and red 10 went under Carol's pile" in text
     assert "Carol takes the tiles that leave the pyramid and chooses where they fall" in text
     assert "mayhem" not in text
@@ -98,7 +99,7 @@ def test_the_curse_says_in_plain_words_who_takes_the_tiles_and_chooses_rules_5_5
 
 def test_nobody_rolls_the_fire_die_the_game_does_rules_6() -> None:
     events = [Event("placed", 1, "R7", (0, 2)), Event("rolled", 1, "R7", (0, 2), detail="smoke")]
-    text = account.narrate(events, ["Léa", "Max"], lang=ENGLISH)
+    text = account.narrate(events, ["Léa", "Max"], lang=ENGLISH, viewer=None)
     assert text == (
         "Max played red blowtorch (7).\n"
         "The fire die for red blowtorch (7) showed smoke (nothing happens)."
@@ -113,10 +114,13 @@ def test_nobody_rolls_the_fire_die_the_game_does_rules_6() -> None:
 
 def test_a_round_win_is_not_told_by_the_turns_narration_the_result_line_tells_it() -> None:
     events = [Event("placed", 0, "Y40", (1, 1)), Event("won", 0, scores=(0, 2, 2))]
-    text = account.narrate(events, NAMES, lang=ENGLISH)
+    text = account.narrate(events, NAMES, lang=ENGLISH, viewer=None)
     assert text == "Alice played yellow 40.\nAlice has no tile left in hand or pile."
     assert "wins" not in text
-    assert narration.round_winner_line(NAMES, 0, 1, 2, lang=ENGLISH) == "Alice wins round 1 of 2."
+    assert (
+        narration.round_winner_line(NAMES, 0, 1, 2, lang=ENGLISH, viewer=None)
+        == "Alice wins round 1 of 2."
+    )
 
 
 def test_one_standings_table_lowest_total_first_ties_share_a_rank_rules_7() -> None:
@@ -188,13 +192,17 @@ def test_mid_match_the_round_winner_is_crowned_as_the_rounds_winner_not_the_matc
 
 def test_pictures_and_texts_name_a_tile_as_its_button_does() -> None:
     events = [Event("placed", 0, "Y30", (1, 1))]
-    assert summary(events, NAMES, lang=ENGLISH) == ("Last move: Alice played yellow 30.",)
+    assert summary(events, NAMES, lang=ENGLISH, viewer=None) == (
+        "Last move: Alice played yellow 30.",
+    )
     assert narration.tile_name("Y30", lang=ENGLISH) == "yellow 30"
 
 
 def test_a_long_last_move_wraps_onto_lines_instead_of_being_cut_where_it_names_a_player() -> None:
     _, events = curse_turn()
-    lines = summary(events, ["Computer 1 (hard)", "Bob", "Carol the Magnificent"], lang=ENGLISH)
+    lines = summary(
+        events, ["Computer 1 (hard)", "Bob", "Carol the Magnificent"], lang=ENGLISH, viewer=None
+    )
     assert 5 <= len(lines) <= LAST_MOVE_LINES
     assert "Carol the Magnificent" in " ".join(lines)
 
@@ -214,6 +222,7 @@ def test_a_match_end_names_the_round_winner_once_and_crowns_the_match_winner_rul
         round_scores=[0, 2, 5],
         totals=[9, 4, 12],
         lang=ENGLISH,
+        viewer=None,
     )
     assert lines[:2] == ["Alice wins round 2 of 2.", "Bob wins the match with the lowest total."]
     assert lines[3:] == [
@@ -235,6 +244,7 @@ def test_a_match_won_by_the_last_rounds_winner_says_so_in_one_line() -> None:
         round_scores=[2, 0, 5],
         totals=[9, 4, 12],
         lang=ENGLISH,
+        viewer=None,
     )
     assert lines[0] == "Bob wins round 3 and the match with the lowest total."
     assert not [line for line in lines[1:] if "Bob wins" in line or "the match" in line]
@@ -249,6 +259,7 @@ def test_a_round_before_the_last_gives_the_standings_so_far() -> None:
         round_scores=[3, 1, 0],
         totals=[3, 1, 0],
         lang=ENGLISH,
+        viewer=None,
     )
     assert lines == [
         "Carol wins round 1 of 3.",
@@ -257,3 +268,96 @@ def test_a_round_before_the_last_gives_the_standings_so_far() -> None:
         "2. Bob: 1 (this round 1)",
         "3. Alice: 3 (this round 3)",
     ]
+
+
+def test_the_turn_told_on_a_players_own_screen_calls_them_you() -> None:
+    """Carol bears Alice's curse: her own screen tells her what came to her as "you"; Alice's
+    tells her turn as hers; the channel (no reader) names everyone."""
+    _, events = curse_turn()
+    everyone = account.narrate(events, NAMES, lang=ENGLISH, viewer=None)
+    assert "went under Carol's pile" in everyone and "(Carol chose)" in everyone
+    assert account.turn_lines(events, NAMES, lang=ENGLISH, viewer=2) == [
+        "Alice played green 10.",
+        "A curse, three tiles of weight 10: green 10, yellow 10 and red 10 went under your pile.",
+        "For the rest of this turn you take the tiles that leave the pyramid and choose where "
+        "they fall.",
+        "Blue 30 collapsed (heavier than the tile below): blue 20 went under your pile.",
+        "Blue 30 fell left (you chose).",
+    ]
+    alice = account.turn_lines(events, NAMES, lang=ENGLISH, viewer=0)
+    assert alice[0] == "You played green 10." and "Carol's pile" in alice[1]
+    french = account.turn_lines(events, NAMES, lang=FRENCH, viewer=2)
+    assert french[1].endswith("passent sous votre pioche.")
+    assert french[2].startswith("Jusqu'à la fin du tour, vous récupérez les tuiles")
+    assert french[-1] == "Le bleu\u00a030 glisse à gauche (votre choix)."
+
+
+def test_ones_own_tiles_fire_and_last_tile_say_you_and_your() -> None:
+    events = [
+        Event("placed", 1, "G1", (1, 1)),
+        Event("cursed", 2, to_pile=(("Y10", (0, 0)), ("R10", (0, 2)), ("B10", (1, 1)))),
+        Event("fell", 2, "G1", (1, 1), (0, 0), detail="left"),
+        Event("burnt", 2, "G1", (0, 0), to_pile=(("Y4", (0, 2)),), out=(("G1", (0, 0)),)),
+        Event("won", 1),
+    ]
+    assert account.turn_lines(events, NAMES, lang=ENGLISH, viewer=1) == [
+        "You played green coal (1).",
+        "A curse, three tiles of weight 10: yellow 10, red 10 and blue 10 went under Carol's pile.",
+        "For the rest of this turn Carol takes the tiles that leave the pyramid and chooses where "
+        "they fall.",
+        "Green coal (1) was in free air and fell left (Carol chose).",
+        "Your green coal (1) set fire to the straw: yellow 4 burnt and went under Carol's pile; "
+        "the coal left the game.",
+        "You have no tile left in hand or pile.",
+    ]
+    carol = account.turn_lines(events, NAMES, lang=ENGLISH, viewer=2)
+    assert carol[3].endswith("(you chose).") and "burnt and went under your pile" in carol[4]
+    french = account.turn_lines(events, NAMES, lang=FRENCH, viewer=1)
+    assert french[0] == "Vous posez le charbon vert\u00a0(1)."
+    assert french[4].startswith("Votre charbon vert (1) met le feu")
+    assert french[-1] == "Vous n'avez plus aucune tuile en main ni en pioche."
+
+
+def test_a_pictures_last_move_is_told_to_the_screens_owner_only() -> None:
+    _, events = curse_turn()
+    own = " ".join(" ".join(summary(events, NAMES, lang=ENGLISH, viewer=2)).split())
+    assert own.startswith("Last move: Alice played green 10.")
+    assert "went under your pile" in own and "Carol" not in own
+    assert "Carol's pile" in " ".join(summary(events, NAMES, lang=ENGLISH, viewer=None))
+
+
+def test_the_round_told_on_its_winners_own_screen_says_you() -> None:
+    said = narration.result_lines(
+        NAMES,
+        winner=0,
+        round_no=1,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[0, 2, 5],
+        lang=ENGLISH,
+        viewer=0,
+    )
+    assert said[0] == "You win round 1 of 2."
+    assert said[2] == "1. Alice: 0 (this round 0)"  # the standings name everyone, as a table
+    others = narration.result_lines(
+        NAMES,
+        winner=0,
+        round_no=1,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[0, 2, 5],
+        lang=ENGLISH,
+        viewer=1,
+    )
+    assert others[0] == "Alice wins round 1 of 2."
+    end = narration.result_lines(
+        NAMES,
+        winner=0,
+        round_no=2,
+        rounds=2,
+        round_scores=[0, 2, 5],
+        totals=[1, 4, 9],
+        lang=FRENCH,
+        viewer=0,
+    )
+    assert end[0] == "Vous gagnez la manche 2 et la partie avec le plus petit total."

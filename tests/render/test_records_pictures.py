@@ -106,7 +106,9 @@ def played(turns: int | None, seed: int = 2) -> Game:
 def moment(game: Game, title: str) -> Moment:
     """A moment told as the replay tells it."""
     v = view(game, None)
-    return Moment(v, title, narrate(v.last_events, NAMES, ENGLISH) or "The tiles are dealt.")
+    return Moment(
+        v, title, narrate(v.last_events, NAMES, ENGLISH, viewer=None) or "The tiles are dealt."
+    )
 
 
 def test_a_frame_shows_the_move_that_happened_not_the_next_players_prompt(
@@ -136,7 +138,7 @@ def test_a_long_account_is_told_whole_on_as_many_lines_as_it_takes(
     leaves out); the summary tells it all (here a collapse, two falls and an explosion)."""
     _, events, after = samples.jenny_turn()
     names = ["Jenny", "Bob", "Zoë", "Amir"]
-    m = Moment(view(after), "Step 9 of 30", narrate(events, names, ENGLISH))
+    m = Moment(view(after), "Step 9 of 30", narrate(events, names, ENGLISH, viewer=None))
     lines = story_lines(m)
     assert len(lines) > layout.LAST_MOVE_LINES and " ".join(lines) == m.story.replace("\n", " ")
     with drawn_texts(monkeypatch) as seen:
@@ -148,7 +150,7 @@ def test_a_long_account_is_told_whole_on_as_many_lines_as_it_takes(
 def test_each_frame_stays_for_the_time_its_words_take_to_read() -> None:
     short = moment(played(0), "The deal")
     _, events, after = samples.jenny_turn()
-    long = Moment(view(after), "Step 9 of 30", narrate(events, NAMES, ENGLISH))
+    long = Moment(view(after), "Step 9 of 30", narrate(events, NAMES, ENGLISH, viewer=None))
     end = moment(played(8), "The end")
     moments = [short, long, end]
     data = render_summary(moments, NAMES, lang=ENGLISH)

@@ -15,13 +15,14 @@ from PIL import Image, ImageDraw
 
 from engine import Game, Play, view
 from engine.tiles import ALL_TILES
-from i18n import ENGLISH
+from i18n import ENGLISH, catalogs
 from render import (
     draw,
     encode,
     fonts,
     layout,
     narration,
+    render_spot_screen,
     render_turn_screen,
     samples,
     turn_screen_layout,
@@ -40,7 +41,7 @@ from render.layout import (
     chip_parts,
 )
 from render.legibility import first_glyph_height, phone
-from render.screen import viewer_status
+from render.screen import ended, spot_status, viewer_status
 from tests.render.conftest import decode, flat, inner, mode_colour, pixels, ring_pixels, share
 
 NAMES = ("Hal", "Bob", "Ida", "Kim")
@@ -228,3 +229,80 @@ def test_an_empty_hand_shows_empty_places() -> None:
     img = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
     lay = turn_screen_layout(v, NAMES, lang=ENGLISH)
     assert all(mode_colour(img, inner(b)) == th.BG for b in lay.slots)
+
+
+def test_the_spot_screen_draws_the_chosen_tile_faintly_at_each_spot_under_its_letter() -> None:
+    """The spot step of Bob's green 2: his turn screen (his hand below the board), green 2
+    drawn at each spot as it would go there, under the spot's letter, and ringed in his hand;
+    the headline asks him where he plays it."""
+    v = view(samples.mid_game(), 1)
+    assert v.hand == ("Y6", "G2", "Y2") and v.pending is not None
+    img = decode(render_spot_screen(v, NAMES, "G2", lang=ENGLISH))
+    lay = turn_screen_layout(v, NAMES, lang=ENGLISH)
+    assert (img.width, img.height) == (lay.width, lay.height)
+    faint = th.mix(th.TILE_FILL["G"], th.BG, 0.5)
+    plain = decode(render_turn_screen(v, NAMES, lang=ENGLISH))
+    for letter, pos in labelled_spots(v.pending.spots):
+        x0, y0, x1, y1 = lay.pyramid.pixel_box(pos)
+        assert mode_colour(img, inner(((x0 + x1) // 2, y0, x1, y1))) == faint, letter
+        at_left = inner((x0, y0, x0 + (x1 - x0) * 2 // 5, y1), 0.2)
+        assert share(pixels(img, at_left), th.SPOT_LINE) > 0.1, letter  # its letter
+        assert img.crop((x0, y0, x1, y1)).tobytes() != plain.crop((x0, y0, x1, y1)).tobytes()
+    assert share(ring_pixels(img, lay.slots[1], 2, 4), th.GOLD) > 0.5
+    for other in (0, 2):
+        assert share(ring_pixels(img, lay.slots[other], 2, 4), th.GOLD) == 0
+    assert spot_status(v, "G2", lang=ENGLISH) == "Where do you play green 2? Spots A–D"
+
+
+@pytest.mark.parametrize("code", ["en", "fr"])
+def test_the_spot_question_fits_the_screen_whole_for_every_tile(code: str) -> None:
+    lang = catalogs.language(code)
+    v = view(Game(2, pyramid={(0, 0): "Y30", (0, 2): "R40", (0, 6): "B20"}, hands=[["R7"], []]), 0)
+    f = fonts.bold(layout.STATUS_SIZE)
+    for tile in ALL_TILES:
+        text = spot_status(v, tile, lang)
+        assert fonts.fit(text, f, layout.CANVAS_W - 2 * layout.MARGIN) == text, text
+
+
+def test_a_spot_screen_is_only_for_a_tile_of_the_viewers_hand_on_their_turn() -> None:
+    game = samples.mid_game()
+    with pytest.raises(ValueError, match="own view"):
+        render_spot_screen(view(game), NAMES, "G2", lang=ENGLISH)
+    with pytest.raises(ValueError, match="viewer's hand"):
+        render_spot_screen(view(game, 1), NAMES, "B100", lang=ENGLISH)
+    theirs = view(game, 2)
+    assert theirs.hand and theirs.pending is not None and theirs.pending.player != 2
+    with pytest.raises(ValueError, match="viewer's hand"):
+        render_spot_screen(theirs, NAMES, theirs.hand[0], lang=ENGLISH)
+
+
+def test_the_end_of_a_round_on_the_winners_own_screen_says_you() -> None:
+    game = Game(2, rounds=3, pyramid={(0, 0): "Y20", (0, 2): "R40"}, hands=[["Y10"], ["G2"]])
+    game.piles = [[], []]
+    game.apply(Play("Y10", (1, 1)))
+    assert viewer_status(view(game, 0), NAMES, lang=ENGLISH) == ("You win round 1 of 3!", False)
+    assert viewer_status(view(game, 1), NAMES, lang=ENGLISH) == (
+        "Hal wins round 1 of 3!",
+        False,
+    )
+
+
+def test_the_end_of_the_match_on_ones_own_screen_says_you() -> None:
+    """Round 2 of 2: Hal wins the round with his last tile, but Bob's total is lower."""
+    game = Game(
+        2,
+        rounds=2,
+        pyramid={(0, 0): "Y20", (0, 2): "R40"},
+        hands=[["Y10"], ["G2", "B2"]],
+        piles=[[], ["R2"]],
+        active=0,
+    )
+    game.round, game.scores = 2, [10, 0]
+    game.apply(Play("Y10", (1, 1)))
+    assert ended(view(game, 1), NAMES, lang=ENGLISH) == "You win the match! Hal won round 2."
+    assert ended(view(game, 0), NAMES, lang=ENGLISH) == "Bob wins the match! You won round 2."
+    assert ended(view(game), NAMES, lang=ENGLISH) == "Bob wins the match! Hal won round 2."
+    game.scores = [3, 3]  # a shared match
+    assert ended(view(game, 1), NAMES, lang=ENGLISH) == (
+        "You share the match with Hal! Hal won round 2."
+    )

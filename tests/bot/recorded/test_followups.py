@@ -69,7 +69,9 @@ async def test_a_reminder_then_the_clock_plays_for_the_absent_player(
     [screen] = outbox.posts_in(dm_of(ALICE))[:1]
     closed = outbox.edits_of(screen.id)[-1].content.splitlines()
     assert closed[0] == "⏰ Your time ran out: a computer player decided for you."
-    assert closed[1].startswith("user11 played") and closed[1] in timed_out.content
+    # Then the turn as posted, told to her ("You played", not her name).
+    assert closed[1] == "You played yellow 40." and "user11" not in "\n".join(closed)
+    assert "user11 played yellow 40." in timed_out.content
 
 
 async def test_a_lobby_that_expires_says_so_on_its_card(

@@ -91,7 +91,7 @@ async def test_the_last_person_leaving_closes_the_table_and_stops_its_computers(
 ) -> None:
     t = await with_a_computer(desk)
     await spot(desk, t, ALICE, "Y40")
-    await desk.leave(CHANNEL, ALICE, "Alice")
+    await desk.leave(CHANNEL, ALICE, "Alice", t)
     await settle(desk)
     gone(desk, t)
 
