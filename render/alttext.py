@@ -353,17 +353,19 @@ def screen_text(
     *,
     title: str | None = None,
     fitting: Sequence[str] = (),
+    headline: str | None = None,
     lang: Language,
 ) -> str:
     """The description of a player's turn screen (:func:`render.render_turn_screen`): their
-    own view, their hand with the tiles of ``fitting`` marked as their buttons mark them."""
+    own view, their hand with the tiles of ``fitting`` marked as their buttons mark them;
+    ``headline`` in place of the decision the view asks, as the picture says it."""
     if view.player is None or view.hand is None:
         raise ValueError("a turn screen shows a hand: it needs a player's own view")
     scene = table_scene(view, names, lang, viewer=view.player)
     return _fit(
         [
             _Part((_title(title),)),
-            _Part((decision(view, names, lang, viewer=view.player),)),
+            _Part((headline or decision(view, names, lang, viewer=view.player),)),
             _Part((_hand(view, fitting, lang),)),
             *_board(view, names, scene, lang, viewer=view.player),
         ]

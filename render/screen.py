@@ -76,7 +76,12 @@ def render_spot_screen(
 
 
 def render_turn_screen(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    headline: str | None = None,
+    lang: Language,
 ) -> bytes:
     """PNG of the board with ``view``'s own hand below it, for that player's private screen.
 
@@ -92,18 +97,30 @@ def render_turn_screen(
     has no hand, raises ValueError. Only that player's hand is drawn. ``names[i]`` is seat i's
     name (any Unicode; missing names become "Player N"). Every word is in ``lang``.
     """
-    return encode.png(turn_screen_image(view, names, title=title, lang=lang))
+    return encode.png(turn_screen_image(view, names, title=title, headline=headline, lang=lang))
 
 
 def turn_screen_image(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    headline: str | None = None,
+    lang: Language,
 ) -> Image.Image:
-    """The turn screen as an RGB image (before palette encoding)."""
-    return _screen_image(view, names, title, lang, None)
+    """The turn screen as an RGB image (before palette encoding); ``headline`` in place of the
+    one the view asks (:func:`viewer_status`), for a screen whose moment the view cannot tell
+    (a turn played but held back: nobody else knows of it yet)."""
+    return _screen_image(view, names, title, lang, None, headline)
 
 
 def _screen_image(
-    view: View, names: Sequence[str], title: str | None, lang: Language, chosen: str | None
+    view: View,
+    names: Sequence[str],
+    title: str | None,
+    lang: Language,
+    chosen: str | None,
+    told: str | None = None,
 ) -> Image.Image:
     """The turn screen; with ``chosen``, the spot step of that tile (:func:`render_spot_screen`)."""
     me, hand = _own(view)
@@ -116,7 +133,9 @@ def _screen_image(
     if title and lay.title_y is not None:
         f = fonts.regular(layout.TITLE_SIZE)
         draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
-    if chosen is None:
+    if told is not None:
+        headline, mine = told, True
+    elif chosen is None:
         headline, mine = viewer_status(view, names, lang)
     else:
         headline, mine = spot_status(view, chosen, lang), True

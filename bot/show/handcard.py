@@ -50,15 +50,20 @@ class HandCard:
         (:func:`bot.languages.player_language`) for a screen sent to them unasked."""
         drawn = [player_names.clean(n) for n in hand.names]
         title = handtexts.hand_title(hand, lang)
+        # A turn held back: the view already waits for the next player, who knows nothing yet.
+        headline = handtexts.held_headline(lang) if hand.decision == "held" else None
         png = await pictures.screen_png(
             hand.view,
             drawn,
             title=title,
+            headline=headline,
             renderer=self.outbox.renderer,
             lang=lang,
         )
         fitting = hand.fitting if hand.decision == "play" else ()
-        said = alttext.screen_text(hand.view, drawn, title=title, fitting=fitting, lang=lang)
+        said = alttext.screen_text(
+            hand.view, drawn, title=title, fitting=fitting, headline=headline, lang=lang
+        )
         content = handtexts.hand_content(
             hand,
             guild_name=await self.outbox.guild_name(hand.guild_id),

@@ -179,6 +179,11 @@ def held_content(hand: Hand, where: str, lang: Language) -> str:
     return clip("\n".join(lines))
 
 
+def held_headline(lang: Language) -> str:
+    """The picture's headline on a turn played and held back: nobody else knows of it yet."""
+    return lang.gettext("Your turn is played: Undo or Done")
+
+
 def undone(lang: Language) -> str:
     """The note on a player's screen after their Undo: their turn again."""
     return f"{em.UNDO} " + lang.gettext("Your turn is taken back: nobody saw it. Play again.")

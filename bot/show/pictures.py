@@ -117,8 +117,10 @@ def _table(v: View, names: list[str], title: str | None, lang: Language) -> byte
     return render_table(v, names, title=title, lang=lang)
 
 
-def _screen(v: View, names: list[str], title: str | None, lang: Language) -> bytes:
-    return render_turn_screen(v, names, title=title, lang=lang)
+def _screen(
+    v: View, names: list[str], title: str | None, headline: str | None, lang: Language
+) -> bytes:
+    return render_turn_screen(v, names, title=title, headline=headline, lang=lang)
 
 
 async def _drawn(
@@ -152,12 +154,16 @@ async def screen_png(
     names: Sequence[str],
     *,
     title: str | None = None,
+    headline: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
 ) -> bytes:
     """A player's turn screen: the board with their own hand below it (only ever sent to that
-    player; ``v`` is their own view), its words in ``lang``."""
-    return await _drawn("turn screen", HAND, _screen, renderer, v, list(names), title, lang)
+    player; ``v`` is their own view), its words in ``lang``; ``headline`` in place of the one
+    the view asks."""
+    return await _drawn(
+        "turn screen", HAND, _screen, renderer, v, list(names), title, headline, lang
+    )
 
 
 def _spots(v: View, names: list[str], tile: str, title: str | None, lang: Language) -> bytes:

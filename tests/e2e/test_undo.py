@@ -139,6 +139,11 @@ async def test_a_misplaced_tile_is_taken_back_before_anyone_sees_it(
         lang.gettext("**Your turn is played** at {table} in {where}: nobody has seen it yet.")[:12]
         in screen.content
     )
+    # Its picture says so too, not "Waiting for Bob to play": Bob has not been told.
+    (picture,) = screen.attachments
+    said = picture.description or ""
+    assert handtexts.held_headline(lang) in said.splitlines()
+    assert world.bob.name not in said.splitlines()[1]
     # Nothing of it is told: no post, no edit, no direct message; nothing drawn or stored.
     assert seen_by_others(table, world) == seen
     stored = await stored_table(db_url, table_id)

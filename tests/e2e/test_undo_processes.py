@@ -65,7 +65,13 @@ async def test_an_undo_racing_the_end_of_its_window_has_one_outcome(
         procs.advance_clock(left + 0.05)
     ix = await tap
     await all_answered(table)
-    await asyncio.sleep(1.0)  # ten looks of every process's timers, whatever they do
+    # Whatever the outcome, no turn stays held once the window has passed: wait for the timers
+    # (every 0.1 s in each process; far slower on a loaded machine), then for them to settle.
+    for _ in range(150):
+        if (await procs.store.get_table(table_id)).held is None:
+            break
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.0)  # ten more looks of every process's timers, whatever they do
 
     now = await procs.store.get_table(table_id)
     log = await procs.store.action_log(table_id)
@@ -77,6 +83,11 @@ async def test_an_undo_racing_the_end_of_its_window_has_one_outcome(
         await table.screen_after(screen, revisions, "her turn again", ix, is_players_turn)
     else:  # handed on: once, and her Undo was told why not
         assert [a.action for a in log] == [{"play": "Y40", "at": "1,1"}, {"fall": "left"}]
+        await table.fake.wait_for(
+            lambda: [m for m in table.game_messages() if m.id > game.id], timeout=15
+        )
+        await asyncio.sleep(0.5)  # time for a second post, were one to come
+        posted = [m for m in table.game_messages() if m.id > game.id]
         assert len(posted) == 1
         assert refusal_text(Why.TURN_HANDED_ON) in answers(table.fake, ix)
         assert TableDriver.decider(await table.settled_game(game.id)) == bob.id
