@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from data import rows as R
 from data.model import Absence
 from data.sql import Sql
 
@@ -37,6 +38,9 @@ AWAY_AFTER_TIMEOUTS = (
     "UPDATE absences SET away_until = ?, auto = ?, timeouts = 0 "
     "WHERE guild_id = ? AND user_id = ? AND timeouts >= ?"
 )
+
+
+GAMES = "SELECT id, seats FROM tables WHERE guild_id = ? AND status = 'playing' ORDER BY id"
 
 
 def absence_of(row: Sequence[Any]) -> Absence:
@@ -68,6 +72,19 @@ class SharedAbsences:
             COUNT_TIMEOUT, (guild_id, user_id, False), what="a time-out", repeatable=False
         )
         return int(rows[0][0])
+
+    async def seated_games(self, guild_id: int, user_id: int) -> list[int]:
+        """The running games of the server where the player holds a seat (their seats read
+        here: a server has few running games, and no dialect's JSON is needed)."""
+        found = []
+        for table_id, seats in await self._sql.fetch(GAMES, (guild_id,)):
+            try:
+                seated = R.parse_seats(seats) if isinstance(seats, str) else ()
+            except ValueError:
+                continue  # an unreadable row is reported by its own reads
+            if any(s.user_id == user_id and s.ai is None for s in seated):
+                found.append(int(table_id))
+        return found
 
     async def away_after_timeouts(
         self, guild_id: int, user_id: int, until: float, timeouts: int

@@ -433,6 +433,9 @@ class GuildSettings:
     language: str | None = None
     """The language ``/fp-settings`` chose for the posts of the server's new tables (a
     language code, ``"fr"``); None: the server's own language (:attr:`guild_locale`)."""
+    away_after: int = 2
+    """After the clock ran out on this many decisions of a player in a row, they are set away
+    (a computer plays their decisions at once until they come back); 0: never."""
     guild_locale: str | None = None
     """The server's language as Discord last told the bot (``guild_locale`` of an interaction
     there: a Discord locale tag, ``"fr"``, ``"en-US"``); None: not seen yet. Written by

@@ -20,14 +20,16 @@ The jobs, one module each: :mod:`~bot.service.results` (what the service answers
 :mod:`~bot.service.core` (reading tables, what a table shows, who may act where),
 :mod:`~bot.service.hands` (a player's hand), :mod:`~bot.service.writing` (writing a decision,
 its deadlines), :mod:`~bot.service.lobby`, :mod:`~bot.service.leaving` (``/fp leave``,
-``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.players`
-(computer players, the fire die, the timers), :mod:`~bot.service.choices` (players' and
-servers' choices), :mod:`~bot.service.languages` (who speaks which language), and
-:mod:`~bot.service.table` which puts them together.
+``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.breaks`
+(players away, paused games), :mod:`~bot.service.players` (computer players, the fire die, the
+timers), :mod:`~bot.service.choices` (players' and servers' choices),
+:mod:`~bot.service.languages` (who speaks which language), and :mod:`~bot.service.table` which
+puts them together.
 """
 
 from bot.service.core import (
     AI_GRACE_S,
+    AWAY_MAX_S,
     DEFAULT_REMINDER_S,
     DEFAULT_TURN_LIMIT_S,
     LOBBY_TTL_S,
@@ -38,6 +40,7 @@ from bot.service.core import (
     MIN_SEATS,
     MIN_TURN_LIMIT_S,
     NEXT_ROUND_PAUSE_S,
+    PAUSE_MAX_S,
     TIMEOUT_LEVEL,
     AiPlayer,
     Clock,
@@ -51,6 +54,7 @@ from bot.service.results import (
     DEFAULT_UNDO_S,
     MAX_SOLO_UNDO_S,
     MAX_UNDO_S,
+    AwayChange,
     Board,
     Hand,
     HeldScreen,
@@ -58,12 +62,15 @@ from bot.service.results import (
     LobbyExpired,
     MatchResult,
     NoUndo,
+    Paused,
     Prompt,
     PromptKind,
     Reminder,
+    Resumed,
     SpotChoice,
     Step,
     TimerOutcome,
+    WentAway,
     undo_window,
 )
 from bot.service.settings import SettingsChange
@@ -72,6 +79,7 @@ from engine import labelled_spots as spot_labels
 
 __all__ = [
     "AI_GRACE_S",
+    "AWAY_MAX_S",
     "DEFAULT_REMINDER_S",
     "DEFAULT_TURN_LIMIT_S",
     "DEFAULT_UNDO_S",
@@ -85,9 +93,11 @@ __all__ = [
     "MIN_SEATS",
     "MIN_TURN_LIMIT_S",
     "NEXT_ROUND_PAUSE_S",
+    "PAUSE_MAX_S",
     "SERVER_LANGUAGE",
     "TIMEOUT_LEVEL",
     "AiPlayer",
+    "AwayChange",
     "Board",
     "Clock",
     "Dealer",
@@ -97,15 +107,18 @@ __all__ = [
     "LobbyExpired",
     "MatchResult",
     "NoUndo",
+    "Paused",
     "Place",
     "Prompt",
     "PromptKind",
     "Reminder",
+    "Resumed",
     "SettingsChange",
     "SpotChoice",
     "Step",
     "TableService",
     "TimerOutcome",
+    "WentAway",
     "default_ai",
     "first_legal",
     "hand_digest",

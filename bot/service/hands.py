@@ -95,7 +95,7 @@ class PlayerHands(TableCore):
             dm_on_turn=prefs.dm_on_turn,
             decision=decision,
             fitting=tuple(fitting),
-            deadline=table.deadline if decision != "wait" else None,
+            deadline=table.deadline if decision != "wait" and not self._paused(table) else None,
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
             round_won=won,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from data.store import (
+    Pause,
     Table,
     TableOptions,
 )
@@ -49,6 +51,9 @@ class Prompt:
     tile: str | None = None
     at: Pos | None = None
     deadline: float | None = None
+    away: bool = False
+    """The person who owns the decision is away: a computer makes it for them at once
+    (``user_id`` is then None, as for a computer player)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,14 @@ class Board:
     view: View | None
     """The public view (no hand in it); None for a lobby."""
     prompt: Prompt
+    away: Mapping[int, float] = field(default_factory=dict)
+    """Seat -> until when (unix time) of each person seated who is away now (``/fp away``): a
+    computer plays their decisions at once."""
+
+    @property
+    def pause(self) -> Pause | None:
+        """The running game's pause (``/fp pause``), while it lasts: no clock runs."""
+        return self.table.pause if self.table.status == "playing" else None
 
     @property
     def table_id(self) -> int:
@@ -282,6 +295,8 @@ class Step:
     """The seat whose decision this was (None: the game itself)."""
     timed_out: bool = False
     """A computer player decided for an absent player whose time ran out."""
+    away: bool = False
+    """A computer player decided at once for a player who is away (``/fp away``)."""
     hands: tuple[Hand, ...] = ()
     """Hands of people that changed (or were dealt): send each to its owner."""
     results: MatchResult | None = None
@@ -300,6 +315,9 @@ class Step:
     handed on at once, with no undo (its screen says so); None otherwise."""
     passed_to: str | None = None
     """With ``no_undo`` ``"passed"``: the name of the player the decision passed to."""
+    back: bool = False
+    """The person whose decision this was had been away (``/fp away``): this decision of
+    their own brought them back."""
 
 
 @dataclass(frozen=True)
@@ -336,4 +354,60 @@ class LobbyExpired:
     board: Board
 
 
-TimerOutcome = Step | Reminder | LobbyExpired
+@dataclass(frozen=True)
+class AwayChange:
+    """A player stepped away in a server (``/fp away``) or came back (``/fp away off``, the
+    "I'm back" button, or a decision of their own)."""
+
+    guild_id: int
+    user_id: int
+    until: float | None
+    """Away until then (unix time); None: back."""
+    boards: tuple[Board, ...] = ()
+    """Their running games in the server, as they now stand (their seats show it; a decision
+    of theirs pending there is now the computer's)."""
+    changed: bool = True
+    """False: nothing changed (back, but they were not away)."""
+
+
+@dataclass(frozen=True)
+class WentAway:
+    """The clock ran out on several decisions of a player in a row (the server's
+    :attr:`~data.store.GuildSettings.away_after`): they are set away, told once privately how
+    to come back, and the table where it happened is told once."""
+
+    board: Board
+    """The table where the clock ran out last."""
+    user_id: int
+    seat: int
+    until: float
+    timeouts: int
+    """The decisions in a row the clock ran out on."""
+    dm: bool
+    """Whether they are told by direct message (else the table's notice mentions them)."""
+    language: str
+    """Their language, for the direct message."""
+    boards: tuple[Board, ...] = ()
+    """Their other running games in the server, as they now stand."""
+
+
+@dataclass(frozen=True)
+class Paused:
+    """A running game was paused (``/fp pause``, or paused again with a new end): its pause is
+    :attr:`Board.pause`."""
+
+    board: Board
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A paused game goes on: resumed by someone (``/fp resume``), or at the pause's end."""
+
+    board: Board
+    name: str | None
+    """Who resumed it, as the table shows them (None: the pause ended)."""
+    paused_s: float
+    """How long it was paused: every clock of the table moved on by that much."""
+
+
+TimerOutcome = Step | Reminder | LobbyExpired | WentAway | Resumed
