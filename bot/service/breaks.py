@@ -2,10 +2,10 @@
 
 - **Away** (``/fp away``, per server and player, kept in the store across every table and
   process): a computer makes each of the player's decisions at once, at every table of theirs in
-  that server, without a reminder or a direct message; ``/fp away off``, the "I'm back" button or
-  any decision of their own brings them back (:meth:`Writing._own_decision`). A player whose
-  clock ran out on several decisions in a row (the server's ``away_after``) is set away by the
-  timer loop (:meth:`Breaks._timed_out`).
+  that server, without a reminder or a direct message; ``/fp away off:True``, the "I'm back"
+  button or any decision of their own brings them back (:meth:`Writing._own_decision`). A
+  player whose clock ran out on several decisions in a row (the server's ``away_after``) is set
+  away by the timer loop (:meth:`Breaks._timed_out`).
 - **Pause** (``/fp pause``, by the host or someone who can manage the channel): no clock of the
   table runs and no reminder goes out until ``/fp resume`` or the pause's end. The pause keeps the
   time the pending decision had left; its end is the table's deadline while it lasts, so the timer
@@ -58,7 +58,7 @@ class Breaks(Writing):
         return AwayChange(guild_id, user_id, until, await self.away_boards(guild_id, user_id))
 
     async def come_back(self, guild_id: int, user_id: int) -> AwayChange:
-        """``/fp away off`` or the "I'm back" button: the player's decisions in the server are
+        """``/fp away off:True`` or the "I'm back" button: the player's decisions in the server are
         theirs again (``changed`` False if they were not away)."""
         ended = await self.store.end_away(guild_id, user_id)
         if ended is None or not ended.away_at(self.clock()):

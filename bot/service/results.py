@@ -356,7 +356,7 @@ class LobbyExpired:
 
 @dataclass(frozen=True)
 class AwayChange:
-    """A player stepped away in a server (``/fp away``) or came back (``/fp away off``, the
+    """A player stepped away in a server (``/fp away``) or came back (``/fp away off:True``, the
     "I'm back" button, or a decision of their own)."""
 
     guild_id: int

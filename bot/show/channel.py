@@ -26,8 +26,8 @@ from bot import budget, names
 from bot.errors import NotShown, Why
 from bot.kept import Kept
 from bot.languages import table_language
-from bot.service import Board, LeftGame, MatchResult, Reminder, Step
-from bot.show import buttons, lobbycard, pictures, texts, turntexts
+from bot.service import Board, LeftGame, MatchResult, Reminder, Resumed, Step, WentAway
+from bot.show import breaktexts, buttons, lobbycard, pictures, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, attachment, ping
@@ -49,6 +49,11 @@ Clicked = tuple[int, Callable[..., Awaitable[Any]]]
 def drawn(players: tuple[str, ...]) -> list[str]:
     """Names as pictures show them: cleaned like names in text (:func:`bot.names.clean`)."""
     return [names.clean(n) for n in players]
+
+
+def chips_of(board: Board) -> pictures.Chips:
+    """What the players' chips show of the table beyond its game: who is away, and its pause."""
+    return pictures.Chips(dict(board.away), board.pause is not None)
 
 
 def lobby_message(
@@ -89,6 +94,7 @@ class TableChannel:
             title=title,
             renderer=self.outbox.renderer,
             lang=lang,
+            chips=chips_of(board),
         )
         said = alttext.table_text(board.view, names, title=title, lang=lang)
         return [attachment(png, "pyramid.png", said)]
@@ -118,6 +124,7 @@ class TableChannel:
             title=title,
             renderer=self.outbox.renderer,
             lang=lang,
+            chips=chips_of(board),
         )
         if pic.animated:
             said = alttext.turn_text(events, board.view, names, title=title, lang=lang)
@@ -425,6 +432,21 @@ class TableChannel:
         except discord.HTTPException as err:
             log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
 
+    async def show_on_lobby(self, board: Board) -> None:
+        """A running game's lobby card brought up to date with what changed without a move (a
+        pause, a player away or back)."""
+        message_id = Kept.LOBBY.of(board.table.messages)
+        if message_id is None or board.table.status != "playing":
+            return
+        target = self.outbox.message(board.lobby_channel_id, message_id, board.guild_id)
+        card = lobby_message(board, game_link=self.game_link(board))
+        try:
+            await self.outbox.edit_kept_unversioned(
+                board.table_id, Kept.LOBBY, board.version, target, card
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
+
     async def lobby_clicked(
         self, board: Board, edit: Callable[..., Awaitable[Any]], *, started: bool = False
     ) -> None:
@@ -491,6 +513,41 @@ class TableChannel:
             Message(
                 turntexts.aborted(board, name, table_language(board), by=by),
                 pings=tuple(turntexts.aborted_pings(board, by)),
+            ),
+            board.guild_id,
+        )
+
+    async def paused(self, board: Board) -> None:
+        """``/fp pause``: the channel is told who paused the game, until when, and why."""
+        await self.outbox.send(
+            board.channel_id,
+            Message(breaktexts.paused(board, table_language(board))),
+            board.guild_id,
+        )
+
+    async def resumed(self, done: Resumed) -> None:
+        """A paused game goes on (``/fp resume``, or the pause's end): the channel is told, with
+        who decides now and by when. Nobody is pinged: whoever decides was told when their
+        decision began."""
+        board = done.board
+        lang = table_language(board)
+        await self.outbox.send(
+            board.channel_id,
+            Message(
+                breaktexts.resumed(done, turntexts.prompt_line(board, lang, spectator=False), lang)
+            ),
+            board.guild_id,
+        )
+
+    async def went_away(self, went: WentAway) -> None:
+        """The clock set a player away: the table where it happened is told once (the player is
+        mentioned when no direct message tells them how to come back)."""
+        board = went.board
+        await self.outbox.send(
+            board.channel_id,
+            Message(
+                breaktexts.went_away(went, table_language(board)),
+                pings=() if went.dm else (went.user_id,),
             ),
             board.guild_id,
         )

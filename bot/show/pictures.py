@@ -23,6 +23,8 @@ from typing import Any, Final, TypeVar
 from engine import Event, View
 from i18n import Language
 from render import (
+    NO_CHIPS,
+    Chips,
     TurnPicture,
     render_spot_screen,
     render_table,
@@ -33,6 +35,8 @@ from render.records import CardRow, render_card
 from render.summary import Moment, render_end, render_summary
 
 log = logging.getLogger(__name__)
+
+__all__ = ["NO_CHIPS", "Chips"]  # (what the show side passes on to the pictures' chips)
 
 T = TypeVar("T")
 
@@ -113,8 +117,8 @@ def _checked(data: bytes, what: str) -> bytes:
     return data
 
 
-def _table(v: View, names: list[str], title: str | None, lang: Language) -> bytes:
-    return render_table(v, names, title=title, lang=lang)
+def _table(v: View, names: list[str], title: str | None, lang: Language, chips: Chips) -> bytes:
+    return render_table(v, names, title=title, lang=lang, chips=chips)
 
 
 def _screen(
@@ -143,10 +147,11 @@ async def table_png(
     title: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> bytes:
-    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move;
-    its words in ``lang``."""
-    return await _drawn("table", URGENT, _table, renderer, v, list(names), title, lang)
+    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move,
+    the players away and a pause on their ``chips``; its words in ``lang``."""
+    return await _drawn("table", URGENT, _table, renderer, v, list(names), title, lang, chips)
 
 
 async def screen_png(
@@ -192,8 +197,9 @@ def _turn(
     names: list[str],
     title: str | None,
     lang: Language,
+    chips: Chips,
 ) -> TurnPicture:
-    return render_turn(before, events, after, names, title=title, lang=lang)
+    return render_turn(before, events, after, names, title=title, lang=lang, chips=chips)
 
 
 async def turn_picture(
@@ -205,15 +211,17 @@ async def turn_picture(
     title: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> TurnPicture:
     """The one picture of a move's message: the chain reaction as an animation ending on the
     board, or the board alone when nothing happened beyond the placement (or when the
-    animation would be too large, or could not be drawn); its words in ``lang``."""
+    animation would be too large, or could not be drawn); its words in ``lang``, the board's
+    ``chips``."""
     run = renderer.run if renderer is not None else _in_thread
     if has_mayhem(events):
         try:
             pic: TurnPicture = await run(
-                URGENT, _turn, before, list(events), after, list(names), title, lang
+                URGENT, _turn, before, list(events), after, list(names), title, lang, chips
             )
         except Exception:
             log.exception("could not draw the turn's animation")
@@ -221,7 +229,7 @@ async def turn_picture(
             if len(pic.data) <= MAX_ATTACHMENT_BYTES:
                 return pic
             log.warning("turn animation too large (%d bytes); the board only", len(pic.data))
-    board = await table_png(after, names, title=title, renderer=renderer, lang=lang)
+    board = await table_png(after, names, title=title, renderer=renderer, lang=lang, chips=chips)
     return TurnPicture(board, False)
 
 
