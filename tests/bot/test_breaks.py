@@ -13,7 +13,9 @@ import pytest
 from bot.errors import BadRequest, NotAllowed, Stale, Why
 from bot.service import AWAY_MAX_S, Resumed, Step, TableService, WentAway
 from bot.service.core import AI_GRACE_S
+from data.records import records_for
 from data.store import Absence, GuildSettings, Store
+from rating import person_key
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock, lobby, play_tile, state
 
@@ -211,3 +213,45 @@ async def test_only_the_host_or_a_channel_manager_pauses_a_running_game(
     await service.pause(CHANNEL, BOB, "Bob", "a manager", DAY, may_manage=True)
     with pytest.raises(NotAllowed):
         await service.resume(CHANNEL, BOB, "Bob", may_manage=False)
+
+
+async def test_the_stats_count_a_turn_played_for_a_player_as_the_computers_not_theirs(
+    service: TableService, store: Store, clock: ManualClock
+) -> None:
+    # Alice's yellow 40 on yellow 2 and red 4 collapses; Bob's red 2 then fits.
+    collapse = state(
+        players=2,
+        pyramid={"0,0": "Y2", "0,2": "R4"},
+        hands=[["Y40", "B2"], ["R2", "G2"]],
+        piles=[["R20"], ["G20"]],
+    )
+    stats = {}
+    for played_by in ("the clock", "away", "herself"):
+        t = await lobby(service, ALICE, BOB)
+        await service.start_from_state(t, ALICE, collapse)
+        if played_by == "the clock":
+            clock.advance(LIMIT_S + 1)
+            assert (await service.run_timers(t))[0]  # the computer plays her turn, falls too
+        elif played_by == "away":
+            await service.go_away(GUILD, ALICE, DAY)
+            while (step := await service.advance(t)) is not None and step.actor == 0:
+                pass
+            await service.come_back(GUILD, ALICE)
+        else:
+            hand = await service.hand(t, ALICE)
+            step = await play_tile(service, t, ALICE, "Y40", hand.digest)
+            while step.board.prompt.kind == "fall":
+                step = await service.fall(t, step.board.version, ALICE, "left")
+        assert (await service.board_of(t)).prompt.user_id == BOB
+        await service.abort(CHANNEL, ALICE, may_manage=False)  # rated as it stood
+        records = records_for(store)
+        await records.rate_pending()
+        found = await records.player_stats(GUILD, person_key(ALICE))
+        assert found is not None
+        stats[played_by] = found.record
+        await store.end_away(GUILD, ALICE)  # (the time-out's count, for the next match)
+    # Her own placement counts once; the computer's turns for her never did.
+    assert stats["herself"].collapses == 1 and stats["herself"].tiles_taken > 0
+    assert stats["away"].collapses == 0 and stats["away"].tiles_taken == 0
+    assert stats["the clock"].collapses == 0 and stats["the clock"].tiles_taken == 0
+    assert stats["herself"].matches == 3
