@@ -48,7 +48,7 @@ class Chips:
     away: Mapping[int, float] = field(default_factory=dict)
     """Seat -> until when (unix time) of each player who is away: a computer plays for them."""
     paused: bool = False
-    """The game is paused: no clock runs."""
+    """The game is paused: the clock of whoever decides next does not run."""
 
 
 NO_CHIPS: Final = Chips()

@@ -190,12 +190,12 @@ def draw_chip(
 def _tag(view: View, i: int, won: frozenset[int], lang: Language, chips: Chips) -> tuple[str, str]:
     """The chip's tag and its short form: ``("▶ to play", "▶")``; empty for most chips."""
     p = view.pending
-    if p is not None and i == p.player and chips.paused:
-        return (lang.pgettext("chip", "‖ paused"), "‖")
     until = chips.away.get(i)
     if until is not None and not crowned(view):
         day = lang.format_day(until)
         return (lang.pgettext("chip", "☾ away until {day}").format(day=day), "☾")
+    if p is not None and i == p.player and chips.paused:
+        return (lang.pgettext("chip", "‖ paused"), "‖")
     if p is None:
         if i in won and match_over(view):
             return (lang.pgettext("chip", "★ winner"), "★")
