@@ -18,10 +18,10 @@ from typing import Any, Final
 import discord
 
 from bot import emoji as em
+from bot import replies  # the module, as it imports bot.show, which shows this button
 from bot.components import PRIVATE, RESTARTING, place_of
 from bot.errors import Stale, Why
 from bot.languages import clicker_language
-from bot.replies import guarded
 from i18n import Language
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class BackButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
                 clicker_language(interaction).gettext(RESTARTING), ephemeral=True
             )
             return
-        async with guarded(interaction, None, "button away back"):
+        async with replies.guarded(interaction, None, "button away back"):
             place = place_of(interaction)
             if place is None or place not in PRIVATE or not 0 < self.guild_id <= MAX_GUILD:
                 raise Stale(Why.MISPLACED_BUTTON)
