@@ -102,6 +102,8 @@ class PlayerHands(TableCore):
             begins=begins and decision != "wait",
             table_number=table.number,
             language=self.languages.of_player(prefs),
+            away=self._away_seats(table),
+            paused=self._paused(table) is not None,
         )
 
     async def _since(self, table: Table, seat: int) -> tuple[list[tuple[Event, ...]], Event | None]:

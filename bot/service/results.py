@@ -219,6 +219,10 @@ class Hand:
     held: HeldScreen | None = None
     """The turn the player may still take back (with ``decision`` ``"held"``): ``view`` shows
     the table after it, and their hand before its draw."""
+    away: Mapping[int, float] = field(default_factory=dict)
+    """Seat -> until when of each person seated who is away now (:attr:`Board.away`)."""
+    paused: bool = False
+    """The game is paused (``/fp pause``): no clock runs."""
 
     @property
     def told_by_dm(self) -> bool:

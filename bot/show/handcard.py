@@ -59,6 +59,7 @@ class HandCard:
             headline=headline,
             renderer=self.outbox.renderer,
             lang=lang,
+            chips=pictures.Chips(dict(hand.away), hand.paused and hand.decision != "wait"),
         )
         fitting = hand.fitting if hand.decision == "play" else ()
         said = alttext.screen_text(

@@ -122,9 +122,14 @@ def _table(v: View, names: list[str], title: str | None, lang: Language, chips: 
 
 
 def _screen(
-    v: View, names: list[str], title: str | None, headline: str | None, lang: Language
+    v: View,
+    names: list[str],
+    title: str | None,
+    headline: str | None,
+    lang: Language,
+    chips: Chips,
 ) -> bytes:
-    return render_turn_screen(v, names, title=title, headline=headline, lang=lang)
+    return render_turn_screen(v, names, title=title, headline=headline, lang=lang, chips=chips)
 
 
 async def _drawn(
@@ -162,12 +167,13 @@ async def screen_png(
     headline: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> bytes:
     """A player's turn screen: the board with their own hand below it (only ever sent to that
     player; ``v`` is their own view), its words in ``lang``; ``headline`` in place of the one
-    the view asks."""
+    the view asks; the players away and a pause on their ``chips``."""
     return await _drawn(
-        "turn screen", HAND, _screen, renderer, v, list(names), title, headline, lang
+        "turn screen", HAND, _screen, renderer, v, list(names), title, headline, lang, chips
     )
 
 

@@ -38,6 +38,7 @@ async def test_an_away_players_decision_is_the_computers_at_once_with_no_notice(
     t = await started(service, ALICE, BOB, CAROL)
     board = await service.board_of(t)
     assert board.away == {1: clock() + 3 * DAY}
+    assert (await service.hand(t, CAROL)).away == board.away  # her screen shows it too
 
     hand = await service.hand(t, ALICE)
     step = await play_tile(service, t, ALICE, "Y40", hand.digest)
@@ -155,6 +156,8 @@ async def test_a_pause_stops_the_clock_and_the_decision_gets_the_time_it_had_lef
     assert pause is not None and pause.reason == "dinner at home" and pause.name == "Alice"
     assert pause.left == LIMIT_S - 3600 and pause.reminder_left == REMINDER_S - 3600
     assert paused.board.prompt.deadline is None  # no clock runs: no deadline shown
+    mine = await service.hand(t, ALICE)
+    assert mine.paused and mine.deadline is None
     table = await store.get_table(t)
     assert (table.deadline, table.reminder_at) == (clock() + 2 * DAY, None)
     assert table.version == before.version  # the buttons stay good

@@ -7,7 +7,7 @@ from __future__ import annotations
 import i18n
 from engine import Game, view
 from i18n import ENGLISH
-from render import NO_CHIPS, Chips, render_table, render_turn
+from render import NO_CHIPS, Chips, render_table, render_turn, render_turn_screen
 from render.table import _tag, crowned
 
 FRENCH = i18n.catalogs.language("fr")
@@ -39,3 +39,10 @@ def test_chips_change_the_picture_and_none_leave_it_as_it_was() -> None:
     assert render_table(v, NAMES, lang=ENGLISH, chips=Chips(paused=True)) != plain
     turn = render_turn(v, [], v, NAMES, lang=ENGLISH, chips=Chips({1: DEC_24}))
     assert turn.data == render_table(v, NAMES, lang=ENGLISH, chips=Chips({1: DEC_24}))
+
+
+def test_a_players_turn_screen_shows_the_same_chips() -> None:
+    mine = view(Game.new(3, 2), 0)
+    plain = render_turn_screen(mine, NAMES, lang=ENGLISH)
+    assert render_turn_screen(mine, NAMES, lang=ENGLISH, chips=NO_CHIPS) == plain
+    assert render_turn_screen(mine, NAMES, lang=ENGLISH, chips=Chips({1: DEC_24})) != plain
