@@ -259,7 +259,8 @@ class Players(Undoing, Breaks):
             except VersionConflict:
                 return out  # another process sent it
             seat_obj = table.seats[p.player]
-            if seat_obj.ai is None and seat_obj.user_id is not None:
+            away = p.player in self._away_seats(table)  # (nobody is reminded while away)
+            if seat_obj.ai is None and seat_obj.user_id is not None and not away:
                 prefs = await self.store.get_prefs(seat_obj.user_id)
                 dm = (
                     prefs.hand_mode == "dm"

@@ -258,3 +258,12 @@ async def test_the_stats_count_a_turn_played_for_a_player_as_the_computers_not_t
     assert stats["away"].collapses == 0 and stats["away"].tiles_taken == 0
     assert stats["the clock"].collapses == 0 and stats["the clock"].tiles_taken == 0
     assert stats["herself"].matches == 3
+
+
+async def test_a_player_who_went_away_with_a_reminder_due_is_not_reminded(
+    service: TableService, store: Store, clock: ManualClock
+) -> None:
+    t = await started(service, ALICE, BOB, CAROL)
+    await service.go_away(GUILD, ALICE, DAY)  # (her decision is the computer's from now on)
+    clock.advance(REMINDER_S + 1)  # the reminder of her decision, written before, comes due
+    assert await service.run_timers(t) == []
