@@ -204,8 +204,8 @@ class TableCore:
 
     def _away_seats(self, table: Table) -> dict[int, float]:
         """Seat -> until when of each person seated who is away now (``/fp away``): a
-        computer plays their decisions at once."""
-        if table.status != "playing" or not table.absences:
+        computer plays their decisions at once (in a lobby: it will)."""
+        if table.status not in ("lobby", "playing") or not table.absences:
             return {}
         now = self.clock()
         away: dict[int, float] = {}
@@ -274,7 +274,7 @@ class TableCore:
     def board(self, table: Table, game: Game | None = None) -> Board:
         """What the channel shows for a table now."""
         if table.status == "lobby":
-            return Board(table, None, Prompt("lobby"))
+            return Board(table, None, Prompt("lobby"), self._away_seats(table))
         if game is None and table.state is not None:
             game = self._game(table)
         if game is None:

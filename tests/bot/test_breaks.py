@@ -267,3 +267,16 @@ async def test_a_player_who_went_away_with_a_reminder_due_is_not_reminded(
     await service.go_away(GUILD, ALICE, DAY)  # (her decision is the computer's from now on)
     clock.advance(REMINDER_S + 1)  # the reminder of her decision, written before, comes due
     assert await service.run_timers(t) == []
+
+
+async def test_a_lobby_shows_who_is_away_and_their_first_turn_is_the_computers(
+    service: TableService, store: Store, clock: ManualClock
+) -> None:
+    await service.go_away(GUILD, ALICE, DAY)
+    t = await lobby(service, ALICE, BOB)
+    assert (await service.board_of(t)).away == {0: clock() + DAY}  # the card warns the table
+    step = await service.start_from_state(t, ALICE, state(players=2, hands=[["Y40"], ["R2"]],
+                                                          piles=[["R20"], ["G20"]]))  # fmt: skip
+    assert step.board.prompt.away and step.board.prompt.user_id is None
+    assert not [h for h in step.hands if h.begins]  # nobody is told: it is the computer's
+    assert (await store.get_table(t)).deadline == clock() + AI_GRACE_S
