@@ -103,7 +103,7 @@ class PlayerHands(TableCore):
             table_number=table.number,
             language=self.languages.of_player(prefs),
             away=self._away_seats(table),
-            paused=self._paused(table) is not None,
+            paused_until=pause.until if (pause := self._paused(table)) is not None else None,
         )
 
     async def _since(self, table: Table, seat: int) -> tuple[list[tuple[Event, ...]], Event | None]:

@@ -221,8 +221,8 @@ class Hand:
     the table after it, and their hand before its draw."""
     away: Mapping[int, float] = field(default_factory=dict)
     """Seat -> until when of each person seated who is away now (:attr:`Board.away`)."""
-    paused: bool = False
-    """The game is paused (``/fp pause``): no clock runs."""
+    paused_until: float | None = None
+    """While the game is paused (``/fp pause``), when the pause ends: no clock runs."""
 
     @property
     def told_by_dm(self) -> bool:

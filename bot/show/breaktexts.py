@@ -58,11 +58,14 @@ def played_for_away(board: Board, seat: int, lang: Language) -> str:
 def pause_line(board: Board, lang: Language) -> str:
     """While a game is paused, under who decides next (empty otherwise)."""
     pause = board.pause
-    if pause is None:
-        return ""
+    return "" if pause is None else paused_until(pause.until, lang)
+
+
+def paused_until(until: float, lang: Language) -> str:
+    """A paused game's line: until when no clock runs (the channel's, a player's screen's)."""
     return f"{em.PAUSED} " + lang.gettext(
         "The game is paused until {when}: no clock runs until then."
-    ).format(when=moment(pause.until))
+    ).format(when=moment(until))
 
 
 def paused(board: Board, lang: Language) -> str:

@@ -90,15 +90,16 @@ class TableChannel:
             return []
         lang = table_language(board)
         names, title = drawn(board.names), turntexts.picture_title(board, lang)
+        chips = chips_of(board)
         png = await pictures.table_png(
             board.view,
             names,
             title=title,
             renderer=self.outbox.renderer,
             lang=lang,
-            chips=chips_of(board),
+            chips=chips,
         )
-        said = alttext.table_text(board.view, names, title=title, lang=lang)
+        said = alttext.table_text(board.view, names, title=title, lang=lang, chips=chips)
         return [attachment(png, "pyramid.png", said)]
 
     async def step_files(self, step: Step) -> list[discord.File]:
@@ -118,6 +119,7 @@ class TableChannel:
             return await self.board_files(board)
         lang = table_language(board)
         names, title = drawn(board.names), turntexts.picture_title(board, lang)
+        chips = chips_of(board)
         pic = await pictures.turn_picture(
             before,
             events,
@@ -126,12 +128,12 @@ class TableChannel:
             title=title,
             renderer=self.outbox.renderer,
             lang=lang,
-            chips=chips_of(board),
+            chips=chips,
         )
         if pic.animated:
-            said = alttext.turn_text(events, board.view, names, title=title, lang=lang)
+            said = alttext.turn_text(events, board.view, names, title=title, lang=lang, chips=chips)
         else:
-            said = alttext.table_text(board.view, names, title=title, lang=lang)
+            said = alttext.table_text(board.view, names, title=title, lang=lang, chips=chips)
         return [attachment(pic.data, f"pyramid.{pic.extension}", said)]
 
     async def board_message(self, board: Board, content: str | None = None) -> Message:

@@ -13,8 +13,10 @@ import pytest
 from bot.errors import BadRequest, NotAllowed, Stale, Why
 from bot.service import AWAY_MAX_S, Resumed, Step, TableService, WentAway
 from bot.service.core import AI_GRACE_S
+from bot.show import handtexts
 from data.records import records_for
 from data.store import Absence, GuildSettings, Store
+from i18n import ENGLISH
 from rating import person_key
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock, lobby, play_tile, state
@@ -157,7 +159,8 @@ async def test_a_pause_stops_the_clock_and_the_decision_gets_the_time_it_had_lef
     assert pause.left == LIMIT_S - 3600 and pause.reminder_left == REMINDER_S - 3600
     assert paused.board.prompt.deadline is None  # no clock runs: no deadline shown
     mine = await service.hand(t, ALICE)
-    assert mine.paused and mine.deadline is None
+    assert mine.paused_until == pause.until and mine.deadline is None
+    assert "The game is paused until <t:" in handtexts.hand_content(mine, lang=ENGLISH)
     table = await store.get_table(t)
     assert (table.deadline, table.reminder_at) == (clock() + 2 * DAY, None)
     assert table.version == before.version  # the buttons stay good

@@ -7,7 +7,7 @@ from __future__ import annotations
 import i18n
 from engine import Game, view
 from i18n import ENGLISH
-from render import NO_CHIPS, Chips, render_table, render_turn, render_turn_screen
+from render import NO_CHIPS, Chips, alttext, render_table, render_turn, render_turn_screen
 from render.table import _tag, crowned
 
 FRENCH = i18n.catalogs.language("fr")
@@ -46,3 +46,16 @@ def test_a_players_turn_screen_shows_the_same_chips() -> None:
     plain = render_turn_screen(mine, NAMES, lang=ENGLISH)
     assert render_turn_screen(mine, NAMES, lang=ENGLISH, chips=NO_CHIPS) == plain
     assert render_turn_screen(mine, NAMES, lang=ENGLISH, chips=Chips({1: DEC_24})) != plain
+
+
+def test_the_pictures_descriptions_say_what_the_chips_show() -> None:
+    v = view(Game.new(3, 2), None)
+    chips = Chips({1: DEC_24}, paused=True)
+    said = alttext.table_text(v, NAMES, lang=ENGLISH, chips=chips)
+    assert "Bob (away until Dec 24)" in said and "The game is paused: no clock runs." in said
+    assert "away" not in alttext.table_text(v, NAMES, lang=ENGLISH)
+    french = alttext.table_text(v, NAMES, lang=FRENCH, chips=chips)
+    assert "Bob (absent jusqu'au 24 déc.)" in french
+    assert "La partie est en pause\u00a0: le temps ne court plus." in french
+    mine = view(Game.new(3, 2), 0)
+    assert "Bob (away until Dec 24)" in alttext.screen_text(mine, NAMES, lang=ENGLISH, chips=chips)
