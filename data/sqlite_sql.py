@@ -38,14 +38,16 @@ def _owned(alias: str) -> str:
 
 def _absences(alias: str) -> str:
     """The absences in the table's server of the people seated at it, as one JSON object (user
-    id -> ``[away_until, auto, timeouts]``); seats that are not JSON find none (the row is
-    reported unreadable by its seats)."""
+    id -> ``[away_until, auto, timeouts]``; NULL for a server with no absence, settled by one
+    probe of the primary key); seats that are not JSON find none (the row is reported
+    unreadable by its seats)."""
     seats = f"CASE WHEN json_valid({alias}.seats) THEN {alias}.seats ELSE '[]' END"
     return (
+        f"CASE WHEN EXISTS (SELECT 1 FROM absences a WHERE a.guild_id = {alias}.guild_id) THEN "
         "(SELECT json_group_object(a.user_id, json_array(a.away_until, a.auto, a.timeouts)) "
         f"FROM absences a WHERE a.guild_id = {alias}.guild_id AND a.user_id IN ("
         f"SELECT s.value FROM json_tree({seats}) s "
-        "WHERE s.key = 'user_id' AND s.type = 'integer'))"
+        "WHERE s.key = 'user_id' AND s.type = 'integer')) END"
     )
 
 
