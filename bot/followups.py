@@ -91,7 +91,7 @@ class FollowUps:
         self.then(step.board, owes=shown.owes)
 
     def refresh_cards(self, boards: Sequence[Board]) -> None:
-        """A player went away or came back (``boards``: their running games, as they now
+        """A player went away or came back (``boards``: their open tables, as they now
         stand): each lobby card shows it, and a decision of theirs pending there is the
         computer's now (or theirs again)."""
         for board in boards:

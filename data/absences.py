@@ -40,7 +40,9 @@ AWAY_AFTER_TIMEOUTS = (
 )
 
 
-GAMES = "SELECT id, seats FROM tables WHERE guild_id = ? AND status = 'playing' ORDER BY id"
+OPEN_TABLES = (
+    "SELECT id, seats FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing') ORDER BY id"
+)
 
 
 def absence_of(row: Sequence[Any]) -> Absence:
@@ -73,11 +75,11 @@ class SharedAbsences:
         )
         return int(rows[0][0])
 
-    async def seated_games(self, guild_id: int, user_id: int) -> list[int]:
-        """The running games of the server where the player holds a seat (their seats read
-        here: a server has few running games, and no dialect's JSON is needed)."""
+    async def seated_tables(self, guild_id: int, user_id: int) -> list[int]:
+        """The open tables of the server where the player holds a seat (their seats read here:
+        a server has few open tables, and no dialect's JSON is needed)."""
         found = []
-        for table_id, seats in await self._sql.fetch(GAMES, (guild_id,)):
+        for table_id, seats in await self._sql.fetch(OPEN_TABLES, (guild_id,)):
             try:
                 seated = R.parse_seats(seats) if isinstance(seats, str) else ()
             except ValueError:

@@ -379,9 +379,9 @@ class Absences(Protocol):
         """One more decision of the player in a row ran out of time in the server: how many in
         a row now (each call counts once, whatever other process counts at the same time)."""
 
-    async def seated_games(self, guild_id: int, user_id: int) -> list[int]:
-        """The ids of the server's running games where the player holds a seat (a seat a
-        computer took over is not theirs), lowest first."""
+    async def seated_tables(self, guild_id: int, user_id: int) -> list[int]:
+        """The ids of the server's open tables (lobbies and running games) where the player
+        holds a seat (a seat a computer took over is not theirs), lowest first."""
 
     async def away_after_timeouts(
         self, guild_id: int, user_id: int, until: float, timeouts: int

@@ -48,7 +48,7 @@ class Breaks(Writing):
 
     async def go_away(self, guild_id: int, user_id: int, seconds: int) -> AwayChange:
         """``/fp away``: the player is away in the server for ``seconds`` (at most
-        :data:`AWAY_MAX_S`) from now; their running games there as they now stand (a decision
+        :data:`AWAY_MAX_S`) from now; their open tables there as they now stand (a decision
         of theirs pending there is the computer's now)."""
         if not MIN_AWAY_S <= seconds <= AWAY_MAX_S:
             raise BadRequest(Why.AWAY_RANGE)
@@ -67,10 +67,10 @@ class Breaks(Writing):
         return AwayChange(guild_id, user_id, None, await self.away_boards(guild_id, user_id))
 
     async def away_boards(self, guild_id: int, user_id: int) -> tuple[Board, ...]:
-        """The running games of the server where the player holds a seat, as they now stand
-        (a table that cannot be read is left out)."""
+        """The open tables (lobbies, running games) of the server where the player holds a
+        seat, as they now stand (a table that cannot be read is left out)."""
         boards = []
-        for table_id in await self.store.seated_games(guild_id, user_id):
+        for table_id in await self.store.seated_tables(guild_id, user_id):
             try:
                 boards.append(self.board(await self._get(table_id)))
             except TableError:

@@ -368,8 +368,8 @@ class AwayChange:
     until: float | None
     """Away until then (unix time); None: back."""
     boards: tuple[Board, ...] = ()
-    """Their running games in the server, as they now stand (their seats show it; a decision
-    of theirs pending there is now the computer's)."""
+    """Their open tables in the server, as they now stand (their seats show it; a decision of
+    theirs pending there is now the computer's)."""
     changed: bool = True
     """False: nothing changed (back, but they were not away)."""
 
@@ -392,7 +392,7 @@ class WentAway:
     language: str
     """Their language, for the direct message."""
     boards: tuple[Board, ...] = ()
-    """Their other running games in the server, as they now stand."""
+    """Their other open tables in the server, as they now stand."""
 
 
 @dataclass(frozen=True)

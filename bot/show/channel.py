@@ -437,13 +437,15 @@ class TableChannel:
             log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
 
     async def show_on_lobby(self, board: Board) -> None:
-        """A running game's lobby card brought up to date with what changed without a move (a
+        """An open table's lobby card brought up to date with what changed without a move (a
         pause, a player away or back)."""
         message_id = Kept.LOBBY.of(board.table.messages)
-        if message_id is None or board.table.status != "playing":
+        status = board.table.status
+        if message_id is None or status not in ("lobby", "playing"):
             return
         target = self.outbox.message(board.lobby_channel_id, message_id, board.guild_id)
-        card = lobby_message(board, game_link=self.game_link(board))
+        link = self.game_link(board) if status == "playing" else None
+        card = lobby_message(board, game_link=link)
         try:
             await self.outbox.edit_kept_unversioned(
                 board.table_id, Kept.LOBBY, board.version, target, card

@@ -275,9 +275,9 @@ async def test_a_player_who_went_away_with_a_reminder_due_is_not_reminded(
 async def test_a_lobby_shows_who_is_away_and_their_first_turn_is_the_computers(
     service: TableService, store: Store, clock: ManualClock
 ) -> None:
-    await service.go_away(GUILD, ALICE, DAY)
     t = await lobby(service, ALICE, BOB)
-    assert (await service.board_of(t)).away == {0: clock() + DAY}  # the card warns the table
+    [card] = (await service.go_away(GUILD, ALICE, DAY)).boards  # the card to bring up to date
+    assert card.table_id == t and card.away == {0: clock() + DAY}  # it warns the table
     step = await service.start_from_state(t, ALICE, state(players=2, hands=[["Y40"], ["R2"]],
                                                           piles=[["R20"], ["G20"]]))  # fmt: skip
     assert step.board.prompt.away and step.board.prompt.user_id is None

@@ -140,11 +140,12 @@ async def test_a_pause_is_refused_at_another_version_or_on_a_table_not_playing(
     assert (await store.get_table(table.id)).pause is None
 
 
-async def test_the_running_games_of_a_server_where_a_player_sits_are_found(store: Store) -> None:
+async def test_the_open_tables_of_a_server_where_a_player_sits_are_found(store: Store) -> None:
     here, _ = await start_table(store, 530)
     there, _ = await start_table(store, 531)
     await start_table(store, 532, guild_id=88)  # another server
     lobby = await store.create_table(GUILD, 533, ANN, here.options, here.seats, NOW)
-    assert lobby.status == "lobby"  # not running: not listed
-    assert await store.seated_games(GUILD, ANN) == [here.id, there.id]
-    assert await store.seated_games(GUILD, 4242) == []
+    closed = await store.create_table(GUILD, 534, ANN, here.options, here.seats, NOW)
+    await store.end_table(closed.id, closed.version, "cancelled", NOW)
+    assert await store.seated_tables(GUILD, ANN) == [here.id, there.id, lobby.id]
+    assert await store.seated_tables(GUILD, 4242) == []
