@@ -16,8 +16,9 @@ Concurrency: the service takes no lock. Inside one process its caller, the desk
 version check decides.
 Time comes from an injectable ``clock`` so tests can move it without sleeping.
 
-The jobs, one module each: :mod:`~bot.service.results` (what the service answers),
-:mod:`~bot.service.core` (reading tables, what a table shows, who may act where),
+The jobs, one module each: :mod:`~bot.service.results` and :mod:`~bot.service.outcomes` (what
+the service answers), :mod:`~bot.service.core` (reading tables, what a table shows, who may act
+where),
 :mod:`~bot.service.hands` (a player's hand), :mod:`~bot.service.writing` (writing a decision,
 its deadlines), :mod:`~bot.service.lobby`, :mod:`~bot.service.leaving` (``/fp leave``,
 ``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.breaks`
@@ -49,12 +50,12 @@ from bot.service.core import (
     hand_digest,
 )
 from bot.service.languages import SERVER_LANGUAGE, language_choices, new_table_language
+from bot.service.outcomes import AwayChange, Paused, Resumed, TimerOutcome, WentAway
 from bot.service.players import default_ai, first_legal
 from bot.service.results import (
     DEFAULT_UNDO_S,
     MAX_SOLO_UNDO_S,
     MAX_UNDO_S,
-    AwayChange,
     Board,
     Hand,
     HeldScreen,
@@ -62,15 +63,11 @@ from bot.service.results import (
     LobbyExpired,
     MatchResult,
     NoUndo,
-    Paused,
     Prompt,
     PromptKind,
     Reminder,
-    Resumed,
     SpotChoice,
     Step,
-    TimerOutcome,
-    WentAway,
     undo_window,
 )
 from bot.service.settings import SettingsChange

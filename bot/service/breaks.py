@@ -22,7 +22,8 @@ from dataclasses import replace
 from bot import names
 from bot.errors import BadRequest, NotAllowed, Stale, TableError, Why
 from bot.service.core import AWAY_MAX_S, DM_RETRY_S, MAX_REASON, PAUSE_MAX_S, _clean_name
-from bot.service.results import AwayChange, Board, Paused, Resumed, WentAway
+from bot.service.outcomes import AwayChange, Paused, Resumed, WentAway
+from bot.service.results import Board
 from bot.service.writing import Writing
 from data.store import NotFound, Pause, Table, VersionConflict
 from engine import Game

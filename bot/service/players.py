@@ -14,11 +14,11 @@ from bot.service.core import (
     TIMEOUT_LEVEL,
     AiPlayer,
 )
+from bot.service.outcomes import TimerOutcome
 from bot.service.results import (
     LobbyExpired,
     Reminder,
     Step,
-    TimerOutcome,
 )
 from bot.service.undo import Undoing
 from data.store import (

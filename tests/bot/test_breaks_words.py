@@ -34,7 +34,7 @@ async def test_every_word_of_a_break_in_french_and_in_english(service: TableServ
             breaktexts.played_for_away(away, 1, lang),
             breaktexts.pause_line(paused, lang),
             breaktexts.paused(paused, lang),
-            breaktexts.resumed(resumed, turntexts.prompt_line(paused, lang), lang),
+            breaktexts.resumed(resumed, turntexts.prompt_line(paused, lang, spectator=False), lang),
             breaktexts.went_away(went, lang),
             breaktexts.went_away(replace(went, dm=False), lang),
             breaktexts.away_seat(2.0e9, lang),
