@@ -302,6 +302,7 @@ class Desk:
                 if isinstance(result, Hand):
                     # A fall to decide first, or the turn held back: the same screen shows it.
                     await self.show.own_hand(interaction, result, played=tile)
+                    self.follow.came_back(result)
                     return
                 # If Discord refused the move's message, the move stands all the same: the
                 # screen moves on, and the raised notice says why the channel does not show it.
@@ -350,6 +351,7 @@ class Desk:
                         await self.show.own_hand(interaction, step, fell=direction)
                     else:
                         await self.show.screens.open_hand(interaction, step)
+                    self.follow.came_back(step)
                     return
                 await self.follow.show(step, clicker=interaction.user.id, clicked=clicked, own=own)
         except Stale as err:

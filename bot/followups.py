@@ -98,6 +98,12 @@ class FollowUps:
             self._background.spawn(self.show_side.channel.show_on_lobby(board), board.table_id)
             self.then(board, owes=False)
 
+    def came_back(self, hand: Hand) -> None:
+        """A decision of the player's own, held back for its undo window, brought them back
+        from away (:attr:`Hand.back`): their tables' cards show it."""
+        if hand.back:
+            self._background.spawn(self._back(hand.guild_id, hand.user_id), hand.table_id)
+
     async def _back(self, guild_id: int, user_id: int) -> None:
         """A player's own decision brought them back: their other games' cards show it."""
         try:

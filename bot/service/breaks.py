@@ -227,7 +227,11 @@ class Breaks(Writing):
 
     def _person_clock(self, table: Table, game: Game) -> bool:
         """Whether the table's clock is a person's now: their decision, or the pause before
-        the next round (not a computer's, an away player's, or the fire die's)."""
+        the next round (not a computer's, an away player's, or the fire die's; nor a turn held
+        back for its undo window, which keeps its own timer: the decision after it is the
+        first a pause stops)."""
+        if table.held is not None:
+            return False
         p = game.pending
         if p is None:
             return not game.match_over

@@ -231,7 +231,20 @@ class Players(Undoing, Breaks):
             return [resumed] if resumed is not None else []
         if table.deadline is not None and table.deadline <= now:
             if pause is not None and p is not None and self._ai_owner(table, game) is None:
-                return out  # (a person's clock does not run while the game is paused)
+                # A person's clock does not run while the game is paused (an Undo may have put
+                # back a deadline from before the pause): it waits for the pause's end.
+                try:
+                    await self.store.set_pause(
+                        table.id,
+                        table.version,
+                        pause,
+                        pause.until,
+                        None,
+                        expected_timers=(table.deadline, table.reminder_at),
+                    )
+                except (VersionConflict, NotFound):
+                    log.debug("table %s: changed meanwhile", table.id)
+                return out
             if p is None:
                 if not game.match_over:
                     table, game = await self._get_game(table_id)

@@ -219,6 +219,9 @@ class Hand:
     held: HeldScreen | None = None
     """The turn the player may still take back (with ``decision`` ``"held"``): ``view`` shows
     the table after it, and their hand before its draw."""
+    back: bool = False
+    """The decision this hand answers, held back for its undo window, brought its player back
+    from away (:attr:`Step.back`)."""
     away: Mapping[int, float] = field(default_factory=dict)
     """Seat -> until when of each person seated who is away now (:attr:`Board.away`)."""
     paused_until: float | None = None

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.errors import BadRequest, NotAllowed, Stale, Why
-from bot.service import AWAY_MAX_S, Resumed, Step, TableService, WentAway
+from bot.service import AWAY_MAX_S, Hand, Resumed, Step, TableService, WentAway
 from bot.service.core import AI_GRACE_S
 from bot.show import handtexts
 from data.records import records_for
@@ -283,3 +283,60 @@ async def test_a_lobby_shows_who_is_away_and_their_first_turn_is_the_computers(
     assert step.board.prompt.away and step.board.prompt.user_id is None
     assert not [h for h in step.hands if h.begins]  # nobody is told: it is the computer's
     assert (await store.get_table(t)).deadline == clock() + AI_GRACE_S
+
+
+async def test_an_away_players_own_turn_held_for_its_undo_window_brings_them_back(
+    service: TableService, store: Store, clock: ManualClock
+) -> None:
+    t = await lobby(service, ALICE, BOB, undo_s=30)
+    await service.start_from_state(t, ALICE, state(players=2, hands=[["Y40", "B2"], ["R2", "G2"]],
+                                                   piles=[["R20"], ["G20"]]))  # fmt: skip
+    await service.go_away(GUILD, ALICE, DAY)  # her click comes before the computer's move
+    hand = await service.hand(t, ALICE)
+    held = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert isinstance(held, Hand) and held.decision == "held" and held.back
+    assert await store.absence(GUILD, ALICE) is None
+
+
+async def test_a_pause_leaves_a_held_turns_window_and_stops_the_next_players_clock(
+    service: TableService, store: Store, clock: ManualClock
+) -> None:
+    t = await lobby(service, ALICE, BOB, undo_s=30)
+    await service.start_from_state(t, ALICE, state(players=2, hands=[["Y40", "B2"], ["R2", "G2"]],
+                                                   piles=[["R20"], ["G20"]]))  # fmt: skip
+    hand = await service.hand(t, ALICE)
+    held = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert isinstance(held, Hand) and held.decision == "held"
+    window = (await store.get_table(t)).deadline
+    assert window == clock() + 30
+    await service.pause(CHANNEL, ALICE, "Alice", "", DAY, may_manage=False)
+    paused = await store.get_table(t)
+    assert paused.deadline == window and paused.pause is not None  # the window runs on
+    clock.advance(31)
+    [step] = await service.run_timers(t)  # the window ends: the turn is handed on
+    assert isinstance(step, Step) and step.board.prompt.user_id == BOB
+    assert step.board.prompt.deadline is None  # Bob's clock does not run: the game is paused
+    assert (await store.get_table(t)).deadline == paused.pause.until
+    clock.advance(600)
+    await service.resume(CHANNEL, ALICE, "Alice", may_manage=False)
+    assert (await store.get_table(t)).deadline == clock() + LIMIT_S  # his whole time
+
+
+async def test_a_turn_undone_during_a_pause_waits_for_the_pauses_end(
+    service: TableService, store: Store, clock: ManualClock
+) -> None:
+    t = await lobby(service, ALICE, BOB, undo_s=30)
+    await service.start_from_state(t, ALICE, state(players=2, hands=[["Y40", "B2"], ["R2", "G2"]],
+                                                   piles=[["R20"], ["G20"]]))  # fmt: skip
+    clock.advance(LIMIT_S - 60)  # Alice plays a minute before her time ends...
+    hand = await service.hand(t, ALICE)
+    held = await play_tile(service, t, ALICE, "Y40", hand.digest)
+    assert isinstance(held, Hand) and held.held is not None
+    await service.pause(CHANNEL, BOB, "Bob", "", DAY, may_manage=True)  # ...the game is paused...
+    version = (await store.get_table(t)).version
+    await service.undo(t, version, ALICE, held.held.token)  # ...and she takes her turn back
+    clock.advance(120)  # her turn's own deadline passes during the pause: nothing happens
+    assert await service.run_timers(t) == []
+    table = await store.get_table(t)
+    assert table.pause is not None and table.deadline == table.pause.until
+    assert (await store.action_log(t)) == []  # nobody played for her
