@@ -8,6 +8,7 @@ was sent), the direct messages per player, and the clicks per move.
     python bench/table_counts.py            # a table of figures
     python bench/table_counts.py --json     # one JSON object
     python bench/table_counts.py --private bob   # bob takes his hands privately, not by DM
+    python bench/table_counts.py --away bob      # bob is away: a computer plays his turns
     python bench/table_counts.py --players 2 --curse --rounds 2   # a curse, a round's end
     python bench/table_counts.py --undo 0   # no undo window (by default the table's: 30 s)
     python bench/table_counts.py --wait     # each turn waits out its undo window (no Done)
@@ -293,11 +294,14 @@ async def play_counted(
     players: int = 3,
     curse: bool = False,
     rounds: int = 1,
+    away: str | None = None,
 ) -> TableCounts:
     """Open, start and play one game with alice, bob and carol (the first ``players`` of them),
     with the ``curse`` and ``rounds`` asked; count as it goes. With ``private``, that player
     takes their hands privately in the channel (``/fp hand``) instead of by direct message;
-    ``undo``: the table's undo window (None: the default one)."""
+    ``undo``: the table's undo window (None: the default one); with ``away``, that player is
+    away (``/fp away``): a computer makes their decisions, which are not counted as decisions
+    (nor their posts as turns' posts)."""
     fake = driver.fake
     users = list(driver.users.values())[:players]
     host = users[0]
@@ -306,6 +310,9 @@ async def play_counted(
             ix = await driver.slash(u, "fp hand", mode="channel")
             await ix.wait_response()
             driver.private_only.add(u.id)
+        if u.name == away:
+            ix = await driver.slash(u, "fp away")
+            await ix.wait_response()
     options: dict[str, object] = {}
     if curse:
         options["curse"] = True
@@ -442,6 +449,7 @@ async def measure(
     players: int = 3,
     curse: bool = False,
     rounds: int = 1,
+    away: str | None = None,
 ) -> TableCounts:
     """One game counted (see :func:`play_counted`), against a fake Discord of its own; with
     ``wait``, each turn played waits out its undo window instead of its player pressing Done."""
@@ -468,7 +476,14 @@ async def measure(
 
                     driver.let_run_out = run_out
                 return await play_counted(
-                    driver, seed, private, undo, players=players, curse=curse, rounds=rounds
+                    driver,
+                    seed,
+                    private,
+                    undo,
+                    players=players,
+                    curse=curse,
+                    rounds=rounds,
+                    away=away,
                 )
             finally:
                 await runner.stop()
@@ -522,6 +537,12 @@ def main() -> None:
         choices=("alice", "bob", "carol"),
         help="this player takes their hands privately in the channel instead of by DM",
     )
+    parser.add_argument(
+        "--away",
+        metavar="NAME",
+        choices=("alice", "bob", "carol"),
+        help="this player is away (/fp away) before the game starts: a computer plays for them",
+    )
     parser.add_argument("--players", type=int, choices=(2, 3), default=3)
     parser.add_argument("--curse", action="store_true", help="play with the curse")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the match")
@@ -548,6 +569,7 @@ def main() -> None:
             players=args.players,
             curse=args.curse,
             rounds=args.rounds,
+            away=args.away,
         )
     )
     print(json.dumps(asdict(counts)) if args.json else report(counts))

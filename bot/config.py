@@ -66,7 +66,13 @@ DISCORD_HOSTS = frozenset(
 DISCORD_TIMEOUT_S = 30.0
 START_RETRY_S = (5.0, 15.0, 45.0)
 ERROR_INTERVAL_S = 60.0
-EXTENSIONS = ("bot.cogs.tables", "bot.cogs.timers", "bot.cogs.records", "bot.cogs.help")
+EXTENSIONS = (
+    "bot.cogs.tables",
+    "bot.cogs.timers",
+    "bot.cogs.records",
+    "bot.cogs.breaks",
+    "bot.cogs.help",
+)
 
 
 class ConfigError(Exception):

@@ -28,7 +28,16 @@ from bot.errors import Stale, TableError, Why
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S, FollowUps
 from bot.languages import clicker_language
 from bot.locks import Locks
-from bot.service import Hand, LeftGame, Place, SettingsChange, SpotChoice, TableService
+from bot.service import (
+    AwayChange,
+    Board,
+    Hand,
+    LeftGame,
+    Place,
+    SettingsChange,
+    SpotChoice,
+    TableService,
+)
 from bot.show import Own, Show, answertexts, buttons, handtexts
 from bot.show.channel import Clicked
 from bot.show.outbox import POST_ERRORS
@@ -293,6 +302,7 @@ class Desk:
                 if isinstance(result, Hand):
                     # A fall to decide first, or the turn held back: the same screen shows it.
                     await self.show.own_hand(interaction, result, played=tile)
+                    self.follow.came_back(result)
                     return
                 # If Discord refused the move's message, the move stands all the same: the
                 # screen moves on, and the raised notice says why the channel does not show it.
@@ -341,6 +351,7 @@ class Desk:
                         await self.show.own_hand(interaction, step, fell=direction)
                     else:
                         await self.show.screens.open_hand(interaction, step)
+                    self.follow.came_back(step)
                     return
                 await self.follow.show(step, clicker=interaction.user.id, clicked=clicked, own=own)
         except Stale as err:
@@ -492,6 +503,43 @@ class Desk:
             return (await self.service.table_in_channel(channel_id)).id
         except TableError as err:
             return err.table_id
+
+    # --- breaks: a player away, a game paused ----------------------------------------------------
+
+    async def away(self, guild_id: int, user_id: int, seconds: int) -> AwayChange:
+        """``/fp away``: the player is away in the server; their cards show it, and a decision
+        of theirs pending is the computer's at once."""
+        change = await self.service.go_away(guild_id, user_id, seconds)
+        self.follow.refresh_cards(change.boards)
+        return change
+
+    async def come_back(self, guild_id: int, user_id: int) -> AwayChange:
+        """``/fp away off:True`` or the "I'm back" button: the player's decisions are theirs
+        again."""
+        change = await self.service.come_back(guild_id, user_id)
+        self.follow.refresh_cards(change.boards)
+        return change
+
+    async def pause(
+        self, channel_id: int, user_id: int, name: str, reason: str, seconds: int, *, manage: bool
+    ) -> Board:
+        """``/fp pause``: the channel's game is paused; the channel and its card say so."""
+        table_id = (await self.service.table_in_channel(channel_id)).id
+        async with self.locks.table(table_id):
+            done = await self.service.pause(
+                channel_id, user_id, name, reason, seconds, may_manage=manage
+            )
+            await self.show.channel.paused(done.board)
+        self.follow.refresh_cards((done.board,))
+        return done.board
+
+    async def resume(self, channel_id: int, user_id: int, name: str, *, manage: bool) -> Board:
+        """``/fp resume``: the channel's paused game goes on."""
+        table_id = (await self.service.table_in_channel(channel_id)).id
+        async with self.locks.table(table_id):
+            done = await self.service.resume(channel_id, user_id, name, may_manage=manage)
+            await self.follow.resumed(done)
+        return done.board
 
     # --- timers, and the end ----------------------------------------------------------------------
 

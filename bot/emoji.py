@@ -39,6 +39,11 @@ UNDO: Final = "↩️"
 RESTARTED: Final = "♻️"
 LEFT: Final = "👋"
 REMINDER: Final = "⏳"
+AWAY: Final = "💤"
+"""A player who is away (a computer plays for them), and the button that brings them back."""
+PAUSED: Final = "⏸️"
+RESUMED: Final = "▶️"
+"""A game paused (``/fp pause``), and going on again."""
 WARNING: Final = "⚠️"
 """A message of the table is not in its channel yet (Discord refused it)."""
 SHARE: Final = "📣"
@@ -94,5 +99,8 @@ ALL: Final = (
     GOLD,
     SILVER,
     BRONZE,
+    AWAY,
+    PAUSED,
+    RESUMED,
 )
 """Every emoji above, for the test that checks them."""

@@ -74,6 +74,12 @@ class Why(enum.Enum):
     TURN_HANDED_ON = "turn_handed_on"
     TURN_UNDONE = "turn_undone"
     UNDO_RANGE = "undo_range"
+    PAUSE_WHO = "pause_who"
+    PAUSE_NOT_PLAYING = "pause_not_playing"
+    NOT_PAUSED = "not_paused"
+    PAUSE_RANGE = "pause_range"
+    AWAY_RANGE = "away_range"
+    AWAY_AFTER_RANGE = "away_after_range"
     # The records of finished matches (bot.records.service):
     NO_MATCH = "no_match"
     MATCH_UNFINISHED = "match_unfinished"

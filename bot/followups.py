@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Literal
 
 from bot.background import Background
 from bot.errors import TableError
 from bot.locks import Locks
-from bot.service import Board, Hand, LobbyExpired, Reminder, Step, TableService
+from bot.service import (
+    Board,
+    Hand,
+    LobbyExpired,
+    Reminder,
+    Resumed,
+    Step,
+    TableService,
+    WentAway,
+)
 from bot.show import Own, Show, Shown, endtexts, handtexts
 from bot.show.channel import Clicked
 
@@ -74,7 +84,34 @@ class FollowUps:
         table_id = step.board.table_id
         if shown.screens or step.results is not None:
             self._background.spawn(self._refresh(step, shown.screens), table_id)
+        if step.back and step.actor is not None:
+            user_id = step.board.table.seats[step.actor].user_id
+            if user_id is not None:  # their own decision brought them back: cards show it
+                self._background.spawn(self._back(step.board.guild_id, user_id), table_id)
         self.then(step.board, owes=shown.owes)
+
+    def refresh_cards(self, boards: Sequence[Board]) -> None:
+        """A player went away or came back (``boards``: their open tables, as they now
+        stand): each lobby card shows it, and a decision of theirs pending there is the
+        computer's now (or theirs again)."""
+        for board in boards:
+            self._background.spawn(self.show_side.channel.show_on_lobby(board), board.table_id)
+            self.then(board, owes=False)
+
+    def came_back(self, hand: Hand) -> None:
+        """A decision of the player's own, held back for its undo window, brought them back
+        from away (:attr:`Hand.back`): their tables' cards show it."""
+        if hand.back:
+            self._background.spawn(self._back(hand.guild_id, hand.user_id), hand.table_id)
+
+    async def _back(self, guild_id: int, user_id: int) -> None:
+        """A player's own decision brought them back: their other games' cards show it."""
+        try:
+            boards = await self.service.away_boards(guild_id, user_id)
+        except Exception:
+            log.exception("guild %s: could not list the games of a player back", guild_id)
+            return
+        self.refresh_cards(boards)
 
     def then(self, board: Board, *, owes: bool) -> None:
         """The computer players' decisions after ``board``, and the channel's owed move."""
@@ -181,6 +218,20 @@ class FollowUps:
                 elif isinstance(outcome, LobbyExpired):
                     await self.show_side.channel.edit_lobby(outcome.board, expired=True)
                     self.show_side.forget(table_id)  # the table ends: closed here
+                elif isinstance(outcome, WentAway):
+                    await self.show_side.went_away(outcome)
+                    self.refresh_cards(outcome.boards)
+                elif isinstance(outcome, Resumed):
+                    await self.resumed(outcome)
+
+    async def resumed(self, done: Resumed) -> None:
+        """A paused game goes on: the channel and the lobby card say so, and a computer's
+        decision pending goes ahead. The caller holds the table's lock."""
+        await self.show_side.channel.resumed(done)
+        self._background.spawn(
+            self.show_side.channel.show_on_lobby(done.board), done.board.table_id
+        )
+        self.then(done.board, owes=False)
 
     async def recover(self, *, resume: bool, started_at: float) -> None:
         """After a start: let computer players finish decisions a restart interrupted (when

@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from bot.service import Board, Hand, Reminder
+from bot.service import Board, Hand, Reminder, WentAway
 from i18n import Language, catalogs
 
 
@@ -31,7 +31,7 @@ def clicker_language(interaction: discord.Interaction[Any]) -> Language:
     return catalogs.for_locale(str(interaction.locale))
 
 
-def player_language(player: Hand | Reminder) -> Language:
+def player_language(player: Hand | Reminder | WentAway) -> Language:
     """The words of what reaches a player unasked, in their direct messages: their language
     as the bot last saw it (their client's at their last click)."""
     return catalogs.language(player.language)

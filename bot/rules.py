@@ -109,7 +109,11 @@ def _example(key: str) -> View:
 async def _picture(key: str, lang: Language) -> bytes:
     if (key, lang.code) not in _cache:
         _cache[key, lang.code] = await pictures.table_png(
-            _example(key), EXAMPLE_NAMES, title=_titles(lang)[key], lang=lang
+            _example(key),
+            EXAMPLE_NAMES,
+            title=_titles(lang)[key],
+            lang=lang,
+            chips=pictures.NO_CHIPS,
         )
     return _cache[key, lang.code]
 

@@ -67,6 +67,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
             "number",
             "language",
             "held",
+            "pause:json",
             "deadline",
             "reminder_at",
             "created_at",
@@ -83,6 +84,7 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
         _cols("user_id", "hand_mode", "dm_on_turn:bool", "reminders:bool", "language"),
     ),
     ("dm_refusals", _cols("user_id", "refused_at")),
+    ("absences", _cols("guild_id", "user_id", "away_until", "auto:bool", "timeouts")),
     (
         "guild_settings",
         _cols("guild_id", "settings:json", "guild_locale"),

@@ -237,6 +237,81 @@ class HeldTurn:
 
 
 @dataclass(frozen=True)
+class Pause:
+    """A running game paused by its host or a channel's manager (``/fp pause``): its clocks
+    stop until :attr:`until` (or ``/fp resume``), then the decision then pending gets the time
+    it had left. Kept as one JSON object in the table's row (:meth:`to_dict`)."""
+
+    by: int
+    """Who paused it (a user id)."""
+    name: str
+    """Their name as the table showed it then."""
+    reason: str
+    """Why, in their words."""
+    at: float
+    """When it was paused (unix time)."""
+    until: float
+    """When it resumes by itself (unix time): the table's deadline while it lasts, so that the
+    timer loop of any process resumes it."""
+    version: int
+    """The table's version when it was paused (a decision made since began during the pause)."""
+    left: float | None = None
+    """Seconds left then of the pending decision of a person (None: no clock was running)."""
+    reminder_left: float | None = None
+    """Seconds left then before that decision's reminder (None: none was due)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field by name (what is stored).
+
+        >>> p = Pause(7, "Ann", "dinner", 10.0, 20.0, 3, left=5.0)
+        >>> Pause.from_dict(p.to_dict()) == p
+        True
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Pause:
+        """The pause ``d`` holds; ValueError if a field is missing or of the wrong type."""
+        try:
+            left, reminder_left = d.get("left"), d.get("reminder_left")
+            return cls(
+                by=int(d["by"]),
+                name=str(d["name"]),
+                reason=str(d["reason"]),
+                at=float(d["at"]),
+                until=float(d["until"]),
+                version=int(d["version"]),
+                left=None if left is None else float(left),
+                reminder_left=None if reminder_left is None else float(reminder_left),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"unreadable pause {dict(d)!r} ({e})") from None
+
+
+@dataclass(frozen=True)
+class Absence:
+    """A person's absence in one server: away (``/fp away``, or after their clock ran out on
+    several decisions in a row) until :attr:`until`, and how many of their decisions in a row
+    the clock ran out on. While they are away a computer plays each of their decisions at once,
+    at every table of that server; any decision of their own brings them back."""
+
+    until: float | None = None
+    """Away until then (unix time; None: not away)."""
+    auto: bool = False
+    """Set away by their time-outs, not by themselves."""
+    timeouts: int = 0
+    """Their decisions in a row the clock ran out on (since their last own decision)."""
+
+    def away_at(self, now: float) -> bool:
+        """Whether they are away at ``now``.
+
+        >>> Absence(until=20.0).away_at(10.0), Absence(until=20.0).away_at(20.0)
+        (True, False)
+        """
+        return self.until is not None and self.until > now
+
+
+@dataclass(frozen=True)
 class Table:
     """A table as stored. ``state`` is the engine's ``Game.to_dict()`` once playing, else None.
 
@@ -280,6 +355,13 @@ class Table:
     """A person's turn kept back for its undo window (see :class:`HeldTurn`), or None. While
     there is one, ``state`` is the game before that turn and ``version`` counts its
     decisions."""
+    pause: Pause | None = None
+    """The game's pause (``/fp pause``), while it lasts: its clocks stopped (None: not
+    paused)."""
+    absences: Mapping[int, Absence] = field(default_factory=dict)
+    """User id -> :class:`Absence` of each person seated here who is away in the table's server
+    or whose clock ran out lately (read with the table; kept per server and player:
+    :class:`data.store.Absences`)."""
 
     @property
     def place_id(self) -> int:
@@ -351,6 +433,9 @@ class GuildSettings:
     language: str | None = None
     """The language ``/fp-settings`` chose for the posts of the server's new tables (a
     language code, ``"fr"``); None: the server's own language (:attr:`guild_locale`)."""
+    away_after: int = 2
+    """After the clock ran out on this many decisions of a player in a row, they are set away
+    (a computer plays their decisions at once until they come back); 0: never."""
     guild_locale: str | None = None
     """The server's language as Discord last told the bot (``guild_locale`` of an interaction
     there: a Discord locale tag, ``"fr"``, ``"en-US"``); None: not seen yet. Written by

@@ -355,6 +355,16 @@ class Database:
 
         return await self.run(op, transaction=False, what=what, repeatable=repeatable)
 
+    async def change_rows(
+        self, sql: str, params: Sequence[Any] = (), *, what: str, repeatable: bool = True
+    ) -> list[Sequence[Any]]:
+        """One write (``?`` placeholders), committed by itself; the rows of its ``RETURNING``."""
+
+        async def op(conn: Conn) -> list[Sequence[Any]]:
+            return [tuple(r) for r in await conn.fetch(numbered(sql), *params)]
+
+        return await self.run(op, transaction=False, what=what, repeatable=repeatable)
+
     async def write(self, fn: Callable[[Conn], Awaitable[T]], what: str) -> T:
         return await self.run(fn, transaction=True, what=what)
 

@@ -17,7 +17,8 @@ from data import rows as R
 from data.store import Table
 
 # The columns of a table row, with its message ids, departures, DM failures, thread, number,
-# language and held turn, and the shape of its action log, in one statement (one snapshot).
+# language, held turn, pause and the absences of its seated people, and the shape of its action
+# log, in one statement (one snapshot).
 COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.host_id, t.status, t.options, t.seats, t.version, "
     "t.state, t.start_version, t.shown_version, t.deadline, t.reminder_at, t.created_at, "
@@ -27,7 +28,16 @@ COLUMNS = (
     "ARRAY(SELECT d.seat FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT d.user_id FROM departures d WHERE d.table_id = t.id ORDER BY d.seat), "
     "ARRAY(SELECT f.user_id FROM dm_failures f WHERE f.table_id = t.id ORDER BY f.user_id), "
-    "t.thread_id, t.number, t.language, t.held"
+    "t.thread_id, t.number, t.language, t.held, t.pause::text, "
+    # The absences in the table's server of the people seated (user id -> [away_until, auto,
+    # timeouts]); seats that are not a JSON array find none. A server with no absence (most of
+    # them, most of the time) is settled by one probe of the primary key.
+    "CASE WHEN EXISTS (SELECT 1 FROM absences a WHERE a.guild_id = t.guild_id) THEN "
+    "(SELECT json_object_agg(a.user_id, json_build_array(a.away_until, a.auto, "
+    "a.timeouts)) FROM absences a WHERE a.guild_id = t.guild_id AND a.user_id::numeric IN ("
+    "SELECT (e->>'user_id')::numeric FROM jsonb_array_elements(CASE WHEN "
+    "jsonb_typeof(t.seats) = 'array' THEN t.seats ELSE '[]'::jsonb END) e "
+    "WHERE jsonb_typeof(e) = 'object' AND jsonb_typeof(e->'user_id') = 'number'))::text END"
 )
 _INITIAL = "(SELECT i.state FROM initial_states i WHERE i.table_id = t.id)"
 _LOG = "l.n, l.lo, l.hi"
@@ -95,7 +105,7 @@ def table_from_record(
         seats=seats,
         version=version,
         state=state_text,
-        initial_state=rec[24],
+        initial_state=rec[26],
         start_version=start_version,
         deadline=deadline,
         reminder_at=reminder_at,
@@ -109,9 +119,11 @@ def table_from_record(
         number=rec[21],
         language=rec[22],
         held=rec[23],
-        log_count=rec[25],
-        log_min=rec[26],
-        log_max=rec[27],
+        pause=rec[24],
+        absences=rec[25],
+        log_count=rec[27],
+        log_min=rec[28],
+        log_max=rec[29],
     )
     return R.table_from_row(
         row,

@@ -42,8 +42,9 @@ import asyncpg
 
 from data import results as RS
 from data import rows as R
+from data.absences import SharedAbsences
 from data.errors import ChannelBusy, CorruptRecord, NotFound, StoreError, VersionConflict
-from data.model import OPEN_STATUSES, Seat, Table, TableOptions, TableStatus
+from data.model import OPEN_STATUSES, Pause, Seat, Table, TableOptions, TableStatus
 from data.pg_db import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, CommitUnknown, Database
 from data.pg_held import PgHeld
 from data.pg_kept import PgKept
@@ -97,7 +98,7 @@ async def _warm(conn: asyncpg.Connection[Any]) -> None:
     await conn.fetchrow(f"{SELECT_TABLE} WHERE t.id = $1", 0)
 
 
-class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings):
+class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings, SharedAbsences):
     """The store on a PostgreSQL database (see the module). ``url`` is a libpq-style URL:
     ``postgresql://user:password@host:port/database`` (a unix socket:
     ``postgresql://user@/database?host=/run/postgresql``)."""
@@ -463,6 +464,53 @@ class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings):
             self._initial.put(table_id, start_version, initial)
             return table
         return table_from_record(row, validate=False, state=state, initial=cached, has_initial=True)
+
+    async def set_pause(
+        self,
+        table_id: int,
+        expected_version: int,
+        pause: Pause | None,
+        deadline: float | None,
+        reminder_at: float | None,
+        *,
+        expected_timers: tuple[float | None, float | None],
+    ) -> None:
+        """Pause a running game or resume it, with its timers (see
+        :meth:`data.store.Tables.set_pause`): one ``UPDATE``, a compare-and-set on the version
+        and the timers."""
+        text = None if pause is None else R.dumps(pause.to_dict())
+        old_deadline, old_reminder = expected_timers
+
+        async def op(conn: Conn) -> Exception | None:
+            done = await conn.fetchval(
+                "UPDATE tables SET pause = $3::jsonb, deadline = $4, reminder_at = $5 "
+                "WHERE id = $1 AND version = $2 AND status = 'playing' "
+                "AND deadline IS NOT DISTINCT FROM $6::double precision "
+                "AND reminder_at IS NOT DISTINCT FROM $7::double precision RETURNING id",
+                table_id,
+                expected_version,
+                text,
+                deadline,
+                reminder_at,
+                old_deadline,
+                old_reminder,
+            )
+            if done is not None:
+                return None
+            row = await conn.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
+            if row is None:
+                return NotFound(f"no table {table_id}")
+            if row["version"] != expected_version:
+                return VersionConflict(
+                    f"table {table_id} is at version {row['version']}, not {expected_version}"
+                )
+            if row["status"] != "playing":
+                return NotFound(f"table {table_id} is not playing (it is {row['status']})")
+            return VersionConflict(f"the timers of table {table_id} have changed")
+
+        error = await self._db.run(op, transaction=False, what=f"pause of table {table_id}")
+        if error is not None:
+            raise error
 
     async def set_timers(
         self,

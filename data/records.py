@@ -68,7 +68,8 @@ async def facts_of(tables: TableLog, m: StoredMatch) -> MatchFacts:
         log_rows = await tables.action_log(m.table_id)
         if table.initial_state is None:
             raise ValueError("no dealt state")
-        return await asyncio.to_thread(match_facts, table.initial_state, log_rows, m.totals)
+        people = [i for i, s in enumerate(m.seats) if s.ai is None and s.user_id is not None]
+        return await asyncio.to_thread(match_facts, table.initial_state, log_rows, m.totals, people)
     except (CorruptRecord, NotFound, ValueError, KeyError) as e:
         log.warning("table %s: rated from its totals only: %s", m.table_id, e)
     except Exception as e:  # the engine refused the log

@@ -18,9 +18,11 @@ import orjson
 
 from data.store import (
     OPEN_STATUSES,
+    Absence,
     CorruptRecord,
     HeldTurn,
     LoggedAction,
+    Pause,
     Seat,
     Table,
     TableOptions,
@@ -114,6 +116,8 @@ class TableRow:
     number: int = 0
     language: str = "en"
     held: str | None = None  # JSON object: a held turn (data.model.HeldTurn), or None
+    pause: str | None = None  # JSON object (data.model.Pause), None: not paused
+    absences: str | dict[int, Absence] | None = None  # JSON object user id -> absence (or read)
     log_count: int | None = None
     log_min: int | None = None
     log_max: int | None = None
@@ -200,6 +204,27 @@ def held_count(text: str | None) -> int:
     except (ValueError, TypeError):
         return 0
     return 0 if held is None else len(held.actions)
+
+
+def parse_pause(text: str | None) -> Pause | None:
+    """A table's pause from its JSON text (None: not paused); ValueError if it does not read."""
+    if not text:
+        return None
+    return Pause.from_dict(parse_object(text, "pause"))
+
+
+def parse_absences(text: str | None) -> dict[int, Absence]:
+    """User id -> :class:`Absence` from their JSON text (an object of ``[away_until, auto,
+    timeouts]`` arrays, as the table's read builds it; None: none)."""
+    if not text:
+        return {}
+    out: dict[int, Absence] = {}
+    for user, value in parse_object(text, "absences").items():
+        if not isinstance(value, list) or len(value) != 3:
+            raise ValueError(f"unreadable absence {value!r}")
+        until, auto, timeouts = value
+        out[int(user)] = Absence(None if until is None else float(until), bool(auto), int(timeouts))
+    return out
 
 
 def parse_object(text: str, what: str) -> dict[str, Any]:
@@ -321,6 +346,12 @@ def table_from_row(
         else attempt(lambda: parse_dm_failed(row.dm_failed), frozenset())
     )
     held = attempt(lambda: parse_held(row.held), None)
+    pause = attempt(lambda: parse_pause(row.pause), None)
+    absences = (
+        row.absences
+        if isinstance(row.absences, dict)
+        else attempt(lambda: parse_absences(row.absences), {})
+    )
     gap = log_problem(row)
     if gap:
         problems.append(gap)
@@ -350,6 +381,8 @@ def table_from_row(
         number=row.number,
         language=row.language,
         held=held,
+        pause=pause,
+        absences=absences,
     )
 
 
@@ -372,9 +405,11 @@ __all__ = [
     "action_from_row",
     "dumps",
     "log_problem",
+    "parse_absences",
     "parse_held",
     "parse_messages",
     "parse_object",
+    "parse_pause",
     "parse_seats",
     "seats_json",
     "table_from_row",

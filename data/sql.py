@@ -31,6 +31,12 @@ class Sql(Protocol):
         errors; a write that is not ``repeatable`` (doing it twice is not doing it once) is not
         sent again after a lost connection (PostgreSQL)."""
 
+    async def change_rows(
+        self, sql: str, params: Sequence[Any] = (), *, what: str, repeatable: bool = True
+    ) -> list[Sequence[Any]]:
+        """Run one write committed by itself, as :meth:`change`; the rows its ``RETURNING``
+        gives."""
+
 
 @functools.lru_cache(maxsize=512)
 def numbered(sql: str) -> str:

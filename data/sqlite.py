@@ -27,8 +27,9 @@ from typing import Any
 from data import results as RS
 from data import rows as R
 from data import sqlite_sql as Q
+from data.absences import SharedAbsences
 from data.errors import ChannelBusy, CorruptRecord, NotFound, VersionConflict
-from data.model import OPEN_STATUSES, Seat, Table, TableOptions, TableStatus
+from data.model import OPEN_STATUSES, Pause, Seat, Table, TableOptions, TableStatus
 from data.records_sqlite import SqliteRecords
 from data.settings import SharedSettings
 from data.sqlite_db import Database
@@ -39,7 +40,7 @@ from data.sqlite_read import SqliteReads
 log = logging.getLogger(__name__)
 
 
-class SqliteStore(SqliteReads, SqliteKept, SqliteHeld, SharedSettings):
+class SqliteStore(SqliteReads, SqliteKept, SqliteHeld, SharedSettings, SharedAbsences):
     """The :class:`~data.store.Store` on a SQLite file (created, and migrated, by :meth:`open`).
 
     ``path`` is the database file. ``synchronous`` is ``"NORMAL"`` (durable against a killed
@@ -387,6 +388,8 @@ class SqliteStore(SqliteReads, SqliteKept, SqliteHeld, SharedSettings):
                 thread_id=row[Q.THREAD],
                 number=row[Q.NUMBER],
                 language=row[Q.LANGUAGE],
+                pause=R.parse_pause(row[Q.PAUSE]),
+                absences=R.parse_absences(row[Q.ABSENCES]),
             )
         except (ValueError, TypeError) as e:
             raise CorruptRecord(table_id, str(e), version - 1) from None
@@ -421,6 +424,34 @@ class SqliteStore(SqliteReads, SqliteKept, SqliteHeld, SharedSettings):
             conn.execute(
                 "UPDATE tables SET deadline = ?, reminder_at = ? WHERE id = ?",
                 (deadline, reminder_at, table_id),
+            )
+
+        await self._db.write(op)
+
+    async def set_pause(
+        self,
+        table_id: int,
+        expected_version: int,
+        pause: Pause | None,
+        deadline: float | None,
+        reminder_at: float | None,
+        *,
+        expected_timers: tuple[float | None, float | None],
+    ) -> None:
+        """Pause a running game or resume it, with its timers (see
+        :meth:`data.store.Tables.set_pause`): no version bump, a compare-and-set on the
+        timers."""
+        text = None if pause is None else R.dumps(pause.to_dict())
+
+        def op(conn: sqlite3.Connection) -> None:
+            row = self._fetch_checked(conn, table_id, expected_version)
+            if row.status != "playing":
+                raise NotFound(f"table {table_id} is not playing (it is {row.status})")
+            if (row.deadline, row.reminder_at) != tuple(expected_timers):
+                raise VersionConflict(f"the timers of table {table_id} have changed")
+            conn.execute(
+                "UPDATE tables SET pause = ?, deadline = ?, reminder_at = ? WHERE id = ?",
+                (text, deadline, reminder_at, table_id),
             )
 
         await self._db.write(op)

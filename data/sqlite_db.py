@@ -603,6 +603,16 @@ class Database:
 
         return await self.write(op)
 
+    async def change_rows(
+        self, sql: str, params: Sequence[Any] = (), *, what: str, repeatable: bool = True
+    ) -> list[Sequence[Any]]:
+        """One write in a transaction of its own; the rows its ``RETURNING`` gives."""
+
+        def op(conn: sqlite3.Connection) -> list[Sequence[Any]]:
+            return list(conn.execute(sql, params).fetchall())
+
+        return await self.write(op)
+
     async def snapshot(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """The rows of several queries, read in one snapshot."""
         conn = self._reader_conn()

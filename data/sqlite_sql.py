@@ -21,8 +21,9 @@ COLUMNS = (
 
 def _owned(alias: str) -> str:
     """What the bot keeps beside a table (message ids, departures, DM failures, the version the
-    channel was shown, its thread, its number, its language and its held turn), for a table
-    named ``alias`` in the query."""
+    channel was shown, its thread, its number, its language, its held turn, its pause, and the
+    absences in its server of the people seated: :func:`_absences`), for a table named
+    ``alias`` in the query."""
     return (
         "(SELECT json_group_object(m.key, m.message_id) FROM messages m "
         f"WHERE m.table_id = {alias}.id), "
@@ -31,7 +32,22 @@ def _owned(alias: str) -> str:
         "(SELECT json_group_array(f.user_id) FROM dm_failures f "
         f"WHERE f.table_id = {alias}.id), "
         f"{alias}.shown_version, {alias}.thread_id, {alias}.number, {alias}.language, "
-        f"{alias}.held"
+        f"{alias}.held, {alias}.pause, {_absences(alias)}"
+    )
+
+
+def _absences(alias: str) -> str:
+    """The absences in the table's server of the people seated at it, as one JSON object (user
+    id -> ``[away_until, auto, timeouts]``; NULL for a server with no absence, settled by one
+    probe of the primary key); seats that are not JSON find none (the row is reported
+    unreadable by its seats)."""
+    seats = f"CASE WHEN json_valid({alias}.seats) THEN {alias}.seats ELSE '[]' END"
+    return (
+        f"CASE WHEN EXISTS (SELECT 1 FROM absences a WHERE a.guild_id = {alias}.guild_id) THEN "
+        "(SELECT json_group_object(a.user_id, json_array(a.away_until, a.auto, a.timeouts)) "
+        f"FROM absences a WHERE a.guild_id = {alias}.guild_id AND a.user_id IN ("
+        f"SELECT s.value FROM json_tree({seats}) s "
+        "WHERE s.key = 'user_id' AND s.type = 'integer')) END"
     )
 
 
@@ -83,7 +99,7 @@ _MOVE_RETURNING = (
 )
 #: The columns of a move's RETURNING, by position.
 GUILD, CHANNEL, HOST, OPTIONS, SEATS, START_VERSION, CREATED = range(7)
-MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD, NUMBER, LANGUAGE, HELD = range(7, 15)
+MESSAGES, DEPARTED, DM_FAILED, SHOWN, THREAD, NUMBER, LANGUAGE, HELD, PAUSE, ABSENCES = range(7, 17)
 UPDATE_MOVED = (
     "UPDATE tables SET version = version + 1, state = ?, deadline = ?, reminder_at = ?, "
     "updated_at = ? WHERE id = ? AND version = ? AND status = 'playing' AND held IS NULL "

@@ -2,7 +2,7 @@
 
 A caller names the contracts it uses, so that it sees only what it uses: the table service
 :class:`ServiceStore` (:class:`Tables`, :class:`TimerLeases`, :class:`Preferences`,
-:class:`ServerSettings`), the show side's ledger :class:`KeptMessages`, the app
+:class:`ServerSettings`, :class:`Absences`), the show side's ledger :class:`KeptMessages`, the app
 :class:`Coordination`, the tools :class:`Upkeep` and :class:`Records`. :class:`Store` is all of
 them, what ``data.open_store()`` returns. ``data.sqlite.SqliteStore`` is the embedded
 implementation, for one bot process; ``data.postgres.PostgresStore`` implements the same for
@@ -37,11 +37,13 @@ from data.errors import (
 )
 from data.model import (
     OPEN_STATUSES,
+    Absence,
     BoardPage,
     GuildSettings,
     HeldTurn,
     HistoryEntry,
     LoggedAction,
+    Pause,
     PlayerPrefs,
     PlayerReach,
     PlayerStats,
@@ -195,6 +197,22 @@ class Tables(Protocol):
         also raises :class:`VersionConflict` if the timers changed meanwhile: of several bot
         processes due to send the same reminder, only the one whose claim succeeds sends it."""
 
+    async def set_pause(
+        self,
+        table_id: int,
+        expected_version: int,
+        pause: Pause | None,
+        deadline: float | None,
+        reminder_at: float | None,
+        *,
+        expected_timers: tuple[float | None, float | None],
+    ) -> None:
+        """Pause a running game (:attr:`Table.pause`) or resume it (``pause`` None), with the
+        timers that go with it, without bumping its version (but checking it). Like
+        :meth:`set_timers` with ``expected_timers``, a compare-and-set on the timers as read:
+        :class:`VersionConflict` if they changed meanwhile (of two processes resuming a table at
+        once, one does). Raises :class:`NotFound` if the table is not playing."""
+
     async def end_table(
         self,
         table_id: int,
@@ -338,6 +356,42 @@ class Preferences(Protocol):
         to try again). True if one was remembered."""
 
 
+class Absences(Protocol):
+    """Who is away in each server (a computer plays their decisions at once at every table of
+    theirs there), and how many of their decisions in a row the clock ran out on: per server
+    and player, across every table and process (:class:`~data.model.Absence`; a table read
+    carries those of its seated people, :attr:`Table.absences`)."""
+
+    async def absence(self, guild_id: int, user_id: int) -> Absence | None:
+        """The player's absence in the server (None: nothing kept)."""
+
+    async def set_away(self, guild_id: int, user_id: int, until: float) -> None:
+        """Keep that the player is away in the server until ``until`` (their own choice,
+        ``/fp away``): it replaces an earlier away, and their time-outs in a row count from
+        zero again."""
+
+    async def end_away(self, guild_id: int, user_id: int) -> Absence | None:
+        """Forget the player's absence in the server (they are back, or made a decision
+        themselves): their away and their time-outs in a row. Returns what was kept (None:
+        nothing), atomically: of several callers at once, one gets it."""
+
+    async def count_timeout(self, guild_id: int, user_id: int) -> int:
+        """One more decision of the player in a row ran out of time in the server: how many in
+        a row now (each call counts once, whatever other process counts at the same time)."""
+
+    async def seated_tables(self, guild_id: int, user_id: int) -> list[int]:
+        """The ids of the server's open tables (lobbies and running games) where the player
+        holds a seat (a seat a computer took over is not theirs), lowest first."""
+
+    async def away_after_timeouts(
+        self, guild_id: int, user_id: int, until: float, timeouts: int
+    ) -> bool:
+        """Set the player away until ``until`` because the clock ran out on at least
+        ``timeouts`` of their decisions in a row (:attr:`Absence.auto`), their count starting
+        from zero again; True if this call did it (of several at once, exactly one does; False
+        once the count is below ``timeouts``)."""
+
+
 class ServerSettings(Protocol):
     """Each server's settings (``/fp-settings``) and its language as Discord tells it."""
 
@@ -419,20 +473,30 @@ class Records(Protocol):
         """Every rated player of a server (for checks and recomputation)."""
 
 
-class ServiceStore(Tables, TimerLeases, Preferences, ServerSettings, Protocol):
-    """What the table service (``bot.service``) uses: tables, timer leases, preferences and
-    settings; no kept messages (the show side's), no process coordination (the app's), no
-    upkeep (the tools')."""
+class ServiceStore(Tables, TimerLeases, Preferences, ServerSettings, Absences, Protocol):
+    """What the table service (``bot.service``) uses: tables, timer leases, preferences,
+    settings and absences; no kept messages (the show side's), no process coordination (the
+    app's), no upkeep (the tools')."""
 
 
 class Store(
-    Tables, TimerLeases, KeptMessages, Coordination, Preferences, ServerSettings, Upkeep, Protocol
+    Tables,
+    TimerLeases,
+    KeptMessages,
+    Coordination,
+    Preferences,
+    ServerSettings,
+    Absences,
+    Upkeep,
+    Protocol,
 ):
     """Every contract: what ``data.open_store()`` returns, and each store implements."""
 
 
 __all__ = [
     "OPEN_STATUSES",
+    "Absence",
+    "Absences",
     "BoardPage",
     "ChannelBusy",
     "Coordination",
@@ -444,6 +508,7 @@ __all__ = [
     "KeptMessages",
     "LoggedAction",
     "NotFound",
+    "Pause",
     "PlayerPrefs",
     "PlayerReach",
     "PlayerStats",

@@ -20,6 +20,7 @@ language there is. Everything else takes a language as returned by it.
 
 from __future__ import annotations
 
+import datetime
 import logging
 import re
 import threading
@@ -29,6 +30,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Final
 
+import babel.dates
 import babel.numbers
 from babel import Locale, UnknownLocaleError
 from babel.support import NullTranslations, Translations
@@ -210,6 +212,12 @@ class Language:
     def format_decimal(self, number: Number) -> str:
         """A number as the language writes it: ``1,234.5`` in English, ``1 234,5`` in French."""
         return babel.numbers.format_decimal(number, locale=self.code)
+
+    def format_day(self, when: float) -> str:
+        """The day of a unix time (in UTC) as the language writes it short: ``Dec 24`` in
+        English, ``24 déc.`` in French."""
+        day = datetime.datetime.fromtimestamp(when, datetime.UTC)
+        return str(babel.dates.format_skeleton("MMMd", day, locale=self.code))
 
     def format_percent(self, number: Number) -> str:
         """A share (0.25) as a percentage: ``25%`` in English, ``25 %`` in French."""

@@ -3,11 +3,11 @@ from its dealt state and its action log with the engine."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final, Protocol
 
-from engine import Game, action_from_dict
+from engine import Game, Play, action_from_dict
 
 TILES_TAKEN_BY: Final = frozenset({"collapsed", "burnt", "exploded", "cursed"})
 """The events that send tiles under a player's pile (counted in :attr:`SeatFacts.tiles_taken`;
@@ -20,6 +20,10 @@ class MoveLike(Protocol):
 
     @property
     def seat(self) -> int | None: ...
+
+    @property
+    def user_id(self) -> int | None:
+        """The person whose own decision it was (None: a computer's, or the game's)."""
 
     @property
     def action(self) -> Mapping[str, Any]: ...
@@ -71,11 +75,18 @@ class MatchFacts:
 
 
 def match_facts(
-    initial_state: Mapping[str, Any], log: Sequence[MoveLike], totals: Sequence[int] | None
+    initial_state: Mapping[str, Any],
+    log: Sequence[MoveLike],
+    totals: Sequence[int] | None,
+    people: Collection[int] = (),
 ) -> MatchFacts:
     """Replay a match and count, per seat, what happened in public (see :class:`SeatFacts`).
 
-    ``totals`` are the stored final totals (None: the replay's own scores). Raises the engine's
+    ``totals`` are the stored final totals (None: the replay's own scores). ``people``: the
+    seats people hold. A turn a computer placed for one of them (logged without their user id:
+    their clock ran out, or they were away) is the computer's, not theirs: what that turn did
+    at their seat (its opening tile, the mayhem it caused and brought on their pile) counts for
+    nobody, what it did to another player still counts for that player. Raises the engine's
     :class:`~engine.EngineError` if the log does not replay.
     """
     game = Game.from_dict(dict(initial_state))
@@ -86,20 +97,28 @@ def match_facts(
     ]
     opening: list[str | None] = [None] * n
     placer: int | None = None
+    stood_in: int | None = None  # a person's seat whose turn a computer is playing
     for entry in log:
-        for e in game.apply(action_from_dict(dict(entry.action)), entry.seat):
+        action = action_from_dict(dict(entry.action))
+        if isinstance(action, Play):
+            by_computer = entry.user_id is None and entry.seat in people
+            stood_in = entry.seat if by_computer else None
+        for e in game.apply(action, entry.seat):
             if e.kind == "placed":
                 placer = e.player
-                if opening[e.player] is None:
+                if opening[e.player] is None and e.player != stood_in:
                     opening[e.player] = e.tile
-            elif e.kind == "collapsed":
+                continue
+            if e.player == stood_in:
+                continue  # the computer's turn, at that seat
+            if e.kind == "collapsed":
                 count[e.player]["collapses"] += 1
             elif e.kind == "burnt":
                 count[e.player]["fires"] += 1
             elif e.kind == "exploded":
                 count[e.player]["explosions"] += 1
             elif e.kind == "cursed":
-                if placer is not None:
+                if placer is not None and placer != stood_in:
                     count[placer]["curses"] += 1
                 count[e.player]["cursed"] += 1
             if e.kind in TILES_TAKEN_BY:

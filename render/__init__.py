@@ -18,11 +18,13 @@ tile faces (built once, guarded by a lock), so the bot may call them from worker
 from render.hand import hand_layout, render_hand
 from render.layout import Layout, TableLayout
 from render.mayhem import TurnPicture, render_mayhem, render_turn
-from render.scene import spot_labels
+from render.scene import NO_CHIPS, Chips, spot_labels
 from render.screen import render_spot_screen, render_turn_screen, turn_screen_layout
 from render.table import render_table, table_layout
 
 __all__ = [
+    "NO_CHIPS",
+    "Chips",
     "Layout",
     "TableLayout",
     "TurnPicture",

@@ -52,7 +52,15 @@ from render.narration import (
     tile_name,
 )
 from render.records import CardRow
-from render.scene import TableScene, info_line, spot_labels, status_line, table_scene
+from render.scene import (
+    NO_CHIPS,
+    Chips,
+    TableScene,
+    info_line,
+    spot_labels,
+    status_line,
+    table_scene,
+)
 from render.tilesleft import TilesLeft, count_line, hand_word, pile_word
 
 LIMIT: Final = 1024
@@ -240,13 +248,24 @@ def _pyramid(scene: TableScene, lang: Language) -> _Part:
 
 
 def _players(
-    view: View, names: Sequence[str], lang: Language, *, viewer: int | None, short: bool
+    view: View,
+    names: Sequence[str],
+    lang: Language,
+    *,
+    viewer: int | None,
+    short: bool,
+    chips: Chips = NO_CHIPS,
 ) -> str:
     said = []
     for seat in range(view.players):
         who = _name(names, seat, lang, short=short)
         if seat == viewer:
             who = lang.gettext("{player} (you)").format(player=who)
+        until = chips.away.get(seat)
+        if until is not None:
+            who = lang.gettext("{player} (away until {day})").format(
+                player=who, day=lang.format_day(until)
+            )
         hand = view.hand_sizes[seat] if seat < len(view.hand_sizes) else 0
         pile = view.pile_sizes[seat] if seat < len(view.pile_sizes) else 0
         if view.rounds > 1 and seat < len(view.scores):
@@ -296,6 +315,11 @@ def _hand(view: View, fitting: Sequence[str], lang: Language) -> str:
     return lang.gettext("Your hand: {tiles}; {pile}.").format(tiles=comma.join(tiles), pile=piled)
 
 
+def _paused(chips: Chips, lang: Language) -> _Part:
+    """A paused game, as its chips show it (nothing otherwise)."""
+    return _Part((lang.gettext("The game is paused: no clock runs.") if chips.paused else "",))
+
+
 def _title(title: str | None) -> str:
     """A picture's title as the first sentence of its description."""
     said = spoken(title or "").strip()
@@ -310,16 +334,18 @@ def _board(
     *,
     viewer: int | None,
     last: bool = True,
+    chips: Chips = NO_CHIPS,
 ) -> list[_Part]:
-    """The parts every picture of a board has, in reading order after its headline."""
+    """The parts every picture of a board has, in reading order after its headline (with the
+    players away its ``chips`` show)."""
     told = " ".join(last_move(view.last_events, names, lang, viewer=viewer)) if last else ""
     return [
         _Part((spoken(info_line(view, lang)) + ".", ""), drop=4),
         _pyramid(scene, lang),
         _Part(
             (
-                _players(view, names, lang, viewer=viewer, short=False),
-                _players(view, names, lang, viewer=viewer, short=True),
+                _players(view, names, lang, viewer=viewer, short=False, chips=chips),
+                _players(view, names, lang, viewer=viewer, short=True, chips=chips),
                 "",
             ),
             drop=3,
@@ -333,7 +359,12 @@ def _board(
 
 
 def table_text(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> str:
     """The description of the table picture (:func:`render.render_table`) of ``view``: the
     channel's picture, never naming a tile of any hand, even from a player's own view."""
@@ -342,7 +373,8 @@ def table_text(
         [
             _Part((_title(title),)),
             _Part((decision(view, names, lang, viewer=None),)),
-            *_board(view, names, scene, lang, viewer=None),
+            _paused(chips, lang),
+            *_board(view, names, scene, lang, viewer=None, chips=chips),
         ]
     )
 
@@ -355,6 +387,7 @@ def screen_text(
     fitting: Sequence[str] = (),
     headline: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> str:
     """The description of a player's turn screen (:func:`render.render_turn_screen`): their
     own view, their hand with the tiles of ``fitting`` marked as their buttons mark them;
@@ -366,8 +399,9 @@ def screen_text(
         [
             _Part((_title(title),)),
             _Part((headline or decision(view, names, lang, viewer=view.player),)),
+            _paused(chips, lang),
             _Part((_hand(view, fitting, lang),)),
-            *_board(view, names, scene, lang, viewer=view.player),
+            *_board(view, names, scene, lang, viewer=view.player, chips=chips),
         ]
     )
 
@@ -417,6 +451,7 @@ def turn_text(
     *,
     title: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> str:
     """The description of a turn's animation (:func:`render.render_turn`): what happened, as
     the narration tells it, then the board it ends on, as :func:`table_text` says it."""
@@ -430,7 +465,8 @@ def turn_text(
             _Part((_title(title),)),
             _Part((animation, ""), drop=5),
             _Part((decision(after, names, lang, viewer=None),)),
-            *_board(after, names, scene, lang, viewer=None, last=False),
+            _paused(chips, lang),
+            *_board(after, names, scene, lang, viewer=None, last=False, chips=chips),
         ]
     )
 

@@ -26,7 +26,7 @@ from render import draw, encode, fonts, layout, theme
 from render.account import burnt_materials
 from render.layout import FrameLayout, frame_layout
 from render.narration import collapsed_sentence, die_face, side_word, tile_in_text, tile_list
-from render.scene import player_name, table_scene, wrap
+from render.scene import NO_CHIPS, Chips, player_name, table_scene, wrap
 from render.table import out_of_game, table_image, table_layout
 
 HOLD_MS: Final = 1100
@@ -381,6 +381,7 @@ def render_mayhem(
     after: View | None = None,
     title: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> bytes | None:
     """Animated GIF of one turn.
 
@@ -393,12 +394,14 @@ def render_mayhem(
 
     With ``after`` (the public view once the events are done), the frames have the table
     picture's size and the last frame is ``render_table(after, names, title=title)``'s picture
-    (with background below it if the trays of the turn needed more room than the table has).
-    Every word is in ``lang``.
+    (with background below it if the trays of the turn needed more room than the table has),
+    its ``chips`` too. Every word is in ``lang``.
     """
     if not any(e.kind in MAYHEM_KINDS for e in events):
         return None
-    images, durations = mayhem_images(before, events, names, after=after, title=title, lang=lang)
+    images, durations = mayhem_images(
+        before, events, names, after=after, title=title, lang=lang, chips=chips
+    )
     return encode.gif(images, durations)
 
 
@@ -425,13 +428,16 @@ def render_turn(
     *,
     title: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> TurnPicture:
     """The picture for a turn's message: the mayhem ending on the board as it stands in
-    ``after``, or, when nothing but a placement happened, the board alone (a PNG)."""
-    gif = render_mayhem(before, events, names, after=after, title=title, lang=lang)
+    ``after``, or, when nothing but a placement happened, the board alone (a PNG); ``chips``
+    as :func:`render.table.render_table` draws them, on the board."""
+    gif = render_mayhem(before, events, names, after=after, title=title, lang=lang, chips=chips)
     if gif is not None:
         return TurnPicture(gif, True)
-    return TurnPicture(encode.png(table_image(after, names, title=title, lang=lang)), False)
+    board = table_image(after, names, title=title, lang=lang, chips=chips)
+    return TurnPicture(encode.png(board), False)
 
 
 def mayhem_images(
@@ -442,14 +448,16 @@ def mayhem_images(
     after: View | None = None,
     title: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> tuple[list[Image.Image], list[int]]:
-    """The animation's frames as RGB images, and their durations in milliseconds."""
+    """The animation's frames as RGB images, and their durations in milliseconds (``chips``:
+    on the board that ends them)."""
     if after is None:
         fs = frames(before, events, names, lang=lang)
         lay = frame_layout(_positions(before, events), max(_trays(f) for f in fs))
         return [_draw(f, lay, lang) for f in fs], [f.duration for f in fs]
     fs = frames(before, events, names, tell_outcome=False, lang=lang)
-    board = table_image(after, names, title=title, lang=lang)
+    board = table_image(after, names, title=title, lang=lang, chips=chips)
     trays = max((_trays(f) for f in fs), default=0)
     lay = _board_frame_layout(before, events, after, names, title, trays, lang)
     images = [_draw(f, lay, lang) for f in fs]

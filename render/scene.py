@@ -8,8 +8,8 @@ drawing code only has to place it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from engine import Event, Pos, View
@@ -37,6 +37,22 @@ def player_name(names: Sequence[str], i: int, lang: Language) -> str:
     if 0 <= i < len(names) and isinstance(names[i], str):
         return fonts.clean(names[i], fallback)
     return fallback
+
+
+@dataclass(frozen=True)
+class Chips:
+    """What the players' chips show beyond the game itself (the bot's, not the rules'): the
+    seats whose player is away, until when, and a paused game (on the chip of whoever decides
+    next)."""
+
+    away: Mapping[int, float] = field(default_factory=dict)
+    """Seat -> until when (unix time) of each player who is away: a computer plays for them."""
+    paused: bool = False
+    """The game is paused: the clock of whoever decides next does not run."""
+
+
+NO_CHIPS: Final = Chips()
+"""Chips that show the game only."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,8 @@ from render import draw, encode, fonts, layout, narration, theme
 from render.hand import draw_tiles
 from render.layout import Box, ScreenLayout
 from render.scene import (
+    NO_CHIPS,
+    Chips,
     TableScene,
     crowned,
     info_line,
@@ -82,6 +84,7 @@ def render_turn_screen(
     title: str | None = None,
     headline: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> bytes:
     """PNG of the board with ``view``'s own hand below it, for that player's private screen.
 
@@ -95,9 +98,12 @@ def render_turn_screen(
 
     ``view`` must be a player's own view (``engine.view(game, player)``); the public view, which
     has no hand, raises ValueError. Only that player's hand is drawn. ``names[i]`` is seat i's
-    name (any Unicode; missing names become "Player N"). Every word is in ``lang``.
+    name (any Unicode; missing names become "Player N"). Every word is in ``lang``. ``chips``:
+    the players away and a pause, on their chips (as :func:`render.table.render_table`).
     """
-    return encode.png(turn_screen_image(view, names, title=title, headline=headline, lang=lang))
+    return encode.png(
+        turn_screen_image(view, names, title=title, headline=headline, lang=lang, chips=chips)
+    )
 
 
 def turn_screen_image(
@@ -107,11 +113,12 @@ def turn_screen_image(
     title: str | None = None,
     headline: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> Image.Image:
     """The turn screen as an RGB image (before palette encoding); ``headline`` in place of the
     one the view asks (:func:`viewer_status`), for a screen whose moment the view cannot tell
     (a turn played but held back: nobody else knows of it yet)."""
-    return _screen_image(view, names, title, lang, None, headline)
+    return _screen_image(view, names, title, lang, None, headline, chips)
 
 
 def _screen_image(
@@ -121,6 +128,7 @@ def _screen_image(
     lang: Language,
     chosen: str | None,
     told: str | None = None,
+    chips: Chips = NO_CHIPS,
 ) -> Image.Image:
     """The turn screen; with ``chosen``, the spot step of that tile (:func:`render_spot_screen`)."""
     me, hand = _own(view)
@@ -145,7 +153,7 @@ def _screen_image(
     f = fonts.regular(layout.INFO_SIZE)
     draw.text(d, (x, lay.info_y), fonts.fit(info_line(view, lang), f, width), f, theme.TEXT_DIM)
     for i, box in enumerate(lay.chips):
-        draw_chip(d, box, i, view, names, lang)
+        draw_chip(d, box, i, view, names, lang, chips)
     if lay.last_move_y is not None:
         for k, line in enumerate(scene.last_move):
             y = lay.last_move_y + k * layout.LAST_MOVE_H

@@ -13,6 +13,8 @@ from render import draw, encode, fonts, layout, theme
 from render.layout import Box, Layout, TableLayout
 from render.narration import material_name
 from render.scene import (
+    NO_CHIPS,
+    Chips,
     TableScene,
     crowned,
     info_line,
@@ -53,7 +55,12 @@ def table_layout(
 
 
 def render_table(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> bytes:
     """PNG of the pyramid for the channel.
 
@@ -62,20 +69,26 @@ def render_table(
     in each landing place; the last move (``view.last_events``) is highlighted; the header
     holds the players with their hand and pile sizes, whose decision it is, the turn, round,
     scores and options; tiles out of the game are in a tray. ``names[i]`` is player i's name
-    (any Unicode; missing names become "Player N"). Every word is in ``lang``.
+    (any Unicode; missing names become "Player N"). Every word is in ``lang``. ``chips``: the
+    seats whose player is away and a paused game, on the players' chips.
     """
-    return encode.png(table_image(view, names, title=title, lang=lang))
+    return encode.png(table_image(view, names, title=title, lang=lang, chips=chips))
 
 
 def table_image(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> Image.Image:
     """The table picture as an RGB image (before palette encoding)."""
     scene = table_scene(view, names, lang, viewer=None)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)
-    _header(d, lay, view, names, scene, title, lang)
+    _header(d, lay, view, names, scene, title, lang, chips)
     draw_pyramid(img, d, lay.pyramid, scene, lang)
     draw.ground(d, lay.ground)
     if lay.tray_y is not None:
@@ -97,6 +110,7 @@ def _header(
     scene: TableScene,
     title: str | None,
     lang: Language,
+    chips: Chips,
 ) -> None:
     width = lay.width - 2 * layout.MARGIN
     x = layout.MARGIN
@@ -110,7 +124,7 @@ def _header(
     f = fonts.regular(layout.INFO_SIZE)
     draw.text(d, (x, lay.info_y), fonts.fit(info_line(view, lang), f, width), f, theme.TEXT_DIM)
     for i, box in enumerate(lay.chips):
-        draw_chip(d, box, i, view, names, lang)
+        draw_chip(d, box, i, view, names, lang, chips)
     if lay.last_move_y is not None:
         f = fonts.regular(layout.INFO_SIZE)
         for k, line in enumerate(scene.last_move):  # one narration, wrapped: one colour
@@ -125,12 +139,14 @@ def draw_chip(
     view: View,
     names: Sequence[str],
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> None:
     """One player's chip: seat number, name, hand and pile sizes, score, and a tag.
 
     The player who must decide, or the winner (of the match, at its end), is ringed in gold.
     The name comes first: when it does not fit beside the tag, the tag shrinks to its symbol
-    (the status line says the same in words)."""
+    (the status line says the same in words). A player away (``chips``) is tagged so, with the
+    day they come back; the decider's chip of a paused game says it is paused."""
     x0, y0, x1, y1 = box
     won = crowned(view)
     on = (view.pending is not None and i == view.pending.player) or i in won
@@ -146,7 +162,7 @@ def draw_chip(
     d.ellipse((b[0], b[1], b[2] - 1, b[3] - 1), fill=theme.GOLD if on else theme.TEXT_DIM)
     badge_centre = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
     draw.text(d, badge_centre, str(i + 1), fonts.bold(layout.CHIP_BADGE_SIZE), theme.INK, "mm")
-    tag, short = _tag(view, i, won, lang)
+    tag, short = _tag(view, i, won, lang, chips)
     tag_font = fonts.bold(layout.CHIP_COUNT_SIZE)
     name_font = fonts.bold(layout.CHIP_NAME_SIZE)
     name = player_name(names, i, lang)
@@ -171,9 +187,15 @@ def draw_chip(
     draw.text(d, (parts.text_x, parts.counts_y), counts, f, theme.TEXT_DIM, "ld")
 
 
-def _tag(view: View, i: int, won: frozenset[int], lang: Language) -> tuple[str, str]:
+def _tag(view: View, i: int, won: frozenset[int], lang: Language, chips: Chips) -> tuple[str, str]:
     """The chip's tag and its short form: ``("▶ to play", "▶")``; empty for most chips."""
     p = view.pending
+    until = chips.away.get(i)
+    if until is not None and not crowned(view):
+        day = lang.format_day(until)
+        return (lang.pgettext("chip", "☾ away until {day}").format(day=day), "☾")
+    if p is not None and i == p.player and chips.paused:
+        return (lang.pgettext("chip", "‖ paused"), "‖")
     if p is None:
         if i in won and match_over(view):
             return (lang.pgettext("chip", "★ winner"), "★")

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from discord import app_commands
 
+from bot.cogs import breaks as breaks_cog
 from bot.cogs import help as help_cog
 from bot.cogs import records as records_cog
 from bot.cogs.tables import Tables
@@ -134,7 +135,11 @@ def _slash_commands() -> dict[str, set[str]]:
     """The bot's slash commands as people type them (``fp new``, ``fp-settings``), each with
     its options."""
     found: dict[str, set[str]] = {}
-    added = [*records_cog.SLASH_COMMANDS, *help_cog.SLASH_COMMANDS]  # (into /fp at load)
+    added = [  # (into /fp at load)
+        *records_cog.SLASH_COMMANDS,
+        *breaks_cog.SLASH_COMMANDS,
+        *help_cog.SLASH_COMMANDS,
+    ]
     for command in Tables.__cog_app_commands__:
         if isinstance(command, app_commands.Group):
             for sub in [*command.commands, *added]:

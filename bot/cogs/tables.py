@@ -22,6 +22,7 @@ from bot.errors import TableError, TableExists
 from bot.languages import clicker_language
 from bot.replies import guarded
 from bot.service import SERVER_LANGUAGE, SettingsChange, language_choices
+from bot.service.core import MAX_AWAY_AFTER
 from bot.show import answertexts, texts, words
 from bot.show.outbox import POST_ERRORS
 from bot.tablebuttons import display_name
@@ -288,6 +289,7 @@ class Tables(commands.Cog):
         fire_die="Fire die on by default",
         language="The language of new tables' posts and pictures (default: the server's)",
         undo="How long a turn played may be taken back, by default",
+        away_after="Time-outs in a row after which a player is set away (0: never; default 2)",
     )
     @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS, undo=UNDO_WINDOWS)
     @app_commands.choices(language=LANGUAGES)
@@ -300,6 +302,7 @@ class Tables(commands.Cog):
         fire_die: bool | None = None,
         language: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[int] | None = None,
+        away_after: app_commands.Range[int, 0, MAX_AWAY_AFTER] | None = None,
     ) -> None:
         """``/fp-settings``: only members who can manage the server (Discord shows it to
         nobody else unless the server's admins allow them in its Integrations settings; the
@@ -321,6 +324,7 @@ class Tables(commands.Cog):
                     curse=curse, fire_die=fire_die, undo_s=undo.value if undo else None
                 ),
                 language=language.value if language else None,
+                away_after=away_after,
             )
             current = await self.desk.settings(interaction.guild_id, change)
             await interaction.followup.send(

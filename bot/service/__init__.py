@@ -16,18 +16,21 @@ Concurrency: the service takes no lock. Inside one process its caller, the desk
 version check decides.
 Time comes from an injectable ``clock`` so tests can move it without sleeping.
 
-The jobs, one module each: :mod:`~bot.service.results` (what the service answers),
-:mod:`~bot.service.core` (reading tables, what a table shows, who may act where),
+The jobs, one module each: :mod:`~bot.service.results` and :mod:`~bot.service.outcomes` (what
+the service answers), :mod:`~bot.service.core` (reading tables, what a table shows, who may act
+where),
 :mod:`~bot.service.hands` (a player's hand), :mod:`~bot.service.writing` (writing a decision,
 its deadlines), :mod:`~bot.service.lobby`, :mod:`~bot.service.leaving` (``/fp leave``,
-``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.players`
-(computer players, the fire die, the timers), :mod:`~bot.service.choices` (players' and
-servers' choices), :mod:`~bot.service.languages` (who speaks which language), and
-:mod:`~bot.service.table` which puts them together.
+``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.breaks`
+(players away, paused games), :mod:`~bot.service.players` (computer players, the fire die, the
+timers), :mod:`~bot.service.choices` (players' and servers' choices),
+:mod:`~bot.service.languages` (who speaks which language), and :mod:`~bot.service.table` which
+puts them together.
 """
 
 from bot.service.core import (
     AI_GRACE_S,
+    AWAY_MAX_S,
     DEFAULT_REMINDER_S,
     DEFAULT_TURN_LIMIT_S,
     LOBBY_TTL_S,
@@ -38,6 +41,7 @@ from bot.service.core import (
     MIN_SEATS,
     MIN_TURN_LIMIT_S,
     NEXT_ROUND_PAUSE_S,
+    PAUSE_MAX_S,
     TIMEOUT_LEVEL,
     AiPlayer,
     Clock,
@@ -46,6 +50,7 @@ from bot.service.core import (
     hand_digest,
 )
 from bot.service.languages import SERVER_LANGUAGE, language_choices, new_table_language
+from bot.service.outcomes import AwayChange, Paused, Resumed, TimerOutcome, WentAway
 from bot.service.players import default_ai, first_legal
 from bot.service.results import (
     DEFAULT_UNDO_S,
@@ -63,7 +68,6 @@ from bot.service.results import (
     Reminder,
     SpotChoice,
     Step,
-    TimerOutcome,
     undo_window,
 )
 from bot.service.settings import SettingsChange
@@ -72,6 +76,7 @@ from engine import labelled_spots as spot_labels
 
 __all__ = [
     "AI_GRACE_S",
+    "AWAY_MAX_S",
     "DEFAULT_REMINDER_S",
     "DEFAULT_TURN_LIMIT_S",
     "DEFAULT_UNDO_S",
@@ -85,9 +90,11 @@ __all__ = [
     "MIN_SEATS",
     "MIN_TURN_LIMIT_S",
     "NEXT_ROUND_PAUSE_S",
+    "PAUSE_MAX_S",
     "SERVER_LANGUAGE",
     "TIMEOUT_LEVEL",
     "AiPlayer",
+    "AwayChange",
     "Board",
     "Clock",
     "Dealer",
@@ -97,15 +104,18 @@ __all__ = [
     "LobbyExpired",
     "MatchResult",
     "NoUndo",
+    "Paused",
     "Place",
     "Prompt",
     "PromptKind",
     "Reminder",
+    "Resumed",
     "SettingsChange",
     "SpotChoice",
     "Step",
     "TableService",
     "TimerOutcome",
+    "WentAway",
     "default_ai",
     "first_legal",
     "hand_digest",

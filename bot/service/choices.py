@@ -8,7 +8,13 @@ from dataclasses import replace
 from typing import Literal
 
 from bot.errors import BadRequest, Why
-from bot.service.core import MAX_TURN_LIMIT_S, MIN_TURN_LIMIT_S, TableCore, check_undo_s
+from bot.service.core import (
+    MAX_AWAY_AFTER,
+    MAX_TURN_LIMIT_S,
+    MIN_TURN_LIMIT_S,
+    TableCore,
+    check_undo_s,
+)
 from bot.service.languages import SERVER_LANGUAGE, language_choices
 from bot.service.settings import SettingsChange
 from data.store import GuildSettings, PlayerPrefs, TableDefaults
@@ -74,6 +80,9 @@ class Choices(TableCore):
         defaults = given.get("defaults")
         if isinstance(defaults, TableDefaults) and defaults.undo_s is not None:
             check_undo_s(defaults.undo_s)
+        away_after = given.get("away_after")
+        if isinstance(away_after, int) and not 0 <= away_after <= MAX_AWAY_AFTER:
+            raise BadRequest(Why.AWAY_AFTER_RANGE)
         reminder_s = given.get("reminder_s")
         if isinstance(reminder_s, int):
             given["reminder_s"] = max(0, reminder_s)

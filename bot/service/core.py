@@ -34,6 +34,7 @@ from bot.service.results import (
 from data.store import (
     CorruptRecord,
     NotFound,
+    Pause,
     Seat,
     ServiceStore,
     Table,
@@ -78,6 +79,16 @@ NEXT_ROUND_PAUSE_S = 120.0
 """After a won round of a multi-round match, the next round starts by itself after this pause
 (or at once with the "Next round" button)."""
 MAX_NAME = 32
+AWAY_MAX_S = 14 * 24 * 3600
+"""A player is away at most this long (``/fp away``, and after their time-outs): then their
+decisions are theirs again."""
+PAUSE_MAX_S = 7 * 24 * 3600
+"""A game is paused at most this long (``/fp pause``)."""
+MAX_AWAY_AFTER = 10
+"""The most decisions in a row a server may let the clock run out on before a player is set
+away (``/fp-settings``; 0: never)."""
+MAX_REASON = 200
+"""The longest reason of a pause kept."""
 LOBBY_TTL_S = 24 * 3600
 """A lobby nobody starts closes this long after it opened (its channel is free again); the
 deadline is the table's, so the timer loop closes it, also after a restart."""
@@ -191,6 +202,25 @@ class TableCore:
                 changed = True
         return replace(table, seats=tuple(seats)) if changed else table
 
+    def _away_seats(self, table: Table) -> dict[int, float]:
+        """Seat -> until when of each person seated who is away now (``/fp away``): a
+        computer plays their decisions at once (in a lobby: it will)."""
+        if table.status not in ("lobby", "playing") or not table.absences:
+            return {}
+        now = self.clock()
+        away: dict[int, float] = {}
+        for i, s in enumerate(table.seats):
+            absence = table.absences.get(s.user_id) if s.user_id is not None else None
+            if s.ai is None and absence is not None and absence.away_at(now):
+                assert absence.until is not None
+                away[i] = absence.until
+        return away
+
+    @staticmethod
+    def _paused(table: Table) -> Pause | None:
+        """The running game's pause, while it lasts (no clock runs)."""
+        return table.pause if table.status == "playing" else None
+
     @staticmethod
     def _game(table: Table) -> Game:
         if table.state is None:
@@ -244,7 +274,7 @@ class TableCore:
     def board(self, table: Table, game: Game | None = None) -> Board:
         """What the channel shows for a table now."""
         if table.status == "lobby":
-            return Board(table, None, Prompt("lobby"))
+            return Board(table, None, Prompt("lobby"), self._away_seats(table))
         if game is None and table.state is not None:
             game = self._game(table)
         if game is None:
@@ -252,26 +282,31 @@ class TableCore:
         pub = view(game, None)
         if table.status in ("cancelled", "aborted"):
             return Board(table, pub, Prompt("closed"))
+        away = self._away_seats(table)
+        # While the game is paused no clock runs: nobody is shown a deadline.
+        deadline = turn_deadline(table) if self._paused(table) is None else None
         p = game.pending
-        deadline = turn_deadline(table)
         if p is None:
             kind: PromptKind = "over" if game.match_over else "next_round"
-            return Board(table, pub, Prompt(kind, deadline=deadline))
+            return Board(table, pub, Prompt(kind, deadline=deadline), away)
         seat = table.seats[p.player]
         if p.kind == "die":
-            return Board(table, pub, Prompt("die", p.player))
+            return Board(table, pub, Prompt("die", p.player), away)
         kind = "fall" if p.kind == "fall" else "play"
+        person = seat.ai is None and p.player not in away
         return Board(
             table,
             pub,
             Prompt(
                 kind,
                 p.player,
-                seat.user_id if seat.ai is None else None,
+                seat.user_id if person else None,
                 p.tile,
                 p.at,
-                deadline if seat.ai is None else None,
+                deadline if person else None,
+                away=p.player in away,
             ),
+            away,
         )
 
     async def board_of(self, table_id: int) -> Board:

@@ -95,13 +95,15 @@ class PlayerHands(TableCore):
             dm_on_turn=prefs.dm_on_turn,
             decision=decision,
             fitting=tuple(fitting),
-            deadline=table.deadline if decision != "wait" else None,
+            deadline=table.deadline if decision != "wait" and not self._paused(table) else None,
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
             round_won=won,
             begins=begins and decision != "wait",
             table_number=table.number,
             language=self.languages.of_player(prefs),
+            away=self._away_seats(table),
+            paused_until=pause.until if (pause := self._paused(table)) is not None else None,
         )
 
     async def _since(self, table: Table, seat: int) -> tuple[list[tuple[Event, ...]], Event | None]:

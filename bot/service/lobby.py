@@ -263,11 +263,12 @@ class Lobby(Writing):
             raise Stale(Why.LOBBY_CHANGED) from None
         log.info("table %s: game started with %s seats", table.id, len(table.seats))
         first = game.pending.player if game.pending is not None else None
+        away = self._away_seats(table)  # (their first decision is the computer's: no notice)
         hands = await self._hands(
             table,
             game,
             [
-                (i, i == first)
+                (i, i == first and i not in away)
                 for i, s in enumerate(table.seats)
                 if s.ai is None and s.user_id is not None
             ],

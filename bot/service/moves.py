@@ -60,7 +60,7 @@ class Moves(Undoing):
             user_id=user_id,
             guild_id=table.guild_id,
             channel_id=table.place_id,
-            deadline=table.deadline,
+            deadline=None if self._paused(table) else table.deadline,
             board_message_id=Kept.BOARD.of(table.messages),
             fitting=tuple(fitting_tiles(game)) if table.options.preview else (),
             table_number=table.number,

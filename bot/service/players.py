@@ -1,4 +1,5 @@
-"""Computer players, the fire die, and the timers (reminders, absent players, next rounds)."""
+"""Computer players (and the computer that plays for a player who is away), the fire die, and
+the timers (reminders, absent players, next rounds, the end of a pause)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import logging
 from bot.errors import (
     TableError,
 )
+from bot.service.breaks import Breaks
 from bot.service.core import (
     TIMEOUT_LEVEL,
     AiPlayer,
 )
+from bot.service.outcomes import TimerOutcome
 from bot.service.results import (
     LobbyExpired,
     Reminder,
     Step,
-    TimerOutcome,
 )
 from bot.service.undo import Undoing
 from data.store import (
@@ -52,15 +54,18 @@ def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = N
     return play
 
 
-class Players(Undoing):
+class Players(Undoing, Breaks):
     """Decisions the game makes itself, and what happens when time runs out."""
 
     def _ai_owner(self, table: Table, game: Game) -> int | None:
-        """The seat of the computer player that must decide now (None: a person, or nothing)."""
+        """The seat whose decision a computer makes now: a computer player's, or a person's
+        who is away (None: a person must decide, or nothing)."""
         p = game.pending
         if p is None or p.kind == "die":
             return None
-        return p.player if table.seats[p.player].ai is not None else None
+        if table.seats[p.player].ai is not None or p.player in self._away_seats(table):
+            return p.player
+        return None
 
     async def needs_advance(self, table_id: int) -> bool:
         """Whether the game waits for a computer player or the fire die."""
@@ -92,9 +97,12 @@ class Players(Undoing):
         level = table.seats[seat].ai or TIMEOUT_LEVEL
         action = await self._choose(table, game, seat, level)
         fresh, game = await self._get_game(table_id)
-        if fresh.version != table.version:
-            return None
-        return await self._commit_ai(fresh, game, seat, action, timed_out=False)
+        if fresh.version != table.version or self._ai_owner(fresh, game) != seat:
+            return None  # moved on, or the person who was away is back
+        away = table.seats[seat].ai is None
+        if away:
+            log.info("table %s: seat %s is away; a computer player decided", table_id, seat)
+        return await self._commit_ai(fresh, game, seat, action, timed_out=False, away=away)
 
     async def _choose(self, table: Table, game: Game, seat: int, level: str) -> Action:
         seed = (table.id * 1_000_003 + table.version) & 0x7FFFFFFF
@@ -108,7 +116,14 @@ class Players(Undoing):
             return first_legal(v)
 
     async def _commit_ai(
-        self, table: Table, game: Game, seat: int, action: Action, *, timed_out: bool
+        self,
+        table: Table,
+        game: Game,
+        seat: int,
+        action: Action,
+        *,
+        timed_out: bool,
+        away: bool = False,
     ) -> Step:
         try:
             game.check(action, seat)
@@ -116,7 +131,7 @@ class Players(Undoing):
             log.error("table %s: a computer player chose an illegal action", table.id)
             log.debug("table %s: the illegal action was %r", table.id, action)
             action = game.legal_actions()[0]
-        return await self._commit(table, game, seat, None, action, timed_out=timed_out)
+        return await self._commit(table, game, seat, None, action, timed_out=timed_out, away=away)
 
     async def due_tables(self) -> list[int]:
         """Ids of the tables with a timer due now."""
@@ -176,6 +191,10 @@ class Players(Undoing):
             if nxt.kind != "fall" or nxt.seat != seat:
                 break
             table, game = await self._get_game(table.id)
+        if out:  # one more turn in a row the clock played for them: perhaps away now
+            went = await self._timed_out(table, seat)
+            if went is not None:
+                out.append(went)
         return out
 
     async def _expire_lobby(self, table: Table) -> LobbyExpired | None:
@@ -206,14 +225,33 @@ class Players(Undoing):
                 return out
             return out + await self._time_out(table, game, held.seat)
         p = game.pending
+        pause = self._paused(table)
+        if pause is not None and pause.until <= now:
+            resumed = await self._resume(table, game, None)
+            return [resumed] if resumed is not None else []
         if table.deadline is not None and table.deadline <= now:
+            if pause is not None and p is not None and self._ai_owner(table, game) is None:
+                # A person's clock does not run while the game is paused (an Undo may have put
+                # back a deadline from before the pause): it waits for the pause's end.
+                try:
+                    await self.store.set_pause(
+                        table.id,
+                        table.version,
+                        pause,
+                        pause.until,
+                        None,
+                        expected_timers=(table.deadline, table.reminder_at),
+                    )
+                except (VersionConflict, NotFound):
+                    log.debug("table %s: changed meanwhile", table.id)
+                return out
             if p is None:
                 if not game.match_over:
                     table, game = await self._get_game(table_id)
                     if game.pending is None and not game.match_over:
                         out.append(await self._commit(table, game, None, None, NextRound()))
                 return out
-            if p.kind == "die" or table.seats[p.player].ai is not None:
+            if p.kind == "die" or self._ai_owner(table, game) is not None:
                 step = await self.advance(table_id)
                 if step is not None:
                     out.append(step)
@@ -234,7 +272,8 @@ class Players(Undoing):
             except VersionConflict:
                 return out  # another process sent it
             seat_obj = table.seats[p.player]
-            if seat_obj.ai is None and seat_obj.user_id is not None:
+            away = p.player in self._away_seats(table)  # (nobody is reminded while away)
+            if seat_obj.ai is None and seat_obj.user_id is not None and not away:
                 prefs = await self.store.get_prefs(seat_obj.user_id)
                 dm = (
                     prefs.hand_mode == "dm"

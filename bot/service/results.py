@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from data.store import (
+    Pause,
     Table,
     TableOptions,
 )
@@ -49,6 +51,9 @@ class Prompt:
     tile: str | None = None
     at: Pos | None = None
     deadline: float | None = None
+    away: bool = False
+    """The person who owns the decision is away: a computer makes it for them at once
+    (``user_id`` is then None, as for a computer player)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,14 @@ class Board:
     view: View | None
     """The public view (no hand in it); None for a lobby."""
     prompt: Prompt
+    away: Mapping[int, float] = field(default_factory=dict)
+    """Seat -> until when (unix time) of each person seated who is away now (``/fp away``): a
+    computer plays their decisions at once."""
+
+    @property
+    def pause(self) -> Pause | None:
+        """The running game's pause (``/fp pause``), while it lasts: no clock runs."""
+        return self.table.pause if self.table.status == "playing" else None
 
     @property
     def table_id(self) -> int:
@@ -206,6 +219,13 @@ class Hand:
     held: HeldScreen | None = None
     """The turn the player may still take back (with ``decision`` ``"held"``): ``view`` shows
     the table after it, and their hand before its draw."""
+    back: bool = False
+    """The decision this hand answers, held back for its undo window, brought its player back
+    from away (:attr:`Step.back`)."""
+    away: Mapping[int, float] = field(default_factory=dict)
+    """Seat -> until when of each person seated who is away now (:attr:`Board.away`)."""
+    paused_until: float | None = None
+    """While the game is paused (``/fp pause``), when the pause ends: no clock runs."""
 
     @property
     def told_by_dm(self) -> bool:
@@ -282,6 +302,8 @@ class Step:
     """The seat whose decision this was (None: the game itself)."""
     timed_out: bool = False
     """A computer player decided for an absent player whose time ran out."""
+    away: bool = False
+    """A computer player decided at once for a player who is away (``/fp away``)."""
     hands: tuple[Hand, ...] = ()
     """Hands of people that changed (or were dealt): send each to its owner."""
     results: MatchResult | None = None
@@ -300,6 +322,9 @@ class Step:
     handed on at once, with no undo (its screen says so); None otherwise."""
     passed_to: str | None = None
     """With ``no_undo`` ``"passed"``: the name of the player the decision passed to."""
+    back: bool = False
+    """The person whose decision this was had been away (``/fp away``): this decision of
+    their own brought them back."""
 
 
 @dataclass(frozen=True)
@@ -334,6 +359,3 @@ class LobbyExpired:
     channel is free for a new table)."""
 
     board: Board
-
-
-TimerOutcome = Step | Reminder | LobbyExpired

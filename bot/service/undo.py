@@ -51,6 +51,7 @@ class Undoing(Writing):
             return await self._commit(table, game, seat, user_id, action, no_undo="die")
         if p is not None and p.kind == "fall" and p.player != seat:
             return await self._commit(table, game, seat, user_id, action, no_undo="passed")
+        back = await self._own_decision(table, user_id)
         now = self.clock()
         turn_deadline = held.deadline if held is not None else table.deadline
         until = None
@@ -86,7 +87,8 @@ class Undoing(Writing):
             raise Stale(Why.ACTED_FIRST, table_id=table.id) from None
         if until is not None:
             log.debug("table %s: seat %s's turn held until %.0f", table.id, seat, until)
-        return await self._held_hand(table, turn, seat)
+        hand = await self._held_hand(table, turn, seat)
+        return replace(hand, back=True) if back else hand
 
     async def _held_hand(self, table: Table, turn: Game, seat: int) -> Hand:
         """The hand of the player whose turn the table holds: ``turn`` is the game as their

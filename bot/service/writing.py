@@ -5,7 +5,7 @@ described as a :class:`~bot.service.results.Step` with the hands it changed."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
 from bot.errors import (
@@ -54,15 +54,22 @@ class Writing(PlayerHands):
         choice in their own turn that is still running (``same_turn``) keeps the turn's
         deadline: the deadline covers the whole turn (unless it has passed: then the chooser
         gets a new one). A decision passed to another person gets that person's whole limit,
-        never a computer's grace nor what was left of someone else's turn."""
+        never a computer's grace nor what was left of someone else's turn. A decision of a
+        person who is away is the computer's (its grace). While the game is paused no person's
+        clock runs: the pause's end is the table's one timer."""
         p = game.pending
+        pause = self._paused(table)
         if p is None:
             if game.match_over:
                 return None, None
+            if pause is not None:
+                return pause.until, None
             return now + self.next_round_pause_s, None
         seat = table.seats[p.player]
-        if p.kind == "die" or seat.ai is not None:
+        if p.kind == "die" or seat.ai is not None or p.player in self._away_seats(table):
             return now + AI_GRACE_S, None
+        if pause is not None:
+            return pause.until, None
         # A fall chosen by the player whose turn it is belongs to that turn; a fall passed to
         # someone else (a curse) is their own decision, with their whole time limit.
         if (
@@ -89,6 +96,7 @@ class Writing(PlayerHands):
         *,
         timed_out: bool = False,
         no_undo: NoUndo | None = None,
+        away: bool = False,
     ) -> Step:
         """Apply ``action`` (checked by the engine), roll a pending fire die, write everything
         (version-checked) and describe the result. The caller holds the table's lock.
@@ -97,7 +105,10 @@ class Writing(PlayerHands):
         decisions come first and the whole turn is handed on at once (Done, its window's end,
         or ``action`` revealing something: ``no_undo`` says why); ``action`` None hands on
         the held decisions alone. Nothing of a held turn was shown: its step is a new
-        message for the whole turn."""
+        message for the whole turn. A decision of a person's own (``user_id``) brings them
+        back if they were away, and starts their count of time-outs in a row again
+        (:meth:`_own_decision`)."""
+        back = await self._own_decision(table, user_id)
         before = view(game, None)
         hands_before = [tuple(h) for h in game.hands]
         held = table.held
@@ -122,7 +133,7 @@ class Writing(PlayerHands):
                 table.id, table.version, "finished", self.clock(), results.to_dict(table)
             )
             log.info("table %s: match over, winners %s", table.id, results.winners)
-        shown = self._shown(table, game, before, hands_before, seat)
+        shown = self._shown(table, game, before, hands_before, seat, self._away_seats(table))
         # The clicker's own hand, for their screen, is read with the others (one read).
         clicker = seat if user_id is not None and not game.match_over else None
         apart = [] if clicker is None or clicker in (i for i, _ in shown) else [(clicker, False)]
@@ -137,6 +148,7 @@ class Writing(PlayerHands):
             tuple(events),
             seat,
             timed_out,
+            away,
             tuple(built[: len(shown)]),
             results,
             turn_events=tuple(game.turn_events) if kind == "move" else (),
@@ -145,6 +157,7 @@ class Writing(PlayerHands):
             mine=next((h for h in built if h.seat == clicker), None),
             no_undo=no_undo,
             passed_to=passed_to,
+            back=back,
         )
 
     def _replay_held(self, table: Table, game: Game, held: HeldTurn) -> list[Event]:
@@ -199,6 +212,19 @@ class Writing(PlayerHands):
         except VersionConflict:
             raise Stale(Why.ACTED_FIRST, table_id=table.id) from None
 
+    async def _own_decision(self, table: Table, user_id: int | None) -> bool:
+        """A person's own decision (``user_id``; None: the game's or a computer's): if the
+        store keeps an absence of theirs in the server (:attr:`Table.absences`), it ends: they
+        are back if they were away, and their time-outs in a row count from zero again. True
+        if they were away."""
+        if user_id is None or user_id not in table.absences:
+            return False
+        ended = await self.store.end_away(table.guild_id, user_id)
+        if ended is not None and ended.away_at(self.clock()):
+            log.info("table %s: a player who was away is back by playing", table.id)
+            return True
+        return False
+
     def _apply(self, table: Table, game: Game, seat: int | None, action: Action) -> list[Event]:
         """The events of ``action`` applied to ``game`` by ``seat``; the engine checks it first
         (nothing is half-applied), and its refusal becomes the service's."""
@@ -238,9 +264,12 @@ class Writing(PlayerHands):
         before: View,
         hands_before: Sequence[tuple[str, ...]],
         seat: int | None,
+        away: Collection[int] = (),
     ) -> list[tuple[int, bool]]:
         """The people's hands a change shows, each with whether it begins their decision: the
-        hands it changed, and the hand of whoever must decide next."""
+        hands it changed, and the hand of whoever must decide next. A decision of a person who
+        is away (a seat of ``away``) begins for nobody: the computer makes it at once, and
+        nothing is sent to tell them."""
         p = game.pending
         if p is None:
             return []
@@ -255,7 +284,7 @@ class Writing(PlayerHands):
         shown: list[tuple[int, bool]] = []
         for i, s in enumerate(table.seats):
             changed = tuple(game.hands[i]) != hands_before[i]
-            began = decision_began and i == p.player
+            began = decision_began and i == p.player and i not in away
             if s.ai is None and s.user_id is not None and (changed or began):
                 shown.append((i, began))
         return shown

@@ -28,7 +28,7 @@ from bot.errors import NotShown
 from bot.kept import Kept
 from bot.languages import clicker_language, player_language, table_language
 from bot.locks import Locks
-from bot.service import Board, Hand, MatchResult, Reminder, Step
+from bot.service import Board, Hand, MatchResult, Reminder, Step, WentAway
 from bot.show import endtexts, handtexts, turntexts
 from bot.show.channel import Clicked, TableChannel
 from bot.show.handcard import HandCard
@@ -260,6 +260,14 @@ class Show:
             await self.hands.remind(rem)
         else:
             await self.channel.remind(rem)
+
+    async def went_away(self, went: WentAway) -> None:
+        """The clock set a player away: the table where it happened is told once, the player
+        once by direct message (when they get them), and the lobby card shows it."""
+        await self.channel.went_away(went)
+        if went.dm:
+            self.outbox.spawn(self.hands.tell_went_away(went), went.board.table_id)
+        self.outbox.spawn(self.channel.show_on_lobby(went.board), went.board.table_id)
 
     async def post_again(self, board: Board) -> bool:
         """Show a move the last run committed but never showed (after a restart); True if the

@@ -118,7 +118,7 @@ def settings_now(current: GuildSettings, lang: Language) -> str:
     else:
         reminder = lang.gettext("reminder off")
     undo_s = current.defaults.undo_s
-    return lang.gettext(
+    tables = lang.gettext(
         "Settings for new tables on this server: {duration} per decision, {reminder}, "
         "{curse}, {fire_die}, {undo}."
     ).format(
@@ -128,3 +128,14 @@ def settings_now(current: GuildSettings, lang: Language) -> str:
         fire_die=fire_die_word(bool(current.defaults.fire_die), lang),
         undo=undo_words(DEFAULT_UNDO_S if undo_s is None else undo_s, lang),
     )
+    if current.away_after:
+        away = lang.ngettext(
+            "A player whose time runs out on {count} decision in a row is set away (a computer "
+            "plays for them until they come back).",
+            "A player whose time runs out on {count} decisions in a row is set away (a computer "
+            "plays for them until they come back).",
+            current.away_after,
+        ).format(count=lang.format_decimal(current.away_after))
+    else:
+        away = lang.gettext("Nobody is set away by the clock.")
+    return f"{tables}\n{away}"

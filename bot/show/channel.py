@@ -26,8 +26,8 @@ from bot import budget, names
 from bot.errors import NotShown, Why
 from bot.kept import Kept
 from bot.languages import table_language
-from bot.service import Board, LeftGame, MatchResult, Reminder, Step
-from bot.show import buttons, lobbycard, pictures, texts, turntexts
+from bot.service import Board, LeftGame, MatchResult, Reminder, Resumed, Step, WentAway
+from bot.show import breaktexts, buttons, lobbycard, pictures, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.hands import Hands
 from bot.show.message import Message, attachment, ping
@@ -49,6 +49,13 @@ Clicked = tuple[int, Callable[..., Awaitable[Any]]]
 def drawn(players: tuple[str, ...]) -> list[str]:
     """Names as pictures show them: cleaned like names in text (:func:`bot.names.clean`)."""
     return [names.clean(n) for n in players]
+
+
+def chips_of(board: Board) -> pictures.Chips:
+    """What the players' chips show of the table beyond its game: who is away, and its pause
+    (on the chip of a person whose clock it stopped)."""
+    paused = board.pause is not None and board.prompt.user_id is not None
+    return pictures.Chips(dict(board.away), paused)
 
 
 def lobby_message(
@@ -83,14 +90,16 @@ class TableChannel:
             return []
         lang = table_language(board)
         names, title = drawn(board.names), turntexts.picture_title(board, lang)
+        chips = chips_of(board)
         png = await pictures.table_png(
             board.view,
             names,
             title=title,
             renderer=self.outbox.renderer,
             lang=lang,
+            chips=chips,
         )
-        said = alttext.table_text(board.view, names, title=title, lang=lang)
+        said = alttext.table_text(board.view, names, title=title, lang=lang, chips=chips)
         return [attachment(png, "pyramid.png", said)]
 
     async def step_files(self, step: Step) -> list[discord.File]:
@@ -110,6 +119,7 @@ class TableChannel:
             return await self.board_files(board)
         lang = table_language(board)
         names, title = drawn(board.names), turntexts.picture_title(board, lang)
+        chips = chips_of(board)
         pic = await pictures.turn_picture(
             before,
             events,
@@ -118,11 +128,12 @@ class TableChannel:
             title=title,
             renderer=self.outbox.renderer,
             lang=lang,
+            chips=chips,
         )
         if pic.animated:
-            said = alttext.turn_text(events, board.view, names, title=title, lang=lang)
+            said = alttext.turn_text(events, board.view, names, title=title, lang=lang, chips=chips)
         else:
-            said = alttext.table_text(board.view, names, title=title, lang=lang)
+            said = alttext.table_text(board.view, names, title=title, lang=lang, chips=chips)
         return [attachment(pic.data, f"pyramid.{pic.extension}", said)]
 
     async def board_message(self, board: Board, content: str | None = None) -> Message:
@@ -425,6 +436,23 @@ class TableChannel:
         except discord.HTTPException as err:
             log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
 
+    async def show_on_lobby(self, board: Board) -> None:
+        """An open table's lobby card brought up to date with what changed without a move (a
+        pause, a player away or back)."""
+        message_id = Kept.LOBBY.of(board.table.messages)
+        status = board.table.status
+        if message_id is None or status not in ("lobby", "playing"):
+            return
+        target = self.outbox.message(board.lobby_channel_id, message_id, board.guild_id)
+        link = self.game_link(board) if status == "playing" else None
+        card = lobby_message(board, game_link=link)
+        try:
+            await self.outbox.edit_kept_unversioned(
+                board.table_id, Kept.LOBBY, board.version, target, card
+            )
+        except discord.HTTPException as err:
+            log.warning("table %s: could not update the lobby message: %s", board.table_id, err)
+
     async def lobby_clicked(
         self, board: Board, edit: Callable[..., Awaitable[Any]], *, started: bool = False
     ) -> None:
@@ -491,6 +519,41 @@ class TableChannel:
             Message(
                 turntexts.aborted(board, name, table_language(board), by=by),
                 pings=tuple(turntexts.aborted_pings(board, by)),
+            ),
+            board.guild_id,
+        )
+
+    async def paused(self, board: Board) -> None:
+        """``/fp pause``: the channel is told who paused the game, until when, and why."""
+        await self.outbox.send(
+            board.channel_id,
+            Message(breaktexts.paused(board, table_language(board))),
+            board.guild_id,
+        )
+
+    async def resumed(self, done: Resumed) -> None:
+        """A paused game goes on (``/fp resume``, or the pause's end): the channel is told, with
+        who decides now and by when. Nobody is pinged: whoever decides was told when their
+        decision began."""
+        board = done.board
+        lang = table_language(board)
+        await self.outbox.send(
+            board.channel_id,
+            Message(
+                breaktexts.resumed(done, turntexts.prompt_line(board, lang, spectator=False), lang)
+            ),
+            board.guild_id,
+        )
+
+    async def went_away(self, went: WentAway) -> None:
+        """The clock set a player away: the table where it happened is told once (the player is
+        mentioned when no direct message tells them how to come back)."""
+        board = went.board
+        await self.outbox.send(
+            board.channel_id,
+            Message(
+                breaktexts.went_away(went, table_language(board)),
+                pings=() if went.dm else (went.user_id,),
             ),
             board.guild_id,
         )

@@ -52,6 +52,8 @@ class HandCard:
         title = handtexts.hand_title(hand, lang)
         # A turn held back: the view already waits for the next player, who knows nothing yet.
         headline = handtexts.held_headline(lang) if hand.decision == "held" else None
+        paused = hand.paused_until is not None and hand.decision != "wait"
+        chips = pictures.Chips(dict(hand.away), paused)
         png = await pictures.screen_png(
             hand.view,
             drawn,
@@ -59,10 +61,17 @@ class HandCard:
             headline=headline,
             renderer=self.outbox.renderer,
             lang=lang,
+            chips=chips,
         )
         fitting = hand.fitting if hand.decision == "play" else ()
         said = alttext.screen_text(
-            hand.view, drawn, title=title, fitting=fitting, headline=headline, lang=lang
+            hand.view,
+            drawn,
+            title=title,
+            fitting=fitting,
+            headline=headline,
+            lang=lang,
+            chips=chips,
         )
         content = handtexts.hand_content(
             hand,

@@ -30,11 +30,14 @@ from typing import Any, Final
 
 import discord
 
-from bot import budget
+from bot import (
+    awaybutton,  # the module, as it imports bot.show back
+    budget,
+)
 from bot.kept import Kept
 from bot.languages import player_language, table_language
-from bot.service import Board, Hand, MatchResult, Reminder
-from bot.show import buttons, endtexts, handtexts, texts, turntexts
+from bot.service import Board, Hand, MatchResult, Reminder, WentAway
+from bot.show import breaktexts, buttons, endtexts, handtexts, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.message import Message
 from bot.show.outbox import DM_CLOSED, NO_MUTUAL_GUILDS, POST_ERRORS, Outbox
@@ -337,6 +340,26 @@ class Hands:
             log.info("table %s: reminder DM refused by user %s", board.table_id, rem.user_id)
             if err.code in (DM_CLOSED, NO_MUTUAL_GUILDS):
                 await self.outbox.ledger.dm_refused(rem.user_id)
+
+    async def tell_went_away(self, went: WentAway) -> None:
+        """Tell a player, once, by direct message, that the clock set them away, and how to come
+        back (the "I'm back" button, and a link to the table)."""
+        board = went.board
+        lang = player_language(went)
+        view = awaybutton.back_view(board.guild_id, lang)
+        view.add_item(link_button(board, lang=lang))
+        server = await self.outbox.guild_name(board.guild_id) or ""
+        try:
+            cid = await self.outbox.dm_channel_id(went.user_id)
+            await self.outbox.send(
+                cid,
+                Message(breaktexts.went_away_dm(went, server, lang), view=view),
+                priority=budget.HAND,
+            )
+        except discord.Forbidden as err:
+            log.info("table %s: away DM refused by user %s", board.table_id, went.user_id)
+            if err.code in (DM_CLOSED, NO_MUTUAL_GUILDS):
+                await self.outbox.ledger.dm_refused(went.user_id)
 
     async def tell_decider(self, board: Board) -> None:
         """Tell the person who must decide, by direct message, that the table's message is not

@@ -11,6 +11,7 @@ from typing import Final
 from bot import emoji as em
 from bot.narrate import describe_preview, fall_again, narrate
 from bot.service import Board, Hand, NoUndo, SpotChoice
+from bot.show import breaktexts
 from bot.show.endtexts import MATCH_OVER, match_over
 from bot.show.texts import (
     MAX_CONTENT,
@@ -104,6 +105,8 @@ def hand_content(
                 "message opens it."
             )
         )
+    if hand.paused_until is not None and hand.decision != "wait":
+        lines.append(breaktexts.paused_until(hand.paused_until, lang))
     # The newest turns the message has room for, at most SINCE_SHOWN: the decision stays whole.
     for shown in range(min(SINCE_SHOWN, len(since)), 0, -1):
         told = since_lines(since, shown, lang)

@@ -8,6 +8,7 @@ from typing import Final
 
 from bot import emoji as em
 from bot.service import LOBBY_TTL_S, Board, MatchResult
+from bot.show import breaktexts
 from bot.show.endtexts import podium
 from bot.show.texts import (
     duration,
@@ -60,7 +61,11 @@ def seat_line(i: int, name: str, level: str | None, lang: Language) -> str:
 def lobby_seats(board: Board, lang: Language) -> str:
     """The seats, in order, with each computer's level."""
     t = board.table
-    seats = [seat_line(i, s.name, s.ai, lang) for i, s in enumerate(t.seats)]
+    seats = [
+        seat_line(i, s.name, s.ai, lang)
+        + (f" · {breaktexts.away_seat(board.away[i], lang)}" if i in board.away else "")
+        for i, s in enumerate(t.seats)
+    ]
     heading = lang.gettext("**Seats ({seated}/{seats})**").format(
         seated=len(t.seats), seats=t.options.max_seats
     )
@@ -94,12 +99,15 @@ def lobby_status(
         )
     if t.status == "playing" and game_link:
         if t.thread_id is not None:
-            return lang.gettext(
+            started = lang.gettext(
                 "**The game has started:** follow it [in its thread]({link})."
             ).format(link=game_link)
-        return lang.gettext("**The game has started:** follow it [in the channel]({link}).").format(
-            link=game_link
-        )
+        else:
+            started = lang.gettext(
+                "**The game has started:** follow it [in the channel]({link})."
+            ).format(link=game_link)
+        paused = breaktexts.lobby_pause(board, lang)
+        return f"{started}\n{paused}" if paused else started
     if t.status == "finished" and results is not None:
         finished = lang.gettext(LOBBY_STATUS["finished"])
         return f"**{finished}.**\n{podium(names_of(board), results, lang)}"

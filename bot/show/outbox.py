@@ -111,6 +111,28 @@ class Outbox:
             log.debug("table %s: %s already shows a newer version than %s", table_id, kept, version)
         return go
 
+    async def edit_kept_unversioned(
+        self,
+        table_id: int,
+        kept: Kept,
+        version: int,
+        target: discord.PartialMessage,
+        message: Message,
+    ) -> bool:
+        """Edit the table's kept message to show a change that did not move the table's version
+        (a pause, a player away): as :meth:`edit_kept`, and also when the message shows
+        ``version`` already, as long as the table is still at it (a later move's edit, waiting
+        for the same message, lands after this one)."""
+        async with (
+            budget.paid(self.budget, budget.NOTICE),
+            self.ledger.edit(table_id, kept, version) as go,
+        ):
+            if go or await self.ledger.still_at(table_id, version):
+                await target.edit(**message.to_edit())
+                return True
+        log.debug("table %s: %s not edited, the table moved on from %s", table_id, kept, version)
+        return False
+
     async def dm_channel_id(self, user_id: int) -> int:
         """The id of the DM channel with a user (created once, then remembered)."""
         cid = self._dm_channels.get(user_id)

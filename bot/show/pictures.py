@@ -23,6 +23,8 @@ from typing import Any, Final, TypeVar
 from engine import Event, View
 from i18n import Language
 from render import (
+    NO_CHIPS,
+    Chips,
     TurnPicture,
     render_spot_screen,
     render_table,
@@ -33,6 +35,8 @@ from render.records import CardRow, render_card
 from render.summary import Moment, render_end, render_summary
 
 log = logging.getLogger(__name__)
+
+__all__ = ["NO_CHIPS", "Chips"]  # (what the show side passes on to the pictures' chips)
 
 T = TypeVar("T")
 
@@ -113,14 +117,19 @@ def _checked(data: bytes, what: str) -> bytes:
     return data
 
 
-def _table(v: View, names: list[str], title: str | None, lang: Language) -> bytes:
-    return render_table(v, names, title=title, lang=lang)
+def _table(v: View, names: list[str], title: str | None, lang: Language, chips: Chips) -> bytes:
+    return render_table(v, names, title=title, lang=lang, chips=chips)
 
 
 def _screen(
-    v: View, names: list[str], title: str | None, headline: str | None, lang: Language
+    v: View,
+    names: list[str],
+    title: str | None,
+    headline: str | None,
+    lang: Language,
+    chips: Chips,
 ) -> bytes:
-    return render_turn_screen(v, names, title=title, headline=headline, lang=lang)
+    return render_turn_screen(v, names, title=title, headline=headline, lang=lang, chips=chips)
 
 
 async def _drawn(
@@ -143,10 +152,11 @@ async def table_png(
     title: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> bytes:
-    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move;
-    its words in ``lang``."""
-    return await _drawn("table", URGENT, _table, renderer, v, list(names), title, lang)
+    """The pyramid as the channel (or one player) sees it: spots labelled, fall marks, last move,
+    the players away and a pause on their ``chips``; its words in ``lang``."""
+    return await _drawn("table", URGENT, _table, renderer, v, list(names), title, lang, chips)
 
 
 async def screen_png(
@@ -157,12 +167,13 @@ async def screen_png(
     headline: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> bytes:
     """A player's turn screen: the board with their own hand below it (only ever sent to that
     player; ``v`` is their own view), its words in ``lang``; ``headline`` in place of the one
-    the view asks."""
+    the view asks; the players away and a pause on their ``chips``."""
     return await _drawn(
-        "turn screen", HAND, _screen, renderer, v, list(names), title, headline, lang
+        "turn screen", HAND, _screen, renderer, v, list(names), title, headline, lang, chips
     )
 
 
@@ -192,8 +203,9 @@ def _turn(
     names: list[str],
     title: str | None,
     lang: Language,
+    chips: Chips,
 ) -> TurnPicture:
-    return render_turn(before, events, after, names, title=title, lang=lang)
+    return render_turn(before, events, after, names, title=title, lang=lang, chips=chips)
 
 
 async def turn_picture(
@@ -205,15 +217,17 @@ async def turn_picture(
     title: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> TurnPicture:
     """The one picture of a move's message: the chain reaction as an animation ending on the
     board, or the board alone when nothing happened beyond the placement (or when the
-    animation would be too large, or could not be drawn); its words in ``lang``."""
+    animation would be too large, or could not be drawn); its words in ``lang``, the board's
+    ``chips``."""
     run = renderer.run if renderer is not None else _in_thread
     if has_mayhem(events):
         try:
             pic: TurnPicture = await run(
-                URGENT, _turn, before, list(events), after, list(names), title, lang
+                URGENT, _turn, before, list(events), after, list(names), title, lang, chips
             )
         except Exception:
             log.exception("could not draw the turn's animation")
@@ -221,7 +235,7 @@ async def turn_picture(
             if len(pic.data) <= MAX_ATTACHMENT_BYTES:
                 return pic
             log.warning("turn animation too large (%d bytes); the board only", len(pic.data))
-    board = await table_png(after, names, title=title, renderer=renderer, lang=lang)
+    board = await table_png(after, names, title=title, renderer=renderer, lang=lang, chips=chips)
     return TurnPicture(board, False)
 
 

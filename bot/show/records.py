@@ -24,7 +24,7 @@ from bot.records.replay import ReplayStep
 from bot.records.results import MatchExport, ReplayShown
 from bot.show import recordtexts as words
 from bot.show.message import attachment
-from bot.show.pictures import card_png, end_png, summary_gif, table_png, turn_picture
+from bot.show.pictures import NO_CHIPS, card_png, end_png, summary_gif, table_png, turn_picture
 from data.records import BoardPage, HistoryEntry, PlayerStats
 from i18n import Language
 from render import alttext
@@ -177,10 +177,13 @@ async def step_message(shown: ReplayShown, lang: Language) -> Answer:
         data, name = await end_png(moment, names, lang=lang), "replay.png"
         said = alttext.end_text(s.after, left, names, title=text.title, lang=lang)
     elif s.before is None:
-        data = await table_png(s.after, names, title=text.title, lang=lang)
+        # (A replay shows the game as it was played: nobody is away in it, nothing paused.)
+        data = await table_png(s.after, names, title=text.title, lang=lang, chips=NO_CHIPS)
         name = "replay.png"
     else:
-        pic = await turn_picture(s.before, s.events, s.after, names, title=text.title, lang=lang)
+        pic = await turn_picture(
+            s.before, s.events, s.after, names, title=text.title, lang=lang, chips=NO_CHIPS
+        )
         data, name = pic.data, f"replay.{pic.extension}"
         if pic.animated:
             said = alttext.turn_text(s.events, s.after, names, title=text.title, lang=lang)

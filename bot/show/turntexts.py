@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot import emoji as em
 from bot.narrate import capped, scores_line, turn_lines
 from bot.service import Board, Prompt, Step
+from bot.show import breaktexts
 from bot.show.endtexts import match_result
 from bot.show.texts import (
     clip,
@@ -40,6 +41,8 @@ def prompt_line(board: Board, lang: Language, *, spectator: bool) -> str:
     """Who decides what now, with a deadline: told to the person who must decide, or to a
     ``spectator`` (someone not playing, who reads it alone) about them."""
     p: Prompt = board.prompt
+    if p.away:
+        return breaktexts.away_prompt(board, lang)
     names = names_of(board)
     timed = bool(p.deadline and p.user_id)
     when = relative(p.deadline) if p.deadline else ""
@@ -165,6 +168,8 @@ def step_content(step: Step, lang: Language) -> str:
                 "{player}'s time ran out: a computer player made this move for them."
             ).format(player=names[step.actor])
         )
+    if step.away and step.actor is not None:
+        lines.append(breaktexts.played_for_away(board, step.actor, lang))
     story = turn_account(step, lang, viewer=None)
     if story:
         lines.append(story)
@@ -193,6 +198,9 @@ def step_content(step: Step, lang: Language) -> str:
     line = prompt_line(board, lang, spectator=False)
     if line:
         lines.append(line)
+    paused = breaktexts.pause_line(board, lang)
+    if paused:
+        lines.append(paused)
     if step.results is not None:
         # The end pings every player (step_pings), so the mentions come first, to survive
         # clipping.
@@ -228,6 +236,9 @@ def board_content(board: Board, lang: Language, *, spectator: bool) -> str:
     line = prompt_line(board, lang, spectator=spectator)
     if line:
         lines.append(line)
+    paused = breaktexts.pause_line(board, lang)
+    if paused:
+        lines.append(paused)
     return clip("\n".join(lines))
 
 

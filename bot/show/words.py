@@ -98,6 +98,16 @@ REFUSALS: Final[dict[Why, str]] = {
         "The undo window is 0 (no undo) to {max_undo} seconds; a table where several people "
         "play uses at most {max_shared} seconds of it."
     ),
+    Why.PAUSE_WHO: N_(
+        "Only the host or someone who can manage this channel can pause or resume the game."
+    ),
+    Why.PAUSE_NOT_PLAYING: N_("Only a running game can be paused."),
+    Why.NOT_PAUSED: N_("This game is not paused."),
+    Why.PAUSE_RANGE: N_("A pause lasts from 1 minute to 7 days."),
+    Why.AWAY_RANGE: N_("You can be away from 1 hour to 14 days."),
+    Why.AWAY_AFTER_RANGE: N_(
+        "A player can be set away after 1 to 10 time-outs in a row, or never (0)."
+    ),
     Why.NO_MATCH: N_("There is no such match."),
     Why.MATCH_UNFINISHED: N_(
         "That match is not over: replays and exports are for finished matches."

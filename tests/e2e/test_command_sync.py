@@ -67,6 +67,9 @@ async def test_the_commands_are_registered_with_their_french_words(
         "leaderboard": "classement",
         "history": "historique",
         "replay": "revoir",
+        "away": "absence",
+        "pause": None,  # the same word in French
+        "resume": "reprendre",
         "help": "aide",
     }
     (settings,) = [c.data for c in world.fake.commands(None) if c.name == "fp-settings"]

@@ -5,11 +5,12 @@ match."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from data.store import LoggedAction, Seat
-from engine import Game
+from engine import Game, Play
 from rating import (
     MODEL,
     RATING_START,
@@ -192,3 +193,38 @@ def test_the_facts_count_the_public_mayhem_of_a_replayed_match() -> None:
     taken = sum(f.tiles_taken for f in facts.seats)
     assert mayhem > 0 and taken > 0  # this seed's random play has mayhem (checked once)
     assert facts.moves == len(log)
+
+
+def test_a_turn_a_computer_played_for_a_person_counts_for_nobody_in_their_facts() -> None:
+    # Ann (seat 0) places yellow 40 on yellow 2 and red 4: it collapses (RULES 5.1). Logged
+    # without her user id, the computer placed it for her (her clock ran out, or she was away).
+    game = Game.from_dict(
+        {
+            "players": 2,
+            "pyramid": {"0,0": "Y2", "0,2": "R4"},
+            "hands": [["Y40", "B2"], ["R2", "G2"]],
+            "piles": [["R20"], ["G20"]],
+            "active": 0,
+        }
+    )
+    initial = game.to_dict()
+    moves: list[tuple[int, Any]] = []
+    while game.pending is not None and game.pending.player == 0:
+        p = game.pending
+        action = Play("Y40", p.spots[0]) if p.kind == "play" else game.legal_actions()[0]
+        game.apply(action, 0)
+        moves.append((0, action.to_dict()))
+
+    def logged(user_id: int | None) -> list[LoggedAction]:
+        return [
+            LoggedAction(1, 2 + i, seat, user_id, action, NOW)
+            for i, (seat, action) in enumerate(moves)
+        ]
+
+    own = match_facts(initial, logged(1), None, people=(0, 1)).seats[0]
+    assert (own.collapses, own.opening) == (1, "Y40") and own.tiles_taken > 0
+    for_her = match_facts(initial, logged(None), None, people=(0, 1)).seats[0]
+    assert (for_her.collapses, for_her.tiles_taken, for_her.opening) == (0, 0, None)
+    # A computer's own seat keeps its facts (and a log read without the seats, as before).
+    assert match_facts(initial, logged(None), None, people=(1,)).seats[0].collapses == 1
+    assert match_facts(initial, logged(None), None).seats[0].collapses == 1

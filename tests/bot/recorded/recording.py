@@ -146,6 +146,15 @@ class RecordingOutbox:
                 await target.edit(**message.to_edit())
         return go
 
+    async def edit_kept_unversioned(
+        self, table_id: int, kept: Kept, version: int, target: Target, message: Message
+    ) -> bool:
+        async with self.ledger.edit(table_id, kept, version) as go:
+            if go or await self.ledger.still_at(table_id, version):
+                await target.edit(**message.to_edit())
+                return True
+        return False
+
     async def dm_channel_id(self, user_id: int) -> int:
         return dm_of(user_id)
 
