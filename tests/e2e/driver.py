@@ -280,20 +280,35 @@ class TableDriver:
         await ix.wait_acknowledged()
         return ix
 
+    @staticmethod
+    def action_button(message: Message, action: str, arg: str = "") -> dict[str, Any]:
+        """The live button of ``message`` that does ``action`` (with ``arg``), whatever its label
+        says (in any language)."""
+        for b in message.buttons():
+            parts = str(b.get("custom_id") or "").split(":", 4)
+            if len(parts) == 5 and parts[3] == action and parts[4] == arg and not b.get("disabled"):
+                return b
+        raise AssertionError(f"no live {action}:{arg} button on {message!r}")
+
     async def click_action(
         self, user: FakeUser, message: Message, action: str, arg: str = ""
     ) -> Interaction:
-        """Click the live button of ``message`` that does ``action`` (with ``arg``), whatever
-        its label says (in any language)."""
-        for b in message.buttons():
-            cid = b.get("custom_id") or ""
-            parts = cid.split(":", 4)
-            if len(parts) == 5 and parts[3] == action and parts[4] == arg and not b.get("disabled"):
-                ix = await user.click(message, custom_id=cid)
-                self.interactions.append(ix)
-                await ix.wait_acknowledged()
-                return ix
-        raise AssertionError(f"no live {action}:{arg} button on {message!r}")
+        """Click the live button of ``message`` that does ``action`` (with ``arg``)."""
+        button = self.action_button(message, action, arg)
+        ix = await user.click(message, custom_id=str(button["custom_id"]))
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        return ix
+
+    async def tap_seen(
+        self, user: FakeUser, message: Message, button: dict[str, Any]
+    ) -> Interaction:
+        """Tap ``button`` as ``user``'s screen still shows it, whatever the message holds by
+        now (see :meth:`FakeUser.tap_seen`)."""
+        ix = await user.tap_seen(message, button)
+        self.interactions.append(ix)
+        await ix.wait_acknowledged()
+        return ix
 
     async def slash(self, user: FakeUser, command: str, **options: Any) -> Interaction:
         """A command typed where the table is: its game's thread once it has one."""

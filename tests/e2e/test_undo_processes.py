@@ -55,11 +55,13 @@ async def test_an_undo_racing_the_end_of_its_window_has_one_outcome(
     # (before it, when ``lead`` is negative).
     left = held.until - (time.time() + procs.clock_offset)
     revisions = len(screen.revisions)
-    token = held_token_of(screen)
+    # The Undo her screen shows: tapped as she saw it, though the window's end may have
+    # closed the screen by the time her tap is sent.
+    undo = table.action_button(screen, "undo", held_token_of(screen))
     if lead < 0:
         procs.advance_clock(left + 0.05)
         await asyncio.sleep(-lead)
-    tap = asyncio.create_task(table.click_action(alice, screen, "undo", token))
+    tap = asyncio.create_task(table.tap_seen(alice, screen, undo))
     if lead >= 0:
         await asyncio.sleep(lead)
         procs.advance_clock(left + 0.05)

@@ -467,6 +467,15 @@ class FakeUser:
             InteractionType.MESSAGE_COMPONENT, msg.channel, _click_data(button), message=msg
         )
 
+    async def tap_seen(self, message: Message | int, button: JSON) -> Interaction:
+        """Tap ``button`` as this person's screen still shows it, though the bot may have edited
+        the message since (its edit had not reached their phone): the click is sent with the
+        message as it stands at that moment, as Discord sends it, whatever it now holds."""
+        msg = self._visible(message)
+        return self._start(
+            InteractionType.MESSAGE_COMPONENT, msg.channel, _click_data(button), message=msg
+        )
+
     async def double_click(
         self,
         message: Message | int,
@@ -507,9 +516,7 @@ class FakeUser:
             if found is None or found.get("disabled") or not found.get("custom_id"):
                 return first, None
             button = found
-        return first, self._start(
-            InteractionType.MESSAGE_COMPONENT, msg.channel, _click_data(button), message=msg
-        )
+        return first, await self.tap_seen(msg, button)
 
     async def select(
         self,
