@@ -12,6 +12,7 @@ was sent), the direct messages per player, and the clicks per move.
     python bench/table_counts.py --players 2 --curse --rounds 2   # a curse, a round's end
     python bench/table_counts.py --undo 0   # no undo window (by default the table's: 30 s)
     python bench/table_counts.py --wait     # each turn waits out its undo window (no Done)
+    python bench/table_counts.py --french --transcript game.txt   # every screen, to read
 
 The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests; with two
 players and the curse, :data:`CURSE_SEED`), and the
@@ -44,7 +45,8 @@ if str(REPO) not in sys.path:
 from bot.app import Bot  # noqa: E402
 from bot.config import Config  # noqa: E402
 from bot.service import MAX_SOLO_UNDO_S  # noqa: E402
-from tests.e2e.driver import TableDriver, is_final  # noqa: E402
+from tests.e2e.driver import TableDriver, actions, is_final  # noqa: E402
+from tests.e2e.transcript import write_transcript  # noqa: E402
 from tests.fakediscord import DEFAULT_TOKEN, Message  # noqa: E402
 from tests.fakediscord.fixtures import running_world  # noqa: E402
 from tests.fakediscord.models import (  # noqa: E402
@@ -219,9 +221,9 @@ class DecisionStart:
     they pressed it; True when they decided on the table's post, which is that account."""
 
 
-RECAP = ("Since your last move", "🏆")
+RECAP = ("Since your last move", "Depuis votre dernier coup", "🏆")
 """What a screen says when it tells what happened since its player's last move: the others'
-turns, or the round that ended."""
+turns, or the round that ended (in English or French)."""
 
 
 def decided_with_recap(clicks: list[Interaction]) -> bool:
@@ -295,13 +297,15 @@ async def play_counted(
     curse: bool = False,
     rounds: int = 1,
     away: str | None = None,
+    french: bool = False,
 ) -> TableCounts:
     """Open, start and play one game with alice, bob and carol (the first ``players`` of them),
     with the ``curse`` and ``rounds`` asked; count as it goes. With ``private``, that player
     takes their hands privately in the channel (``/fp hand``) instead of by direct message;
     ``undo``: the table's undo window (None: the default one); with ``away``, that player is
     away (``/fp away``): a computer makes their decisions, which are not counted as decisions
-    (nor their posts as turns' posts)."""
+    (nor their posts as turns' posts). With ``french``, every player but the host switches their
+    client to French once they have typed those commands."""
     fake = driver.fake
     users = list(driver.users.values())[:players]
     host = users[0]
@@ -313,6 +317,8 @@ async def play_counted(
         if u.name == away:
             ix = await driver.slash(u, "fp away")
             await ix.wait_response()
+        if french and u is not host:
+            u.account.locale = "fr"
     options: dict[str, object] = {}
     if curse:
         options["curse"] = True
@@ -346,11 +352,11 @@ async def play_counted(
         posts0, pings0 = posts_and_pings()
         uid = driver.decider(game)
         clicks0 = len(fake.interactions)
-        dealing = "Next round" in game.labels()
+        dealing = "next" in actions(game)
         if dealing:
             next_rounds += 1
             previous = None  # the new round's first decision is a decision start
-        elif "Fall left" in game.labels():
+        elif "fall" in actions(game):
             falls += 1
         else:  # a tile placed starts a turn; its falls belong to it
             turns += 1
@@ -450,9 +456,14 @@ async def measure(
     curse: bool = False,
     rounds: int = 1,
     away: str | None = None,
+    french: bool = False,
+    transcript: Path | None = None,
 ) -> TableCounts:
     """One game counted (see :func:`play_counted`), against a fake Discord of its own; with
-    ``wait``, each turn played waits out its undo window instead of its player pressing Done."""
+    ``wait``, each turn played waits out its undo window instead of its player pressing Done;
+    ``french``: the server and every player's client but the host's speak French;
+    ``transcript``: where to write every message of the game as its people read it
+    (:mod:`tests.e2e.transcript`)."""
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(
             token=DEFAULT_TOKEN,
@@ -465,6 +476,8 @@ async def measure(
         )
         clock = MovableClock()
         async with running_world() as world:
+            if french:
+                world.fake.set_guild_locale(world.guild, "fr")
             runner = InProcessBot(world.fake, Bot(config, clock=clock))
             await runner.start()
             try:
@@ -475,7 +488,7 @@ async def measure(
                         clock.advance(MAX_SOLO_UNDO_S + 1)  # past any window
 
                     driver.let_run_out = run_out
-                return await play_counted(
+                counts = await play_counted(
                     driver,
                     seed,
                     private,
@@ -484,7 +497,11 @@ async def measure(
                     curse=curse,
                     rounds=rounds,
                     away=away,
+                    french=french,
                 )
+                if transcript is not None:
+                    write_transcript(world.fake.state, transcript)
+                return counts
             finally:
                 await runner.stop()
 
@@ -557,6 +574,17 @@ def main() -> None:
         action="store_true",
         help="each turn played waits out its undo window (no player presses Done)",
     )
+    parser.add_argument(
+        "--french",
+        action="store_true",
+        help="the server and every player but the host (alice) speak French",
+    )
+    parser.add_argument(
+        "--transcript",
+        type=Path,
+        metavar="FILE",
+        help="write every message of the game, as its people read it, to this file",
+    )
     args = parser.parse_args()
     if args.seed is None:
         args.seed = CURSE_SEED if args.players == 2 and args.curse else DEFAULT_SEED
@@ -570,6 +598,8 @@ def main() -> None:
             curse=args.curse,
             rounds=args.rounds,
             away=args.away,
+            french=args.french,
+            transcript=args.transcript,
         )
     )
     print(json.dumps(asdict(counts)) if args.json else report(counts))

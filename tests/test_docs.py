@@ -208,6 +208,9 @@ ELSEWHERE = {
     "python bench/table_counts.py --players 2 --curse --rounds 2 --private alice": (
         "tests/e2e/test_table_counts.py"
     ),
+    "python bench/table_counts.py --french --transcript game.txt": (
+        "tests/e2e/test_table_counts.py (private_counts)"
+    ),
     "python bench/taps.py": "tests/test_bench.py (one table per gap)",
     "python bench/taps.py --second place": "tests/test_bench.py (one table per gap)",
     "flaming-pyramids": "needs Discord: tests/bot/test_startup.py against a local one",

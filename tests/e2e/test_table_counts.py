@@ -8,6 +8,7 @@ message; the same with Bob on private hands; two players, one on private hands, 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -39,9 +40,44 @@ def test_at_most_one_dm_per_player_per_own_turn(counts: TableCounts) -> None:
 
 
 @pytest.fixture(scope="module")
-def private_counts() -> TableCounts:
-    """The same game with Bob on private hands (pinged in the thread, no DMs)."""
-    return asyncio.run(measure(private="bob"))
+def transcript(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the private game writes everything it said (``--transcript``)."""
+    return tmp_path_factory.mktemp("transcript") / "game.txt"
+
+
+@pytest.fixture(scope="module")
+def private_counts(transcript: Path) -> TableCounts:
+    """The same game with Bob on private hands (pinged in the thread, no DMs), on a French
+    server where Bob and Carol read French and Alice, the host, English (``--french``)."""
+    return asyncio.run(measure(private="bob", french=True, transcript=transcript))
+
+
+def test_the_transcript_shows_each_person_their_own_screens_in_their_language(
+    private_counts: TableCounts, transcript: Path
+) -> None:
+    """``--transcript`` writes every message as its people read it: Bob's private screens in
+    French and only his, Alice's DMs in English, Carol's DMs in French, the thread French."""
+    blocks = transcript.read_text(encoding="utf-8").split("\n=== ")
+    heads = [b.splitlines()[0] for b in blocks]
+    assert not any("DM bob" in h for h in heads)
+    bobs = [b for b in blocks if "only bob sees it" in b.splitlines()[0]]
+    alices = [b for b in blocks if b.splitlines()[0].endswith("DM alice")]
+    carols = [b for b in blocks if b.splitlines()[0].endswith("DM carol")]
+    thread = [
+        b
+        for b in blocks
+        if "#Flaming Pyramids" in b.splitlines()[0] and "only" not in b.splitlines()[0]
+    ]
+    assert len(bobs) >= private_counts.own_turns["bob"]
+    for mine, said, not_said in (
+        (bobs, "Depuis votre dernier coup", "Since your last move"),
+        (carols, "Depuis votre dernier coup", "Since your last move"),
+        (alices, "Since your last move", "Depuis votre dernier coup"),
+        (thread, "choisissez une tuile de votre main", "your turn: pick a tile"),
+    ):
+        text = "\n".join(mine)
+        assert said in text and not_said not in text
+    assert all("📎 pyramid." in b for b in thread if "choisissez une tuile" in b)
 
 
 @pytest.fixture(scope="module")
