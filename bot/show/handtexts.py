@@ -265,15 +265,20 @@ def dms_closed(user_id: int, lang: Language) -> str:
 
 
 def reminder_dm(board: Board, lang: Language) -> str:
-    """The reminder by direct message."""
+    """The reminder by direct message: of the player's decision, which may be a fall of
+    someone else's turn (the curse), and of what happens when its time is up."""
     deadline = board.prompt.deadline
     values = {"table": table_name(board.number, lang=lang), "channel": f"<#{board.channel_id}>"}
     if deadline:
-        said = lang.gettext("Your turn at {table} in {channel} ends {when}.").format(
-            when=relative(deadline), **values
-        )
+        said = lang.gettext(
+            "Your decision at {table} in {channel} is waiting; a computer player will make it "
+            "for you {when}."
+        ).format(when=relative(deadline), **values)
     else:
-        said = lang.gettext("Your turn at {table} in {channel} ends soon.").format(**values)
+        said = lang.gettext(
+            "Your decision at {table} in {channel} is waiting; a computer player will make it "
+            "for you soon."
+        ).format(**values)
     return f"{em.REMINDER} {said}"
 
 

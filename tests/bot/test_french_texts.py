@@ -212,7 +212,9 @@ async def test_a_table_posts_in_its_language_and_a_hand_in_its_players(
     # A reminder by direct message, in its player's language.
     hand: Hand = replace(await service.hand(t, ALICE), language="fr")
     lang = i18n.catalogs.language(hand.language)
-    assert handtexts.reminder_dm(board, lang).startswith("⏳ Votre tour à la table n° 1 dans <#")
+    assert handtexts.reminder_dm(board, lang).startswith(
+        "⏳ Votre décision vous attend à la table n° 1 dans <#"
+    )
     assert handtexts.hand_content(hand, lang=lang).startswith("🔥 **À vous de jouer**")
 
 

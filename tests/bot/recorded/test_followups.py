@@ -55,7 +55,8 @@ async def test_a_reminder_then_the_clock_plays_for_the_absent_player(
     await settle(desk)
     [reminder] = outbox.posts_in(dm_of(ALICE))[dms:]
     assert (
-        reminder.content.startswith("⏳ Your turn at table #1") and "ends <t:" in reminder.content
+        reminder.content.startswith("⏳ Your decision at table #1")
+        and "a computer player will make it for you <t:" in reminder.content
     )
     assert outbox.posts_in(CHANNEL)[posts:] == []
 
