@@ -156,3 +156,22 @@ def test_the_next_player_is_told_once_after_the_window_whether_done_or_run_out(
         assert c.max_posts_in_a_turn <= 1
     # A screen whose window ran out is closed through its click's token: no request more.
     assert waited_counts.rest_global == counts.rest_global
+
+
+@pytest.fixture(scope="module")
+def away_counts() -> TableCounts:
+    """The three-player game with Bob away (``/fp away`` before it starts): a computer plays
+    each of his decisions at once."""
+    return asyncio.run(measure(away="bob"))
+
+
+def test_an_away_player_is_not_told_and_the_others_are_told_once(
+    away_counts: TableCounts,
+) -> None:
+    """Issue 31 §2: while away, no DM and no turn of one's own to be told of; the people still
+    playing get one notification per decision, as at any table."""
+    c = away_counts
+    assert c.own_turns["bob"] == 0 and c.dms["bob"] == 0
+    assert c.own_turns["alice"] > 5 and c.own_turns["carol"] > 5
+    assert c.notifications == c.decision_starts > 10
+    assert (c.told_twice, c.not_told, c.jumps) == (0, 0, 0)
