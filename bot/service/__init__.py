@@ -31,6 +31,7 @@ puts them together.
 from bot.service.core import (
     AI_GRACE_S,
     AWAY_MAX_S,
+    COMPUTER_LEVELS,
     DEFAULT_REMINDER_S,
     DEFAULT_TURN_LIMIT_S,
     LOBBY_TTL_S,
@@ -77,6 +78,7 @@ from engine import labelled_spots as spot_labels
 __all__ = [
     "AI_GRACE_S",
     "AWAY_MAX_S",
+    "COMPUTER_LEVELS",
     "DEFAULT_REMINDER_S",
     "DEFAULT_TURN_LIMIT_S",
     "DEFAULT_UNDO_S",

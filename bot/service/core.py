@@ -68,6 +68,10 @@ MAX_TURN_LIMIT_S = 14 * 24 * 3600
 DEFAULT_TURN_LIMIT_S = 24 * 3600
 DEFAULT_REMINDER_S = 12 * 3600
 TIMEOUT_LEVEL = "normal"
+COMPUTER_LEVELS = ("easy", "normal", "hard")
+"""The computer levels a host may seat (the lobby's menu, ``/fp stats``' choices): the engine's
+``engine.ai.LEVELS`` but ``expert``, which the bot offers once it has its words, its rating and
+its search budget."""
 DM_RETRY_S = 24 * 3600
 """After Discord refused a direct message to a player, the bot tries one again at most this
 long later (or as soon as they ask for it with ``/fp notify`` or the hand-mode choice)."""
