@@ -128,12 +128,15 @@ async def test_only_the_host_adds_computers_starts_and_cancels(service: TableSer
     assert all(s.ai is None for s in board.table.seats)
 
 
-async def test_the_host_seats_the_levels_the_bot_has_words_for(service: TableService) -> None:
-    # The engine's expert level waits for its words, rating and budget in the bot (issue 32).
-    assert tuple(level for level in LEVELS if level != "expert") == COMPUTER_LEVELS
+async def test_the_host_seats_every_level_of_the_engine_and_no_other(
+    service: TableService,
+) -> None:
+    assert COMPUTER_LEVELS == LEVELS == ("easy", "normal", "hard", "expert")
     t = await lobby(service, ALICE)
+    board = await service.add_ai(t, (await service.board_of(t)).version, ALICE, "expert")
+    assert [s.ai for s in board.table.seats] == [None, "expert"]
     with pytest.raises(BadRequest) as refused:
-        await service.add_ai(t, (await service.board_of(t)).version, ALICE, "expert")
+        await service.add_ai(t, board.version, ALICE, "master")
     assert refused.value.why is Why.UNKNOWN_LEVEL
 
 
