@@ -87,8 +87,8 @@ FRENCH = Words(
     "**Statistiques de l'ordinateur (expert)** sur ce serveur",
     "fp-réglages",
     "remplaçant",
-    "Un joueur ordinateur (expert) joue pour un joueur dont le temps s'écoule, qui est absent "
-    "ou qui quitte une partie.",
+    "Un joueur ordinateur (expert) remplace celui dont le temps s'écoule, qui est absent ou qui "
+    "quitte une partie.",
     f"{em.TIMED_OUT} Le temps d'Alice est écoulé\u00a0: un joueur ordinateur (normal) a joué "
     "ce coup à sa place.",
     f"{em.TIMED_OUT} Le temps de Bob est écoulé\u00a0: un joueur ordinateur (expert) a joué ce "
