@@ -104,7 +104,10 @@ class Config:
     test_state_file: str | None = None
     seed: int | None = None
     ai_node_limit: int | None = None
-    ai_time_budget_s: float | None = 2.0
+    #: Seconds a computer player searches over one decision (``None``: each level's own budget,
+    #: as the arena measures it, which keeps a decision within about a second; tests set less
+    #: with ``FP_AI_TIME_BUDGET``).
+    ai_time_budget_s: float | None = None
     #: Shards in all (``None``: the count Discord recommends).
     shard_count: int | None = None
     #: The shards this process runs (``None``: all of them).

@@ -161,19 +161,28 @@ class FollowUps:
         self.tables.tidy(table_id)
 
     async def _advance(self, table_id: int) -> None:
+        """The computer players' decisions (and the fire die's), one at a time, each shown at
+        least ``ai_pause_s`` after the one before (pacing: a reader follows them). A computer
+        thinks without the table's lock, during that pause (the expert for up to a second):
+        the table takes clicks meanwhile, and a computer move follows the one before after
+        the pause or its thinking, whichever is longer, not after both."""
+        loop = asyncio.get_running_loop()
         try:
+            shown_at: float | None = None
             while True:
+                thought = await self.service.think(table_id)
+                if shown_at is not None and self.ai_pause_s > 0:
+                    await asyncio.sleep(max(0.0, shown_at + self.ai_pause_s - loop.time()))
                 async with self.locks.table(table_id):
-                    step = await self.service.advance(table_id)
+                    step = await self.service.advance(table_id, thought)
                     if step is None:
                         return
                     # (This loop goes on with the computers' decisions itself.)
                     await self.show(step)
+                shown_at = loop.time()
                 p = step.board.prompt
                 if p.kind not in THINKING or p.user_id is not None:
                     return
-                if self.ai_pause_s > 0:
-                    await asyncio.sleep(self.ai_pause_s)  # pacing: one computer move at a time
         except Exception:
             log.exception("table %s: a computer player's move failed", table_id)
         finally:

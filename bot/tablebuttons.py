@@ -83,8 +83,8 @@ from bot.components import (
 )
 from bot.errors import BadRequest, Stale, Why
 from bot.languages import clicker_language
+from bot.service import COMPUTER_LEVELS
 from bot.show import answertexts, lobbytexts
-from engine.ai import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +239,7 @@ class AddComputerButton(TableButton, action="ai"):
     """The host adds a computer player of the level its argument names (the lobby's menu
     stands for it: :class:`FpSelect`)."""
 
-    takes = staticmethod(one_of(*LEVELS))
+    takes = staticmethod(one_of(*COMPUTER_LEVELS))
 
     async def act(
         self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId

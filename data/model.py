@@ -147,7 +147,7 @@ class Seat:
 
     user_id: int | None
     name: str
-    ai: str | None = None  # "easy" | "normal" | "hard" for a computer player
+    ai: str | None = None  # a computer player's level (one of ``engine.ai.LEVELS``)
 
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "ai": self.ai}
@@ -436,6 +436,9 @@ class GuildSettings:
     away_after: int = 2
     """After the clock ran out on this many decisions of a player in a row, they are set away
     (a computer plays their decisions at once until they come back); 0: never."""
+    stand_in: str = "normal"
+    """The level of the computer player (one of ``engine.ai.LEVELS``) that decides for a person
+    whose time ran out, who is away, or who left a running game."""
     guild_locale: str | None = None
     """The server's language as Discord last told the bot (``guild_locale`` of an interaction
     there: a Discord locale tag, ``"fr"``, ``"en-US"``); None: not seen yet. Written by

@@ -18,13 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.cogs.tables import COMPUTERS
 from bot.errors import Stale, Why
 from bot.recordbuttons import BUTTONS, unavailable
 from bot.records.results import PAGE_SIZE
 from bot.recordsdesk import RecordsDesk
 from bot.replies import guarded
 from data.records import computer_key, person_key
-from engine.ai import LEVELS
 
 if TYPE_CHECKING:
     from bot.app import Bot
@@ -40,7 +40,6 @@ CATCH_UP_S: Final = 5.0
 """How often the bot looks for matches that finished but are not rated yet (one probe of a
 small partial index when there are none): a match is rated within seconds of its end, by
 whichever process ended it or another, and before any records command reads the ratings."""
-COMPUTERS = [app_commands.Choice(name=f"Computer ({level})", value=level) for level in LEVELS]
 
 
 def server_of(interaction: discord.Interaction[Any]) -> int:

@@ -21,7 +21,7 @@ from bot import rules
 from bot.errors import TableError, TableExists
 from bot.languages import clicker_language
 from bot.replies import guarded
-from bot.service import SERVER_LANGUAGE, SettingsChange, language_choices
+from bot.service import COMPUTER_LEVELS, SERVER_LANGUAGE, SettingsChange, language_choices
 from bot.service.core import MAX_AWAY_AFTER
 from bot.show import answertexts, texts, words
 from bot.show.outbox import POST_ERRORS
@@ -61,6 +61,11 @@ UNDO_WINDOWS = [
 ]
 """How long a turn played may be taken back (``undo``): at a table of several people, at
 most :data:`bot.service.MAX_UNDO_S` of it is used."""
+COMPUTERS = [
+    app_commands.Choice(name=f"Computer ({level})", value=level) for level in COMPUTER_LEVELS
+]
+"""The computer levels, as the choices of ``/fp stats computer`` and ``/fp-settings stand_in``
+name them (:func:`bot.show.recordtexts.computer_name` names their records alike)."""
 HAND_MODES = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="only here, privately (no DMs)", value="channel"),
@@ -290,9 +295,10 @@ class Tables(commands.Cog):
         language="The language of new tables' posts and pictures (default: the server's)",
         undo="How long a turn played may be taken back, by default",
         away_after="Time-outs in a row after which a player is set away (0: never; default 2)",
+        stand_in="The computer that plays for a player out of time, away or gone (default: normal)",
     )
     @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS, undo=UNDO_WINDOWS)
-    @app_commands.choices(language=LANGUAGES)
+    @app_commands.choices(language=LANGUAGES, stand_in=COMPUTERS)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -303,6 +309,7 @@ class Tables(commands.Cog):
         language: app_commands.Choice[str] | None = None,
         undo: app_commands.Choice[int] | None = None,
         away_after: app_commands.Range[int, 0, MAX_AWAY_AFTER] | None = None,
+        stand_in: app_commands.Choice[str] | None = None,
     ) -> None:
         """``/fp-settings``: only members who can manage the server (Discord shows it to
         nobody else unless the server's admins allow them in its Integrations settings; the
@@ -325,6 +332,7 @@ class Tables(commands.Cog):
                 ),
                 language=language.value if language else None,
                 away_after=away_after,
+                stand_in=stand_in.value if stand_in else None,
             )
             current = await self.desk.settings(interaction.guild_id, change)
             await interaction.followup.send(

@@ -31,6 +31,7 @@ puts them together.
 from bot.service.core import (
     AI_GRACE_S,
     AWAY_MAX_S,
+    COMPUTER_LEVELS,
     DEFAULT_REMINDER_S,
     DEFAULT_TURN_LIMIT_S,
     LOBBY_TTL_S,
@@ -42,7 +43,6 @@ from bot.service.core import (
     MIN_TURN_LIMIT_S,
     NEXT_ROUND_PAUSE_S,
     PAUSE_MAX_S,
-    TIMEOUT_LEVEL,
     AiPlayer,
     Clock,
     Dealer,
@@ -51,7 +51,7 @@ from bot.service.core import (
 )
 from bot.service.languages import SERVER_LANGUAGE, language_choices, new_table_language
 from bot.service.outcomes import AwayChange, Paused, Resumed, TimerOutcome, WentAway
-from bot.service.players import default_ai, first_legal
+from bot.service.players import Thought, default_ai, first_legal
 from bot.service.results import (
     DEFAULT_UNDO_S,
     MAX_SOLO_UNDO_S,
@@ -77,6 +77,7 @@ from engine import labelled_spots as spot_labels
 __all__ = [
     "AI_GRACE_S",
     "AWAY_MAX_S",
+    "COMPUTER_LEVELS",
     "DEFAULT_REMINDER_S",
     "DEFAULT_TURN_LIMIT_S",
     "DEFAULT_UNDO_S",
@@ -92,7 +93,6 @@ __all__ = [
     "NEXT_ROUND_PAUSE_S",
     "PAUSE_MAX_S",
     "SERVER_LANGUAGE",
-    "TIMEOUT_LEVEL",
     "AiPlayer",
     "AwayChange",
     "Board",
@@ -114,6 +114,7 @@ __all__ = [
     "SpotChoice",
     "Step",
     "TableService",
+    "Thought",
     "TimerOutcome",
     "WentAway",
     "default_ai",

@@ -9,6 +9,7 @@ from typing import Literal
 
 from bot.errors import BadRequest, Why
 from bot.service.core import (
+    COMPUTER_LEVELS,
     MAX_AWAY_AFTER,
     MAX_TURN_LIMIT_S,
     MIN_TURN_LIMIT_S,
@@ -63,8 +64,9 @@ class Choices(TableCore):
     async def settings(self, guild_id: int, change: SettingsChange) -> GuildSettings:
         """``/fp-settings``: change (and return) a server's settings. A ``language`` given is
         the language of the posts of the server's new tables, one of :func:`language_choices`
-        (:data:`SERVER_LANGUAGE`: the server's own); a ValueError for one that is not a choice
-        (the adapter offers only those)."""
+        (:data:`SERVER_LANGUAGE`: the server's own); a ValueError for one that is not a choice,
+        or for a ``stand_in`` that is not one of :data:`COMPUTER_LEVELS` (the adapter offers
+        only those)."""
         given = dict(change.given)
         language = given.get("language")
         if language is not None and language not in language_choices():
@@ -80,6 +82,9 @@ class Choices(TableCore):
         defaults = given.get("defaults")
         if isinstance(defaults, TableDefaults) and defaults.undo_s is not None:
             check_undo_s(defaults.undo_s)
+        stand_in = given.get("stand_in")
+        if stand_in is not None and stand_in not in COMPUTER_LEVELS:
+            raise ValueError(f"not a computer level: {stand_in!r}")
         away_after = given.get("away_after")
         if isinstance(away_after, int) and not 0 <= away_after <= MAX_AWAY_AFTER:
             raise BadRequest(Why.AWAY_AFTER_RANGE)

@@ -10,7 +10,7 @@ import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from bot import names
 from bot.errors import (
@@ -33,6 +33,7 @@ from bot.service.results import (
 )
 from data.store import (
     CorruptRecord,
+    GuildSettings,
     NotFound,
     Pause,
     Seat,
@@ -51,6 +52,7 @@ from engine import (
     WrongDecisionError,
     view,
 )
+from engine.ai import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +69,12 @@ MIN_TURN_LIMIT_S = 60
 MAX_TURN_LIMIT_S = 14 * 24 * 3600
 DEFAULT_TURN_LIMIT_S = 24 * 3600
 DEFAULT_REMINDER_S = 12 * 3600
-TIMEOUT_LEVEL = "normal"
+COMPUTER_LEVELS: Final = LEVELS
+"""The computer levels a host may seat and a server may choose to play for its absent players
+(``/fp-settings stand_in``): every level of the engine, weakest first."""
 DM_RETRY_S = 24 * 3600
 """After Discord refused a direct message to a player, the bot tries one again at most this
 long later (or as soon as they ask for it with ``/fp notify`` or the hand-mode choice)."""
-"""The level of the computer player that plays one turn for an absent player."""
 AI_GRACE_S = 30.0
 """A decision owned by a computer (or the fire die) is made at once; its deadline is only a
 safety net that makes the timer loop finish it after a crash."""
@@ -161,15 +164,13 @@ class TableCore:
 
     async def _get(self, table_id: int) -> Table:
         try:
-            return self._effective(await self.store.get_table(table_id))
+            table = await self.store.get_table(table_id)
         except NotFound:
             raise NoTable(Why.TABLE_CLOSED, table_id=table_id) from None
         except CorruptRecord as err:
             self._report_unreadable(err)
-            raise TableError(
-                Why.UNREADABLE_TABLE,
-                table_id=table_id,
-            ) from None
+            raise TableError(Why.UNREADABLE_TABLE, table_id=table_id) from None
+        return await self._effective(table)
 
     def _report_unreadable(self, err: CorruptRecord) -> None:
         """Log a damaged table record once (per record version): its timers and every click
@@ -188,19 +189,31 @@ class TableCore:
             raise Stale(Why.TABLE_CLOSED, table_id=table_id)
         return table
 
-    @staticmethod
-    def _effective(table: Table) -> Table:
+    async def _effective(self, table: Table) -> Table:
         """The table with the seats of players who left (``/fp leave``) already played by a
-        computer. The change is written into the seats with the table's next move."""
+        computer of the server's stand-in level (:meth:`stand_in`). The change is written into
+        the seats with the table's next move."""
         if table.status != "playing" or not table.departed:
             return table
-        seats = list(table.seats)
-        changed = False
-        for i, user_id in table.departed.items():
-            if 0 <= i < len(seats) and seats[i].ai is None and seats[i].user_id == user_id:
-                seats[i] = Seat(None, f"{seats[i].name} (computer)", TIMEOUT_LEVEL)
-                changed = True
-        return replace(table, seats=tuple(seats)) if changed else table
+        s = table.seats
+        left = {
+            i
+            for i, u in table.departed.items()
+            if 0 <= i < len(s) and (s[i].user_id, s[i].ai) == (u, None)
+        }
+        if not left:
+            return table
+        level = await self.stand_in(table.guild_id)
+        seats = [
+            Seat(None, f"{x.name} (computer)", level) if i in left else x for i, x in enumerate(s)
+        ]
+        return replace(table, seats=tuple(seats))
+
+    async def stand_in(self, guild_id: int) -> str:
+        """The level of the computer that plays for a person of the server ``guild_id`` whose
+        time ran out, who is away or who left the game (``/fp-settings stand_in``)."""
+        level = (await self.store.get_guild_settings(guild_id)).stand_in
+        return level if level in COMPUTER_LEVELS else GuildSettings(guild_id).stand_in
 
     def _away_seats(self, table: Table) -> dict[int, float]:
         """Seat -> until when of each person seated who is away now (``/fp away``): a
@@ -239,10 +252,7 @@ class TableCore:
             table = await self.store.open_table_in_channel(channel_id)
         except CorruptRecord as err:
             self._report_unreadable(err)
-            raise TableError(
-                Why.UNREADABLE_CHANNEL_TABLE,
-                table_id=err.table_id,
-            ) from None
+            raise TableError(Why.UNREADABLE_CHANNEL_TABLE, table_id=err.table_id) from None
         if table is None:
             threads = [
                 t.thread_id
@@ -265,10 +275,7 @@ class TableCore:
     def _require_seat(self, table: Table, user_id: int) -> int:
         seat = self.seat_of(table, user_id)
         if seat is None:
-            raise NotSeated(
-                Why.NOT_PLAYING,
-                table_id=table.id,
-            )
+            raise NotSeated(Why.NOT_PLAYING, table_id=table.id)
         return seat
 
     def board(self, table: Table, game: Game | None = None) -> Board:
@@ -348,10 +355,7 @@ class TableCore:
 
     def _check_version(self, table: Table, version: int) -> None:
         if table.version != version:
-            raise Stale(
-                Why.PASSED_MOMENT,
-                table_id=table.id,
-            )
+            raise Stale(Why.PASSED_MOMENT, table_id=table.id)
 
     def _require_host(self, table: Table, user_id: int, what: Why) -> None:
         if table.host_id != user_id:
@@ -381,7 +385,7 @@ class TableCore:
             if table.updated_at >= before:
                 continue
             try:
-                board = self.board(self._effective(table))
+                board = self.board(await self._effective(table))
             except Exception:
                 log.exception("table %s: cannot be shown", table.id)
                 continue

@@ -18,6 +18,7 @@ from bot.errors import (
 )
 from bot.kept import Kept
 from bot.service.core import (
+    COMPUTER_LEVELS,
     LOBBY_TTL_S,
     MAX_ROUNDS,
     MAX_SEATS,
@@ -41,7 +42,6 @@ from data.store import (
     VersionConflict,
 )
 from engine import Game
-from engine.ai import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -181,7 +181,7 @@ class Lobby(Writing):
 
     async def add_ai(self, table_id: int, version: int, user_id: int, level: str) -> Board:
         """The host adds a computer player of ``level`` to the lobby."""
-        if level not in LEVELS:
+        if level not in COMPUTER_LEVELS:
             raise BadRequest(Why.UNKNOWN_LEVEL, detail={"level": level})
         table = await self._get_lobby(table_id)
         self._require_host(table, user_id, Why.HOST_ONLY_ADD_AI)

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
 from bot.errors import (
     TableError,
 )
 from bot.service.breaks import Breaks
-from bot.service.core import (
-    TIMEOUT_LEVEL,
-    AiPlayer,
-)
+from bot.service.core import AiPlayer
 from bot.service.outcomes import TimerOutcome
 from bot.service.results import (
     LobbyExpired,
@@ -33,6 +31,19 @@ from engine.model import Die
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Thought:
+    """A computer player's decision at a table as it stood (:meth:`Players.think`)."""
+
+    version: int
+    """The table's version it was made at: it is played only if the table is still there."""
+    seat: int
+    """Whose decision it is (a computer seat, or a person's who is away)."""
+    level: str
+    """The level that decided (the seat's own, or the server's stand-in)."""
+    action: Action
+
+
 def first_legal(v: View) -> Action:
     """The first legal action for the decision ``v.player`` owns (the fallback computer player)."""
     p = v.pending
@@ -46,7 +57,8 @@ def first_legal(v: View) -> Action:
 
 
 def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = None) -> AiPlayer:
-    """The engine's computer players (:func:`engine.ai.choose`), with the bot's search bounds."""
+    """The engine's computer players (:func:`engine.ai.choose`), with the bot's search bounds
+    (None: each level's own budget, as the arena measures it: within about a second)."""
 
     def play(level: str, v: View, seed: int) -> Action:
         return choose(level, v, seed, time_budget_s=time_budget_s, node_limit=node_limit)
@@ -76,9 +88,28 @@ class Players(Undoing, Breaks):
         p = game.pending
         return p is not None and (p.kind == "die" or self._ai_owner(table, game) is not None)
 
-    async def advance(self, table_id: int) -> Step | None:
+    async def think(self, table_id: int) -> Thought | None:
+        """The decision a computer player makes now at the table as it stands, if one is
+        theirs (a computer seat's, or a person's who is away); None otherwise (a person or the
+        fire die decides, or nothing). Nothing is written, so no lock is needed: the search
+        (up to a second for the expert) runs while the table takes clicks, and
+        :meth:`advance` plays the decision if the table is still where it was."""
+        try:
+            table, game = await self._get_game(table_id)
+        except TableError:
+            return None
+        seat = self._ai_owner(table, game)
+        if seat is None:
+            return None
+        level = table.seats[seat].ai or await self.stand_in(table.guild_id)
+        action = await self._choose(table, game, seat, level)
+        return Thought(table.version, seat, level, action)
+
+    async def advance(self, table_id: int, thought: Thought | None = None) -> Step | None:
         """Make the next decision if a computer player (or the fire die) owns it; None if a
-        person must decide, the round is over, or somebody else made it first."""
+        person must decide, the round is over, or somebody else made it first. ``thought``
+        (from :meth:`think`) is played if the table has not changed since; else the computer
+        thinks again now."""
         try:
             table, game = await self._get_game(table_id)
         except TableError:
@@ -94,15 +125,21 @@ class Players(Undoing, Breaks):
         seat = self._ai_owner(table, game)
         if seat is None:
             return None
-        level = table.seats[seat].ai or TIMEOUT_LEVEL
-        action = await self._choose(table, game, seat, level)
-        fresh, game = await self._get_game(table_id)
-        if fresh.version != table.version or self._ai_owner(fresh, game) != seat:
-            return None  # moved on, or the person who was away is back
+        if thought is None or (thought.version, thought.seat) != (table.version, seat):
+            own = table.seats[seat].ai
+            level = own or await self.stand_in(table.guild_id)
+            thought = Thought(
+                table.version, seat, level, await self._choose(table, game, seat, level)
+            )
+            table, game = await self._get_game(table_id)
+            if table.version != thought.version or self._ai_owner(table, game) != seat:
+                return None  # moved on (another process), or the person who was away is back
         away = table.seats[seat].ai is None
         if away:
             log.info("table %s: seat %s is away; a computer player decided", table_id, seat)
-        return await self._commit_ai(fresh, game, seat, action, timed_out=False, away=away)
+        return await self._commit_ai(
+            table, game, seat, thought.action, timed_out=False, away=away, level=thought.level
+        )
 
     async def _choose(self, table: Table, game: Game, seat: int, level: str) -> Action:
         seed = (table.id * 1_000_003 + table.version) & 0x7FFFFFFF
@@ -124,6 +161,7 @@ class Players(Undoing, Breaks):
         *,
         timed_out: bool,
         away: bool = False,
+        level: str,
     ) -> Step:
         try:
             game.check(action, seat)
@@ -131,7 +169,16 @@ class Players(Undoing, Breaks):
             log.error("table %s: a computer player chose an illegal action", table.id)
             log.debug("table %s: the illegal action was %r", table.id, action)
             action = game.legal_actions()[0]
-        return await self._commit(table, game, seat, None, action, timed_out=timed_out, away=away)
+        return await self._commit(
+            table,
+            game,
+            seat,
+            None,
+            action,
+            timed_out=timed_out,
+            away=away,
+            stand_in=level if timed_out or away else None,
+        )
 
     async def due_tables(self) -> list[int]:
         """Ids of the tables with a timer due now."""
@@ -176,14 +223,17 @@ class Players(Undoing, Breaks):
         """A computer decides for ``seat``, whose time ran out: the decision the table waits
         for, and the fall choices of that same turn."""
         out: list[TimerOutcome] = []
+        level = await self.stand_in(table.guild_id)
         for _ in range(20):
-            action = await self._choose(table, game, seat, TIMEOUT_LEVEL)
+            action = await self._choose(table, game, seat, level)
             fresh, game = await self._get_game(table.id)
             pend = game.pending
             if fresh.version != table.version or pend is None or pend.player != seat:
                 break
-            step = await self._commit_ai(fresh, game, seat, action, timed_out=True)
-            log.info("table %s: seat %s timed out; a computer player decided", table.id, seat)
+            step = await self._commit_ai(fresh, game, seat, action, timed_out=True, level=level)
+            log.info(
+                "table %s: seat %s timed out; a computer player (%s) decided", table.id, seat, level
+            )
             out.append(step)
             # The computer finishes that one turn: the absent player's fall choices too,
             # also those that follow the fire die (the step's board is after the roll).

@@ -325,6 +325,13 @@ class Step:
     back: bool = False
     """The person whose decision this was had been away (``/fp away``): this decision of
     their own brought them back."""
+    stand_in: str | None = None
+    """With ``timed_out`` or ``away``: the level of the computer player that decided for the
+    person (the server's, ``/fp-settings stand_in``)."""
+
+    def __post_init__(self) -> None:
+        if (self.timed_out or self.away) and self.stand_in is None:
+            raise ValueError("a computer decided for a person: its level is needed")
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,7 @@ class Writing(PlayerHands):
         timed_out: bool = False,
         no_undo: NoUndo | None = None,
         away: bool = False,
+        stand_in: str | None = None,
     ) -> Step:
         """Apply ``action`` (checked by the engine), roll a pending fire die, write everything
         (version-checked) and describe the result. The caller holds the table's lock.
@@ -158,6 +159,7 @@ class Writing(PlayerHands):
             no_undo=no_undo,
             passed_to=passed_to,
             back=back,
+            stand_in=stand_in,
         )
 
     def _replay_held(self, table: Table, game: Game, held: HeldTurn) -> list[Event]:

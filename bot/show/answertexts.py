@@ -15,6 +15,7 @@ from bot.show.texts import (
     curse_word,
     duration,
     fire_die_word,
+    level_word,
     undo_words,
 )
 from data.store import GuildSettings, PlayerPrefs
@@ -138,4 +139,8 @@ def settings_now(current: GuildSettings, lang: Language) -> str:
         ).format(count=lang.format_decimal(current.away_after))
     else:
         away = lang.gettext("Nobody is set away by the clock.")
-    return f"{tables}\n{away}"
+    stand_in = lang.gettext(
+        "A computer player ({level}) plays for a player whose time runs out, who is away or "
+        "who leaves a game."
+    ).format(level=level_word(current.stand_in, lang))
+    return f"{tables}\n{away}\n{stand_in}"

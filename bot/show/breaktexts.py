@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot import emoji as em
 from bot.service import AwayChange, Board, Prompt, Resumed, WentAway
-from bot.show.texts import clip, duration, esc, relative, table_name
+from bot.show.texts import clip, duration, esc, level_word, relative, table_name
 from i18n import Language
 from render.narration import tile_in_text
 
@@ -48,11 +48,12 @@ def away_prompt(board: Board, lang: Language) -> str:
     return f"{em.AWAY} {said}"
 
 
-def played_for_away(board: Board, seat: int, lang: Language) -> str:
-    """A move's message, when a computer made the move for a player who is away."""
+def played_for_away(board: Board, seat: int, level: str, lang: Language) -> str:
+    """A move's message, when a computer of ``level`` made the move for a player who is
+    away."""
     return f"{em.AWAY} " + lang.gettext(
-        "{player} is away: a computer player made this move for them."
-    ).format(player=esc(board.names[seat]))
+        "{player} is away: a computer player ({level}) made this move for them."
+    ).format(player=esc(board.names[seat]), level=level_word(level, lang))
 
 
 def pause_line(board: Board, lang: Language) -> str:

@@ -507,7 +507,9 @@ class TableChannel:
         await self.outbox.send(
             board.channel_id,
             # Nobody is pinged: whoever must decide now was told when their decision began.
-            Message(turntexts.left_game(board, name, left.closed, table_language(board))),
+            Message(
+                turntexts.left_game(board, left.seat, name, left.closed, table_language(board))
+            ),
             board.guild_id,
         )
 

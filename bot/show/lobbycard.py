@@ -21,9 +21,8 @@ import discord
 from bot import emoji as em
 from bot import tablebuttons as tb  # the module, as it imports bot.show back
 from bot.components import select_id
-from bot.service import Board, MatchResult
+from bot.service import COMPUTER_LEVELS, Board, MatchResult
 from bot.show import lobbytexts, texts
-from engine.ai import LEVELS
 from i18n import Language
 
 LayoutView = discord.ui.LayoutView
@@ -104,7 +103,7 @@ def lobby_card(
         box.add_item(host)
         full = len(t.seats) >= t.options.max_seats
         options = []
-        for level in LEVELS:
+        for level in COMPUTER_LEVELS:
             label, said = lobbytexts.computer_option(level, lang)
             options.append(
                 discord.SelectOption(label=label, value=level, description=said, emoji=em.COMPUTER)

@@ -13,6 +13,7 @@ from bot.show.endtexts import podium
 from bot.show.texts import (
     duration,
     esc,
+    level_word,
     names_of,
     options_line,
     relative,
@@ -38,16 +39,6 @@ def lobby_title(board: Board, lang: Language) -> str:
         f"## {em.FIRE} Flaming Pyramids — {table_name(t.number, lang=lang)}\n"
         f"{host}\n-# {options_line(t.options, lang, undo_s=board.undo_s)}"
     )
-
-
-def level_word(level: str, lang: Language) -> str:
-    """A computer player's level, as a word."""
-    said = {
-        "easy": lang.pgettext("computer level", "easy"),
-        "normal": lang.pgettext("computer level", "normal"),
-        "hard": lang.pgettext("computer level", "hard"),
-    }
-    return said.get(level, level)
 
 
 def seat_line(i: int, name: str, level: str | None, lang: Language) -> str:
@@ -129,11 +120,15 @@ def computer_option(level: str, lang: Language) -> tuple[str, str]:
         "easy": lang.gettext("Easy computer"),
         "normal": lang.gettext("Normal computer"),
         "hard": lang.gettext("Hard computer"),
+        "expert": lang.gettext("Expert computer"),
     }
     said = {
         "easy": lang.gettext("Plays any tile that can go, at random"),
         "normal": lang.gettext("Looks one turn ahead"),
         "hard": lang.gettext("Searches many possible games before each move"),
+        "expert": lang.gettext(
+            "Looks a few turns ahead in many possible games, expecting the best replies"
+        ),
     }
     label = labels.get(level) or lang.gettext("{level} computer").format(level=level)
     return label, said.get(level) or lang.gettext("A {level} computer player").format(level=level)

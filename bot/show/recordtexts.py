@@ -19,8 +19,7 @@ import babel.numbers
 from bot.narrate import narrate, scores_line
 from bot.records.replay import ReplayStep
 from bot.records.results import PAGE_SIZE, ReplayShown
-from bot.show.lobbytexts import level_word
-from bot.show.texts import esc, jump_url, table_name
+from bot.show.texts import esc, jump_url, level_word, table_name
 from data.records import (
     MIN_MATCHES,
     BoardPage,
@@ -50,6 +49,7 @@ def computer_name(level: str, lang: Language) -> str:
         "easy": lang.pgettext("choice name", "Computer (easy)"),
         "normal": lang.pgettext("choice name", "Computer (normal)"),
         "hard": lang.pgettext("choice name", "Computer (hard)"),
+        "expert": lang.pgettext("choice name", "Computer (expert)"),
     }
     return names.get(level) or lang.gettext("Computer ({level})").format(level=level)
 

@@ -125,6 +125,17 @@ def undo_words(seconds: int, lang: Language) -> str:
     )
 
 
+def level_word(level: str, lang: Language) -> str:
+    """A computer player's level, as a word."""
+    said = {
+        "easy": lang.pgettext("computer level", "easy"),
+        "normal": lang.pgettext("computer level", "normal"),
+        "hard": lang.pgettext("computer level", "hard"),
+        "expert": lang.pgettext("computer level", "expert"),
+    }
+    return said.get(level, level)
+
+
 def options_line(options: TableOptions, lang: Language, *, undo_s: int) -> str:
     """A table's options in one line; ``undo_s``: its undo window as it applies to the table's
     seats (:attr:`bot.service.Board.undo_s`)."""

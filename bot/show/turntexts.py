@@ -12,6 +12,7 @@ from bot.show.endtexts import match_result
 from bot.show.texts import (
     clip,
     esc,
+    level_word,
     mention,
     names_of,
     options_line,
@@ -161,15 +162,15 @@ def step_content(step: Step, lang: Language) -> str:
                 round=board.view.round, rounds=board.view.rounds
             )
         )
-    if step.timed_out and step.actor is not None:
+    if step.timed_out and step.actor is not None and step.stand_in is not None:
         lines.append(
             f"{em.TIMED_OUT} "
             + lang.gettext(
-                "{player}'s time ran out: a computer player made this move for them."
-            ).format(player=names[step.actor])
+                "{player}'s time ran out: a computer player ({level}) made this move for them."
+            ).format(player=names[step.actor], level=level_word(step.stand_in, lang))
         )
-    if step.away and step.actor is not None:
-        lines.append(breaktexts.played_for_away(board, step.actor, lang))
+    if step.away and step.actor is not None and step.stand_in is not None:
+        lines.append(breaktexts.played_for_away(board, step.actor, step.stand_in, lang))
     story = turn_account(step, lang, viewer=None)
     if story:
         lines.append(story)
@@ -297,17 +298,19 @@ def reminder_channel(board: Board, user_id: int, lang: Language) -> str:
     return f"{em.REMINDER} {said}"
 
 
-def left_game(board: Board, name: str, closed: bool, lang: Language) -> str:
-    """A player left a running game (``/fp leave``)."""
+def left_game(board: Board, seat: int, name: str, closed: bool, lang: Language) -> str:
+    """A player left a running game (``/fp leave``); a computer of the server's stand-in level
+    took their ``seat``."""
     if closed:
         return f"{em.LEFT} " + lang.gettext(
             "{player} left; nobody is left at {table}, so it is closed."
         ).format(player=esc(name), table=table_name(board.number, lang=lang))
+    level = level_word(board.table.seats[seat].ai or "", lang)
     return (
         f"{em.LEFT} "
-        + lang.gettext("{player} left the game; a computer player takes the seat.").format(
-            player=esc(name)
-        )
+        + lang.gettext(
+            "{player} left the game; a computer player ({level}) takes the seat."
+        ).format(player=esc(name), level=level)
         + "\n"
         + prompt_line(board, lang, spectator=False)
     )

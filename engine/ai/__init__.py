@@ -3,7 +3,7 @@
 >>> from engine import Game, view
 >>> from engine.ai import LEVELS, choose
 >>> LEVELS
-('easy', 'normal', 'hard')
+('easy', 'normal', 'hard', 'expert')
 >>> game = Game.new(players=3, seed=7)
 >>> seat = game.pending.player
 >>> action = choose("normal", view(game, seat), seed=1)
@@ -20,7 +20,10 @@ Levels:
   tiles (millstone, heavy stones, incendiaries) while it safely can;
 - ``hard``: searches: it deals the tiles it cannot see at random many times over, consistently
   with what it sees, plays its candidate moves out a few turns on each deal, and keeps the move
-  that does best on average.
+  that does best on average;
+- ``expert``: deals the tiles it cannot see in the same way, but searches each deal a few turns
+  deep, its own best plays against the others' best replies, and keeps the move that does best
+  on average.
 """
 
 from __future__ import annotations
@@ -29,12 +32,13 @@ import random
 from typing import Final
 
 from engine.ai.easy import choose_easy
+from engine.ai.expert import choose_expert
 from engine.ai.hard import DEFAULT_NODE_LIMIT, DEFAULT_TIME_BUDGET_S, choose_hard
 from engine.ai.normal import choose_normal
 from engine.model import Action
 from engine.view import View
 
-LEVELS: Final = ("easy", "normal", "hard")
+LEVELS: Final = ("easy", "normal", "hard", "expert")
 """The computer players' levels, weakest first; each is a choice in the lobby."""
 
 __all__ = ["DEFAULT_NODE_LIMIT", "DEFAULT_TIME_BUDGET_S", "LEVELS", "choose"]
@@ -75,4 +79,6 @@ def choose(
         return choose_easy(view, rnd)
     if level == "normal":
         return choose_normal(view, rnd)
-    return choose_hard(view, rnd, time_budget_s=time_budget_s, node_limit=node_limit)
+    if level == "hard":
+        return choose_hard(view, rnd, time_budget_s=time_budget_s, node_limit=node_limit)
+    return choose_expert(view, rnd, time_budget_s=time_budget_s, node_limit=node_limit)

@@ -6,7 +6,7 @@ one, one seat is LEVEL_A and the N-1 others are LEVEL_B. LEVEL_A's seat rotates 
 so every seat and every starting order gets its share. A game that reaches the turn cap is a draw.
 
 Win rates come with a 95% Wilson score interval. Decision times are wall-clock milliseconds per
-call of :func:`engine.ai.choose`, per level.
+call of :func:`engine.ai.choose`, per level: mean, median (p50), 95th percentile (p95) and maximum.
 """
 
 from __future__ import annotations
@@ -44,22 +44,47 @@ def wilson_interval(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile of ``values`` (0 for none): the smallest value that at
+    least a share ``q`` of them do not exceed.
+
+    >>> percentile([5.0, 1.0, 4.0, 2.0, 3.0], 0.5), percentile(list(range(1, 101)), 0.95)
+    (3.0, 95)
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
 @dataclass
 class Timings:
     """Decision times of one level, in milliseconds."""
 
-    count: int = 0
-    total_ms: float = 0.0
-    max_ms: float = 0.0
+    samples: list[float] = field(default_factory=list)
 
     def add(self, ms: float) -> None:
-        self.count += 1
-        self.total_ms += ms
-        self.max_ms = max(self.max_ms, ms)
+        self.samples.append(ms)
+
+    @property
+    def count(self) -> int:
+        return len(self.samples)
 
     @property
     def mean_ms(self) -> float:
-        return self.total_ms / self.count if self.count else 0.0
+        return sum(self.samples) / len(self.samples) if self.samples else 0.0
+
+    @property
+    def max_ms(self) -> float:
+        return max(self.samples, default=0.0)
+
+    @property
+    def p50_ms(self) -> float:
+        return percentile(self.samples, 0.5)
+
+    @property
+    def p95_ms(self) -> float:
+        return percentile(self.samples, 0.95)
 
 
 @dataclass
@@ -93,6 +118,8 @@ class ArenaResult:
             "decision_ms": {
                 name: {
                     "mean": round(t.mean_ms, 3),
+                    "p50": round(t.p50_ms, 3),
+                    "p95": round(t.p95_ms, 3),
                     "max": round(t.max_ms, 3),
                     "decisions": t.count,
                 }
@@ -130,11 +157,15 @@ class ArenaResult:
         for name in self.names:
             w = self.wins[name]
             lo, hi = wilson_interval(w, self.games)
-            t = self.timings[name]
             lines.append(
                 f"  {name:<10} wins {w:>4}/{self.games} = {_pct(w, self.games):>5.1f}%  "
-                f"(95% CI {100 * lo:.1f}%-{100 * hi:.1f}%)   "
-                f"decisions {t.count}, mean {t.mean_ms:.1f} ms, max {t.max_ms:.1f} ms"
+                f"(95% CI {100 * lo:.1f}%-{100 * hi:.1f}%)"
+            )
+        for name in self.names:
+            t = self.timings[name]
+            lines.append(
+                f"  {name:<10} decisions {t.count}: p50 {t.p50_ms:.1f} ms, p95 {t.p95_ms:.1f} ms, "
+                f"mean {t.mean_ms:.1f} ms, max {t.max_ms:.1f} ms"
             )
         lines.append(f"  draws (turn cap {self.max_turns}): {self.draws}")
         if self.turns:

@@ -63,7 +63,7 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["arena", "easy", "expert"],
+        ["arena", "easy", "master"],
         ["arena", "easy", "normal", "--players", "7"],
         ["arena", "easy", "normal", "--games", "0"],
         ["arena", "easy", "normal", "--node-limit", "0"],

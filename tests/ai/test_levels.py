@@ -34,7 +34,7 @@ def _assert_legal(game: Game, action: Action) -> None:
 
 
 def test_the_levels() -> None:
-    assert LEVELS == ("easy", "normal", "hard")
+    assert LEVELS == ("easy", "normal", "hard", "expert")
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -124,7 +124,7 @@ def test_normal_lets_a_tile_fall_where_it_takes_nothing_back() -> None:
 @pytest.mark.parametrize(
     ("problem", "make"),
     [
-        ("unknown level", lambda g: choose("expert", view(g, g.active), 1)),
+        ("unknown level", lambda g: choose("master", view(g, g.active), 1)),
         ("public view", lambda g: choose("easy", view(g, None), 1)),
         ("not its decision", lambda g: choose("easy", view(g, (g.active + 1) % 3), 1)),
     ],

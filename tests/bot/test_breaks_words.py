@@ -31,7 +31,7 @@ async def test_every_word_of_a_break_in_french_and_in_english(service: TableServ
     for lang in (FRENCH, ENGLISH):
         texts = [
             breaktexts.away_prompt(away, lang),
-            breaktexts.played_for_away(away, 1, lang),
+            breaktexts.played_for_away(away, 1, "expert", lang),
             breaktexts.pause_line(paused, lang),
             breaktexts.paused(paused, lang),
             breaktexts.resumed(resumed, turntexts.prompt_line(paused, lang, spectator=False), lang),

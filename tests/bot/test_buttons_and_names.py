@@ -59,7 +59,7 @@ def test_custom_ids_in_range_round_trip_and_fit(
         f"fp:7:{MAX_ID + 1}:fall:left",
         "fp:7:3:mode:sms",  # an unknown hand mode
         "fp:7:3:mode:",
-        "fp:7:3:ai:expert",
+        "fp:7:3:ai:master",  # no such computer level
         "fp:7:3:fall:up",
         "fp:7:3:join:now",
         "fp:7:3:play:X9.0a1b2c3d",  # no such tile

@@ -52,7 +52,7 @@ def cards(lang: Language) -> dict[str, Callable[[], bytes]]:
         "stats newcomer": PlayerStats(busy("u:2", "Maximilien", 1), None, 57, "B7"),
         **{
             f"stats {level}": PlayerStats(busy(f"ai:{level}", "Computer", 120), 10, 57, "M200")
-            for level in ("easy", "normal", "hard")
+            for level in ("easy", "normal", "hard", "expert")
         },
     }
     made: dict[str, Callable[[], bytes]] = {
@@ -65,9 +65,9 @@ def cards(lang: Language) -> dict[str, Callable[[], bytes]]:
         )
         for name, s in stats.items()
     }
-    people = ["Léa", "Maximilien", "Zoé", "Sam", "Amir", "Jenny", "Bob"]
+    people = ["Léa", "Maximilien", "Zoé", "Sam", "Amir", "Jenny"]
     entries = [busy(f"u:{i}", n, 30 + i) for i, n in enumerate(people)] + [
-        busy(f"ai:{level}", "Computer", 200) for level in ("hard", "normal", "easy")
+        busy(f"ai:{level}", "Computer", 200) for level in ("expert", "hard", "normal", "easy")
     ]
     board = BoardPage(tuple(entries), first_rank=1, total=23)
     made["leaderboard"] = lambda: render_card(

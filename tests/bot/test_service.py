@@ -21,10 +21,19 @@ from bot.errors import (
     TableExists,
     Why,
 )
-from bot.service import LeftGame, Reminder, SpotChoice, Step, TableService, hand_digest
+from bot.service import (
+    COMPUTER_LEVELS,
+    LeftGame,
+    Reminder,
+    SpotChoice,
+    Step,
+    TableService,
+    hand_digest,
+)
 from data.sqlite import SqliteStore
 from data.store import PlayerReach, TableDefaults
 from engine import Game
+from engine.ai import LEVELS
 
 from .conftest import (
     ALICE,
@@ -117,6 +126,18 @@ async def test_only_the_host_adds_computers_starts_and_cancels(service: TableSer
     assert board.table.seats[-1].ai == "hard"
     board = await service.remove_ai(t, board.version, ALICE)
     assert all(s.ai is None for s in board.table.seats)
+
+
+async def test_the_host_seats_every_level_of_the_engine_and_no_other(
+    service: TableService,
+) -> None:
+    assert COMPUTER_LEVELS == LEVELS == ("easy", "normal", "hard", "expert")
+    t = await lobby(service, ALICE)
+    board = await service.add_ai(t, (await service.board_of(t)).version, ALICE, "expert")
+    assert [s.ai for s in board.table.seats] == [None, "expert"]
+    with pytest.raises(BadRequest) as refused:
+        await service.add_ai(t, board.version, ALICE, "master")
+    assert refused.value.why is Why.UNKNOWN_LEVEL
 
 
 async def test_double_click_on_add_computer_adds_one(service: TableService) -> None:

@@ -356,7 +356,7 @@ async def test_the_host_adds_computer_players_of_each_level(
     table_id = table_of(lobby)
     assert table_id is not None
     (menu,) = lobby.selects()
-    assert [o["value"] for o in menu["options"]] == ["easy", "normal", "hard"]
+    assert [o["value"] for o in menu["options"]] == ["easy", "normal", "hard", "expert"]
     ix = await world.bob.select(lobby, "easy")
     assert await private_answer(ix) == refusal_text(Why.HOST_ONLY_ADD_AI)
     assert len((await stored_table(db_url, table_id)).seats) == 2

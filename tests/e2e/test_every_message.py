@@ -162,7 +162,11 @@ async def test_reminders_and_timeouts(
     screen = await table.hand_for(people[1], game, turn=True)
     clock.advance(3 * 3600 + 1)
     # One reminder, by the way the turn came: a direct message, with a link to the screen.
-    reminder = await people[1].wait_for_dm(lambda m: "ends <t:" in m.content and not m.images())
+    reminder = await people[1].wait_for_dm(
+        lambda m: (
+            "is waiting; a computer player will make it for you <t:" in m.content and not m.images()
+        )
+    )
     links = [b.get("url") or "" for b in reminder.buttons()]
     assert f"https://discord.com/channels/@me/{screen.channel.id}/{screen.id}" in links
     assert not [m for m in table.bot_messages() if m.id > game.id]  # nothing in the thread

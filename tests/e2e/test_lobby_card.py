@@ -100,6 +100,7 @@ async def test_the_host_adds_a_hard_computer_with_the_menu(
         "Easy computer",
         "Normal computer",
         "Hard computer",
+        "Expert computer",
     ]
     await table.add_computer(world.alice, "hard")
     table_id = table_of(lobby)
@@ -253,7 +254,7 @@ async def test_a_menu_pick_or_id_out_of_range_is_refused_privately(
     (menu,) = lobby.selects()
     record = await stored_table(db_url, table_id)
     for cid, value in (
-        (menu["custom_id"], "expert"),  # no such level
+        (menu["custom_id"], "master"),  # no such level
         (menu["custom_id"].replace(":ai", ":start"), "hard"),  # no such menu
         (f"fps:{table_id}:99999999999999999999:ai", "hard"),  # a version out of range
     ):

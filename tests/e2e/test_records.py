@@ -304,7 +304,7 @@ async def test_a_player_who_leaves_is_rated_last_and_the_computer_in_their_seat_
     # (test_the_best_person_wins_when_the_computer_in_a_leavers_seat_finishes_first).
     assert "Wins: **1 (100%)**" in alice.content
     assert shown_rating_in(alice.content) > 1000 > shown_rating_in(bob.content)
-    for level in ("easy", "normal", "hard"):
+    for level in ("easy", "normal", "hard", "expert"):
         computer = await slash_answer(world.carol, table, "fp stats", computer=level)
         assert computer.content == NO_STATS.format(who=f"Computer ({level})")
 

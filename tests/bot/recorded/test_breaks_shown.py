@@ -28,7 +28,9 @@ async def test_an_away_players_turn_is_played_at_once_with_nothing_sent_to_them(
     moves = [s for s in new if s.channel_id == CHANNEL]
     assert [m.message.pings for m in moves] == [(), ()]  # Carol is told by her screen
     assert "user12 is away: a computer player plays their turn…" in moves[0].content
-    assert moves[1].content.startswith("💤 user12 is away: a computer player made this move")
+    assert moves[1].content.startswith(
+        "💤 user12 is away: a computer player (normal) made this move"
+    )
     assert [s.channel_id for s in new if s.channel_id != CHANNEL] == [dm_of(CAROL)]
 
 

@@ -1,0 +1,256 @@
+"""The ``expert`` computer player: a look-ahead search on many sampled deals.
+
+The player cannot see the other hands nor the order of any pile, so, like ``hard``, it searches
+possible worlds instead of the real one; but where ``hard`` plays each world out with quick,
+sensible players, ``expert`` searches each one a few turns deep (perfect-information Monte Carlo):
+
+1. **Deals.** The unseen tiles are dealt again and again at random, consistently with the view
+   (:class:`~engine.ai.deal.Dealer`).
+2. **Its decision.** On each deal, every decision open to the player (every tile on every spot,
+   or both fall directions) is made, and the rest of its own turn's mayhem is resolved with the
+   exact fall choices (as ``hard`` resolves them: they depend on nothing hidden).
+3. **Look-ahead.** From there an alpha-beta search goes :data:`LOOKAHEAD` plays deeper: the player
+   takes its best plays, and the others the plays that are worst for it (in a two-player game,
+   simply the opponent's best; with more players the few plays each one would find cheapest are
+   tried, :data:`REPLY_WIDTH`). Falls inside the look-ahead are chosen quickly
+   (:func:`~engine.ai.tactics.quick_fall`) and the die is rolled with the deal's own generator.
+   The positions reached are scored by ``hard``'s win model (:func:`engine.ai.hard.score`: the
+   chance that the player wins the round); a won round scores 1, a lost one 0.
+4. **Decide.** Each decision's values are averaged over the deals, and the best average is
+   played (ties go to the decision that looks cheapest at a glance).
+
+A node is one position searched. The search deals again until the node limit is reached or the
+time budget runs out, whichever comes first; a deal the clock interrupts is left out, so every
+decision is judged on the same deals. With the clock out of the way (``time_budget_s=math.inf``)
+the choice depends only on the view, the seed and the node limit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Final
+
+from engine.ai.deal import Dealer
+from engine.ai.hard import _finish_own_mayhem, hand_burden, score, strengths, tile_balance
+from engine.ai.tactics import AWKWARDNESS, SpotFacts, quick_fall, quick_play_cost
+from engine.game import Game
+from engine.model import Action, Die, Fall, Play
+from engine.view import View
+
+DEFAULT_TIME_BUDGET_S: Final = 0.8
+"""Seconds of search per decision when the caller gives no budget."""
+
+DEFAULT_NODE_LIMIT: Final = 6000
+"""Positions searched per decision when the caller gives no limit."""
+
+LOOKAHEAD: Final = {2: 3, 3: 2, 4: 3, 5: 4, 6: 5}
+"""Plays searched after the player's own, by player count: up to and including its next turn
+where that is affordable."""
+
+REPLY_WIDTH: Final = {2: 99, 3: 2, 4: 2, 5: 2, 6: 2}
+"""How many of its cheapest-looking plays (:func:`~engine.ai.tactics.quick_play_cost`) each other
+player is allowed in the look-ahead, by player count. The player itself always tries all of its
+plays."""
+
+CONFIDENCE_Z: Final = 0.0
+"""How many standard errors a decision's mean advantage over the default (the one that costs
+least over the player's own turn) must clear to be played instead."""
+
+CLOCK_EVERY: Final = 32
+"""Nodes between two looks at the clock."""
+
+
+class _OutOfTime(Exception):
+    """The time budget ran out in the middle of a deal."""
+
+
+def choose_expert(
+    view: View,
+    rnd: random.Random,
+    *,
+    time_budget_s: float | None = None,
+    node_limit: int | None = None,
+) -> Action:
+    """The ``expert`` decision for ``view.pending`` (a play or a fall owned by ``view.player``)."""
+    me = view.player
+    assert me is not None and view.pending is not None
+    budget = DEFAULT_TIME_BUDGET_S if time_budget_s is None else time_budget_s
+    limit = DEFAULT_NODE_LIMIT if node_limit is None else max(1, node_limit)
+    deadline = time.perf_counter() + budget if math.isfinite(budget) else math.inf
+    dealer = Dealer(view)
+    first = dealer.deal(rnd)
+    decisions = _decisions(first)
+    if len(decisions) == 1:
+        return decisions[0]
+    n = view.players
+    search = _Search(me, LOOKAHEAD[min(max(n, 2), 6)], REPLY_WIDTH[min(max(n, 2), 6)], deadline)
+    plan: dict[tuple[object, ...], str] = {}
+
+    def tiles(g: Game) -> float:
+        return tile_balance(g, me) - hand_burden(g, me)
+
+    own: list[float] = []
+    sums = [0.0] * len(decisions)
+    squares = [0.0] * len(decisions)
+    default = 0
+    deals = 0
+    while search.nodes < limit:
+        deal = first if deals == 0 else dealer.deal(rnd)
+        values: list[float] = []
+        try:
+            for action in decisions:
+                g = deal.copy()
+                g.apply(action)
+                _finish_own_mayhem(g, me, tiles, plan)
+                if deals == 0:
+                    own.append(tiles(g))
+                _settle(g)
+                if n == 2:
+                    values.append(search.value(g, search.depth, -1.0, 2.0))
+                else:
+                    values.append(search.values(g, search.depth)[me])
+        except _OutOfTime:
+            break
+        if deals == 0:
+            default = max(range(len(own)), key=lambda i: (own[i], -i))
+        base = values[default]
+        for i, v in enumerate(values):
+            d = v - base
+            sums[i] += d
+            squares[i] += d * d
+        deals += 1
+    if deals == 0:  # the clock stopped the first deal: the cheapest-looking decision
+        return decisions[0]
+    best, best_bound = default, 0.0
+    for i in range(len(decisions)):
+        if i == default:
+            continue
+        mean = sums[i] / deals
+        spread = 0.0
+        if deals > 1 and CONFIDENCE_Z > 0:
+            variance = max(0.0, squares[i] / deals - mean * mean) * deals / (deals - 1)
+            spread = CONFIDENCE_Z * math.sqrt(variance / deals)
+        bound = mean - spread
+        if bound > best_bound + 1e-9:
+            best, best_bound = i, bound
+    return decisions[best]
+
+
+def _decisions(game: Game) -> list[Action]:
+    """Every decision open to the player, the cheapest-looking first (see :func:`_plays`)."""
+    p = game.pending
+    assert p is not None
+    if p.kind == "fall":
+        return [Fall("left"), Fall("right")]
+    return list(_plays(game))
+
+
+def _plays(game: Game) -> list[Play]:
+    """The pending player's plays, the cheapest-looking first: by
+    :func:`~engine.ai.tactics.quick_play_cost`, then the most awkward tile, then tile and spot."""
+    p = game.pending
+    assert p is not None and p.kind == "play"
+    hand = game.hands[p.player]
+    keyed: list[tuple[float, int, str, tuple[int, int]]] = []
+    for at in p.spots:
+        facts = SpotFacts(game, at)
+        for tile in hand:
+            keyed.append((quick_play_cost(game, tile, at, facts), -AWKWARDNESS[tile], tile, at))
+    keyed.sort()
+    return [Play(tile, at) for _, _, tile, at in keyed]
+
+
+def _settle(game: Game) -> None:
+    """Resolve what is pending until someone must play: quick fall choices, the die rolled."""
+    while True:
+        p = game.pending
+        if p is None or p.kind == "play":
+            return
+        if p.kind == "fall":
+            game.apply(Fall(quick_fall(game, None)))
+        else:
+            game.apply(Die(None))
+
+
+class _Search:
+    """The alpha-beta look-ahead on one deal, for player ``me`` (paranoid with more players)."""
+
+    __slots__ = ("deadline", "depth", "me", "nodes", "width")
+
+    def __init__(self, me: int, depth: int, width: int, deadline: float) -> None:
+        self.me = me
+        self.depth = depth
+        self.width = width
+        self.deadline = deadline
+        self.nodes = 0
+
+    def value(self, game: Game, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``game`` (waiting for a play, or over) for ``me``, ``depth`` plays on."""
+        self.nodes += 1
+        if self.nodes % CLOCK_EVERY == 0 and time.perf_counter() >= self.deadline:
+            raise _OutOfTime
+        p = game.pending
+        if p is None:
+            return 1.0 if game.winner == self.me else 0.0
+        if depth == 0:
+            return score(game, self.me)
+        plays = _plays(game)
+        mine = p.player == self.me
+        if not mine:
+            plays = plays[: self.width]
+        best = -1.0 if mine else 2.0
+        for play in plays:
+            g = game.copy()
+            g.apply(play)
+            _settle(g)
+            v = self.value(g, depth - 1, alpha, beta)
+            if mine:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best = v
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        return best
+
+    def values(self, game: Game, depth: int) -> list[float]:
+        """Every player's chance of winning from ``game``, ``depth`` plays on, each player
+        playing for its own chance (max-n)."""
+        self.nodes += 1
+        if self.nodes % CLOCK_EVERY == 0 and time.perf_counter() >= self.deadline:
+            raise _OutOfTime
+        p = game.pending
+        if p is None:
+            return [1.0 if i == game.winner else 0.0 for i in range(game.players)]
+        if depth == 0:
+            return _chances(game)
+        plays = _plays(game)
+        who = p.player
+        if who != self.me:
+            plays = plays[: self.width]
+        best: list[float] | None = None
+        for play in plays:
+            g = game.copy()
+            g.apply(play)
+            _settle(g)
+            v = self.values(g, depth - 1)
+            if best is None or v[who] > best[who]:
+                best = v
+        assert best is not None
+        return best
+
+
+def _chances(game: Game) -> list[float]:
+    """Every player's chance of winning the round by the win model (see
+    :func:`engine.ai.hard.score`)."""
+    s = strengths(game)
+    top = max(s)
+    e = [math.exp(v - top) for v in s]
+    total = sum(e)
+    return [v / total for v in e]
