@@ -43,8 +43,8 @@ def test_a_play_that_fits_when_no_other_does() -> None:
         "least 3 tiles under your pile."
     )
     assert hint_line(h, FRENCH) == (
-        "💡 **Posez le jaune\u00a040 sur l'emplacement B.** Elle est stable, et aucun autre coup "
-        "ne l'est\u00a0: tout autre coup envoie au moins 3 tuiles sous votre pioche."
+        "💡 **Posez le jaune\u00a040 sur l'emplacement B.** La tuile tient, et aucun autre coup "
+        "ne tient\u00a0: tout autre coup envoie au moins 3 tuiles sous votre pioche."
     )
 
 
@@ -69,7 +69,7 @@ def test_a_play_that_costs_a_tile_now_but_pays_later() -> None:
     assert hint_line(mine, FRENCH) == (
         "💡 **Posez le rouge\u00a0100 sur l'emplacement C.** Ce coup envoie 1 tuile sous votre "
         "pioche pendant ce tour, mais après le prochain tour de chacun il vous laisse environ 2 "
-        "tuiles de moins que le jaune\u00a020 en A, qui est stable."
+        "tuiles de moins que le jaune\u00a020 en A, qui tient."
     )
     # Theirs: no fewer for me, but more for each of the others.
     theirs = hint(
