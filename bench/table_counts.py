@@ -13,6 +13,7 @@ was sent), the direct messages per player, and the clicks per move.
     python bench/table_counts.py --undo 0   # no undo window (by default the table's: 30 s)
     python bench/table_counts.py --wait     # each turn waits out its undo window (no Done)
     python bench/table_counts.py --french --transcript game.txt   # every screen, to read
+    python bench/table_counts.py --hints alice  # a practice table: alice presses Hint first
 
 The game is dealt from ``--seed`` (default: the short deal of the end-to-end tests; with two
 players and the curse, :data:`CURSE_SEED`), and the
@@ -23,7 +24,9 @@ decisions that follow a person's own (their turn after such a fall, a fall after
 placement) are counted too (:attr:`TableCounts.continued`). With the undo window on (the
 default), each player presses Done on their turn played, or with ``--wait`` lets the window
 run out (the bench moves the bot's clock past it): the next player must be told once, after
-the window.
+the window. With ``--hints``, the table is a practice table and that player presses Hint on the
+screen of each of their decisions before deciding: a Hint's answer is an answer to a click, like
+any other (counted in the clicks, never a notification), and how long each took is reported.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -133,6 +137,10 @@ class TableCounts:
     """Rounds started by a click on Next round."""
     round_posts: int = 0
     """Posts of the rounds' starts (each new round's deal, a post of no turn)."""
+    hints: int = 0
+    """Hints pressed (a practice table's, by the player ``--hints`` names), each answered."""
+    hint_seconds: list[float] = field(default_factory=list)
+    """From each Hint's press to its answer, in seconds (the bench's clock)."""
 
     def finish(self, per_turn_posts: list[int], per_turn_pings: list[int]) -> TableCounts:
         t = max(self.turns, 1)
@@ -298,14 +306,16 @@ async def play_counted(
     rounds: int = 1,
     away: str | None = None,
     french: bool = False,
+    hints: str | None = None,
 ) -> TableCounts:
     """Open, start and play one game with alice, bob and carol (the first ``players`` of them),
     with the ``curse`` and ``rounds`` asked; count as it goes. With ``private``, that player
     takes their hands privately in the channel (``/fp hand``) instead of by direct message;
     ``undo``: the table's undo window (None: the default one); with ``away``, that player is
     away (``/fp away``): a computer makes their decisions, which are not counted as decisions
-    (nor their posts as turns' posts). With ``french``, every player but the host switches their
-    client to French once they have typed those commands."""
+    (nor their posts as turns' posts); with ``hints``, the table is a practice table and that
+    player presses Hint before each of their decisions. With ``french``, every player but the
+    host switches their client to French once they have typed those commands."""
     fake = driver.fake
     users = list(driver.users.values())[:players]
     host = users[0]
@@ -319,7 +329,11 @@ async def play_counted(
             await ix.wait_response()
         if french and u is not host:
             u.account.locale = "fr"
+        if u.name == hints:
+            driver.hints.add(u.id)
     options: dict[str, object] = {}
+    if hints is not None:
+        options["hints"] = True
     if curse:
         options["curse"] = True
     if rounds > 1:
@@ -442,6 +456,8 @@ async def play_counted(
         rounds=rounds,
         next_rounds=next_rounds,
         round_posts=round_posts,
+        hints=len(driver.hinted),
+        hint_seconds=[round(took, 3) for _, _, took in driver.hinted],
     )
     return counts.finish(per_turn_posts, per_turn_pings)
 
@@ -458,6 +474,7 @@ async def measure(
     away: str | None = None,
     french: bool = False,
     transcript: Path | None = None,
+    hints: str | None = None,
 ) -> TableCounts:
     """One game counted (see :func:`play_counted`), against a fake Discord of its own; with
     ``wait``, each turn played waits out its undo window instead of its player pressing Done;
@@ -498,6 +515,7 @@ async def measure(
                     rounds=rounds,
                     away=away,
                     french=french,
+                    hints=hints,
                 )
                 if transcript is not None:
                     write_transcript(world.fake.state, transcript)
@@ -536,6 +554,15 @@ def report(c: TableCounts) -> str:
             f"REST requests against the global limit: {c.rest_global}, "
             f"{c.rest_global_per_decision:.2f} per decision (tile or fall)",
             *(f"  {n:4d}  {route}" for route, n in c.rest_global_by_route.items()),
+            *(
+                [
+                    f"hints pressed {c.hints}, each answered privately: median"
+                    f" {statistics.median(c.hint_seconds):.2f} s, at most"
+                    f" {max(c.hint_seconds):.2f} s from the press to the answer"
+                ]
+                if c.hint_seconds
+                else []
+            ),
         ]
     )
 
@@ -559,6 +586,12 @@ def main() -> None:
         metavar="NAME",
         choices=("alice", "bob", "carol"),
         help="this player is away (/fp away) before the game starts: a computer plays for them",
+    )
+    parser.add_argument(
+        "--hints",
+        metavar="NAME",
+        choices=("alice", "bob", "carol"),
+        help="a practice table: this player presses Hint on each of their decisions first",
     )
     parser.add_argument("--players", type=int, choices=(2, 3), default=3)
     parser.add_argument("--curse", action="store_true", help="play with the curse")
@@ -600,6 +633,7 @@ def main() -> None:
             away=args.away,
             french=args.french,
             transcript=args.transcript,
+            hints=args.hints,
         )
     )
     print(json.dumps(asdict(counts)) if args.json else report(counts))

@@ -26,7 +26,7 @@ from bot.config import Config, offset_clock
 from bot.desk import Desk
 from bot.followups import RETRY_FIRST_S, RETRY_MAX_S
 from bot.locks import Locks
-from bot.service import Dealer, TableService, default_ai
+from bot.service import Dealer, TableService, default_ai, default_coach
 from bot.show import Show, hands
 from bot.show.ledger import Ledger
 from bot.show.outbox import Outbox
@@ -124,6 +124,7 @@ class Bot(commands.AutoShardedBot):
             self.store,
             clock=clock or time.time,
             ai=default_ai(time_budget_s=config.ai_time_budget_s, node_limit=config.ai_node_limit),
+            coach=default_coach(node_limit=config.ai_node_limit),
             seed_source=(lambda: seed) if seed is not None else None,
             deal=state_file_dealer(config.test_state_file)
             if config.test_mode and config.test_state_file

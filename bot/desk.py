@@ -92,6 +92,30 @@ class LobbyTaps:
         return timedelta(0) <= interaction.created_at - first <= timedelta(seconds=DOUBLE_TAP_S)
 
 
+class HintTaps:
+    """The hints this process was asked for lately, to answer a double tap of Hint once: a
+    second tap of the same person on the Hint of the same decision (the table's version) made
+    within :data:`DOUBLE_TAP_S` of the first (by Discord's clock) is acknowledged, and nothing
+    more. Both taps come to the process that serves the table's server, as a lobby's do."""
+
+    def __init__(self) -> None:
+        self._asked: dict[tuple[int, int, int], datetime] = {}
+
+    def first(self, table_id: int, version: int, interaction: discord.Interaction[Any]) -> bool:
+        """Whether ``interaction`` asks for a hint anew (else it is the second tap of a double
+        tap); taps older than :data:`KEEP_TAPS_S` are forgotten."""
+        made = interaction.created_at
+        self._asked = {
+            key: at for key, at in self._asked.items() if made - at < timedelta(seconds=KEEP_TAPS_S)
+        }
+        key = (table_id, interaction.user.id, version)
+        before = self._asked.get(key)
+        if before is not None and timedelta(0) <= made - before <= timedelta(seconds=DOUBLE_TAP_S):
+            return False
+        self._asked[key] = made
+        return True
+
+
 class Desk:
     """Takes each table's requests one at a time, and shows what they did."""
 
@@ -109,6 +133,7 @@ class Desk:
         self.show = show
         self.locks = locks
         self.lobby_taps = LobbyTaps()
+        self.hint_taps = HintTaps()
         self.follow = FollowUps(
             service,
             show,
@@ -417,6 +442,24 @@ class Desk:
             if err.why is not Why.TURN_HANDED_ON:
                 raise
             log.debug("table %s: a second tap of Done, or Done after the window", table_id)
+
+    async def hint(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int
+    ) -> None:
+        """A practice table's Hint on a player's screen of a decision: what the expert would
+        decide, and why, in a private answer of its own (the screen stays as it is). It changes
+        nothing, so it takes no lock. A second tap of a double tap does nothing more; a Hint
+        whose moment has passed turns the screen into the newest hand, as any stale press on a
+        private screen does."""
+        if not self.hint_taps.first(table_id, version, interaction):
+            log.debug("table %s: a second tap of Hint", table_id)
+            return
+        try:
+            hint = await self.service.hint(table_id, version, interaction.user.id)
+        except Stale as err:
+            await self._stale_screen(interaction, table_id, err)
+            return
+        await self.show.screens.show_hint(interaction, hint)
 
     # --- private screens --------------------------------------------------------------------------
 

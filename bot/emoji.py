@@ -44,6 +44,8 @@ AWAY: Final = "💤"
 PAUSED: Final = "⏸️"
 RESUMED: Final = "▶️"
 """A game paused (``/fp pause``), and going on again."""
+HINT: Final = "💡"
+"""A practice table's Hint button, its answer, and the card's line that says hints are on."""
 WARNING: Final = "⚠️"
 """A message of the table is not in its channel yet (Discord refused it)."""
 SHARE: Final = "📣"
@@ -102,5 +104,6 @@ ALL: Final = (
     AWAY,
     PAUSED,
     RESUMED,
+    HINT,
 )
 """Every emoji above, for the test that checks them."""

@@ -80,6 +80,7 @@ class Why(enum.Enum):
     PAUSE_RANGE = "pause_range"
     AWAY_RANGE = "away_range"
     AWAY_AFTER_RANGE = "away_after_range"
+    NO_HINTS = "no_hints"
     # The records of finished matches (bot.records.service):
     NO_MATCH = "no_match"
     MATCH_UNFINISHED = "match_unfinished"

@@ -67,6 +67,13 @@ def summary(lang: Language) -> str:
                 "another player by the curse. The tiles you draw come only once the turn is "
                 "handed on."
             ),
+            lang.gettext(
+                "**Hints:** at a practice table (the *hints* option of a new table), the "
+                "**{hint}** button of your turn, and of a fall you choose, shows you privately "
+                "the move the expert computer would play and why, in tiles: what it sends under "
+                "your pile this turn, and what it leaves you after everyone's next turn. It "
+                "sees only what you see. A practice match is not rated."
+            ).format(hint=lang.pgettext("button", "Hint")),
         ]
     )
 

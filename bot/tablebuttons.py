@@ -40,6 +40,8 @@ action        arg                                    meaning
                                                      confirmation)
 ``undo``      held turn's token (8 hex digits)       take back my turn played (undo window)
 ``done``      held turn's token (8 hex digits)       hand my turn played on now
+``hint``      -                                      what the expert would decide (a practice
+                                                     table), answered privately
 ============  =====================================  ==========================================
 
 To add a button: a class here (its action, ``takes``, ``places``, ``new_answer``,
@@ -129,6 +131,9 @@ class TableDesk(Protocol):
     ) -> None: ...
     async def done(
         self, interaction: discord.Interaction[Any], table_id: int, version: int, token: str
+    ) -> None: ...
+    async def hint(
+        self, interaction: discord.Interaction[Any], table_id: int, version: int
     ) -> None: ...
     async def set_hand_mode(self, user_id: int, mode: Literal["dm", "channel"]) -> None: ...
     async def leave(self, channel_id: int, user_id: int, name: str, table_id: int) -> None: ...
@@ -447,6 +452,19 @@ class DoneButton(TableButton, action="done"):
         self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
     ) -> None:
         await desk.done(interaction, bid.table_id, bid.version, bid.arg)
+
+
+class HintButton(TableButton, action="hint"):
+    """At a practice table, on a player's screen of a decision (a tile, a fall): what the expert
+    would decide, and why, in a private answer of its own; the screen stays as it is. Its
+    version names the decision: once the game moved on, the screen shows the newest hand."""
+
+    places = PRIVATE
+
+    async def act(
+        self, interaction: discord.Interaction[Any], desk: TableDesk, bid: ButtonId
+    ) -> None:
+        await desk.hint(interaction, bid.table_id, bid.version)
 
 
 class ModeButton(TableButton, action="mode"):

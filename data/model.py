@@ -46,6 +46,9 @@ class TableOptions:
     undo_s: int = 30
     """Seconds a person's turn waits, once played, for its player's Undo or Done before it is
     handed on (0: no undo; the bot caps it at tables of several people)."""
+    hints: bool = False
+    """A practice table: each person's decision screen has a Hint button (what the expert would
+    play, and why), and the match is not rated."""
 
     def to_dict(self) -> dict[str, Any]:
         """Every field by name (what is stored).
@@ -97,6 +100,8 @@ class TableDefaults:
     """Default for :attr:`TableOptions.preview`."""
     undo_s: int | None = None
     """Default for :attr:`TableOptions.undo_s`."""
+    hints: bool | None = None
+    """Default for :attr:`TableOptions.hints`."""
 
     def to_dict(self) -> dict[str, Any]:
         """The fields that are set, by name (what is stored).

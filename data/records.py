@@ -93,7 +93,7 @@ class StoreRecords:
             return None
         row = tuple(rows[0])
         deps = await self._sql.fetch(S.DEPARTURES, (table_id,))
-        return S.stored_match(row[:6], [S.departure(tuple(d)) for d in deps]), bool(row[6])
+        return S.stored_match(row[:7], [S.departure(tuple(d)) for d in deps]), bool(row[7])
 
     async def rate_match(self, table_id: int) -> bool:
         found = await self._match(table_id)
@@ -101,7 +101,7 @@ class StoreRecords:
             return False
         m, _ = found
         facts = await facts_of(self._tables, m)
-        return await self._commit_rating(m, facts, rated_seats(m.seats, m.departures, facts))
+        return await self._commit_rating(m, facts, m.rated_seats(facts))
 
     async def _commit_rating(
         self, m: StoredMatch, facts: MatchFacts, seats: list[RatedSeat]

@@ -15,12 +15,16 @@ RATING_COLUMNS: Final = (
     "guild_id, player, name, mu, sigma, ordinal, matches, wins, tiles_left, streak, "
     "best_streak, collapses, fires, explosions, curses, tiles_taken, cursed, last_at"
 )
-MATCH_COLUMNS: Final = "table_id, guild_id, finished_at, seats, scores, facts"
-"""The ``results`` columns :func:`stored_match` reads, in its order."""
+MATCH_COLUMNS: Final = (
+    "r.table_id, r.guild_id, r.finished_at, r.seats, r.scores, r.facts, t.options"
+)
+"""The columns :func:`stored_match` reads, in its order: a ``results`` row (``r``) and its
+table's options (``t``, :data:`MATCH_TABLES`: a practice table's match rates nobody)."""
+MATCH_TABLES: Final = "results r LEFT JOIN tables t ON t.id = r.table_id"
 DEPARTURE_COLUMNS: Final = "seat, user_id, at, name"
 """The ``departures`` columns :func:`departure` reads, in its order."""
 
-MATCH = f"SELECT {MATCH_COLUMNS}, rated_seq IS NOT NULL FROM results WHERE table_id = ?"
+MATCH = f"SELECT {MATCH_COLUMNS}, r.rated_seq IS NOT NULL FROM {MATCH_TABLES} WHERE r.table_id = ?"
 DEPARTURES = f"SELECT {DEPARTURE_COLUMNS} FROM departures WHERE table_id = ?"
 UNRATED = (
     "SELECT table_id FROM results WHERE rated_seq IS NULL ORDER BY finished_at, table_id LIMIT ?"
@@ -34,8 +38,8 @@ GUILD_DEPARTURES = (
     "JOIN results r ON r.table_id = d.table_id WHERE r.guild_id = ?"
 )
 RATED_MATCHES = (
-    f"SELECT {MATCH_COLUMNS} FROM results "
-    "WHERE guild_id = ? AND rated_seq IS NOT NULL ORDER BY rated_seq"
+    f"SELECT {MATCH_COLUMNS} FROM {MATCH_TABLES} "
+    "WHERE r.guild_id = ? AND r.rated_seq IS NOT NULL ORDER BY r.rated_seq"
 )
 UPSERT_RATING = (
     f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ({', '.join('?' * 18)}) "
@@ -141,8 +145,8 @@ def player_record(row: Sequence[Any]) -> PlayerRecord:
 
 def stored_match(row: Sequence[Any], departures: Iterable[Departure]) -> StoredMatch:
     """A results row in the order of :data:`MATCH_COLUMNS` (JSON as text or as already decoded
-    values)."""
-    tid, gid, at, seats, scores, facts = row
+    values; no options: a table row that could not be read, not a practice table)."""
+    tid, gid, at, seats, scores, facts, options = row
 
     def value(v: Any, what: str) -> Any:
         return R.load_json(v, what) if isinstance(v, str) else v
@@ -150,6 +154,8 @@ def stored_match(row: Sequence[Any], departures: Iterable[Departure]) -> StoredM
     seat_list = R.parse_seats(seats if isinstance(seats, str) else R.dumps(seats))
     score_list = value(scores, "scores")
     fact_dict = value(facts, "facts")
+    option_dict = value(options, "options")
+    practice = isinstance(option_dict, dict) and option_dict.get("hints") in (True, 1)
     return StoredMatch(
         int(tid),
         int(gid),
@@ -158,6 +164,7 @@ def stored_match(row: Sequence[Any], departures: Iterable[Departure]) -> StoredM
         None if score_list is None else tuple(int(s) for s in score_list),
         tuple(departures),
         None if fact_dict is None else MatchFacts.from_dict(fact_dict),
+        practice=practice,
     )
 
 

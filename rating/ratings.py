@@ -10,7 +10,8 @@ and what the match changes in their records.
 - Which matches: every finished match, and every match stopped after its first move (aborted by
   its host, or closed when its last person left); the seats still held are then placed by the
   standings when it stopped (:meth:`engine.Game.standings`). A table closed before its first
-  move has no result and is never rated.
+  move has no result and is never rated. A practice table's match (hints on: a player may ask
+  what the expert would play) rates nobody: it is marked rated, and changes no record.
 - How: :func:`rate` applies one match to the players' current :class:`PlayerRecord` with the
   ``openskill`` Plackett-Luce model (2 to 6 players, ties share a place).
 - What players read: :func:`shown_rating`, the model's conservative estimate ``mu - 3 sigma``
@@ -264,6 +265,15 @@ class StoredMatch:
     departures: tuple[Departure, ...]
     facts: MatchFacts | None
     """Stored facts (None: not worked out yet)."""
+    practice: bool = False
+    """Played at a practice table (hints on): the match rates nobody."""
+
+    def rated_seats(self, facts: MatchFacts) -> list[RatedSeat]:
+        """Who is rated for which seat of this match (:func:`rated_seats`); nobody for a
+        practice match, whose players could ask the expert for every decision."""
+        if self.practice:
+            return []
+        return rated_seats(self.seats, self.departures, facts)
 
     def fallback_facts(self) -> MatchFacts:
         """Facts from the stored totals alone (a match whose log cannot be replayed)."""
@@ -285,9 +295,7 @@ def replay_all(
     openings: dict[tuple[str, str], int] = {}
     for m in matches:
         facts = m.facts or m.fallback_facts()
-        for r in rate(
-            records, rated_seats(m.seats, m.departures, facts), m.guild_id, m.finished_at
-        ):
+        for r in rate(records, m.rated_seats(facts), m.guild_id, m.finished_at):
             records[r.player] = replace(r, openings={})
             for tile, n in r.openings.items():
                 openings[(r.player, tile)] = openings.get((r.player, tile), 0) + n

@@ -316,8 +316,13 @@ def _hand(view: View, fitting: Sequence[str], lang: Language) -> str:
 
 
 def _paused(chips: Chips, lang: Language) -> _Part:
-    """A paused game, as its chips show it (nothing otherwise)."""
-    return _Part((lang.gettext("The game is paused: no clock runs.") if chips.paused else "",))
+    """A practice table and a paused game, as the picture's chips show them (nothing
+    otherwise)."""
+    said = [
+        lang.gettext("A practice table: hints on, not rated.") if chips.practice else "",
+        lang.gettext("The game is paused: no clock runs.") if chips.paused else "",
+    ]
+    return _Part((" ".join(s for s in said if s),))
 
 
 def _title(title: str | None) -> str:
@@ -414,11 +419,12 @@ def spots_text(
     *,
     title: str | None = None,
     lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> str:
     """The description of the spot step's picture: where ``tile`` may go, and what playing it
     on each spot would do (``previews``, in the order of the spots; None: the table shows no
     previews), spots that would do the same said together; then the chooser's hand (``view``
-    is their own) and the board."""
+    is their own) and the board (with what its ``chips`` show)."""
     scene = table_scene(view, names, lang, viewer=view.player)
     labels = list(scene.spots)
     comma = lang.pgettext("list", ", ")
@@ -438,8 +444,9 @@ def spots_text(
         [
             _Part((_title(title),)),
             _Part((" ".join([question, *outcomes]),)),
+            _paused(chips, lang),
             _Part((mine, ""), drop=2),
-            *_board(view, names, scene, lang, viewer=view.player),
+            *_board(view, names, scene, lang, viewer=view.player, chips=chips),
         ]
     )
 

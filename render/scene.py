@@ -41,14 +41,16 @@ def player_name(names: Sequence[str], i: int, lang: Language) -> str:
 
 @dataclass(frozen=True)
 class Chips:
-    """What the players' chips show beyond the game itself (the bot's, not the rules'): the
+    """What the picture's chips show beyond the game itself (the bot's, not the rules'): the
     seats whose player is away, until when, and a paused game (on the chip of whoever decides
-    next)."""
+    next); a practice table (on the title's row)."""
 
     away: Mapping[int, float] = field(default_factory=dict)
     """Seat -> until when (unix time) of each player who is away: a computer plays for them."""
     paused: bool = False
     """The game is paused: the clock of whoever decides next does not run."""
+    practice: bool = False
+    """A practice table: its players may ask for hints, and its match is not rated."""
 
 
 NO_CHIPS: Final = Chips()

@@ -35,7 +35,7 @@ from render.scene import (
     status_line,
     table_scene,
 )
-from render.table import draw_chip, draw_pyramid, out_of_game
+from render.table import draw_chip, draw_pyramid, draw_title, out_of_game
 
 
 def _own(view: View) -> tuple[int, tuple[str, ...]]:
@@ -64,17 +64,24 @@ def _layout(view: View, scene: TableScene, title: str | None) -> ScreenLayout:
 
 
 def render_spot_screen(
-    view: View, names: Sequence[str], tile: str, *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    tile: str,
+    *,
+    title: str | None = None,
+    lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> bytes:
     """PNG of the spot step: the turn screen (:func:`render_turn_screen`) of a play of the
     viewer's, once they chose ``tile`` from their hand. At each spot ``tile`` is drawn faintly
     where the spot would put it, under the spot's letter (as on the spot buttons); in the hand
-    it is ringed; the headline asks the viewer where they play it."""
+    it is ringed; the headline asks the viewer where they play it. ``chips``: as the turn
+    screen's."""
     me, hand = _own(view)
     p = view.pending
     if p is None or p.kind != "play" or p.player != me or tile not in hand:
         raise ValueError("a spot screen shows a tile of the viewer's hand on their turn")
-    return encode.png(_screen_image(view, names, title, lang, tile))
+    return encode.png(_screen_image(view, names, title, lang, tile, chips=chips))
 
 
 def render_turn_screen(
@@ -99,7 +106,8 @@ def render_turn_screen(
     ``view`` must be a player's own view (``engine.view(game, player)``); the public view, which
     has no hand, raises ValueError. Only that player's hand is drawn. ``names[i]`` is seat i's
     name (any Unicode; missing names become "Player N"). Every word is in ``lang``. ``chips``:
-    the players away and a pause, on their chips (as :func:`render.table.render_table`).
+    the players away and a pause, on their chips, and a practice table, on the title's row (as
+    :func:`render.table.render_table`).
     """
     return encode.png(
         turn_screen_image(view, names, title=title, headline=headline, lang=lang, chips=chips)
@@ -139,8 +147,7 @@ def _screen_image(
     width = lay.width - 2 * layout.MARGIN
     x = layout.MARGIN
     if title and lay.title_y is not None:
-        f = fonts.regular(layout.TITLE_SIZE)
-        draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
+        draw_title(d, lay.title_y, width, title, lang, chips)
     if told is not None:
         headline, mine = told, True
     elif chosen is None:

@@ -70,7 +70,8 @@ def render_table(
     holds the players with their hand and pile sizes, whose decision it is, the turn, round,
     scores and options; tiles out of the game are in a tray. ``names[i]`` is player i's name
     (any Unicode; missing names become "Player N"). Every word is in ``lang``. ``chips``: the
-    seats whose player is away and a paused game, on the players' chips.
+    seats whose player is away and a paused game, on the players' chips; a practice table, on
+    the title's row.
     """
     return encode.png(table_image(view, names, title=title, lang=lang, chips=chips))
 
@@ -102,6 +103,34 @@ def out_of_game(lang: Language) -> str:
     return lang.gettext("Out of the game:")
 
 
+def practice_tag(lang: Language) -> tuple[str, str]:
+    """The tag of a practice table on a picture's title row, and its short form."""
+    return (
+        lang.pgettext("chip", "☼ practice table: hints on, not rated"),
+        lang.pgettext("chip", "☼ not rated"),
+    )
+
+
+def draw_title(
+    d: ImageDraw.ImageDraw, y: int, width: int, title: str, lang: Language, chips: Chips
+) -> None:
+    """A picture's title at ``y``, and at the row's right end, in gold, the tag of a practice
+    table (``chips``); the tag shrinks to its short form, then the title is cut, to share the
+    row's ``width``."""
+    x = layout.MARGIN
+    f = fonts.regular(layout.TITLE_SIZE)
+    name = fonts.clean(title)
+    if chips.practice:
+        tag_font = fonts.bold(layout.TITLE_SIZE)
+        tag, short = practice_tag(lang)
+        if f.getlength(name) + tag_font.getlength(tag) + layout.CHIP_PAD > width:
+            tag = short
+        tag_w = int(tag_font.getlength(tag)) + layout.CHIP_PAD
+        draw.text(d, (x + width, y), tag, tag_font, theme.GOLD, "ra")
+        width -= tag_w
+    draw.text(d, (x, y), fonts.fit(name, f, width), f, theme.TEXT_DIM)
+
+
 def _header(
     d: ImageDraw.ImageDraw,
     lay: TableLayout,
@@ -115,8 +144,7 @@ def _header(
     width = lay.width - 2 * layout.MARGIN
     x = layout.MARGIN
     if title and lay.title_y is not None:
-        f = fonts.regular(layout.TITLE_SIZE)
-        draw.text(d, (x, lay.title_y), fonts.fit(fonts.clean(title), f, width), f, theme.TEXT_DIM)
+        draw_title(d, lay.title_y, width, title, lang, chips)
     f = fonts.bold(layout.STATUS_SIZE)
     colour = theme.GOLD if view.pending is None else theme.TEXT
     status = fonts.fit(status_line(view, names, lang), f, width)

@@ -90,6 +90,14 @@ def test_taps_doubles_every_step_of_one_table_a_gap_and_counts_no_failure() -> N
     assert counts["second_falls"] == 0 and counts["not_reached"] == 0
 
 
+def test_hints_times_the_coach_on_a_few_decisions() -> None:
+    done = bench("bench/hints.py", "--decisions", "3", "--json")
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["decisions"] == 3 and figures["busy"] == 0
+    assert 0 < figures["p50_s"] <= figures["p95_s"] <= figures["max_s"]
+
+
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_records_measures_a_small_server_on_each_store(
     store: str, request: pytest.FixtureRequest

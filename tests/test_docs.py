@@ -211,6 +211,7 @@ ELSEWHERE = {
     "python bench/table_counts.py --french --transcript game.txt": (
         "tests/e2e/test_table_counts.py (private_counts)"
     ),
+    "python bench/table_counts.py --hints alice": "tests/e2e/test_table_counts.py (hinted_counts)",
     "python bench/taps.py": "tests/test_bench.py (one table per gap)",
     "python bench/taps.py --second place": "tests/test_bench.py (one table per gap)",
     "flaming-pyramids": "needs Discord: tests/bot/test_startup.py against a local one",

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import emoji as em
 from bot.languages import clicker_language
 from bot.replies import guarded
 from i18n import Language
@@ -67,6 +68,19 @@ def how_to_play(lang: Language, new: str = "fp new", rules: str = "fp rules") ->
     ).format(new=new, rules=rules, **button_labels(lang))
 
 
+def practice(lang: Language, new: str = "fp new") -> str:
+    """What a practice table is, with ``/fp new``'s option as the reader's client names it."""
+    return lang.gettext(
+        "**Practice:** `/{new} {hints}:True` opens a practice table: on your turn and when a "
+        "tile of yours falls, **{hint}** shows you privately the move the expert would play, "
+        "and why. A practice match is not rated."
+    ).format(
+        new=new,
+        hints=lang.pgettext("option name", "hints"),
+        hint=f"{em.HINT} {lang.pgettext('button', 'Hint')}",
+    )
+
+
 def command_line(command: app_commands.Command[Any, ..., Any], lang: Language) -> str:
     """``/fp new [curse] [fire_die] …: description``: a command, its options (in brackets when
     optional), and what it does, in the reader's language."""
@@ -86,7 +100,7 @@ def help_text(commands_: Sequence[app_commands.Command[Any, ..., Any]], lang: La
     new = command_name(by_name["new"], lang) if "new" in by_name else "fp new"
     rules = command_name(by_name["rules"], lang) if "rules" in by_name else "fp rules"
     lines = [command_line(c, lang) for c in commands_]
-    return "\n".join([*lines, "", how_to_play(lang, new, rules)])
+    return "\n".join([*lines, "", how_to_play(lang, new, rules), practice(lang, new)])
 
 
 async def _help(interaction: discord.Interaction[Any]) -> None:

@@ -129,6 +129,7 @@ class Tables(commands.Cog):
         max_seats="At most this many players (2 to 6)",
         preview="Before a play, show what each spot would do (on unless you turn it off)",
         undo="How long a turn played may be taken back before the others see it",
+        hints="Practice table: a Hint button shows the move the expert would play (not rated)",
     )
     @app_commands.choices(time_limit=TIME_LIMITS, undo=UNDO_WINDOWS)
     async def new(
@@ -141,6 +142,7 @@ class Tables(commands.Cog):
         max_seats: app_commands.Range[int, 2, 6] | None = None,
         preview: bool | None = None,
         undo: app_commands.Choice[int] | None = None,
+        hints: bool | None = None,
     ) -> None:
         """``/fp new``: a lobby message with Join / Leave / Start / Cancel."""
         async with guarded(interaction, None, "/fp new"):
@@ -160,6 +162,7 @@ class Tables(commands.Cog):
                 max_seats=max_seats,
                 preview=preview,
                 undo_s=undo.value if undo else None,
+                hints=hints,
             )
             try:
                 number, message = await self.desk.new_table(

@@ -23,7 +23,8 @@ where),
 its deadlines), :mod:`~bot.service.lobby`, :mod:`~bot.service.leaving` (``/fp leave``,
 ``/fp abort``), :mod:`~bot.service.moves` (a person's decisions), :mod:`~bot.service.breaks`
 (players away, paused games), :mod:`~bot.service.players` (computer players, the fire die, the
-timers), :mod:`~bot.service.choices` (players' and servers' choices),
+timers), :mod:`~bot.service.hints` (a practice table's hints: what the expert would play),
+:mod:`~bot.service.choices` (players' and servers' choices),
 :mod:`~bot.service.languages` (who speaks which language), and :mod:`~bot.service.table` which
 puts them together.
 """
@@ -48,6 +49,15 @@ from bot.service.core import (
     Dealer,
     Place,
     hand_digest,
+)
+from bot.service.hints import (
+    HINT_DEALS,
+    HINT_TIME_BUDGET_S,
+    Coach,
+    Hint,
+    HintOption,
+    default_coach,
+    hint_seed,
 )
 from bot.service.languages import SERVER_LANGUAGE, language_choices, new_table_language
 from bot.service.outcomes import AwayChange, Paused, Resumed, TimerOutcome, WentAway
@@ -81,6 +91,8 @@ __all__ = [
     "DEFAULT_REMINDER_S",
     "DEFAULT_TURN_LIMIT_S",
     "DEFAULT_UNDO_S",
+    "HINT_DEALS",
+    "HINT_TIME_BUDGET_S",
     "LOBBY_TTL_S",
     "MAX_NAME",
     "MAX_ROUNDS",
@@ -97,9 +109,12 @@ __all__ = [
     "AwayChange",
     "Board",
     "Clock",
+    "Coach",
     "Dealer",
     "Hand",
     "HeldScreen",
+    "Hint",
+    "HintOption",
     "LeftGame",
     "LobbyExpired",
     "MatchResult",
@@ -118,8 +133,10 @@ __all__ = [
     "TimerOutcome",
     "WentAway",
     "default_ai",
+    "default_coach",
     "first_legal",
     "hand_digest",
+    "hint_seed",
     "language_choices",
     "new_table_language",
     "spot_labels",

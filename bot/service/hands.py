@@ -104,6 +104,7 @@ class PlayerHands(TableCore):
             language=self.languages.of_player(prefs),
             away=self._away_seats(table),
             paused_until=pause.until if (pause := self._paused(table)) is not None else None,
+            hints=table.options.hints,
         )
 
     async def _since(self, table: Table, seat: int) -> tuple[list[tuple[Event, ...]], Event | None]:

@@ -64,6 +64,7 @@ class Moves(Undoing):
             board_message_id=Kept.BOARD.of(table.messages),
             fitting=tuple(fitting_tiles(game)) if table.options.preview else (),
             table_number=table.number,
+            hints=table.options.hints,
         )
 
     async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:

@@ -226,6 +226,9 @@ class Hand:
     """Seat -> until when of each person seated who is away now (:attr:`Board.away`)."""
     paused_until: float | None = None
     """While the game is paused (``/fp pause``), when the pause ends: no clock runs."""
+    hints: bool = False
+    """A practice table (hints on): the screen of a decision of the player's has a Hint button,
+    and its pictures say the table is not rated."""
 
     @property
     def told_by_dm(self) -> bool:
@@ -265,6 +268,8 @@ class SpotChoice:
     """The tiles of that hand that simply fit somewhere (:attr:`Hand.fitting`)."""
     table_number: int = 0
     """The table's short number on its server, the one players read ("table #12")."""
+    hints: bool = False
+    """A practice table (hints on): its picture says the table is not rated."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""The table service: :class:`TableService` puts the lobby, leaving, the moves, the players and
-their choices together."""
+"""The table service: :class:`TableService` puts the lobby, leaving, the moves, the players, the
+hints and their choices together."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.service.core import (
     Dealer,
     _deal,
 )
+from bot.service.hints import Coach, Hints, default_coach
 from bot.service.languages import KnownLanguages
 from bot.service.leaving import Leaving
 from bot.service.moves import Moves
@@ -24,12 +25,13 @@ from data.store import (
 )
 
 
-class TableService(Leaving, Moves, Players, Choices):
+class TableService(Leaving, Moves, Players, Hints, Choices):
     """Hosts Flaming Pyramids tables on top of a :class:`~data.store.ServiceStore`.
 
     ``clock`` gives unix time (tests inject their own); ``ai`` decides for computer players and
-    absent players; ``seed_source`` picks a new match's seed; ``deal`` deals a match (tests may
-    deal a chosen state). Methods raise :class:`bot.errors.TableError` subclasses for refusals.
+    absent players; ``coach`` judges a person's decision for a hint (at a practice table);
+    ``seed_source`` picks a new match's seed; ``deal`` deals a match (tests may deal a chosen
+    state). Methods raise :class:`bot.errors.TableError` subclasses for refusals.
     """
 
     def __init__(
@@ -38,6 +40,7 @@ class TableService(Leaving, Moves, Players, Choices):
         *,
         clock: Clock = time.time,
         ai: AiPlayer | None = None,
+        coach: Coach | None = None,
         seed_source: Callable[[], int] | None = None,
         deal: Dealer | None = None,
         next_round_pause_s: float = NEXT_ROUND_PAUSE_S,
@@ -45,6 +48,7 @@ class TableService(Leaving, Moves, Players, Choices):
         self.store = store
         self.clock = clock
         self.ai: AiPlayer = ai if ai is not None else default_ai()
+        self.coach: Coach = coach if coach is not None else default_coach()
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.deal: Dealer = deal or _deal
         self.next_round_pause_s = next_round_pause_s

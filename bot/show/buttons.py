@@ -3,6 +3,10 @@ labels of at most 80 characters, custom ids of at most 100), built from service 
 
 Nothing here decides anything about the game; a button's label is worded here, its custom id
 made by its class (:mod:`bot.tablebuttons`).
+
+Over 400 lines, as one job: where a phone's second tap lands on a screen depends on the rows of
+the screen the first tap left (the tiles, the spots, a fall choice in one row or the other, Undo
+and Done, a Hint), so every message's rows are laid out here, side by side.
 """
 
 from __future__ import annotations
@@ -243,7 +247,8 @@ def hand_view(
     with an undo window Undo and Done in ``fall_row`` (see :func:`held_choice`), else the
     tiles in grey and disabled; a link to the table's newest message (``message_id``, or the
     one the hand knows), and optionally the button that switches how hands are delivered (not
-    beside a fall choice: a second tap of a fall in the second row would land on it)."""
+    beside a fall choice: a second tap of a fall in the second row would land on it). At a
+    practice table, a tile or a fall to decide has a Hint, last (:func:`hint_button`)."""
     view = discord.ui.View(timeout=None)
     link_to = message_id if message_id is not None else hand.board_message_id
     if hand.decision == "held" and hand.held is not None:
@@ -256,12 +261,14 @@ def hand_view(
     if hand.decision == "fall":
         pending = hand.view.pending
         link = table_link(hand.guild_id, hand.channel_id, link_to, lang=lang)
+        # (A second tap of a fall that lands on Hint asks for a hint: it changes nothing.)
+        hint = [hint_button(hand, lang)] if hand.hints else []
         for item in fall_choice(
             hand.table_id,
             hand.version,
             pending.tile if pending is not None else None,
             row=fall_row,
-            beside=[link],
+            beside=[link, *hint],
             lang=lang,
         ):
             view.add_item(item)
@@ -284,7 +291,15 @@ def hand_view(
             else lang.pgettext("button", "Send my hands by DM")
         )
         view.add_item(tb.ModeButton(hand.table_id, 0, with_mode, label=label, row=1))
+    if hand.hints and hand.decision == "play":
+        view.add_item(hint_button(hand, lang, row=1))
     return view
+
+
+def hint_button(hand: Hand, lang: Language, row: int | None = None) -> tb.HintButton:
+    """A practice table's Hint of the decision ``hand`` asks (its version names it)."""
+    label = lang.pgettext("button", "Hint")
+    return tb.HintButton(hand.table_id, hand.version, label=label, emoji=em.HINT, row=row)
 
 
 def tile_buttons(

@@ -52,10 +52,10 @@ def drawn(players: tuple[str, ...]) -> list[str]:
 
 
 def chips_of(board: Board) -> pictures.Chips:
-    """What the players' chips show of the table beyond its game: who is away, and its pause
-    (on the chip of a person whose clock it stopped)."""
+    """What the picture's chips show of the table beyond its game: who is away, its pause (on
+    the chip of a person whose clock it stopped), and a practice table."""
     paused = board.pause is not None and board.prompt.user_id is not None
-    return pictures.Chips(dict(board.away), paused)
+    return pictures.Chips(dict(board.away), paused, practice=board.options.hints)
 
 
 def lobby_message(

@@ -53,7 +53,7 @@ class HandCard:
         # A turn held back: the view already waits for the next player, who knows nothing yet.
         headline = handtexts.held_headline(lang) if hand.decision == "held" else None
         paused = hand.paused_until is not None and hand.decision != "wait"
-        chips = pictures.Chips(dict(hand.away), paused)
+        chips = pictures.Chips(dict(hand.away), paused, practice=hand.hints)
         png = await pictures.screen_png(
             hand.view,
             drawn,

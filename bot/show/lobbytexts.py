@@ -32,13 +32,25 @@ LOBBY_STATUS: Final = {
 
 
 def lobby_title(board: Board, lang: Language) -> str:
-    """The lobby card's heading: the table, its host and its options in one line."""
+    """The lobby card's heading: the table, its host and its options in one line (and, at a
+    practice table, that it gives hints and is not rated)."""
     t = board.table
     host = lang.gettext("Host: {host}").format(host=f"<@{t.host_id}>")
-    return (
+    title = (
         f"## {em.FIRE} Flaming Pyramids — {table_name(t.number, lang=lang)}\n"
         f"{host}\n-# {options_line(t.options, lang, undo_s=board.undo_s)}"
     )
+    if t.options.hints:
+        title += f"\n{em.HINT} {practice_line(lang)}"
+    return title
+
+
+def practice_line(lang: Language) -> str:
+    """What a practice table's card says of it: hints, and no rating."""
+    return lang.gettext(
+        "**Practice table:** the **{hint}** button of your turn shows the move the expert would "
+        "play, and why. Not rated: this match changes no one's stats."
+    ).format(hint=lang.pgettext("button", "Hint"))
 
 
 def seat_line(i: int, name: str, level: str | None, lang: Language) -> str:

@@ -177,8 +177,10 @@ async def screen_png(
     )
 
 
-def _spots(v: View, names: list[str], tile: str, title: str | None, lang: Language) -> bytes:
-    return render_spot_screen(v, names, tile, title=title, lang=lang)
+def _spots(
+    v: View, names: list[str], tile: str, title: str | None, lang: Language, chips: Chips
+) -> bytes:
+    return render_spot_screen(v, names, tile, title=title, lang=lang, chips=chips)
 
 
 async def spot_png(
@@ -189,11 +191,14 @@ async def spot_png(
     title: str | None = None,
     renderer: Renderer | None = None,
     lang: Language,
+    chips: Chips,
 ) -> bytes:
     """A player's spot step: their turn screen with ``tile``, chosen from their hand, drawn at
-    each spot (only ever sent to that player; ``v`` is their own view), its words in ``lang``.
-    Someone waits for it: it is drawn first."""
-    return await _drawn("spot screen", URGENT, _spots, renderer, v, list(names), tile, title, lang)
+    each spot (only ever sent to that player; ``v`` is their own view), its words in ``lang``,
+    with what its ``chips`` show. Someone waits for it: it is drawn first."""
+    return await _drawn(
+        "spot screen", URGENT, _spots, renderer, v, list(names), tile, title, lang, chips
+    )
 
 
 def _turn(

@@ -33,8 +33,8 @@ from bot.components import ButtonId
 from bot.kept import Kept
 from bot.languages import clicker_language
 from bot.locks import Locks
-from bot.service import Hand, SpotChoice
-from bot.show import buttons, handtexts, pictures, texts, turntexts
+from bot.service import Hand, Hint, SpotChoice
+from bot.show import buttons, handtexts, hinttexts, pictures, texts, turntexts
 from bot.show.handcard import HandCard
 from bot.show.ledger import Ledger
 from bot.show.message import Message, attachment
@@ -259,6 +259,7 @@ class Screens:
         async with self._lock(key):
             drawn = [names.clean(n) for n in choice.names]
             title = turntexts.game_title(choice.table_number, lang)
+            chips = pictures.Chips(practice=choice.hints)
             png = await pictures.spot_png(
                 choice.view,
                 drawn,
@@ -266,9 +267,16 @@ class Screens:
                 title=title,
                 renderer=self.card.outbox.renderer,
                 lang=lang,
+                chips=chips,
             )
             said = alttext.spots_text(
-                choice.view, drawn, choice.tile, choice.previews, title=title, lang=lang
+                choice.view,
+                drawn,
+                choice.tile,
+                choice.previews,
+                title=title,
+                lang=lang,
+                chips=chips,
             )
             file = attachment(png, "spots.png", said)
             in_dm = interaction.guild_id is None
@@ -284,6 +292,13 @@ class Screens:
             screen = Screen(message_id, edit, self._now(), in_dm, "spots", lang=lang)
             screen.shown = (choice.version, "play", "")
             await self._take(key, screen)
+
+    async def show_hint(self, interaction: discord.Interaction[Any], hint: Hint) -> None:
+        """A practice table's hint for the decision of the clicked screen, in a private message
+        of its own under it (the answer to a click: no notification); the screen stays as it
+        is, its buttons where they were."""
+        lang = clicker_language(interaction)
+        await interaction.followup.send(hinttexts.hint_line(hint, lang), ephemeral=True)
 
     async def show_spot_page(
         self, interaction: discord.Interaction[Any], choice: SpotChoice, page: int

@@ -108,6 +108,7 @@ REFUSALS: Final[dict[Why, str]] = {
     Why.AWAY_AFTER_RANGE: N_(
         "A player can be set away after 1 to 10 time-outs in a row, or never (0)."
     ),
+    Why.NO_HINTS: N_("This table gives no hints: only a practice table does (/fp new hints)."),
     Why.NO_MATCH: N_("There is no such match."),
     Why.MATCH_UNFINISHED: N_(
         "That match is not over: replays and exports are for finished matches."

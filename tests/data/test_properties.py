@@ -38,6 +38,7 @@ OPTIONS = st.builds(
     max_seats=st.integers(2, 6),
     thread=st.booleans(),
     preview=st.booleans(),
+    hints=st.booleans(),
 )
 SEATS = st.lists(
     st.builds(

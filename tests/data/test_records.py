@@ -27,11 +27,19 @@ GUILD = 77
 
 
 async def finished_match(
-    store: Store, channel: int, seed: int, seats: tuple[Seat, ...], *, guild_id: int = GUILD
+    store: Store,
+    channel: int,
+    seed: int,
+    seats: tuple[Seat, ...],
+    *,
+    guild_id: int = GUILD,
+    hints: bool = False,
 ) -> int:
-    """A match played to the end with random legal moves and recorded as the bot does."""
+    """A match played to the end with random legal moves and recorded as the bot does (at a
+    practice table with ``hints``)."""
+    options = TableOptions(curse=True, hints=hints)
     table = await store.create_table(
-        guild_id, channel, seats[0].user_id or 1, TableOptions(curse=True), seats, NOW + seed
+        guild_id, channel, seats[0].user_id or 1, options, seats, NOW + seed
     )
     game = Game.new(len(seats), seed, curse=True)
     table = await store.start_game(
@@ -146,6 +154,22 @@ async def test_tables_closed_before_their_first_move_are_never_rated(store: Stor
     assert await rec.rate_pending() == 0
     assert await rec.rate_match(table.id) is False
     assert await rec.all_records(GUILD) == []
+
+
+async def test_a_practice_match_rates_nobody_and_stays_in_the_history(store: Store) -> None:
+    """A table with hints on (its players could ask the expert at every decision) changes no
+    record: it is marked rated at once, writes no rating, and a recomputation leaves it out;
+    it is still a match of the history."""
+    rated = await finished_match(store, 90, 600, lineup(1))
+    practice = await finished_match(store, 91, 601, lineup(1), hints=True)
+    rec = records_for(store)
+    assert await rec.rate_pending() == 2
+    assert await rec.rate_match(practice) is False  # marked rated: never looked at again
+    records = await rec.all_records(GUILD)
+    assert records and all(r.matches == 1 for r in records)  # the other match only
+    assert await rec.recompute(GUILD) == 2
+    assert await rec.all_records(GUILD) == records
+    assert [e.table_id for e in await rec.history(GUILD, None, 10)] == [practice, rated]
 
 
 # --- matches that people left, and matches stopped before their end ------------------------

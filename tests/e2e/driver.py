@@ -166,6 +166,11 @@ class TableDriver:
     let_run_out: Callable[[], Awaitable[None]] | None = None
     """How a turn played waits out its undo window instead of its player pressing Done
     (moving the bot's clock past it, say); None: they press Done."""
+    hints: set[int] = field(default_factory=set)
+    """Players who press Hint (a practice table's) on the screen of each of their decisions
+    before they decide."""
+    hinted: list[tuple[Interaction, Message, float]] = field(default_factory=list)
+    """Each Hint pressed, the private answer it got and the seconds from the press to it."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -471,6 +476,7 @@ class TableDriver:
         ``spot``. Returns the next game message that waits for a person."""
         newest = game.id
         hand = await self.hand_for(user, game, turn=True)
+        await self.hint_first(user, hand)
         started = time.perf_counter()
         for _ in range(5):
             labels = self.tile_labels(hand)
@@ -532,6 +538,20 @@ class TableDriver:
         await self.screen_after(screen, before, f"{user.name}'s screen after the spot")
         return ix
 
+    async def hint(self, user: FakeUser, screen: Message) -> Message:
+        """``user`` presses Hint on ``screen``, the screen of their decision: the answer it
+        gets (noted in :attr:`hinted`)."""
+        started = time.perf_counter()
+        ix = await self.click_action(user, screen, "hint")
+        said = await answer(ix)
+        self.hinted.append((ix, said, time.perf_counter() - started))
+        return said
+
+    async def hint_first(self, user: FakeUser, screen: Message) -> None:
+        """Hint on ``screen`` first, for a player of :attr:`hints` (when it offers one)."""
+        if user.id in self.hints and "hint" in actions(screen):
+            await self.hint(user, screen)
+
     def gets_dms(self, user: FakeUser) -> bool:
         """Whether ``user`` is told of their decisions by direct message."""
         return user.dms_open and user.id not in self.private_only
@@ -567,6 +587,7 @@ class TableDriver:
         turn = self.latest_game()
         revisions = len(turn.revisions)
         if game.ephemeral or game.channel.is_dm:  # the screen that asks it
+            await self.hint_first(user, game)
             before = len(game.revisions)
             await self.click_action(user, game, "fall", direction)
             await self.screen_after(game, before, f"{user.name}'s screen after the fall")
@@ -576,6 +597,7 @@ class TableDriver:
             await self.confirm(user, game)
         elif on_screen and self.gets_dms(user):
             screen = await self.fall_screen(user, game)
+            await self.hint_first(user, screen)
             await self.click_action(user, screen, "fall", direction)
         else:
             await self.click_action(user, game, "fall", direction)

@@ -84,6 +84,7 @@ async def test_the_commands_are_registered_with_their_french_words(
         "max_seats": "places",
         "preview": "aperçu",
         "undo": "annulation",
+        "hints": "conseils",
     }
     day = by_name(by_name(new["options"], "time_limit")["choices"], "24 hours")
     assert day["name_localizations"] == {"fr": "24 heures"}

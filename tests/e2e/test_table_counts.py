@@ -3,7 +3,9 @@ against the goals of a quiet table: at most one post and one ping per turn in th
 channel or thread, at most one direct message per player per own turn, one notification per
 decision on a screen that tells what happened since. Three games: three players by direct
 message; the same with Bob on private hands; two players, one on private hands, with the curse
-(whose falls go to the player whose turn comes next) and a round's end."""
+(whose falls go to the player whose turn comes next) and a round's end; and the first game again
+at a practice table, Alice pressing Hint before each of her decisions (answers to clicks, never a
+notification)."""
 
 from __future__ import annotations
 
@@ -175,3 +177,22 @@ def test_an_away_player_is_not_told_and_the_others_are_told_once(
     assert c.own_turns["alice"] > 5 and c.own_turns["carol"] > 5
     assert c.notifications == c.decision_starts > 10
     assert (c.told_twice, c.not_told, c.jumps) == (0, 0, 0)
+
+
+@pytest.fixture(scope="module")
+def hinted_counts() -> TableCounts:
+    """The same game at a practice table, Alice pressing Hint on each of her decisions first."""
+    return asyncio.run(measure(hints="alice"))
+
+
+def test_a_hint_is_an_answer_to_a_click_like_any_other(
+    counts: TableCounts, hinted_counts: TableCounts
+) -> None:
+    c = hinted_counts
+    assert c.hints >= c.own_turns["alice"] and len(c.hint_seconds) == c.hints
+    assert c.clicks == counts.clicks + c.hints  # one click each, and nothing else changes
+    assert c.notifications == c.decision_starts  # still exactly one notification each
+    assert (c.told_twice, c.not_told, c.jumps) == (0, 0, 0)
+    assert (c.told_again, c.jumps_again) == (0, 0)  # a fall after hers: the same screen
+    assert c.posts == counts.posts and c.dms == counts.dms  # no public message, no new DM
+    assert c.rest_global == counts.rest_global  # answered through the click's own response
