@@ -61,7 +61,8 @@ CONFIDENCE_Z: Final = {2: 0.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.0}
 least over the player's own turn) must clear to be played instead, by player count. With two
 players the look-ahead is sharp enough to trust the best mean; with more, three other players'
 replies make each deal's value noisy, and picking the best of dozens of noisy means favours
-luck: one standard error (as ``hard`` asks) won 4 more of the same 16 four-player games."""
+luck. One standard error (as ``hard`` asks) won 6 of 16 four-player games against three
+``hard`` players where the best mean won 4 (the same games); over 80 games it won 27.5%."""
 
 CLOCK_EVERY: Final = 32
 """Nodes between two looks at the clock."""

@@ -17,6 +17,7 @@ from engine.ai import choose
 from engine.ai.arena import run_arena
 from engine.ai.expert import choose_expert
 from tests.ai.conftest import random_position
+from tests.ai.test_hidden_information import hidden_twin
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -62,3 +63,26 @@ def test_the_node_limit_makes_the_choice_reproducible(players: int, seed: int) -
         choose("expert", view(game.copy(), me), 9, time_budget_s=math.inf, node_limit=300)
     )
     assert len(decisions) == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "moves"), [(2, 1, 30), (2, 6, 20), (4, 3, 40), (5, 7, 25)]
+)
+def test_what_the_seat_cannot_see_changes_nothing_over_many_deals(
+    players: int, seed: int, moves: int
+) -> None:
+    # The hidden-information test of every level searches only a deal or two; here the search
+    # deals many times (the node limit is the deciding bound), on games that differ in the other
+    # hands, every pile's order (the seat's own included) and the die's future.
+    game = random_position(players, seed, moves)
+    assert game.pending is not None
+    me = game.pending.player
+    for twin_seed in range(2):
+        twin = hidden_twin(game, me, random.Random(twin_seed))
+        assert twin.hands != game.hands or twin.piles != game.piles
+        assert view(twin, me).to_dict() == view(game, me).to_dict()
+        decisions = {
+            choose("expert", view(g, me), 5, time_budget_s=math.inf, node_limit=1500)
+            for g in (game, twin)
+        }
+        assert len(decisions) == 1
