@@ -56,10 +56,11 @@ def choose(
     ``view.player``.
 
     ``seed`` makes the choice reproducible: the same ``(level, view, seed)`` gives the same action
-    when the node limit, not the clock, bounds the search. ``time_budget_s`` (default
-    :data:`DEFAULT_TIME_BUDGET_S`; ``math.inf`` for no clock) and ``node_limit`` (default
-    :data:`DEFAULT_NODE_LIMIT` playouts) bound the ``hard`` level's search; the other levels
-    ignore them.
+    when the node limit, not the clock, bounds the search. ``time_budget_s`` (``math.inf`` for no
+    clock) and ``node_limit`` bound the searching levels: ``hard`` (default
+    :data:`DEFAULT_TIME_BUDGET_S`, :data:`DEFAULT_NODE_LIMIT` playouts) and ``expert`` (default
+    :data:`engine.ai.expert.DEFAULT_TIME_BUDGET_S`, :data:`engine.ai.expert.DEFAULT_NODE_LIMIT`
+    positions searched); the other levels ignore them.
 
     Raises ValueError for an unknown level, the public view, or nothing for this player to decide.
     """

@@ -2,9 +2,10 @@
 
 ``python -m engine.ai arena LEVEL_A LEVEL_B --players N --games G --seed S [--json]`` plays seeded
 games between two levels (one seat of LEVEL_A, N-1 of LEVEL_B, seats rotating) and prints win
-rates with 95% confidence intervals and decision times per level. ``--node-limit`` and
-``--time-budget`` bound the ``hard`` level's search (``--time-budget inf`` leaves only the node
-limit, which makes a run reproducible); ``--curse`` and ``--fire-die`` choose the options.
+rates with 95% confidence intervals and decision times per level (p50, p95, mean, maximum).
+``--node-limit`` and ``--time-budget`` bound the searching levels (``hard``, ``expert``); left out,
+each level keeps its own default. ``--time-budget inf`` leaves only the node limits, which makes
+a run reproducible; ``--curse`` and ``--fire-die`` choose the options.
 
 Bad arguments print one line on standard error and exit with status 2.
 """
@@ -43,12 +44,17 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument(
         "--max-turns", type=int, default=DEFAULT_MAX_TURNS, help="turn cap; capped games are draws"
     )
-    arena.add_argument("--node-limit", type=int, default=None, help="hard: playouts per decision")
+    arena.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="hard: playouts, expert: positions searched per decision (default: each level's own)",
+    )
     arena.add_argument(
         "--time-budget",
         type=float,
         default=None,
-        help="hard: seconds per decision (inf: the node limit alone bounds the search)",
+        help="hard and expert: seconds per decision (inf: the node limit alone bounds the search)",
     )
     arena.add_argument("--json", action="store_true", help="print one JSON object")
     arena.add_argument("--progress", action="store_true", help="a line per game on stderr")
