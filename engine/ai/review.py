@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.ai.coach import judge
 from engine.game import Game
@@ -52,6 +52,13 @@ class Budget:
     time_budget_s: float = math.inf
     """Seconds the expert may search at most (``math.inf``: the node limit alone, which makes
     the review reproducible)."""
+
+
+REVIEW_BUDGET: Final = Budget(node_limit=2000, deals=24)
+"""What a match's review spends on each decision unless told otherwise: about a third of the
+expert's own search at the table, and half the coach's deals, so that the 100-odd decisions of a
+three-player match of two rounds are judged within a minute on one core (``bench/analysis.py``
+measures it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,4 +176,4 @@ def review(decision: Decision, budget: Budget) -> Review:
     )
 
 
-__all__ = ["Budget", "Decision", "Review", "decisions", "review"]
+__all__ = ["REVIEW_BUDGET", "Budget", "Decision", "Review", "decisions", "review"]

@@ -3,14 +3,19 @@ coach from that seat's view at that moment, reproducibly."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine import Die, Game, NextRound, action_from_dict, view
 from engine.ai import choose
+from engine.ai.cli import main
 from engine.ai.coach import judge
 from engine.ai.review import Budget, Decision, Review, decisions, review
 from engine.model import BadStateError, Fall, Play
@@ -149,3 +154,51 @@ def test_a_log_that_does_not_replay_is_refused() -> None:
     wrong = (seat, {"play": "M200" if first.get("play") != "M200" else "Y2", "at": "9,9"})
     with pytest.raises(ValueError):
         decisions(start, [wrong, *log[1:]])
+
+
+def scenario(start: dict[str, Any], log: Log) -> dict[str, Any]:
+    """A match as a replay's export holds it: the dealt state, every action with its player."""
+    return {**start, "actions": [{**a, **({} if s is None else {"player": s})} for s, a in log]}
+
+
+def test_the_command_line_prints_each_review_as_a_json_line(tmp_path: Path) -> None:
+    start, log = played_match(3, rounds=1)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(scenario(start, log)))
+    command = [sys.executable, "-m", "engine.ai", "review", str(path), "--node-limit", "24"]
+    out = subprocess.run(
+        [*command, "--deals", "3", "--nice", "5"], capture_output=True, text=True, check=True
+    )
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert lines == [review(d, BUDGET).to_dict() for d in decisions(start, log)]
+    # From standard input too.
+    again = subprocess.run(
+        [sys.executable, "-m", "engine.ai", "review", "-", "--node-limit", "24", "--deals", "3"],
+        input=path.read_text(), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert again.stdout == out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "content", "message"),
+    [
+        (["--deals", "0"], None, "--deals must be at least 1"),
+        (["--nice", "20"], None, "--nice must be from 0 to 19"),
+        ([], "{not json", "match.json: "),
+        ([], '{"players": 2}', 'not a scenario with its "actions"'),
+        ([], '{"players": 2, "actions": []}', "match.json: "),
+    ],
+)
+def test_bad_input_exits_with_status_2_and_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    content: str | None,
+    message: str,
+) -> None:
+    path = tmp_path / "match.json"
+    start, log = played_match(1, rounds=1)
+    path.write_text(content if content is not None else json.dumps(scenario(start, log)))
+    assert main(["review", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err
