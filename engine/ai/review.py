@@ -37,7 +37,7 @@ from typing import Any, Final
 
 from engine.ai.coach import judge
 from engine.game import Game
-from engine.model import Action, BadStateError, Fall, Play, action_from_dict
+from engine.model import BadStateError, Fall, Play, action_from_dict
 from engine.view import view
 
 
@@ -71,7 +71,7 @@ class Decision:
     """Whose decision it was (a fall is the responsible player's, RULES 5)."""
     state: dict[str, Any]
     """The game just before it (:meth:`Game.to_dict`)."""
-    action: Action
+    action: Play | Fall
     """What the player decided (a play always with its spot)."""
 
 
@@ -83,8 +83,8 @@ class Review:
     entry: int
     """The decision's index in the match's log."""
     seat: int
-    played: Action
-    best: Action
+    played: Play | Fall
+    best: Play | Fall
     """The expert's decision (``played`` when it agrees)."""
     kept_off: float
     """Tiles the expert's decision would have kept off the player's pile, on average over the
@@ -164,15 +164,18 @@ def review(decision: Decision, budget: Budget) -> Review:
         time_budget_s=budget.time_budget_s,
         node_limit=budget.node_limit,
     )
-    kept_off = round(j.kept_off(decision.action), 2) if j.best != decision.action else 0.0
+    best = j.best
+    if not isinstance(best, Play | Fall):  # pragma: no cover - the expert plays or lets fall
+        raise ValueError(f"the expert decided {best!r}")
+    kept_off = round(j.kept_off(decision.action), 2) if best != decision.action else 0.0
     return Review(
         entry=decision.entry,
         seat=decision.seat,
         played=decision.action,
-        best=j.best,
+        best=best,
         kept_off=kept_off,
         now=round(j.option(decision.action).now, 2),
-        best_now=round(j.option(j.best).now, 2),
+        best_now=round(j.option(best).now, 2),
     )
 
 
