@@ -109,11 +109,13 @@ def point_line(point: TurningPoint, who: str | None, rounds: int, lang: Language
         if mine:
             return lang.gettext(
                 "{where}: you let {tile} fall {side} ({now}); the expert would have let it fall "
-                "{best_side} ({best_now}). About **{tiles}** kept off your pile on average."
+                "{best_side} ({best_now}). About **{tiles}** kept off your pile by your next turn, "
+                "on average."
             ).format(**values)
         return lang.gettext(
             "{where}: {player} let {tile} fall {side} ({now}); the expert would have let it fall "
-            "{best_side} ({best_now}). About **{tiles}** kept off their pile on average."
+            "{best_side} ({best_now}). About **{tiles}** kept off their pile by their next turn, "
+            "on average."
         ).format(player=who, **values)
     assert isinstance(point.played, Play) and isinstance(point.best, Play)
     values = {
@@ -127,11 +129,11 @@ def point_line(point: TurningPoint, who: str | None, rounds: int, lang: Language
     if mine:
         return lang.gettext(
             "{where}: you played {move} ({now}); the expert would have played {best} "
-            "({best_now}). About **{tiles}** kept off your pile on average."
+            "({best_now}). About **{tiles}** kept off your pile by your next turn, on average."
         ).format(**values)
     return lang.gettext(
         "{where}: {player} played {move} ({now}); the expert would have played {best} "
-        "({best_now}). About **{tiles}** kept off their pile on average."
+        "({best_now}). About **{tiles}** kept off their pile by their next turn, on average."
     ).format(player=who, **values)
 
 

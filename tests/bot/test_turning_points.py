@@ -169,18 +169,20 @@ def test_a_costly_move_is_told_with_where_what_and_how_many_tiles() -> None:
     assert line == (
         "Round 2, turn 9 (step 15): you played blue 40 on red 20 and yellow 30 (2 tiles to your "
         "pile); the expert would have played green 6 in the bottom row (it fits). About "
-        "**2.3 tiles** kept off your pile on average."
+        "**2.3 tiles** kept off your pile by your next turn, on average."
     )
     fall = point(played=Fall("left"), best=Fall("right"), played_on=("G60",), now=1.0, best_now=0.0)
     assert turningtexts.point_line(fall, "Bolt", 1, ENGLISH) == (
         "Turn 9 (step 15): Bolt let green 60 fall left (1 tile to their pile); the expert would "
         "have let it fall right (nothing to their pile). About **2.3 tiles** kept off their pile "
-        "on average."
+        "by their next turn, on average."
     )
     said = turningtexts.point_line(point(), None, 2, FRENCH)
     assert said.startswith("Manche 2, tour 9 (étape 15)\u00a0: vous avez posé le bleu")
     assert "l'expert aurait posé le vert" in said and "à la base (stable)" in said
-    assert said.endswith("En moyenne, **2,3 tuiles** de moins sous votre pioche.")
+    assert said.endswith(
+        "En moyenne, **2,3 tuiles** de moins sous votre pioche à votre prochain tour."
+    )
     french(said)
     slid = turningtexts.point_line(fall, "Bolt", 1, FRENCH)
     assert "Bolt a fait glisser le vert" in slid and "l'aurait fait glisser à droite" in slid

@@ -126,7 +126,7 @@ async def test_a_player_sees_their_own_costly_moves_and_the_computers_and_jumps_
     blunder = (
         "Turn 1 (step 2): you played blue 2 on yellow 30 and red 10 (2 tiles to your pile); "
         f"the expert would have played {best} on yellow 30 and red 10 (it fits). "
-        f"About **{kept} tiles** kept off your pile on average."
+        f"About **{kept} tiles** kept off your pile by your next turn, on average."
     )
     rank = costly.index(first.kept_off) + 1
     assert f"{rank}. {blunder}" in lines
