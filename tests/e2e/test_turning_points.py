@@ -15,17 +15,19 @@ from pathlib import Path
 
 from bot.app import Bot
 from bot.names import COMPUTER_NAMES
+from bot.records.analysis import LEASE_S
 from bot.show.texts import table_name
 from data import open_store
 from data.model import MatchAnalysis
 from engine import Play
 from engine.ai.review import Budget
 from i18n import catalogs
-from tests.fakediscord import FakeUser, Message
-from tests.fakediscord.fixtures import StartBot, World
+from tests.fakediscord import BotProcess, FakeUser, Message
+from tests.fakediscord.fixtures import StartBot, StartBotProcess, World
 
 from .conftest import MakeBot, bot_config
 from .driver import TIMEOUT, TableDriver, answer, is_final
+from .test_restart_and_time import process_env, set_clock
 
 BLUNDER = {
     # Alice plays first, and her first tile is blue 2: on yellow 30 and red 10 it collapses and
@@ -236,3 +238,37 @@ async def _rows(db_url: str, table_id: int) -> list[tuple[object, ...]]:
         ).fetchall()
     conn.close()
     return [tuple(r) for r in found]
+
+
+async def test_a_bot_killed_in_the_middle_of_the_work_leaves_it_to_the_next_once_its_claim_ran_out(
+    world: World,
+    start_bot_process: StartBotProcess,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+) -> None:
+    env = process_env(
+        tmp_path,
+        db_url,
+        FP_TEST_STATE_FILE=write_deal(tmp_path),
+        FP_TURNING_NODE_LIMIT="4000",  # long enough to be killed in the middle of it
+        FP_TURNING_DEALS="48",
+    )
+    proc: BotProcess = await start_bot_process("bot", env=env)
+    await match_against_the_computer(table, world.alice)
+    table_id = table.table_id()
+    await until(lambda: stored_analysis(db_url, table_id), "working")
+    await proc.kill()  # like a crash: the claim stays until it runs out
+    [(owner, _, attempts, done_at)] = await _rows(db_url, table_id)
+    assert owner is not None and attempts == 1 and done_at is None
+    # Started again a minute later (its clock moved on past the claim), quickly this time.
+    set_clock(tmp_path, LEASE_S + 1)
+    proc.extra_env.update(FP_TURNING_NODE_LIMIT="60", FP_TURNING_DEALS="3")
+    await proc.start()
+    analysis = await analysed(db_url, table_id)
+    assert analysis.reviews[0].played == Play("B2", (1, 1))
+    [(owner, _, attempts, done_at)] = await _rows(db_url, table_id)
+    assert owner is None and attempts == 2 and done_at is not None  # taken up once more, kept
+    shown = await turning_points_of(world.alice, table, match=1)
+    assert "you played blue 2 on yellow 30 and red 10" in shown.content
+    assert "Traceback" not in proc.output
