@@ -10,7 +10,7 @@ players, about a hundred decisions for three players and two rounds; ``--short``
 deal of two players, a dozen decisions or so), records it in a temporary
 SQLite store as the bot records a finished match, and has the bot's own analyser work out its
 turning points (:class:`bot.records.analysis.Analyser`: the claim, ``python -m engine.ai
-review`` at nice 10 in a process of its own, the save), at the bot's budget unless
+review`` at nice 19 in a process of its own, the save), at the bot's budget unless
 ``--node-limit`` and ``--deals`` say otherwise. Printed, per match and as median and worst:
 
 - ``seconds``: from the match recorded to its analysis kept (the bot looks for matches waiting

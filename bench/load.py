@@ -10,8 +10,9 @@ on the turn played, which waits for it through the table's undo window).
 It prints interactions per second, the time from a click to its acknowledgement and from a
 decisive click (the spot, the fall) to the next picture in the game's thread (p50/p95/p99), REST
 calls per move, errors, the peak memory and CPU time of the bot's process, and the CPU time of
-the turning points' reviews it ran for the games that finished (``turning_points_cpu_s``; the
-bot's other work is all in its own process; ``--turning-points off`` runs none). ``--json``
+the turning points' reviews it ran for the games that finished while the others played
+(``turning_points_cpu_s``: those of the last games start after the run; the bot's other work is
+all in its own process; ``--turning-points off`` runs none). ``--json``
 prints one JSON object instead. ``--rate-limits`` makes the fake apply Discord's default budget (50
 requests per second globally, per-route buckets, and one bucket per channel for creating and editing
 messages, 5 per 5 seconds). The fake checks every payload as Discord does: ``refused_payloads``
@@ -633,6 +634,7 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
     await asyncio.gather(*running)
     wall = time.perf_counter() - started
     cpus = [b.cpu() for b in bots]
+    reviews_cpu = sum(b.reviews_cpu() for b in bots)
     own_cpu = time.process_time() - own_cpu0
     pg_cpu = cpu_seconds_with_children(pg_pid) - pg_cpu0 if pg_pid else 0.0
     sample()
@@ -707,7 +709,7 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
         "bot_cpu_s": round(sum(c[0] for c in cpus), 1),
         "writer_cpu_s": round(sum(c[1] for c in cpus), 1),
         "turning_points": args.turning_points,
-        "turning_points_cpu_s": round(sum(b.reviews_cpu() for b in bots), 1),
+        "turning_points_cpu_s": round(reviews_cpu, 1),
         "fake_and_players_cpu_s": round(own_cpu, 1),
         "mean_move_ms": round(statistics.fmean(stats.to_picture) * 1000, 1)
         if stats.to_picture

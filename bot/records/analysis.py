@@ -7,13 +7,17 @@ it judged by the coach in a process of its own (``python -m engine.ai review``:
 The records cog runs :meth:`Analyser.run` every few seconds, as it rates matches; nothing here
 knows Discord.
 
-Why a process of its own, with a lower priority (``nice``): reviewing is minutes of pure Python
-on a busy day. In a thread it would hold the interpreter's lock against the event loop that
-serves the tables (every click waits its turn for the lock); in a process with ``nice`` 10 the
-system gives the tables' process the processor first, and the review what is left
-(``bench/analysis.py`` measures both, with the load bench running). A review is one short-lived
-process per match, started with the match's log on its standard input and printing one line per
-decision as it goes: nothing to keep alive between matches, and stopping it is ending it.
+Why a process of its own, with the lowest priority (``nice`` 19): reviewing is minutes of pure
+Python on a busy day. In a thread it would hold the interpreter's lock against the event loop
+that serves the tables (every click waits its turn for the lock: a 10 ms timer of the loop fired
+5 ms late at the median with the review in a thread, the interpreter's switch interval, against
+0.1 ms with it in a process: ``bench/analysis.py --in thread``). In a process of its own with ``nice`` 19 it takes only the
+processor time the tables leave: on a machine with a core to spare (the bot's process needs
+less than one), the whole of it; on a saturated one, little, and the analysis waits rather than
+the players (``bench/analysis.py`` beside ``bench/load.py``, docs/performance.md). A review is
+one short-lived process per match, started with the match's log on its standard input and
+printing one line per decision as it goes: nothing to keep alive between matches, and stopping
+it is ending it.
 
 A stop (the bot shutting down) ends the review and releases the claim: the next process to look
 (this one after its restart, or another) takes the match up again at once. A process that dies
@@ -47,7 +51,7 @@ LEASE_S: Final = 60.0
 leaves the match to the others after this long)."""
 RENEW_EVERY_S: Final = LEASE_S / 4
 """How often the claim is renewed while the review goes on."""
-NICE: Final = 10
+NICE: Final = 19
 """How much lower the review process's priority is than the bot's (``nice``, 0 to 19)."""
 EXIT_BAD_INPUT: Final = 2
 """The review's exit status for a match whose log does not replay (:mod:`engine.ai.cli`)."""
@@ -85,14 +89,14 @@ class Analyser:
         the bot stops); how many were analysed."""
         done = 0
         while not self._closing:
-            now = self.clock()
-            table_id = await self.analyses.claim_analysis(
-                self.owner, now, LEASE_S, now - ANALYSE_WITHIN_S
-            )
-            if table_id is None:
-                break
             self._idle.clear()
             try:
+                now = self.clock()
+                table_id = await self.analyses.claim_analysis(
+                    self.owner, now, LEASE_S, now - ANALYSE_WITHIN_S
+                )
+                if table_id is None:
+                    break
                 done += await self._analyse(table_id)
             finally:
                 self._idle.set()
@@ -100,6 +104,9 @@ class Analyser:
 
     async def _analyse(self, table_id: int) -> bool:
         """Review the claimed match and keep what was found; whether it was kept here."""
+        if self._closing:  # stopped while claiming it
+            await self._release(table_id)
+            return False
         try:
             reviews = await self._reviews(table_id)
         except LostClaim:
@@ -111,9 +118,6 @@ class Analyser:
                 return False
             # Its claim runs out and counts as one attempt: tried again, a few times at most.
             log.exception("table %s: could not work out its turning points", table_id)
-            return False
-        if self._closing:
-            await self._release(table_id)
             return False
         saved = await self.analyses.save_analysis(table_id, reviews, self.clock())
         if reviews is None:
