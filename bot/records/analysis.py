@@ -11,13 +11,13 @@ Why a process of its own, with the lowest priority (``nice`` 19): reviewing is m
 Python on a busy day. In a thread it would hold the interpreter's lock against the event loop
 that serves the tables (every click waits its turn for the lock: a 10 ms timer of the loop fired
 5 ms late at the median with the review in a thread, the interpreter's switch interval, against
-0.1 ms with it in a process: ``bench/analysis.py --in thread``). In a process of its own with ``nice`` 19 it takes only the
-processor time the tables leave: on a machine with a core to spare (the bot's process needs
-less than one), the whole of it; on a saturated one, little, and the analysis waits rather than
-the players (``bench/analysis.py`` beside ``bench/load.py``, docs/performance.md). A review is
-one short-lived process per match, started with the match's log on its standard input and
-printing one line per decision as it goes: nothing to keep alive between matches, and stopping
-it is ending it.
+0.1 ms with it in a process: ``bench/analysis.py --in thread``). In a process of its own with
+``nice`` 19 it takes only the processor time the tables leave: on a machine with a core to
+spare (the bot's process needs less than one), the whole of it; on a saturated one, little, and
+the analysis waits rather than the players (``bench/analysis.py`` beside ``bench/load.py``,
+docs/performance.md). A review is one short-lived process per match, started with the match's
+log on its standard input and printing one line per decision as it goes: nothing to keep alive
+between matches, and stopping it is ending it.
 
 A stop (the bot shutting down) ends the review and releases the claim: the next process to look
 (this one after its restart, or another) takes the match up again at once. A process that dies
