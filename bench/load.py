@@ -9,9 +9,11 @@ on the turn played, which waits for it through the table's undo window).
 
 It prints interactions per second, the time from a click to its acknowledgement and from a
 decisive click (the spot, the fall) to the next picture in the game's thread (p50/p95/p99), REST
-calls per move, errors, and the peak memory and CPU time of the bot's process and of any child
-process it starts (none since the store writes in the bot's own process). ``--json`` prints one
-JSON object instead. ``--rate-limits`` makes the fake apply Discord's default budget (50
+calls per move, errors, the peak memory and CPU time of the bot's process, and the CPU time of
+the turning points' reviews it ran for the games that finished while the others played
+(``turning_points_cpu_s``: those of the last games start after the run; the bot's other work is
+all in its own process; ``--turning-points off`` runs none). ``--json``
+prints one JSON object instead. ``--rate-limits`` makes the fake apply Discord's default budget (50
 requests per second globally, per-route buckets, and one bucket per channel for creating and editing
 messages, 5 per 5 seconds). The fake checks every payload as Discord does: ``refused_payloads``
 counts what it refused (each one is also an error).
@@ -416,6 +418,15 @@ def children(pid: int) -> list[int]:
     return [int(p) for p in text.split()]
 
 
+def ended_children_cpu(pid: int) -> float:
+    """CPU time of a process's children that ended (the bot's turning points reviews)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds_with_children(pid: int) -> float:
     """CPU time of a process, of its children that ended, and of its living children (a
     PostgreSQL server: the postmaster and its backends); 0 if unknown."""
@@ -463,6 +474,7 @@ class BotRun:
     cpu0: float = 0.0
     writers: list[int] = field(default_factory=list)
     writers_cpu0: float = 0.0
+    reviews_cpu0: float = 0.0
 
     @property
     def pid(self) -> int:
@@ -478,6 +490,11 @@ class BotRun:
         self.writers = children(self.pid)
         self.cpu0 = cpu_seconds(self.pid)
         self.writers_cpu0 = sum(cpu_seconds(c) for c in self.writers)
+        self.reviews_cpu0 = ended_children_cpu(self.pid)
+
+    def reviews_cpu(self) -> float:
+        """CPU seconds of the turning points' reviews that ended since :meth:`start_clock`."""
+        return ended_children_cpu(self.pid) - self.reviews_cpu0
 
     def cpu(self) -> tuple[float, float]:
         """CPU seconds since :meth:`start_clock`: the process's, its writer processes'."""
@@ -553,6 +570,7 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
         "LOG_LEVEL": "WARNING",
         "FP_TEST_MODE": "1",
         "FP_AI_TIME_BUDGET": "0.05",
+        "TURNING_POINTS": args.turning_points,
     }
     if pg is not None:
         env["DATABASE_URL"] = await asyncio.to_thread(pg.create_database, "load")
@@ -616,6 +634,7 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
     await asyncio.gather(*running)
     wall = time.perf_counter() - started
     cpus = [b.cpu() for b in bots]
+    reviews_cpu = sum(b.reviews_cpu() for b in bots)
     own_cpu = time.process_time() - own_cpu0
     pg_cpu = cpu_seconds_with_children(pg_pid) - pg_cpu0 if pg_pid else 0.0
     sample()
@@ -689,6 +708,8 @@ async def run_with(args: argparse.Namespace, tmp: Path, pg: PgServer | None) -> 
         "writer_peak_rss_mib": round(sum(b.writers_peak_kib for b in bots) / 1024, 1),
         "bot_cpu_s": round(sum(c[0] for c in cpus), 1),
         "writer_cpu_s": round(sum(c[1] for c in cpus), 1),
+        "turning_points": args.turning_points,
+        "turning_points_cpu_s": round(reviews_cpu, 1),
         "fake_and_players_cpu_s": round(own_cpu, 1),
         "mean_move_ms": round(statistics.fmean(stats.to_picture) * 1000, 1)
         if stats.to_picture
@@ -736,6 +757,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the games' database (postgres: a throwaway server started for the run)",
     )
     parser.add_argument("--bot-log", help="write the bot's output to this file")
+    parser.add_argument(
+        "--turning-points",
+        choices=("on", "off"),
+        default="on",
+        help="whether the bot works out the finished matches' turning points meanwhile",
+    )
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")

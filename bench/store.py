@@ -251,8 +251,8 @@ class PostgresTarget(Target):
 
     name = "postgres"
     _TABLES = (
-        "result_players, results, actions, initial_states, messages, departures, dm_failures, "
-        "timer_claims, player_prefs, guild_settings, tables"
+        "analyses, result_players, results, actions, initial_states, messages, departures, "
+        "dm_failures, timer_claims, player_prefs, guild_settings, tables"
     )
 
     def __init__(self, url: str | None) -> None:

@@ -20,6 +20,9 @@ The variables a server owner sets are listed in ``.env.example``:
 - ``DISCORD_START_RETRY``: seconds to wait before each new login attempt when Discord cannot be
   reached or answers with an error at start (default ``5,15,45``; empty: no retry); then the
   bot stops with exit status 1, and a service manager starts it again.
+- ``TURNING_POINTS``: ``on`` (default) or ``off``: whether this process works out the turning
+  points of finished matches (``/fp replay``), in a process of its own with a lower priority;
+  with several bot processes, each one that has it on shares the work.
 - ``ERROR_WEBHOOK_URL``: a Discord webhook that errors are also posted to (at most one post a
   minute, with a count of the others; never a player's hand), through Discord's API (the
   ``DISCORD_API_BASE_URL`` when one is set, whatever host the URL names in test mode).
@@ -35,6 +38,8 @@ Test-only variables (read only when ``FP_TEST_MODE=1``; a real deployment never 
   every game started with the Start button is dealt from, to force chosen situations.
 - ``FP_SEED``: the seed of every new match (default: random).
 - ``FP_AI_NODE_LIMIT`` / ``FP_AI_TIME_BUDGET``: limits for the computer players' search.
+- ``FP_TURNING_NODE_LIMIT`` / ``FP_TURNING_DEALS``: what the turning points' review spends on
+  each decision (:data:`engine.ai.review.REVIEW_BUDGET` unless set).
 - ``FP_EXTENSIONS``: the extensions to load instead of the bot's own (comma-separated).
 - ``FP_ERROR_INTERVAL``: seconds between two posts to ``ERROR_WEBHOOK_URL`` (default 60).
 
@@ -55,6 +60,7 @@ import yarl
 
 from data import postgres_settings, safe_url, sqlite_path, store_kind
 from data.location import OLD_DEFAULT_FILE, default_database_path
+from engine.ai.review import REVIEW_BUDGET, Budget
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: A bot token: three parts of base64url text joined by dots (the bot's id, a time, a signature).
@@ -122,6 +128,10 @@ class Config:
     error_interval_s: float = ERROR_INTERVAL_S
     #: The extensions (features) the bot loads.
     extensions: tuple[str, ...] = EXTENSIONS
+    #: Whether this process works out the turning points of finished matches.
+    turning_points: bool = True
+    #: What the turning points' review spends on each decision.
+    turning_budget: Budget = REVIEW_BUDGET
 
     @property
     def runs_every_shard(self) -> bool:
@@ -325,6 +335,17 @@ def old_database_warning(config: Config) -> str | None:
     )
 
 
+def _on_off(env: Mapping[str, str], name: str, *, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("on", "1", "true", "yes"):
+        return True
+    if raw in ("off", "0", "false", "no"):
+        return False
+    raise ConfigError(f"{name} must be on or off, not {raw!r}")
+
+
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     value = _float(env, name)
     if value is None:
@@ -464,6 +485,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
         api_base_url=_endpoint(env, "DISCORD_API_BASE_URL", ("http", "https")),
         gateway_url=_endpoint(env, "DISCORD_GATEWAY_URL", ("ws", "wss")),
         test_mode=test_mode,
+        turning_points=_on_off(env, "TURNING_POINTS", default=True),
     )
     if not config.runs_every_shard and _is_sqlite(database_url):
         raise ConfigError(
@@ -477,6 +499,11 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
     interval = _float(env, "FP_TIMER_INTERVAL")
     lease = _float(env, "FP_TIMER_LEASE")
     budget = _float(env, "FP_AI_TIME_BUDGET")
+    nodes, deals = _int(env, "FP_TURNING_NODE_LIMIT"), _int(env, "FP_TURNING_DEALS")
+    turning = Budget(
+        nodes if nodes is not None and nodes > 0 else REVIEW_BUDGET.node_limit,
+        deals if deals is not None and deals > 0 else REVIEW_BUDGET.deals,
+    )
     return Config(
         **{
             **config.__dict__,
@@ -488,6 +515,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv: bool = True) ->
             "ai_node_limit": _int(env, "FP_AI_NODE_LIMIT"),
             "ai_time_budget_s": budget if budget is not None else config.ai_time_budget_s,
             "error_interval_s": _seconds(env, "FP_ERROR_INTERVAL", config.error_interval_s),
+            "turning_budget": turning,
             "extensions": tuple(
                 e.strip() for e in (env.get("FP_EXTENSIONS") or "").split(",") if e.strip()
             )

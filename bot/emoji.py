@@ -59,6 +59,8 @@ SUMMARY: Final = "🎞️"
 """A match's animated summary."""
 EXPORT: Final = "📄"
 """A match as a scenario file."""
+TURNING_POINTS: Final = "🔍"
+"""A replay's Turning points: the moves that cost the most."""
 YELLOW: Final = "🟨"
 RED: Final = "🟥"
 GREEN: Final = "🟩"
@@ -92,6 +94,7 @@ ALL: Final = (
     LAST,
     SUMMARY,
     EXPORT,
+    TURNING_POINTS,
     YELLOW,
     RED,
     GREEN,

@@ -14,6 +14,7 @@ emoji and style are chosen where its message is laid out (:mod:`bot.show.buttons
                                    the buttons of one message apart; ``r``: a history's Replay)
 ``fp:rec:gif:<table>``             the match's animated summary, privately
 ``fp:rec:json:<table>``            the match as a scenario file, privately
+``fp:rec:turn:<table>``            the match's turning points, privately
 =================================  ============================================================
 
 The templates are stricter than any id discord.py would take: a player key of a letter or two
@@ -39,6 +40,7 @@ BOARD: Final = r"fp:rec:board:(?P<page>[0-9]{1,6}):(?P<dir>[pn])"
 STEP: Final = r"fp:rec:step:(?P<table>[0-9]{1,16}):(?P<step>[0-9]{1,5}):(?P<tag>[a-z])"
 SUMMARY: Final = r"fp:rec:gif:(?P<table>[0-9]{1,16})"
 EXPORT: Final = r"fp:rec:json:(?P<table>[0-9]{1,16})"
+TURNING: Final = r"fp:rec:turn:(?P<table>[0-9]{1,16})"
 
 
 def encode_player(key: str) -> str:
@@ -222,5 +224,21 @@ class ExportButton(MatchButton, template=EXPORT):
         await cog.export(interaction, self.table_id)
 
 
-BUTTONS: Final = (ShareButton, BoardButton, StepButton, SummaryButton, ExportButton)
+class TurningButton(MatchButton, template=TURNING):
+    """The match's turning points, privately."""
+
+    kind = "turn"
+
+    async def run(self, cog: Any, interaction: discord.Interaction[Any]) -> None:
+        await cog.turning_points(interaction, self.table_id)
+
+
+BUTTONS: Final = (
+    ShareButton,
+    BoardButton,
+    StepButton,
+    SummaryButton,
+    ExportButton,
+    TurningButton,
+)
 """The records' ``DynamicItem`` kinds, registered while the records cog is loaded."""

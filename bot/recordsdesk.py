@@ -10,10 +10,13 @@ goes up to the cog's :func:`bot.replies.guarded`, which answers it privately.
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any, Final
 
 import discord
 
+from bot.records.analysis import Analyser
 from bot.records.service import RecordsService
 from bot.show import records as show
 from data.store import Store
@@ -29,12 +32,29 @@ answered privately, which a deferred public answer cannot be."""
 class RecordsDesk:
     """Asks the records service of one store, and shows what it answered."""
 
-    def __init__(self, store: Store) -> None:
-        self.service = RecordsService(store)
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        analyser: Analyser | None = None,
+    ) -> None:
+        self.service = RecordsService(store, clock=clock)
+        self.analyser = analyser
+        """Works out the turning points of finished matches (None: not in this process)."""
 
     async def catch_up(self) -> None:
         """Rate the matches that finished but are not rated yet (the cog's loop)."""
         await self.service.catch_up()
+
+    async def analyse(self) -> None:
+        """Work out the turning points of the matches waiting for them (the cog's loop)."""
+        if self.analyser is not None:
+            await self.analyser.run()
+
+    async def close(self) -> None:
+        """Stop the turning points' work under way, its claim released for the next process."""
+        if self.analyser is not None:
+            await self.analyser.close()
 
     async def stats(
         self, ix: Interaction, guild_id: int, key: str, name: str | None, level: str | None
@@ -75,6 +95,10 @@ class RecordsDesk:
 
     async def summary(self, ix: Interaction, guild_id: int, table_id: int) -> None:
         await show.summary(ix, await self.service.moments(guild_id, table_id))
+
+    async def turning_points(self, ix: Interaction, guild_id: int, table_id: int) -> None:
+        shown = await self.service.turning_points(guild_id, table_id, ix.user.id)
+        await show.turning_points(ix, shown)
 
     async def export(self, ix: Interaction, guild_id: int, table_id: int) -> None:
         await show.export(ix, await self.service.export(guild_id, table_id, ix.user.id))

@@ -7,8 +7,9 @@ A server owner whose bot outgrows one process does this once, with the bot stopp
 2. the PostgreSQL database must hold no games, settings or preferences yet (an empty database
    is given the schema first);
 3. every table, action log, initial state, message id, departure, DM failure, preference,
-   server setting and result is copied in one transaction, table ids kept, and the id sequence
-   set past them, so that no new table ever takes an old table's id (old buttons stay dead);
+   server setting, result and turning points' analysis is copied in one transaction, table ids
+   kept, and the id sequence set past them, so that no new table ever takes an old table's id
+   (old buttons stay dead);
 4. ``check`` then runs on the copy (every game replayed from its initial state and log), and
    the row counts of both databases are compared.
 
@@ -105,6 +106,10 @@ TABLES: tuple[tuple[str, tuple[Column, ...]], ...] = (
     (
         "result_players",
         _cols("table_id", "seat", "user_id", "name", "ai", "score", "won:bool"),
+    ),
+    (
+        "analyses",
+        _cols("table_id", "owner", "claimed_until", "attempts", "done_at", "reviews:json"),
     ),
 )
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
+from engine.ai.review import Review
 from rating import PlayerRecord
 
 log = logging.getLogger(__name__)
@@ -417,6 +418,22 @@ class LoggedAction:
     user_id: int | None
     action: dict[str, Any]  # the engine action (scenario format), e.g. {"play": "B7", "at": "1,1"}
     at: float  # unix time
+
+
+AnalysisState = Literal["working", "done", "failed"]
+"""Where a match's analysis stands: being worked out (claimed, or waiting to be claimed again),
+done, or impossible (its log does not replay, or it was given up after failing repeatedly)."""
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """The turning points' analysis of a match (:class:`data.store.Analyses`): every decision of
+    every seat reviewed by the coach, worked out once after the match ended."""
+
+    table_id: int
+    state: AnalysisState
+    reviews: tuple[Review, ...] = ()
+    """Every decision reviewed, in the order of the match's log (none unless ``done``)."""
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ import asyncpg
 from data import results as RS
 from data import rows as R
 from data.absences import SharedAbsences
+from data.analyses import StoreAnalyses
 from data.errors import ChannelBusy, CorruptRecord, NotFound, StoreError, VersionConflict
 from data.model import OPEN_STATUSES, Pause, Seat, Table, TableOptions, TableStatus
 from data.pg_db import POOL_MAX, POOL_MIN, RETRY_S, TIMEOUT_S, CommitUnknown, Database
@@ -135,6 +136,10 @@ class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings, SharedAbsences):
     def records(self) -> PgRecords:
         """The records kept in this database (:class:`data.store.Records`)."""
         return PgRecords(self._db, self)
+
+    def analyses(self) -> StoreAnalyses:
+        """The turning points' analyses kept in this database (:class:`data.store.Analyses`)."""
+        return StoreAnalyses(self._db)
 
     def __repr__(self) -> str:
         return f"PostgresStore({self.safe_url()!r})"

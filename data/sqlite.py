@@ -28,6 +28,7 @@ from data import results as RS
 from data import rows as R
 from data import sqlite_sql as Q
 from data.absences import SharedAbsences
+from data.analyses import StoreAnalyses
 from data.errors import ChannelBusy, CorruptRecord, NotFound, VersionConflict
 from data.model import OPEN_STATUSES, Pause, Seat, Table, TableOptions, TableStatus
 from data.records_sqlite import SqliteRecords
@@ -86,6 +87,10 @@ class SqliteStore(SqliteReads, SqliteKept, SqliteHeld, SharedSettings, SharedAbs
     def records(self) -> SqliteRecords:
         """The records kept in this file (:class:`data.store.Records`)."""
         return SqliteRecords(self._db, self)
+
+    def analyses(self) -> StoreAnalyses:
+        """The turning points' analyses kept in this database (:class:`data.store.Analyses`)."""
+        return StoreAnalyses(self._db)
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"

@@ -3,13 +3,14 @@
 A caller names the contracts it uses, so that it sees only what it uses: the table service
 :class:`ServiceStore` (:class:`Tables`, :class:`TimerLeases`, :class:`Preferences`,
 :class:`ServerSettings`, :class:`Absences`), the show side's ledger :class:`KeptMessages`, the app
-:class:`Coordination`, the tools :class:`Upkeep` and :class:`Records`. :class:`Store` is all of
-them, what ``data.open_store()`` returns. ``data.sqlite.SqliteStore`` is the embedded
-implementation, for one bot process; ``data.postgres.PostgresStore`` implements the same for
-several bot processes sharing one database, and the same contract tests run against both.
-Nothing that several bot processes must share lives only in one process's memory: it is all
-here. The records these contracts carry are in :mod:`data.model`, the errors in
-:mod:`data.errors` (both also importable from here).
+:class:`Coordination`, the tools :class:`Upkeep` and :class:`Records`, the turning points'
+:class:`Analyses` (those two reached through :meth:`Upkeep.records` and
+:meth:`Upkeep.analyses`). :class:`Store` is all of them, what ``data.open_store()`` returns.
+``data.sqlite.SqliteStore`` is the embedded implementation, for one bot process;
+``data.postgres.PostgresStore`` implements the same for several bot processes sharing one
+database, and the same contract tests run against both. Nothing that several bot processes must
+share lives only in one process's memory: it is all here. The records these contracts carry are
+in :mod:`data.model`, the errors in :mod:`data.errors` (both also importable from here).
 
 Every change to an open table is an optimistic, versioned write: the caller passes the version it
 read, the store checks it, writes, and bumps it, in one transaction; a stale version raises
@@ -38,11 +39,13 @@ from data.errors import (
 from data.model import (
     OPEN_STATUSES,
     Absence,
+    AnalysisState,
     BoardPage,
     GuildSettings,
     HeldTurn,
     HistoryEntry,
     LoggedAction,
+    MatchAnalysis,
     Pause,
     PlayerPrefs,
     PlayerReach,
@@ -54,6 +57,7 @@ from data.model import (
     TableProblem,
     TableStatus,
 )
+from engine.ai.review import Review
 from rating import MIN_MATCHES, PlayerRecord
 
 
@@ -440,6 +444,10 @@ class Upkeep(Protocol):
         """The records of played matches kept in this database (ratings, aggregates, history:
         :mod:`data.records`)."""
 
+    def analyses(self) -> Analyses:
+        """The turning points' analyses of played matches kept in this database
+        (:mod:`data.analyses`)."""
+
 
 class Records(Protocol):
     """The records of played matches: ratings and aggregates per server, and the history (the
@@ -473,6 +481,41 @@ class Records(Protocol):
         """Every rated player of a server (for checks and recomputation)."""
 
 
+class Analyses(Protocol):
+    """The turning points' analyses of played matches (:class:`MatchAnalysis`): each match with
+    a result is analysed once, in the background, by whichever bot process claims it
+    (:mod:`data.analyses` says how the claims work)."""
+
+    async def claim_analysis(
+        self, owner: str, now: float, lease_s: float, since: float
+    ) -> int | None:
+        """Claim, for the process ``owner`` until ``now + lease_s``, the analysis of the match
+        that ended last at ``since`` or later among those with a result and no analysis that no
+        other owner holds a live claim on (a claim that ran out counts as none; a match claimed
+        too often is given up), and return its table id (None: there is none). Atomic: of
+        several processes claiming together, each match goes to exactly one."""
+
+    async def renew_analysis(self, table_id: int, owner: str, now: float, until: float) -> bool:
+        """Extend ``owner``'s live claim on the match's analysis to ``until``; False if it holds
+        none any more (its claim ran out at ``now`` or before, or the analysis is kept)."""
+
+    async def release_analysis(self, table_id: int, owner: str) -> None:
+        """Give up ``owner``'s claim (it stops working on it, shutting down): any process may
+        claim the match at once, and this claim does not count as an attempt. Nothing happens
+        if it holds none."""
+
+    async def save_analysis(
+        self, table_id: int, reviews: Sequence[Review] | None, now: float
+    ) -> bool:
+        """Keep the match's analysis: its ``reviews`` (None: it cannot be analysed), unless one
+        is kept already (the first save wins; a kept analysis never changes). True if this call
+        kept it."""
+
+    async def analysis(self, table_id: int, now: float) -> MatchAnalysis | None:
+        """The match's analysis as it stands at ``now`` (None: nobody claimed it yet). Raises
+        :class:`CorruptRecord` if its reviews cannot be read."""
+
+
 class ServiceStore(Tables, TimerLeases, Preferences, ServerSettings, Absences, Protocol):
     """What the table service (``bot.service``) uses: tables, timer leases, preferences,
     settings and absences; no kept messages (the show side's), no process coordination (the
@@ -497,6 +540,8 @@ __all__ = [
     "OPEN_STATUSES",
     "Absence",
     "Absences",
+    "Analyses",
+    "AnalysisState",
     "BoardPage",
     "ChannelBusy",
     "Coordination",
@@ -507,6 +552,7 @@ __all__ = [
     "HistoryEntry",
     "KeptMessages",
     "LoggedAction",
+    "MatchAnalysis",
     "NotFound",
     "Pause",
     "PlayerPrefs",

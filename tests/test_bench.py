@@ -141,3 +141,32 @@ def test_records_prints_a_readable_report_without_json() -> None:
     lines = done.stdout.splitlines()
     assert "replay:" in lines and "sqlite:" in lines
     assert any(line.startswith("  stats_with_card: {'median_ms': ") for line in lines), lines
+
+
+@pytest.mark.parametrize("inside", ["process", "thread"])
+def test_analysis_works_out_the_turning_points_of_short_matches_and_times_them(
+    inside: str,
+) -> None:
+    done = bench(
+        "bench/analysis.py", "--short", "--node-limit", "20", "--deals", "2", "--repeat", "2",
+        "--in", inside, "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    report: dict[str, Any] = json.loads(done.stdout)
+    assert (report["players"], report["rounds"], report["in"]) == (2, 1, inside)
+    assert (report["node_limit"], report["deals"]) == (20, 2)
+    assert len(report["matches"]) == 2  # two matches of the short deal, each reviewed whole
+    for match in report["matches"]:
+        assert match["decisions"] >= 8  # each player's four tiles at least
+        assert match["seconds"] > 0 and match["review_cpu_s"] >= 0
+        lag = match["loop_lag_ms"]
+        assert 0 <= lag["p50"] <= lag["p99"] <= lag["max"]
+    assert report["seconds_max"] >= report["seconds_median"] > 0
+
+
+def test_analysis_prints_a_readable_report_without_json() -> None:
+    done = bench("bench/analysis.py", "--short", "--node-limit", "20", "--deals", "2")
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("turning points of a 2-player match of 1 round(s), reviewed in")
+    assert re.match(r"match 1: \d+ decisions, [\d.]+ s from its end to its analysis kept", lines[1])

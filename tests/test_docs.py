@@ -191,6 +191,8 @@ ELSEWHERE = {
     "python -m engine.ai arena LEVEL_A LEVEL_B --players N --games G --seed S [--json]": (
         "a usage line, not a command: tests/ai/test_arena.py"
     ),
+    "python -m engine.ai review match-12.json [--node-limit 2000] [--deals 24] "
+    "[--time-budget inf] [--nice 19]": "a usage line, not a command: tests/ai/test_review.py",
     "python -m data copy ~/.local/share/flaming-pyramids/flaming_pyramids.db "
     "postgresql://bot@db/fp": "tests/data/test_copy.py (needs a PostgreSQL server)",
     "python -m data copy /var/lib/flaming-pyramids/flaming_pyramids.db "

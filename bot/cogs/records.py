@@ -19,8 +19,10 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.cogs.tables import COMPUTERS
+from bot.cogs.timers import process_owner
 from bot.errors import Stale, Why
 from bot.recordbuttons import BUTTONS, unavailable
+from bot.records.analysis import Analyser
 from bot.records.results import PAGE_SIZE
 from bot.recordsdesk import RecordsDesk
 from bot.replies import guarded
@@ -40,6 +42,9 @@ CATCH_UP_S: Final = 5.0
 """How often the bot looks for matches that finished but are not rated yet (one probe of a
 small partial index when there are none): a match is rated within seconds of its end, by
 whichever process ended it or another, and before any records command reads the ratings."""
+ANALYSE_EVERY_S: Final = 5.0
+"""How often the bot looks for matches waiting for their turning points (one probe of an index
+when there are none): a match's analysis starts within seconds of its end."""
 
 
 def server_of(interaction: discord.Interaction[Any]) -> int:
@@ -128,7 +133,13 @@ class Records(commands.Cog):
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.desk = RecordsDesk(bot.store)
+        config = bot.config
+        analyser = None
+        if config.turning_points:
+            clock = bot.service.clock
+            analyser = Analyser(bot.store, process_owner(), clock, config.turning_budget)
+        self.desk = RecordsDesk(bot.store, bot.service.clock, analyser)
+        self.analyse.change_interval(seconds=min(ANALYSE_EVERY_S, config.timer_interval_s))
         self._added: list[app_commands.Command[Any, ..., None]] = []
 
     async def cog_load(self) -> None:
@@ -140,9 +151,12 @@ class Records(commands.Cog):
             self._added.append(command)
         self.bot.add_dynamic_items(*BUTTONS)
         self.catch_up.start()
+        self.analyse.start()
 
     async def cog_unload(self) -> None:
         self.catch_up.cancel()
+        await self.desk.close()
+        self.analyse.cancel()
         group = self.bot.tree.get_command("fp")
         if isinstance(group, app_commands.Group):
             for command in self._added:
@@ -158,6 +172,16 @@ class Records(commands.Cog):
             await self.desk.catch_up()
         except Exception:
             log.exception("could not rate the finished matches")
+
+    @tasks.loop(seconds=ANALYSE_EVERY_S)
+    async def analyse(self) -> None:
+        """Work out the turning points of the matches that ended and have none yet, the last
+        ended first (:mod:`bot.records.analysis`: in a process of their own): at start, then
+        every :data:`ANALYSE_EVERY_S` at most. A failure is logged, and the loop goes on."""
+        try:
+            await self.desk.analyse()
+        except Exception:
+            log.exception("could not work out the turning points of the finished matches")
 
     # --- the commands ---------------------------------------------------------------------------
 
@@ -236,6 +260,12 @@ class Records(commands.Cog):
             guild_id = server_of(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.summary(interaction, guild_id, table_id)
+
+    async def turning_points(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        async with guarded(interaction, table_id, "a match's turning points"):
+            guild_id = server_of(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.desk.turning_points(interaction, guild_id, table_id)
 
     async def export(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         async with guarded(interaction, table_id, "a match export"):

@@ -14,6 +14,7 @@ a board game ends with the hands laid down (see ``docs/records.md``).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -61,6 +62,8 @@ class MatchReplay:
     def __init__(self, initial_state: Mapping[str, Any], log: Sequence[LoggedAction]) -> None:
         self.initial = dict(initial_state)
         self.actions = [(entry.seat, dict(entry.action)) for entry in log]
+        self.deciders = [entry.user_id for entry in log]
+        """Whose own decision each log entry was (None: a computer's, or the game's)."""
         game = Game.from_dict(self.initial)
         self.players = game.players
         self._deal_events = tuple(game.turn_events)
@@ -69,9 +72,15 @@ class MatchReplay:
         self.bounds: list[int] = [0]
         self._checkpoints: dict[int, dict[str, Any]] = {0: game.to_dict()}
         self._kinds: list[frozenset[str]] = []
+        # The round of each step, and its turn in that round (0: the deal, a new round).
+        self._turns: list[tuple[int, int]] = [(1, 0)]
         for i, (seat, action) in enumerate(self.actions):
             if i and not ("fall" in action or "die" in action):
                 self.bounds.append(i)
+            if "next_round" in action:
+                self._turns.append((self._turns[-1][0] + 1, 0))
+            elif "play" in action:
+                self._turns.append((self._turns[-1][0], self._turns[-1][1] + 1))
             self._kinds.append(
                 frozenset(e.kind for e in game.apply(action_from_dict(action), seat))
             )
@@ -84,6 +93,23 @@ class MatchReplay:
     def count(self) -> int:
         """Steps: the deal and one per turn."""
         return len(self.bounds)
+
+    @property
+    def rounds(self) -> int:
+        """The rounds the match played (begun, for a match stopped in the middle of one)."""
+        return self._turns[-1][0]
+
+    def place(self, entry: int) -> tuple[int, int, int]:
+        """Where log entry ``entry`` is: the replay step it belongs to, that step's round (from
+        1) and its turn in the round (from 1; 0 for a new round's deal)."""
+        index = bisect.bisect_right(self.bounds, entry)
+        index = max(1, min(index, self.count - 1))
+        return (index, *self._turns[index])
+
+    def game_before(self, entry: int) -> Game:
+        """The game just before log entry ``entry`` (every hand in it: for the one whose
+        decision it was, never to be shown to anyone else)."""
+        return self._game_at(max(0, min(entry, len(self.actions))))
 
     def _game_at(self, entries: int) -> Game:
         start = max(k for k in self._checkpoints if k <= entries)

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final
 
 from bot.errors import NotAllowed, TableError, Why
+from bot.records.analysis import ANALYSE_WITHIN_S
 from bot.records.replay import MatchReplay, ReplayStep
-from bot.records.results import PAGE_SIZE, MatchExport, ReplayShown
+from bot.records.results import PAGE_SIZE, MatchExport, ReplayShown, TurningShown
+from bot.records.turning import any_for, turning_points
 from data.records import (
     BoardPage,
     HistoryEntry,
@@ -30,7 +34,7 @@ from data.records import (
     Records,
     records_for,
 )
-from data.store import NotFound, Store, Table
+from data.store import CorruptRecord, NotFound, Store, Table
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +52,16 @@ SUMMARY_FRAMES: Final = 14
 class RecordsService:
     """Stats, leaderboard, history and replays of one store (see the module)."""
 
-    def __init__(self, store: Store, records: Records | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        records: Records | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.records = records if records is not None else records_for(store)
+        self.clock = clock
         self._replays: OrderedDict[int, tuple[Table, MatchReplay]] = OrderedDict()
         self._building: dict[int, asyncio.Task[tuple[Table, MatchReplay]]] = {}
 
@@ -136,6 +147,28 @@ class RecordsService:
             return [replay.step(i) for i in replay.moments(SUMMARY_FRAMES)]
 
         return [ReplayShown(table, s) for s in await asyncio.to_thread(build)]
+
+    async def turning_points(self, guild_id: int, table_id: int, user_id: int) -> TurningShown:
+        """The turning points of a played match of this server that ``user_id`` may see (their
+        own moves, the computers'), as worked out in the background after it ended
+        (:mod:`bot.records.analysis`); never worked out here. A match whose analysis is not
+        kept yet is ``working`` while it is recent enough to be analysed, ``unavailable``
+        after that, and so is one whose analysis failed or does not read."""
+        table, replay = await self._replay(guild_id, table_id)
+        if not any_for(table, user_id):
+            return TurningShown(table, "players_only")
+        now = self.clock()
+        try:
+            analysis = await self.store.analyses().analysis(table_id, now)
+        except CorruptRecord as e:
+            log.warning("table %s: %s", table_id, e.problem)
+            return TurningShown(table, "unavailable")
+        if analysis is None:
+            recent = table.updated_at >= now - ANALYSE_WITHIN_S
+            return TurningShown(table, "working" if recent else "unavailable")
+        if analysis.state != "done":
+            return TurningShown(table, "unavailable" if analysis.state == "failed" else "working")
+        return await asyncio.to_thread(turning_points, table, replay, analysis.reviews, user_id)
 
     async def export(self, guild_id: int, table_id: int, user_id: int) -> MatchExport:
         """The match in the engine's scenario format (see :meth:`MatchReplay.scenario`), with

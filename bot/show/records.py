@@ -19,10 +19,18 @@ import discord
 
 from bot import emoji as em
 from bot.languages import clicker_language
-from bot.recordbuttons import BoardButton, ExportButton, ShareButton, StepButton, SummaryButton
+from bot.recordbuttons import (
+    BoardButton,
+    ExportButton,
+    ShareButton,
+    StepButton,
+    SummaryButton,
+    TurningButton,
+)
 from bot.records.replay import ReplayStep
-from bot.records.results import MatchExport, ReplayShown
+from bot.records.results import MatchExport, ReplayShown, TurningPoint, TurningShown
 from bot.show import recordtexts as words
+from bot.show import turningtexts as turning
 from bot.show.message import attachment
 from bot.show.pictures import NO_CHIPS, card_png, end_png, summary_gif, table_png, turn_picture
 from data.records import BoardPage, HistoryEntry, PlayerStats
@@ -111,6 +119,16 @@ def replay_view(shown: ReplayShown, lang: Language) -> discord.ui.View:
         ),
         SummaryButton(tid, lang.pgettext("button", "Summary"), em.SUMMARY),
         ExportButton(tid, lang.pgettext("button", "Export"), em.EXPORT),
+        TurningButton(tid, lang.pgettext("button", "Turning points"), em.TURNING_POINTS),
+    )
+
+
+def turning_view(table_id: int, points: Sequence[TurningPoint], lang: Language) -> discord.ui.View:
+    """A button per turning point told (one per replay step): the replay at that step, in a new
+    private message."""
+    steps = sorted({p.step for p in points})[:25]
+    return _view(
+        *(StepButton(table_id, step, "r", turning.jump_label(step, lang)) for step in steps)
     )
 
 
@@ -287,6 +305,19 @@ async def summary(ix: Interaction, moments: Sequence[ReplayShown]) -> None:
         words.summary_text(number, lang),
         file=attachment(gif, f"summary-{number}.gif", said),
         ephemeral=True,
+    )
+
+
+async def turning_points(ix: Interaction, shown: TurningShown) -> None:
+    """A match's turning points, privately, with a button to each one's replay step."""
+    lang = clicker_language(ix)
+    text = turning.turning_text(shown, lang)
+    view = turning_view(shown.table.id, text.points, lang) if text.points else None
+    await ix.followup.send(
+        text.content,
+        view=view or discord.utils.MISSING,
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
     )
 
 

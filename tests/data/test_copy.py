@@ -16,6 +16,7 @@ from data.postgres import PostgresStore
 from data.sqlite import SqliteStore
 from data.store import GuildSettings, PlayerPrefs, TableDefaults, TableOptions
 from tests.data.helpers import NOW, play, seats, start_table
+from tests.data.test_analyses import REVIEWS
 
 
 async def a_season_of_games(path: Path) -> dict[str, list[int]]:
@@ -29,6 +30,10 @@ async def a_season_of_games(path: Path) -> dict[str, list[int]]:
             table = await play(store, table, game, random.Random(ch))
             await store.end_table(table.id, table.version, "finished", NOW + 999, {"mvp": ch})
             made["finished"].append(table.id)
+        # The turning points of one match are worked out, another's are being worked out.
+        done, _, working = made["finished"]
+        assert await store.analyses().save_analysis(done, REVIEWS, NOW + 1000)
+        assert await store.analyses().claim_analysis("a", NOW + 1000, 60, NOW) == working
         for ch in range(10, 13):
             table, game = await start_table(store, ch, seed=ch, curse=True, fire_die=ch == 11)
             table = await play(store, table, game, random.Random(ch), moves=15)
@@ -79,13 +84,12 @@ async def same_in_both(source: Path, pg_url: str, made: dict[str, list[int]]) ->
                 assert await pg.get_table(table_id) == await lite.get_table(table_id)
                 assert await pg.action_log(table_id) == await lite.action_log(table_id)
         assert await pg.results() == await lite.results()
-        assert await pg.get_prefs(1001) == PlayerPrefs(
-            1001, "channel", dm_on_turn=False, language="fr"
-        )
-        assert (await pg.get_table(made["lobby"][0])).language == "fr"
-        assert (await pg.get_guild_settings(77)).guild_locale == "en-GB"
-        assert (await pg.get_table(made["running"][0])).thread_id is not None
-        assert await pg.get_guild_settings(77) == await lite.get_guild_settings(77)
+        states = []
+        for table_id in made["finished"]:
+            found = await pg.analyses().analysis(table_id, NOW + 1001)
+            assert found == await lite.analyses().analysis(table_id, NOW + 1001)
+            states.append(found.state if found is not None else None)
+        assert states == ["done", None, "working"]
 
         # The running games play on, and a new table never takes an old table's id.
         running = await pg.get_table(made["running"][0])

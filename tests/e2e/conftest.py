@@ -13,6 +13,7 @@ import pytest
 
 from bot.app import Bot
 from bot.config import Config
+from engine.ai.review import Budget
 from tests.fakediscord import DEFAULT_TOKEN
 from tests.fakediscord.fixtures import *  # noqa: F403 - fake_world, start_bot, start_bot_process
 from tests.fakediscord.fixtures import StartBot, World
@@ -21,6 +22,8 @@ from tests.pgserver import PgServer
 from .driver import TableDriver
 
 E2E_DIR = Path(__file__).resolve().parent
+TEST_REVIEW = Budget(node_limit=60, deals=3)
+"""What the turning points' review spends on each decision in these tests."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -70,6 +73,8 @@ def bot_config(db_url: str, **overrides: Any) -> Config:
         "timer_interval_s": 0.05,
         "ai_time_budget_s": 0.05,
         "ai_node_limit": 2000,
+        # The turning points of every match that ends, worked out reproducibly and quickly.
+        "turning_budget": TEST_REVIEW,
     }
     values.update(overrides)
     return Config(**values)
