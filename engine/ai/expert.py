@@ -36,7 +36,13 @@ from typing import Final
 
 from engine.ai.deal import Dealer
 from engine.ai.hard import _finish_own_mayhem, hand_burden, score, strengths, tile_balance
-from engine.ai.tactics import AWKWARDNESS, SpotFacts, quick_fall, quick_play_cost
+from engine.ai.tactics import (
+    AWKWARDNESS,
+    SpotFacts,
+    quick_fall,
+    quick_play_cost,
+    search_bounds,
+)
 from engine.game import Game
 from engine.model import Action, Die, Fall, Play
 from engine.view import View
@@ -82,9 +88,9 @@ def choose_expert(
     """The ``expert`` decision for ``view.pending`` (a play or a fall owned by ``view.player``)."""
     me = view.player
     assert me is not None and view.pending is not None
-    budget = DEFAULT_TIME_BUDGET_S if time_budget_s is None else time_budget_s
-    limit = DEFAULT_NODE_LIMIT if node_limit is None else max(1, node_limit)
-    deadline = time.perf_counter() + budget if math.isfinite(budget) else math.inf
+    deadline, limit = search_bounds(
+        time_budget_s, node_limit, DEFAULT_TIME_BUDGET_S, DEFAULT_NODE_LIMIT
+    )
     dealer = Dealer(view)
     first = dealer.deal(rnd)
     decisions = _decisions(first)

@@ -41,6 +41,7 @@ from engine.ai.tactics import (
     plays,
     quick_fall,
     quick_play,
+    search_bounds,
     tiles_left,
 )
 from engine.game import Game
@@ -180,9 +181,9 @@ def choose_hard(
     """The ``hard`` decision for ``view.pending`` (a play or a fall owned by ``view.player``)."""
     me = view.player
     assert me is not None and view.pending is not None
-    budget = DEFAULT_TIME_BUDGET_S if time_budget_s is None else time_budget_s
-    limit = DEFAULT_NODE_LIMIT if node_limit is None else max(1, node_limit)
-    deadline = time.perf_counter() + budget if math.isfinite(budget) else math.inf
+    deadline, limit = search_bounds(
+        time_budget_s, node_limit, DEFAULT_TIME_BUDGET_S, DEFAULT_NODE_LIMIT
+    )
 
     def leaf(g: Game) -> float:
         return score(g, me)

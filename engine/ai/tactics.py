@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -65,6 +66,17 @@ AWKWARDNESS: Final = {tile: awkwardness(tile) for tile in ALL_TILES}
 def tiles_left(game: Game, player: int) -> int:
     """Tiles ``player`` still has to get rid of: hand and pile."""
     return len(game.hands[player]) + len(game.piles[player])
+
+
+def search_bounds(
+    time_budget_s: float | None, node_limit: int | None, budget: float, limit: int
+) -> tuple[float, int]:
+    """When a search must stop: its deadline on :func:`time.perf_counter`'s clock (``math.inf``
+    for no clock) and its node limit (at least 1), from the caller's bounds, each None for the
+    level's own (``budget`` seconds, ``limit`` nodes)."""
+    seconds = budget if time_budget_s is None else time_budget_s
+    deadline = time.perf_counter() + seconds if math.isfinite(seconds) else math.inf
+    return deadline, limit if node_limit is None else max(1, node_limit)
 
 
 # --- exact: play the turn out ---------------------------------------------------------------------
