@@ -299,6 +299,7 @@ class Tables(commands.Cog):
         undo="How long a turn played may be taken back, by default",
         away_after="Time-outs in a row after which a player is set away (0: never; default 2)",
         stand_in="The computer that plays for a player out of time, away or gone (default: normal)",
+        hints="New tables are practice tables by default: a Hint button, not rated",
     )
     @app_commands.choices(time_limit=TIME_LIMITS, reminder=REMINDERS, undo=UNDO_WINDOWS)
     @app_commands.choices(language=LANGUAGES, stand_in=COMPUTERS)
@@ -313,6 +314,7 @@ class Tables(commands.Cog):
         undo: app_commands.Choice[int] | None = None,
         away_after: app_commands.Range[int, 0, MAX_AWAY_AFTER] | None = None,
         stand_in: app_commands.Choice[str] | None = None,
+        hints: bool | None = None,
     ) -> None:
         """``/fp-settings``: only members who can manage the server (Discord shows it to
         nobody else unless the server's admins allow them in its Integrations settings; the
@@ -331,7 +333,10 @@ class Tables(commands.Cog):
                 turn_limit_s=time_limit.value if time_limit else None,
                 reminder_s=reminder.value if reminder else None,
                 defaults=TableDefaults(
-                    curse=curse, fire_die=fire_die, undo_s=undo.value if undo else None
+                    curse=curse,
+                    fire_die=fire_die,
+                    undo_s=undo.value if undo else None,
+                    hints=hints,
                 ),
                 language=language.value if language else None,
                 away_after=away_after,

@@ -143,4 +143,12 @@ def settings_now(current: GuildSettings, lang: Language) -> str:
         "A computer player ({level}) plays for a player whose time runs out, who is away or "
         "who leaves a game."
     ).format(level=level_word(current.stand_in, lang))
-    return f"{tables}\n{away}\n{stand_in}"
+    lines = [tables, away, stand_in]
+    if current.defaults.hints:
+        lines.append(
+            lang.gettext(
+                "New tables are practice tables: the Hint button shows the move the expert would "
+                "play, and their matches are not rated (`/fp new hints:False` opens a rated one)."
+            )
+        )
+    return "\n".join(lines)

@@ -20,7 +20,7 @@ from engine import Play, View, view
 from engine.ai.coach import Judgement, judge
 from i18n import ENGLISH, catalogs
 from render.narration import tile_in_text
-from tests.fakediscord import Message
+from tests.fakediscord import Message, Perm
 from tests.fakediscord.fixtures import World
 
 from .conftest import MakeBot
@@ -33,9 +33,12 @@ from .driver import (
     card_text,
     is_final,
     stored_game,
+    stored_settings,
+    stored_table,
+    table_of,
     turn_notices,
 )
-from .test_decisions import COLLAPSE, write_state
+from .test_decisions import COLLAPSE, private_answer, write_state
 from .test_records import SHORT, slash_answer
 
 FRENCH = catalogs.language("fr")
@@ -212,3 +215,30 @@ async def begin_practice(
     """Alice, Bob and Carol at a practice table dealt ``state``."""
     await run_bot(test_state_file=write_state(tmp_path, state))
     await table.open(world.alice, world.bob, world.carol, hints=True)
+
+
+async def test_a_server_makes_its_new_tables_practice_tables_by_default(
+    world: World, run_bot: MakeBot, table: TableDriver, db_url: str
+) -> None:
+    """``/fp-settings hints:True``: the server's new tables are practice tables unless opened
+    with ``hints:False``; the answer says so."""
+    await run_bot()
+    admins = world.fake.create_role(world.guild, "admins", Perm.MANAGE_GUILD)
+    world.fake.state.add_member(world.guild, world.carol.account, [admins])
+    said = await private_answer(await table.slash(world.carol, "fp-settings", hints=True))
+    assert "New tables are practice tables: the Hint button shows the move the expert" in said
+    assert (await stored_settings(db_url, world.guild.id)).defaults.hints is True
+
+    lobby = await table.open(world.alice)
+    table_id = table_of(lobby)
+    assert table_id is not None and (await stored_table(db_url, table_id)).options.hints
+    assert "**Practice table:**" in card_text(lobby)
+    rated = TableDriver(world.fake, world.general, table.users)
+    lobby = await rated.open(world.alice, hints=False)
+    table_id = table_of(lobby)
+    assert table_id is not None and not (await stored_table(db_url, table_id)).options.hints
+    assert "**Practice table:**" not in card_text(lobby)
+
+    said = await private_answer(await table.slash(world.carol, "fp-settings", hints=False))
+    assert "practice tables" not in said
+    world.fake.assert_no_failed_interactions()
