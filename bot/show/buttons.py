@@ -262,7 +262,7 @@ def hand_view(
         pending = hand.view.pending
         link = table_link(hand.guild_id, hand.channel_id, link_to, lang=lang)
         # (A second tap of a fall that lands on Hint asks for a hint: it changes nothing.)
-        hint = [hint_button(hand, lang)] if hand.hints else []
+        hint = [hint_button(hand.table_id, hand.version, lang)] if hand.hints else []
         for item in fall_choice(
             hand.table_id,
             hand.version,
@@ -292,14 +292,16 @@ def hand_view(
         )
         view.add_item(tb.ModeButton(hand.table_id, 0, with_mode, label=label, row=1))
     if hand.hints and hand.decision == "play":
-        view.add_item(hint_button(hand, lang, row=1))
+        view.add_item(hint_button(hand.table_id, hand.version, lang, row=1))
     return view
 
 
-def hint_button(hand: Hand, lang: Language, row: int | None = None) -> tb.HintButton:
-    """A practice table's Hint of the decision ``hand`` asks (its version names it)."""
+def hint_button(
+    table_id: int, version: int, lang: Language, row: int | None = None
+) -> tb.HintButton:
+    """A practice table's Hint of the decision the table waits for at ``version``."""
     label = lang.pgettext("button", "Hint")
-    return tb.HintButton(hand.table_id, hand.version, label=label, emoji=em.HINT, row=row)
+    return tb.HintButton(table_id, version, label=label, emoji=em.HINT, row=row)
 
 
 def tile_buttons(
@@ -349,7 +351,8 @@ SPOTS_PER_PAGE = 15
 
 def spot_view(choice: SpotChoice, page: int = 0, *, lang: Language) -> discord.ui.View:
     """The hand's tiles in the first row, where the tile step shows them (the chosen one
-    standing out); Back (and "More spots") in the second; then one button per spot, labelled
+    standing out); Back (and "More spots", and a practice table's Hint) in the second; then one
+    button per spot, labelled
     like the picture (with what the play would do, in short, when the table shows previews),
     pages of 15 when there are more.
 
@@ -393,6 +396,8 @@ def spot_view(choice: SpotChoice, page: int = 0, *, lang: Language) -> discord.u
                 row=1,
             )
         )
+    if choice.hints:  # last in Back's row: under no finger that tapped the step before
+        view.add_item(hint_button(choice.table_id, choice.version, lang, row=1))
     for i, (label, (r, x)) in enumerate(shown):
         text = said[first + i] if said else ""
         fits = choice.previews is not None and choice.previews[first + i].fits

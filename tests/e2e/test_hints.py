@@ -32,6 +32,7 @@ from .driver import (
     button_actions,
     card_text,
     is_final,
+    is_spot_step,
     stored_game,
     stored_settings,
     stored_table,
@@ -241,4 +242,30 @@ async def test_a_server_makes_its_new_tables_practice_tables_by_default(
 
     said = await private_answer(await table.slash(world.carol, "fp-settings", hints=False))
     assert "practice tables" not in said
+    world.fake.assert_no_failed_interactions()
+
+
+async def test_the_spot_step_has_a_hint_too_and_stays_as_it_is(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
+) -> None:
+    """Once a tile is chosen, the spot step offers Hint at the end of Back's row (where no
+    second tap of the step before lands): the same private answer as the tile step's."""
+    await begin_practice(world, run_bot, table, tmp_path, CHOICES)
+    game = await table.start(world.alice)
+    screen = await table.hand_for(world.alice, game, turn=True)
+    arg = next(a for k, a in button_actions(screen) if k == "play" and a.startswith("Y40."))
+    revisions = len(screen.revisions)
+    ix = await table.click_action(world.alice, screen, "play", arg)
+    await table.screen_after(screen, revisions, "the spot step", ix, is_spot_step)
+    button = TableDriver.action_button(screen, "hint")
+    assert screen.place_of(str(button["custom_id"])) == (1, 1)  # after Back
+    table_id, version = table.table_id(), hint_version(screen)
+    shown = [r.content for r in screen.revisions]
+
+    said = await table.hint(world.alice, screen)
+
+    assert said.ephemeral and said.channel.is_dm
+    h = await expected_hint(db_url, table_id, version, world.alice.id)
+    assert said.content == hint_line(h, ENGLISH)
+    assert [r.content for r in screen.revisions] == shown and is_spot_step(screen)
     world.fake.assert_no_failed_interactions()
