@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -210,6 +210,28 @@ class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings, SharedAbsences):
         if row["status"] == want == "playing" and row["held"]:
             return VersionConflict(f"table {table_id} holds a turn back: only handing it on moves")
         return NotFound(f"table {table_id} is not {want} (it is {row['status']})")
+
+    async def _timers_refusal(
+        self,
+        conn: Conn,
+        table_id: int,
+        expected_version: int,
+        statuses: Collection[str],
+        wanted: str,
+    ) -> Exception:
+        """Why a compare-and-set of a table's timers matched no row: no such table, another
+        version (VersionConflict), a status not among ``statuses`` (NotFound: the table is not
+        ``wanted``), or else the timers themselves changed (VersionConflict)."""
+        row = await conn.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
+        if row is None:
+            return NotFound(f"no table {table_id}")
+        if row["version"] != expected_version:
+            return VersionConflict(
+                f"table {table_id} is at version {row['version']}, not {expected_version}"
+            )
+        if row["status"] not in statuses:
+            return NotFound(f"table {table_id} is not {wanted} (it is {row['status']})")
+        return VersionConflict(f"the timers of table {table_id} have changed")
 
     # --- tables ---------------------------------------------------------------------------------
 
@@ -502,16 +524,9 @@ class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings, SharedAbsences):
             )
             if done is not None:
                 return None
-            row = await conn.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
-            if row is None:
-                return NotFound(f"no table {table_id}")
-            if row["version"] != expected_version:
-                return VersionConflict(
-                    f"table {table_id} is at version {row['version']}, not {expected_version}"
-                )
-            if row["status"] != "playing":
-                return NotFound(f"table {table_id} is not playing (it is {row['status']})")
-            return VersionConflict(f"the timers of table {table_id} have changed")
+            return await self._timers_refusal(
+                conn, table_id, expected_version, ("playing",), "playing"
+            )
 
         error = await self._db.run(op, transaction=False, what=f"pause of table {table_id}")
         if error is not None:
@@ -549,16 +564,9 @@ class PostgresStore(PgReads, PgKept, PgHeld, SharedSettings, SharedAbsences):
             )
             if done is not None:
                 return None
-            row = await conn.fetchrow("SELECT version, status FROM tables WHERE id = $1", table_id)
-            if row is None:
-                return NotFound(f"no table {table_id}")
-            if row["version"] != expected_version:
-                return VersionConflict(
-                    f"table {table_id} is at version {row['version']}, not {expected_version}"
-                )
-            if row["status"] not in OPEN_STATUSES:
-                return NotFound(f"table {table_id} is not open (it is {row['status']})")
-            return VersionConflict(f"the timers of table {table_id} have changed")
+            return await self._timers_refusal(
+                conn, table_id, expected_version, OPEN_STATUSES, "open"
+            )
 
         error = await self._db.run(op, transaction=False, what=f"timers of table {table_id}")
         if error is not None:
