@@ -98,6 +98,21 @@ def test_hints_times_the_coach_on_a_few_decisions() -> None:
     assert 0 < figures["p50_s"] <= figures["p95_s"] <= figures["max_s"]
 
 
+def test_thinking_runs_tables_of_computers_with_and_without_the_gate() -> None:
+    done = bench(
+        "bench/thinking.py", "--tables", "2", "--decisions", "2", "--level", "normal", "--json"
+    )
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (figures["tables"], figures["level"]) == (2, "normal")
+    assert [r["at_once"] for r in figures["runs"]] == [1, 2]
+    for r in figures["runs"]:
+        assert r["decisions"] == 4, r
+        lag = r["loop_lag_ms"]
+        assert 0 <= lag["p50"] <= lag["p99"] <= lag["max"], r
+        assert r["cpu_ms"] > 0 and 0 <= r["decision_s"]["p50"] <= r["decision_s"]["p95"], r
+
+
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_records_measures_a_small_server_on_each_store(
     store: str, request: pytest.FixtureRequest

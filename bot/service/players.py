@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Final
 
 from bot.errors import (
     TableError,
@@ -29,6 +30,12 @@ from engine.ai import choose
 from engine.model import Die
 
 log = logging.getLogger(__name__)
+
+THINKING_AT_ONCE: Final = 1
+"""Computer players' searches one bot process runs at once; the others wait their turn. A
+search is pure Python: two at once share one core through the interpreter's lock, so each
+searches half as far in its time (the expert's is a clock), and the event loop, which answers
+every click, waits behind all of them (``python bench/thinking.py``)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,9 @@ def default_ai(*, time_budget_s: float | None = None, node_limit: int | None = N
 
 class Players(Undoing, Breaks):
     """Decisions the game makes itself, and what happens when time runs out."""
+
+    thinking: asyncio.Semaphore
+    """The computer players' searches running now (at most :data:`THINKING_AT_ONCE`)."""
 
     def _ai_owner(self, table: Table, game: Game) -> int | None:
         """The seat whose decision a computer makes now: a computer player's, or a person's
@@ -145,7 +155,8 @@ class Players(Undoing, Breaks):
         seed = (table.id * 1_000_003 + table.version) & 0x7FFFFFFF
         v = view(game, seat)
         try:
-            return await asyncio.to_thread(self.ai, level, v, seed)
+            async with self.thinking:
+                return await asyncio.to_thread(self.ai, level, v, seed)
         except Exception:
             log.exception(
                 "table %s: computer player failed; playing the first legal action", table.id
