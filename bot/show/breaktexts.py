@@ -126,8 +126,11 @@ def went_away(went: WentAway, lang: Language) -> str:
 
 
 def away_seat(until: float, lang: Language) -> str:
-    """A seat's mark on the lobby card while its player is away."""
-    return f"{em.AWAY} " + lang.gettext("away until {when}").format(when=moment(until))
+    """A seat's mark on the lobby card while its player is away: when they are back, as
+    Discord counts it live in each reader's client ("back in 3 days"). The card is not edited
+    when the time comes (only when something at the table changes), so it says what stays
+    true then too: "back 2 hours ago"."""
+    return f"{em.AWAY} " + lang.gettext("back {when}").format(when=f"<t:{int(until)}:R>")
 
 
 def lobby_pause(board: Board, lang: Language) -> str:

@@ -58,7 +58,11 @@ async def test_every_word_of_a_break_in_french_and_in_english(service: TableServ
     assert breaktexts.resumed(resumed, "", ENGLISH) == (
         "▶️ Ann resumed the game: every clock moved on by 2 hours, the time it was paused."
     )
-    assert "2. user12 · 💤 absent jusqu'au <t:" in lobbytexts.lobby_seats(away, FRENCH)
+    # The card's mark stays true once the time has come, unedited: Discord counts it live
+    # ("de retour dans 3 jours", then "de retour il y a 2 heures").
+    back = f"<t:{int(away.away[1])}:R>"
+    assert f"2. user12 · 💤 de retour {back}" in lobbytexts.lobby_seats(away, FRENCH)
+    assert f"2. user12 · 💤 back {back}" in lobbytexts.lobby_seats(away, ENGLISH)
     # The mention when no direct message tells them how to come back.
     assert breaktexts.went_away(replace(went, dm=False), ENGLISH).endswith(
         f"<@{BOB}>, `/fp away off:True` brings you back."
