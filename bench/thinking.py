@@ -93,9 +93,8 @@ async def run_once(args: argparse.Namespace, at_once: int) -> dict[str, Any]:
                     if thought is None:
                         return
                     decisions.append(loop.time() - asked)
-                    while await service.advance(table_id, thought) is None:
-                        thought = None  # (never: nothing else plays these tables)
-                    await asyncio.sleep(0)
+                    if await service.advance(table_id, thought) is None:
+                        return  # the round is over (nothing else plays these tables)
 
             lags: list[float] = []
             stop = asyncio.Event()
