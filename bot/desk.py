@@ -365,7 +365,9 @@ class Desk:
         private = interaction.guild_id is None or (message is not None and message.flags.ephemeral)
         clicked_id = message.id if message is not None else 0
         clicked: Clicked | None = (
-            None if private else (clicked_id, interaction.edit_original_response)
+            None
+            if private or message is None
+            else Clicked(message.id, interaction.edit_original_response, message.content)
         )
         own = Own(interaction, fell=direction) if private else None
         try:
@@ -399,7 +401,9 @@ class Desk:
         # The clicked message (the end of the round, as a rule) is brought up to date through
         # the click's own answer.
         clicked: Clicked | None = (
-            (message.id, interaction.edit_original_response) if message is not None else None
+            Clicked(message.id, interaction.edit_original_response, message.content)
+            if message is not None
+            else None
         )
         try:
             async with self.locks.table(table_id):

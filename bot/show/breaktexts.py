@@ -5,10 +5,12 @@ The common pieces are in :mod:`bot.show.texts`."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot import emoji as em
 from bot.service import AwayChange, Board, Prompt, Resumed, WentAway
 from bot.show.texts import clip, duration, esc, level_word, relative, table_name
-from i18n import Language
+from i18n import N_, Language
 from render.narration import tile_in_text
 
 
@@ -31,6 +33,14 @@ def rounded(seconds: float) -> int:
 # --- the channel ---------------------------------------------------------------------------------
 
 
+AWAY_ASKING: Final = (
+    N_("{player} is away: a computer player decides where {tile} falls for them…"),
+    N_("{player} is away: a computer player plays their turn…"),
+)
+"""The lines that say who decides now when it is a person who is away (see
+:func:`away_prompt`)."""
+
+
 def away_prompt(board: Board, lang: Language) -> str:
     """Who decides now, when it is a person who is away: the computer decides for them."""
     p: Prompt = board.prompt
@@ -38,13 +48,9 @@ def away_prompt(board: Board, lang: Language) -> str:
     player = esc(board.names[p.seat])
     if p.kind == "fall":
         tile = tile_in_text(p.tile, lang) if p.tile else lang.gettext("the tile")
-        said = lang.gettext(
-            "{player} is away: a computer player decides where {tile} falls for them…"
-        ).format(player=player, tile=tile)
+        said = lang.gettext(AWAY_ASKING[0]).format(player=player, tile=tile)
     else:
-        said = lang.gettext("{player} is away: a computer player plays their turn…").format(
-            player=player
-        )
+        said = lang.gettext(AWAY_ASKING[1]).format(player=player)
     return f"{em.AWAY} {said}"
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import discord
 
@@ -42,8 +42,14 @@ THREAD_ARCHIVE_MINUTES: Final = 10080
 Discord's four choices (60, 1440, 4320, 10080 minutes), open to every server. The bot's next
 post in it reopens it."""
 
-Clicked = tuple[int, Callable[..., Awaitable[Any]]]
-"""The message a player's click was on, and how to edit it through that click's token."""
+
+class Clicked(NamedTuple):
+    """The message a player's click was on, as the click brought it."""
+
+    message_id: int
+    edit: Callable[..., Awaitable[Any]]
+    """Edits the message through the click's token."""
+    content: str
 
 
 def drawn(players: tuple[str, ...]) -> list[str]:
@@ -206,7 +212,9 @@ class TableChannel:
                 # The turn's message asked what this step answered: its buttons go.
                 self.outbox.spawn(self._close_question(board, earlier[0]), board.table_id)
         if step.kind == "next_round":
-            await self._round_started(board, asked, clicked)
+            await self._round_started(
+                board, asked, clicked, posted.id if posted is not None else None
+            )
         if step.results is not None:
             self.outbox.spawn(self._show_result_on_lobby(board, step.results), board.table_id)
             # What this process remembered of the table's messages is no longer needed.
@@ -229,13 +237,19 @@ class TableChannel:
             raise NotShown(Why.NOT_SHOWN, table_id=board.table_id)
 
     async def _close_question(
-        self, board: Board, message_id: int, words: str | None = None
+        self, board: Board, message_id: int, words: str | None = None, *, read_back: bool = False
     ) -> None:
         """Take the buttons off a message whose question was answered elsewhere (and, given its
-        ``words`` without the question, the question too)."""
+        ``words`` without the question, the question too). With ``read_back`` and no words (a
+        message this process did not post), its words are read from Discord first, and every
+        line asking someone to decide is left out."""
         target = self.outbox.message(board.channel_id, message_id, board.guild_id)
         try:
             with budget.priority(budget.NOTICE):
+                if not words and read_back:
+                    content = (await target.fetch()).content
+                    left = turntexts.without_questions(content, table_language(board))
+                    words = left if left and left != content else None
                 if words:
                     await target.edit(content=words, view=None)
                 else:
@@ -255,22 +269,41 @@ class TableChannel:
         self.tables.of(board.table_id).asking = (message_id, words)
 
     async def _round_started(
-        self, board: Board, asked: tuple[int, str] | None, clicked: Clicked | None
+        self,
+        board: Board,
+        asked: tuple[int, str] | None,
+        clicked: Clicked | None,
+        posted: int | None,
     ) -> None:
         """The next round started: the message that said when it would (the end of the round
         before) keeps what happened and loses that line and its buttons, through the click's
-        own answer when it was the one pressed; another clicked message loses its buttons."""
-        here = clicked is not None and asked is not None and clicked[0] == asked[0]
+        own answer when it was the one pressed; another clicked message loses its buttons.
+        When this process did not post that message (a restart, another process), its words
+        are read from the click, or from Discord."""
+        earlier: tuple[int, str | None] | None = asked
+        if earlier is None:
+            kept_id = Kept.BOARD.of(board.table.messages)
+            earlier = (kept_id, None) if kept_id not in (None, posted) else None
+        here = clicked is not None and earlier is not None and clicked.message_id == earlier[0]
         if clicked is not None:
+            words = None
+            if here and earlier is not None:
+                words = earlier[1]
+                if words is None:
+                    words = turntexts.without_questions(clicked.content, table_language(board))
             try:
-                if here and asked is not None and asked[1]:
-                    await clicked[1](content=asked[1], view=None)
+                if words and words != clicked.content:
+                    await clicked.edit(content=words, view=None)
                 else:
-                    await clicked[1](view=None)
+                    await clicked.edit(view=None)
             except discord.HTTPException as err:
                 log.info("table %s: could not retire the clicked message: %s", board.table_id, err)
-        if asked is not None and not here:
-            self.outbox.spawn(self._close_question(board, *asked), board.table_id)
+        if earlier is not None and not here:
+            message_id, known = earlier
+            self.outbox.spawn(
+                self._close_question(board, message_id, known, read_back=known is None),
+                board.table_id,
+            )
 
     def defer(self, step: Step) -> None:
         """Show nothing of ``step`` yet: its player goes on deciding its turn's falls on their
@@ -290,7 +323,7 @@ class TableChannel:
             kept = self.tables.get(board.table_id)
             asked = kept.asking if kept is not None else None
             words = asked[1] if asked is not None and asked[0] == message_id else None
-            await self._close_question(board, message_id, words)
+            await self._close_question(board, message_id, words, read_back=words is None)
 
     def is_turn_message(self, table_id: int, message_id: int) -> bool:
         """Whether ``message_id`` is the table's newest game message, which the rest of its
@@ -315,10 +348,10 @@ class TableChannel:
         if message.pings:  # someone must be notified: only a new message can (see step_pings)
             return False
         try:
-            if clicked is not None and clicked[0] == known[0]:
+            if clicked is not None and clicked.message_id == known[0]:
                 # Pressed on that very message: the click's own answer edits it (interaction
                 # responses do not count against the global limit).
-                await clicked[1](**message.to_edit())
+                await clicked.edit(**message.to_edit())
             else:
                 target = self.outbox.message(board.channel_id, known[0], board.guild_id)
                 await self.outbox.edit(target, message, priority=budget.PICTURE)

@@ -4,6 +4,9 @@ and whom a message pings. The common pieces are in :mod:`bot.show.texts`."""
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 from bot import emoji as em
 from bot.narrate import capped, scores_line, turn_lines
 from bot.service import Board, Prompt, Step
@@ -19,7 +22,7 @@ from bot.show.texts import (
     relative,
     table_name,
 )
-from i18n import Language
+from i18n import N_, Language
 from render.narration import names_and, result_lines, tile_in_text
 
 
@@ -38,6 +41,25 @@ def picture_title(board: Board, lang: Language) -> str:
     return game_title(t.number, lang)
 
 
+ASKING: Final = (
+    N_("{player} is thinking…"),
+    N_("{player}, your turn: pick a tile in your hand (time ends {when})."),
+    N_("{player}, your turn: pick a tile in your hand."),
+    N_("{player} decides where {tile} falls…"),
+    N_(
+        "{player}, where does {tile} fall? Choose **Fall left** or **Fall right** "
+        "(time ends {when})."
+    ),
+    N_("{player}, where does {tile} fall? Choose **Fall left** or **Fall right**."),
+    N_("The fire die is being rolled…"),
+    N_("The next round starts {when}, or at once with **Next round**."),
+    N_("The next round starts in a moment, or at once with **Next round**."),
+    *breaktexts.AWAY_ASKING,
+)
+"""Every line :func:`prompt_line` may say in a channel message, with its placeholders."""
+THINKING, TURN_TIMED, TURN, FALLS, FALL_TIMED, FALL, ROLLING, NEXT_AT, NEXT_SOON = ASKING[:9]
+
+
 def prompt_line(board: Board, lang: Language, *, spectator: bool) -> str:
     """Who decides what now, with a deadline: told to the person who must decide, or to a
     ``spectator`` (someone not playing, who reads it alone) about them."""
@@ -52,39 +74,28 @@ def prompt_line(board: Board, lang: Language, *, spectator: bool) -> str:
     if p.kind == "play" and p.seat is not None:
         who = mention(p.user_id, names[p.seat])
         if p.user_id is None:
-            said = lang.gettext("{player} is thinking…").format(player=who)
+            said = lang.gettext(THINKING).format(player=who)
         elif timed:
-            said = lang.gettext(
-                "{player}, your turn: pick a tile in your hand (time ends {when})."
-            ).format(player=who, when=when)
+            said = lang.gettext(TURN_TIMED).format(player=who, when=when)
         else:
-            said = lang.gettext("{player}, your turn: pick a tile in your hand.").format(player=who)
+            said = lang.gettext(TURN).format(player=who)
         return f"{em.TURN} {said}"
     if p.kind == "fall" and p.seat is not None:
         who = mention(p.user_id, names[p.seat])
         tile = tile_in_text(p.tile, lang) if p.tile else lang.gettext("the tile")
         if p.user_id is None:
-            said = lang.gettext("{player} decides where {tile} falls…").format(
-                player=who, tile=tile
-            )
+            said = lang.gettext(FALLS).format(player=who, tile=tile)
         elif timed:
-            said = lang.gettext(
-                "{player}, where does {tile} fall? Choose **Fall left** or **Fall right** "
-                "(time ends {when})."
-            ).format(player=who, tile=tile, when=when)
+            said = lang.gettext(FALL_TIMED).format(player=who, tile=tile, when=when)
         else:
-            said = lang.gettext(
-                "{player}, where does {tile} fall? Choose **Fall left** or **Fall right**."
-            ).format(player=who, tile=tile)
+            said = lang.gettext(FALL).format(player=who, tile=tile)
         return f"{em.TURN} {said}"
     if p.kind == "die":
-        return f"{em.FIRE_DIE} " + lang.gettext("The fire die is being rolled…")
+        return f"{em.FIRE_DIE} " + lang.gettext(ROLLING)
     if p.kind == "next_round" and board.view is not None:
         if p.deadline:
-            return lang.gettext(
-                "The next round starts {when}, or at once with **Next round**."
-            ).format(when=relative(p.deadline))
-        return lang.gettext("The next round starts in a moment, or at once with **Next round**.")
+            return lang.gettext(NEXT_AT).format(when=relative(p.deadline))
+        return lang.gettext(NEXT_SOON)
     return ""
 
 
@@ -95,6 +106,24 @@ def without_prompt(content: str, board: Board, lang: Language) -> str:
     if not line:
         return content
     return "\n".join(kept for kept in content.split("\n") if kept != line)
+
+
+def without_questions(content: str, lang: Language) -> str:
+    """``content``, a channel message of a table in ``lang`` whose board is no longer known
+    (posted before a restart, or by another process), without any line asking someone to
+    decide: every line that reads as one of :data:`ASKING`, whoever and whenever it names."""
+    asking = _ASKING_IN.get(lang.code)
+    if asking is None:
+        said = []
+        for msgid in ASKING:
+            parts = re.split(r"\{(?:player|tile|when)\}", lang.gettext(msgid))
+            said.append(".+?".join(re.escape(part) for part in parts))
+        asking = _ASKING_IN[lang.code] = re.compile(r"(?:\S+ )?(?:" + "|".join(said) + ")")
+    return "\n".join(line for line in content.split("\n") if not asking.fullmatch(line))
+
+
+_ASKING_IN: dict[str, re.Pattern[str]] = {}
+"""Per language code: one pattern for every line of :data:`ASKING` in that language."""
 
 
 def watched_line(p: Prompt, who: str, when: str, lang: Language) -> str:

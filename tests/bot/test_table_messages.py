@@ -7,12 +7,14 @@ from typing import Any
 import discord
 import pytest
 
+import i18n
 import render
+from bot import emoji as em
 from bot.components import ButtonId
 from bot.narrate import narrate, scores_line
 from bot.service import SpotChoice, Step, TableService, spot_labels
+from bot.show import breaktexts, handtexts, texts, turntexts
 from bot.show import buttons as layouts
-from bot.show import handtexts, texts, turntexts
 from bot.show.lobbycard import lobby_card
 from engine import Event, Game, view
 from i18n import ENGLISH
@@ -418,3 +420,28 @@ async def test_no_picture_or_post_says_turn_0(service: TableService) -> None:
     assert step.board.view is not None and step.board.view.turn == 0
     assert "turn" not in turntexts.picture_title(step.board, lang=ENGLISH)
     assert "turn 0" not in turntexts.step_content(step, lang=ENGLISH)
+
+
+@pytest.mark.parametrize("code", ["en", "fr"])
+def test_a_post_read_back_loses_every_line_that_asks_and_keeps_the_rest(code: str) -> None:
+    """A post this process did not write (a restart) loses its question once answered, in the
+    table's language, whoever and whenever the question named."""
+    lang = i18n.catalogs.language(code)
+    told = [
+        "🔥 " + lang.gettext("Round {round} of {rounds} is dealt.").format(round=2, rounds=2),
+        "Alice played green 40.",
+    ]
+    asked = [
+        f"{em.TURN} " + lang.gettext(turntexts.TURN_TIMED).format(player="<@42>", when="<t:9:R>"),
+        f"{em.TURN} " + lang.gettext(turntexts.FALL).format(player="Bob \\*", tile="B30"),
+        f"{em.FIRE_DIE} " + lang.gettext(turntexts.ROLLING),
+        lang.gettext(turntexts.NEXT_AT).format(when="<t:1796563693:R>"),
+        lang.gettext(turntexts.NEXT_SOON),
+        f"{em.AWAY} " + lang.gettext(breaktexts.AWAY_ASKING[1]).format(player="Carol"),
+    ]
+    for question in asked:
+        content = "\n".join([*told, question])
+        assert turntexts.without_questions(content, lang) == "\n".join(told), question
+    # A line that only looks like the start of a question is kept.
+    kept = lang.gettext(turntexts.NEXT_SOON) + " (2)"
+    assert turntexts.without_questions(kept, lang) == kept

@@ -11,14 +11,15 @@ import json
 from pathlib import Path
 
 from bot import emoji as em
+from bot.app import Bot
 from bot.service import NEXT_ROUND_PAUSE_S
 from bot.show.handtexts import fell
 from engine import Game
 from i18n import ENGLISH
-from tests.fakediscord import Message
-from tests.fakediscord.fixtures import World
+from tests.fakediscord import InProcessBot, Message
+from tests.fakediscord.fixtures import StartBot, World
 
-from .conftest import MakeBot, MovableClock
+from .conftest import MakeBot, MovableClock, bot_config
 from .driver import (
     TIMEOUT,
     TableDriver,
@@ -199,3 +200,100 @@ async def test_an_abort_tells_everyone_at_the_table_once_and_leaves_no_question_
     )
     assert f"<@{world.bob.id}>" not in game.content
     assert table_of(game) is None
+
+
+async def shown_before_stopping(world: World, db_url: str, table: TableDriver) -> None:
+    """Wait until the table's last move is recorded as shown, so that the restart does not
+    post it again."""
+
+    async def shown() -> bool:
+        record = await stored_table(db_url, table.table_id())
+        return record.shown_version == record.version
+
+    for _ in range(100):
+        if await shown():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the table's last move was never recorded as shown")
+
+
+async def restarted_after_round_one(
+    world: World,
+    start_bot: StartBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    clock: MovableClock,
+) -> tuple[Message, InProcessBot]:
+    """Alice wins round 1 of 2, then the bot restarts: the new process never saw the post that
+    ended the round, nor its words."""
+    config = bot_config(db_url, test_state_file=last_tile_of_round_one(tmp_path))
+    runner = await start_bot(Bot(config, clock=clock))
+    won = await round_won(world, table)
+    await shown_before_stopping(world, db_url, table)
+    await runner.stop()
+    await runner.restart(Bot(config, clock=clock))
+    return won, runner
+
+
+async def test_after_a_restart_the_round_end_post_clicked_stops_promising_the_next_round(
+    world: World,
+    start_bot: StartBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    clock: MovableClock,
+) -> None:
+    won, _ = await restarted_after_round_one(world, start_bot, table, tmp_path, db_url, clock)
+    await table.click_action(world.bob, won, "next")
+    await table.settled_game(won.id)
+    await world.fake.wait_for(
+        lambda: won.settled and "next round starts" not in won.content and not won.buttons(),
+        TIMEOUT,
+        "the clicked end post without its promise",
+    )
+    assert "Alice wins round 1 of 2." in won.content
+
+
+async def test_after_a_restart_the_round_end_post_stops_promising_once_the_round_starts_by_itself(
+    world: World,
+    start_bot: StartBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    clock: MovableClock,
+) -> None:
+    won, _ = await restarted_after_round_one(world, start_bot, table, tmp_path, db_url, clock)
+    clock.advance(NEXT_ROUND_PAUSE_S + 1)  # nobody presses Next round
+    await table.settled_game(won.id)
+    await world.fake.wait_for(
+        lambda: won.settled and "next round starts" not in won.content and not won.buttons(),
+        TIMEOUT,
+        "the end post without its promise",
+    )
+    assert "Alice wins round 1 of 2." in won.content
+
+
+async def test_after_a_restart_an_abort_leaves_no_question_asked(
+    world: World,
+    start_bot: StartBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    clock: MovableClock,
+) -> None:
+    config = bot_config(db_url, test_state_file=write_state(tmp_path, dict(COLLAPSE, active=1)))
+    runner = await start_bot(Bot(config, clock=clock))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    assert "your turn" in game.content
+    await shown_before_stopping(world, db_url, table)
+    await runner.stop()
+    await runner.restart(Bot(config, clock=clock))
+    await answer(await table.slash(world.alice, "fp abort"))
+    await world.fake.wait_for(
+        lambda: game.settled and not game.buttons() and "your turn" not in game.content,
+        TIMEOUT,
+        "the game's post without its question",
+    )
+    assert "begins!" in game.content  # what it said stays
