@@ -244,12 +244,17 @@ class TableChannel:
         message this process did not post), its words are read from Discord first, and every
         line asking someone to decide is left out."""
         target = self.outbox.message(board.channel_id, message_id, board.guild_id)
+        if not words and read_back:
+            try:
+                with budget.priority(budget.NOTICE):
+                    content = (await target.fetch()).content
+            except POST_ERRORS as err:  # no Read Message History: its buttons go all the same
+                log.info("table %s: could not read back a message: %s", board.table_id, err)
+            else:
+                left = turntexts.without_questions(content, table_language(board))
+                words = left if left and left != content else None
         try:
             with budget.priority(budget.NOTICE):
-                if not words and read_back:
-                    content = (await target.fetch()).content
-                    left = turntexts.without_questions(content, table_language(board))
-                    words = left if left and left != content else None
                 if words:
                     await target.edit(content=words, view=None)
                 else:

@@ -16,7 +16,7 @@ from bot.service import NEXT_ROUND_PAUSE_S
 from bot.show.handtexts import fell
 from engine import Game
 from i18n import ENGLISH
-from tests.fakediscord import InProcessBot, Message
+from tests.fakediscord import InProcessBot, Message, Perm
 from tests.fakediscord.fixtures import StartBot, World
 
 from .conftest import MakeBot, MovableClock, bot_config
@@ -297,3 +297,30 @@ async def test_after_a_restart_an_abort_leaves_no_question_asked(
         "the game's post without its question",
     )
     assert "begins!" in game.content  # what it said stays
+
+
+async def test_after_a_restart_without_read_message_history_an_abort_still_takes_the_buttons_off(
+    world: World,
+    start_bot: StartBot,
+    table: TableDriver,
+    tmp_path: Path,
+    db_url: str,
+    clock: MovableClock,
+) -> None:
+    """Discord refuses to read a message back without Read Message History: the post cannot
+    lose its words then, but its buttons go all the same."""
+    config = bot_config(db_url, test_state_file=write_state(tmp_path, dict(COLLAPSE, active=1)))
+    runner = await start_bot(Bot(config, clock=clock))
+    await table.open(world.alice, world.bob, world.carol)
+    game = await table.start(world.alice)
+    assert game.buttons()
+    await shown_before_stopping(world, db_url, table)
+    await runner.stop()
+    await runner.restart(Bot(config, clock=clock))
+    world.fake.set_permissions(world.games, "bot", deny=Perm.READ_MESSAGE_HISTORY)
+    await answer(await table.slash(world.alice, "fp abort"))
+    await world.fake.wait_for(
+        lambda: game.settled and not game.buttons(), TIMEOUT, "the game's post, closed"
+    )
+    reads = world.fake.requests_to("GET /channels/{channel_id}/messages/{message_id}")
+    assert [r.error_code for r in reads] == [50013]

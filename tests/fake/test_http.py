@@ -164,6 +164,21 @@ async def test_permissions_and_closed_dms(world: World, rest: Rest) -> None:
     fake.set_permissions(world.general, world.alice, deny=Perm.VIEW_CHANNEL)
     assert world.guild.permissions_in(member, world.general) == 0
 
+    # Reading one message back needs READ_MESSAGE_HISTORY too (Get Channel Message).
+    fake.set_permissions(world.general, world.alice)
+    fake.set_permissions(world.general, "everyone")
+    status, posted, _ = await rest(
+        "POST", f"/channels/{world.general.id}/messages", body={"content": "kept"}
+    )
+    assert status == 200
+    one = f"/channels/{world.general.id}/messages/{posted['id']}"
+    status, body, _ = await rest("GET", one)
+    assert status == 200 and body["content"] == "kept"
+    fake.set_permissions(world.general, "bot", deny=Perm.READ_MESSAGE_HISTORY)
+    status, body, _ = await rest("GET", one)
+    assert (status, body["code"]) == (403, 50013)
+    fake.set_permissions(world.general, "bot")
+
     status, dm, _ = await rest(
         "POST", "/users/@me/channels", body={"recipient_id": str(world.dave.id)}
     )

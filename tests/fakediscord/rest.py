@@ -572,6 +572,14 @@ class RestApi:
         return msg
 
     async def get_message(self, request: web.Request) -> web.StreamResponse:
+        """Get Channel Message (``resources/message.mdx``): in a guild channel the current user
+        needs VIEW_CHANNEL and READ_MESSAGE_HISTORY."""
+        channel = self._viewable_channel(request)
+        if (
+            channel.guild is not None
+            and not self.state.bot_permissions(channel) & Perm.READ_MESSAGE_HISTORY
+        ):
+            raise DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
         return json_response(self._channel_message(request).payload())
 
     async def edit_message(self, request: web.Request) -> web.StreamResponse:
