@@ -10,6 +10,8 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+
 from bot import emoji as em
 from bot.app import Bot
 from bot.service import NEXT_ROUND_PAUSE_S
@@ -224,12 +226,19 @@ async def restarted_after_round_one(
     tmp_path: Path,
     db_url: str,
     clock: MovableClock,
+    code: str = "en",
 ) -> tuple[Message, InProcessBot]:
     """Alice wins round 1 of 2, then the bot restarts: the new process never saw the post that
     ended the round, nor its words."""
     config = bot_config(db_url, test_state_file=last_tile_of_round_one(tmp_path))
     runner = await start_bot(Bot(config, clock=clock))
-    won = await round_won(world, table)
+    if code == "fr":
+        world.fake.set_guild_locale(world.guild, "fr")
+        await table.open(world.alice, world.bob, world.carol)
+        won = await table.play(world.alice, await table.start(world.alice))
+        assert "Alice gagne la manche 1 sur 2." in won.content
+    else:
+        won = await round_won(world, table)
     await shown_before_stopping(world, db_url, table)
     await runner.stop()
     await runner.restart(Bot(config, clock=clock))
@@ -255,6 +264,13 @@ async def test_after_a_restart_the_round_end_post_clicked_stops_promising_the_ne
     assert "Alice wins round 1 of 2." in won.content
 
 
+@pytest.mark.parametrize(
+    ("code", "promise", "told"),
+    [
+        ("en", "next round starts", "Alice wins round 1 of 2."),
+        ("fr", "manche suivante commence", "Alice gagne la manche 1 sur 2."),
+    ],
+)
 async def test_after_a_restart_the_round_end_post_stops_promising_once_the_round_starts_by_itself(
     world: World,
     start_bot: StartBot,
@@ -262,16 +278,20 @@ async def test_after_a_restart_the_round_end_post_stops_promising_once_the_round
     tmp_path: Path,
     db_url: str,
     clock: MovableClock,
+    code: str,
+    promise: str,
+    told: str,
 ) -> None:
-    won, _ = await restarted_after_round_one(world, start_bot, table, tmp_path, db_url, clock)
+    won, _ = await restarted_after_round_one(world, start_bot, table, tmp_path, db_url, clock, code)
+    assert promise in won.content and button_actions(won)
     clock.advance(NEXT_ROUND_PAUSE_S + 1)  # nobody presses Next round
     await table.settled_game(won.id)
     await world.fake.wait_for(
-        lambda: won.settled and "next round starts" not in won.content and not won.buttons(),
+        lambda: won.settled and promise not in won.content and not won.buttons(),
         TIMEOUT,
         "the end post without its promise",
     )
-    assert "Alice wins round 1 of 2." in won.content
+    assert told in won.content
 
 
 async def test_after_a_restart_an_abort_leaves_no_question_asked(
