@@ -38,10 +38,10 @@ Only public events are told: which tiles a player drew stays private.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Final, Literal
 
-from engine import Event
+from engine import Event, Pos
 from engine.tiles import BLOWTORCH, MATERIAL, STRAW, WEIGHT, WOOD
 from i18n import Language
 from render.narration import (
@@ -116,10 +116,19 @@ class _Teller:
     """The lines of one run of events: who placed which tile, and what each tile did; told to
     ``viewer`` (a seat, or None for everyone), who reads about themselves as "you"."""
 
-    def __init__(self, names: Sequence[str], lang: Language, viewer: int | None) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        lang: Language,
+        viewer: int | None,
+        computer_chose: Collection[tuple[str, Pos]] = (),
+    ) -> None:
         self.names = names
         self.lang = lang
         self.viewer = viewer
+        self.computer_chose = computer_chose
+        """The falls (tile, where it was) a computer player chose for the person who bears
+        them: their time ran out, or they are away."""
         self.placer: dict[str, int] = {}
         self.collapsed: set[str] = set()
         """Tiles that collapsed earlier in this run."""
@@ -196,6 +205,8 @@ class _Teller:
         self.fell[ev.tile] = ev.detail
         own = ev.player == self.active()
         mine = self.me(ev.player)
+        if not own and (ev.tile, ev.at) in self.computer_chose:
+            return self.fall_for(ev, after_collapse=after_collapse, again=again, mine=mine)
         if not after_collapse:
             if own:
                 text = lang.gettext("{tile} was in free air and fell {side}")
@@ -216,6 +227,39 @@ class _Teller:
             text = lang.gettext("{tile} fell {side} (you chose)")
         else:
             text = lang.gettext("{tile} fell {side} ({player} chose)")
+        return text.format(
+            tile=tile_in_text(ev.tile, lang),
+            side=side_word(ev.detail, lang),
+            player=self.who(ev.player),
+        )
+
+    def fall_for(self, ev: Event, *, after_collapse: bool, again: bool, mine: bool) -> str:
+        """A fall of someone else's turn that a computer player chose for the person who bears
+        it (after a curse): ``"Blue 30 fell left (a computer player chose for Bob)"``."""
+        assert ev.tile is not None
+        lang = self.lang
+        if not after_collapse:
+            text = (
+                lang.gettext(
+                    "{tile} was in free air and fell {side} (a computer player chose for you)"
+                )
+                if mine
+                else lang.gettext(
+                    "{tile} was in free air and fell {side} (a computer player chose for {player})"
+                )
+            )
+        elif again:
+            text = (
+                lang.gettext("{tile} fell {side} again (a computer player chose for you)")
+                if mine
+                else lang.gettext("{tile} fell {side} again (a computer player chose for {player})")
+            )
+        else:
+            text = (
+                lang.gettext("{tile} fell {side} (a computer player chose for you)")
+                if mine
+                else lang.gettext("{tile} fell {side} (a computer player chose for {player})")
+            )
         return text.format(
             tile=tile_in_text(ev.tile, lang),
             side=side_word(ev.detail, lang),
@@ -278,11 +322,15 @@ class _Teller:
 
 
 def _clauses(
-    events: Iterable[Event], names: Sequence[str], lang: Language, viewer: int | None
+    events: Iterable[Event],
+    names: Sequence[str],
+    lang: Language,
+    viewer: int | None,
+    computer_chose: Collection[tuple[str, Pos]] = (),
 ) -> list[str]:
     """One clause per event worth telling (without capital or final stop), told to ``viewer``."""
     evs = list(events)
-    t = _Teller(names, lang, viewer)
+    t = _Teller(names, lang, viewer, computer_chose)
     said: list[str] = []
     for i, ev in enumerate(evs):
         if ev.kind == "placed" and ev.tile:
@@ -343,13 +391,22 @@ def _sentence(clause: str, names: Sequence[str], lang: Language) -> str:
 
 
 def turn_lines(
-    events: Iterable[Event], names: Sequence[str], lang: Language, *, viewer: int | None
+    events: Iterable[Event],
+    names: Sequence[str],
+    lang: Language,
+    *,
+    viewer: int | None,
+    computer_chose: Collection[tuple[str, Pos]] = (),
 ) -> list[str]:
     """What ``events`` (one action's worth, or a whole turn) tell, one short line per event, in
     order; none when nothing worth telling happened (a ``turn`` event alone). Told to
     ``viewer``: on a player's own screen their seat, whom the lines call "you" ("You played
-    green 60.", "went under your pile"); None for everyone (the channel, the records)."""
-    return [_sentence(c, names, lang) for c in _clauses(events, names, lang, viewer)]
+    green 60.", "went under your pile"); None for everyone (the channel, the records).
+    ``computer_chose``: the falls, each as (tile, where it was), that a computer player chose
+    for the person who bears them (after a curse, when their time ran out or they are away),
+    told so instead of "(Bob chose)"."""
+    clauses = _clauses(events, names, lang, viewer, computer_chose)
+    return [_sentence(c, names, lang) for c in clauses]
 
 
 def narrate(
@@ -359,10 +416,11 @@ def narrate(
     *,
     viewer: int | None,
     most: int | None = None,
+    computer_chose: Collection[tuple[str, Pos]] = (),
 ) -> str:
     """:func:`turn_lines` as one text, a line each (at most ``most`` lines, see
     :func:`capped`), told to ``viewer``: ``""`` when nothing worth telling happened."""
-    lines = turn_lines(events, names, lang, viewer=viewer)
+    lines = turn_lines(events, names, lang, viewer=viewer, computer_chose=computer_chose)
     return "\n".join(lines if most is None else capped(lines, most, lang))
 
 
@@ -381,7 +439,12 @@ def capped(lines: Sequence[str], most: int, lang: Language) -> list[str]:
 
 
 def last_move(
-    events: Iterable[Event], names: Sequence[str], lang: Language, *, viewer: int | None
+    events: Iterable[Event],
+    names: Sequence[str],
+    lang: Language,
+    *,
+    viewer: int | None,
+    computer_chose: Collection[tuple[str, Pos]] = (),
 ) -> list[str]:
     """The pictures' last-move lines: ``"Last move: "`` and the first line of the turn's
     account (told to ``viewer``, see :func:`turn_lines`), then its other lines; none without a
@@ -389,7 +452,7 @@ def last_move(
     evs = list(events)
     if not any(e.kind == "placed" for e in evs):
         return []
-    lines = turn_lines(evs, names, lang, viewer=viewer)
+    lines = turn_lines(evs, names, lang, viewer=viewer, computer_chose=computer_chose)
     if not lines:
         return []
     first = lang.gettext("Last move: {account}").format(account=lines[0])

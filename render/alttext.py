@@ -343,7 +343,19 @@ def _board(
 ) -> list[_Part]:
     """The parts every picture of a board has, in reading order after its headline (with the
     players away its ``chips`` show)."""
-    told = " ".join(last_move(view.last_events, names, lang, viewer=viewer)) if last else ""
+    told = (
+        " ".join(
+            last_move(
+                view.last_events,
+                names,
+                lang,
+                viewer=viewer,
+                computer_chose=chips.computer_chose,
+            )
+        )
+        if last
+        else ""
+    )
     return [
         _Part((spoken(info_line(view, lang)) + ".", ""), drop=4),
         _pyramid(scene, lang),

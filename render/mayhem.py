@@ -459,7 +459,7 @@ def mayhem_images(
     fs = frames(before, events, names, tell_outcome=False, lang=lang)
     board = table_image(after, names, title=title, lang=lang, chips=chips)
     trays = max((_trays(f) for f in fs), default=0)
-    lay = _board_frame_layout(before, events, after, names, title, trays, lang)
+    lay = _board_frame_layout(before, events, after, names, title, trays, lang, chips)
     images = [_draw(f, lay, lang) for f in fs]
     if board.height < lay.height:
         padded = Image.new("RGB", (lay.width, lay.height), theme.BG)
@@ -476,10 +476,11 @@ def _board_frame_layout(
     title: str | None,
     trays: int,
     lang: Language,
+    chips: Chips,
 ) -> FrameLayout:
     """Frames of the table picture's size, the pyramid where the table picture puts it; the
     caption in the header's place, the trays under the ground."""
-    table = table_layout(after, names, title=title, lang=lang)
+    table = table_layout(after, names, title=title, lang=lang, chips=chips)
     pyramid = table.pyramid
     shown = _positions(before, events)
     if (

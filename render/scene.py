@@ -51,6 +51,10 @@ class Chips:
     """The game is paused: the clock of whoever decides next does not run."""
     practice: bool = False
     """A practice table: its players may ask for hints, and its match is not rated."""
+    computer_chose: frozenset[tuple[str, Pos]] = frozenset()
+    """The falls of the last move, each as (tile, where it was), that a computer player chose
+    for the person who bears them (after a curse: their time ran out, or they are away); the
+    last move in words says so instead of "(Bob chose)"."""
 
 
 NO_CHIPS: Final = Chips()
@@ -117,7 +121,12 @@ def _left_from(events: Sequence[Event]) -> set[Pos]:
 
 
 def summary(
-    events: Sequence[Event], names: Sequence[str], lang: Language, *, viewer: int | None
+    events: Sequence[Event],
+    names: Sequence[str],
+    lang: Language,
+    *,
+    viewer: int | None,
+    computer_chose: frozenset[tuple[str, Pos]] = frozenset(),
 ) -> tuple[str, ...]:
     """The last move in words, one line per event as :mod:`render.account` tells it to
     ``viewer`` (the seat whose own screen this is, as "you"; None for everyone; the first line
@@ -133,7 +142,7 @@ def summary(
     ('Last move: You played yellow 30.',)
     """
     drawable = [player_name(names, i, lang) for i in range(max(len(names), _seats(events)))]
-    lines = account.last_move(events, drawable, lang, viewer=viewer)
+    lines = account.last_move(events, drawable, lang, viewer=viewer, computer_chose=computer_chose)
     f = fonts.regular(layout.INFO_SIZE)
     width = layout.CANVAS_W - 2 * layout.MARGIN
     return fold(lines, f, width, layout.LAST_MOVE_LINES, lambda n: account.more_lines(n, lang))
@@ -224,6 +233,7 @@ def table_scene(
     *,
     viewer: int | None,
     told: bool = True,
+    chips: Chips = NO_CHIPS,
 ) -> TableScene:
     """Read ``view`` into what the table picture shows, its last move in words told to
     ``viewer`` (the seat whose own screen it is, as "you": "You played ..."; None for
@@ -248,7 +258,11 @@ def table_scene(
         fall=fall,
         placed=_placed_now(events, pyramid),
         ghosts=ghosts,
-        last_move=summary(events, names, lang, viewer=viewer) if told else (),
+        last_move=(
+            summary(events, names, lang, viewer=viewer, computer_chose=chips.computer_chose)
+            if told
+            else ()
+        ),
     )
 
 

@@ -140,7 +140,7 @@ def _screen_image(
 ) -> Image.Image:
     """The turn screen; with ``chosen``, the spot step of that tile (:func:`render_spot_screen`)."""
     me, hand = _own(view)
-    scene = table_scene(view, names, lang, viewer=me)
+    scene = table_scene(view, names, lang, viewer=me, chips=chips)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)

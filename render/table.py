@@ -48,10 +48,15 @@ def _layout(view: View, scene: TableScene, title: str | None) -> TableLayout:
 
 
 def table_layout(
-    view: View, names: Sequence[str], *, title: str | None = None, lang: Language
+    view: View,
+    names: Sequence[str],
+    *,
+    title: str | None = None,
+    lang: Language,
+    chips: Chips = NO_CHIPS,
 ) -> TableLayout:
     """The layout :func:`render_table` uses for these arguments (to find things in the picture)."""
-    return _layout(view, table_scene(view, names, lang, viewer=None), title)
+    return _layout(view, table_scene(view, names, lang, viewer=None, chips=chips), title)
 
 
 def render_table(
@@ -85,7 +90,7 @@ def table_image(
     chips: Chips = NO_CHIPS,
 ) -> Image.Image:
     """The table picture as an RGB image (before palette encoding)."""
-    scene = table_scene(view, names, lang, viewer=None)
+    scene = table_scene(view, names, lang, viewer=None, chips=chips)
     lay = _layout(view, scene, title)
     img = Image.new("RGB", (lay.width, lay.height), theme.BG)
     d = ImageDraw.Draw(img)

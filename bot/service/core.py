@@ -28,6 +28,7 @@ from bot.service.results import (
     MAX_SOLO_UNDO_S,
     MAX_UNDO_S,
     Board,
+    ChosenFalls,
     Prompt,
     PromptKind,
 )
@@ -44,6 +45,7 @@ from data.store import (
 from engine import (
     Action,
     EngineError,
+    Event,
     Game,
     MatchOverError,
     NotYourDecisionError,
@@ -318,11 +320,48 @@ class TableCore:
 
     async def board_of(self, table_id: int) -> Board:
         """The board of a table by id."""
-        return self.board(await self._get(table_id))
+        return await self._told(await self._get(table_id))
 
     async def board_in_channel(self, channel_id: int) -> Board:
         """The board of the open table in a channel (for ``/fp status``)."""
-        return self.board(await self.table_in_channel(channel_id))
+        return await self._told(await self.table_in_channel(channel_id))
+
+    async def _told(self, table: Table, game: Game | None = None) -> Board:
+        """:meth:`board`, with the falls of its last turn that a computer player chose for a
+        person (:meth:`_computer_chose`), so that its account says so."""
+        board = self.board(table, game)
+        if board.view is None:
+            return board
+        chose = await self._computer_chose(table, board.view.last_events)
+        return replace(board, computer_chose=chose) if chose else board
+
+    async def _computer_chose(self, table: Table, turn: Sequence[Event]) -> ChosenFalls:
+        """The falls of ``turn`` (the table's last turn, as the game tells it) that a computer
+        player chose for the person who bears them (:data:`ChosenFalls`). Only a curse makes
+        someone else than the turn's player choose a fall, so only then is the table's action
+        log read: each fall of the turn is the choice of one logged fall, in order, and a
+        person's fall logged without them was the computer's."""
+        active = next((e.player for e in turn if e.kind == "placed"), None)
+        falls = [e for e in turn if e.kind == "fell"]
+        if all(e.player == active for e in falls):
+            return frozenset()
+        chosen: list[int | None] = []  # who chose each fall of the log's last turn
+        for logged in await self.store.action_log(table.id):
+            if "play" in logged.action:
+                chosen = []
+            elif "fall" in logged.action:
+                chosen.append(logged.user_id)
+        if len(chosen) != len(falls):
+            return frozenset()  # the log is not that turn's: say nothing new
+        return frozenset(
+            (e.tile, e.at)
+            for e, user_id in zip(falls, chosen, strict=True)
+            if e.player != active
+            and e.tile is not None
+            and e.at is not None
+            and user_id is None
+            and table.seats[e.player].ai is None
+        )
 
     async def check_place(
         self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int

@@ -14,7 +14,7 @@ from bot.errors import (
 )
 from bot.kept import Kept
 from bot.service.core import DM_RETRY_S, TableCore, hand_digest
-from bot.service.results import Hand
+from bot.service.results import ChosenFalls, Hand
 from data.store import (
     PlayerReach,
     Table,
@@ -22,8 +22,10 @@ from data.store import (
 from engine import (
     EngineError,
     Event,
+    Fall,
     Game,
     Play,
+    Pos,
     action_from_dict,
     fitting_tiles,
     view,
@@ -76,14 +78,15 @@ class PlayerHands(TableCore):
         dm = wants_dm and (refused_at is None or self.clock() - refused_at >= DM_RETRY_S)
         # Every screen of a decision tells what happened since the player's last move, however
         # it reaches them (a new DM, a silent one, a private screen in the channel).
-        since, won = await self._since(table, seat) if decision != "wait" else ([], None)
+        since, chose, won = await self._since(table, seat) if decision != "wait" else ([], [], None)
+        seen = view(game, seat)
         return Hand(
             table_id=table.id,
             guild_id=table.guild_id,
             channel_id=table.place_id,
             user_id=s.user_id,
             seat=seat,
-            view=view(game, seat),
+            view=seen,
             names=tuple(x.name for x in table.seats),
             digest=hand_digest(table.id, game.round, game.hands[seat]),
             version=table.version,
@@ -98,6 +101,8 @@ class PlayerHands(TableCore):
             deadline=table.deadline if decision != "wait" and not self._paused(table) else None,
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
+            since_chose=tuple(chose),
+            computer_chose=await self._computer_chose(table, seen.last_events),
             round_won=won,
             begins=begins and decision != "wait",
             table_number=table.number,
@@ -107,30 +112,48 @@ class PlayerHands(TableCore):
             hints=table.options.hints,
         )
 
-    async def _since(self, table: Table, seat: int) -> tuple[list[tuple[Event, ...]], Event | None]:
+    async def _since(
+        self, table: Table, seat: int
+    ) -> tuple[list[tuple[Event, ...]], list[ChosenFalls], Event | None]:
         """What the game did since ``seat`` last placed a tile: one group of events per turn of
-        the others (their placement, its falls and fire die), and the ``won`` event of a round
-        that ended since (by that placement too), replayed from the table's action log, so any
-        process tells it the same. Nothing when the log cannot be replayed."""
+        the others (their placement, its falls and fire die), with the falls of each that a
+        computer player chose for a person (:data:`ChosenFalls`: a fall of someone else's turn
+        logged without its person), and the ``won`` event of a round that ended since (by that
+        placement too), replayed from the table's action log, so any process tells it the
+        same. Nothing when the log cannot be replayed."""
         table_id = table.id
         if table.initial_state is None:
-            return [], None
+            return [], [], None
         turns: list[list[Event]] = []
+        chose: list[set[tuple[str, Pos]]] = []
         won: Event | None = None
         own = False
+        active: int | None = None
         try:
             game = Game.from_dict(table.initial_state)
             for logged in await self.store.action_log(table_id):
                 action = action_from_dict(logged.action)
                 events = game.apply(action)
                 if isinstance(action, Play):
+                    active = logged.seat
                     own = logged.seat == seat
                     if own:
-                        turns, won = [], None
+                        turns, chose, won = [], [], None
                     else:
                         turns.append([])
+                        chose.append(set())
                 if turns and not own:
                     turns[-1].extend(events)
+                    if (
+                        isinstance(action, Fall)
+                        and logged.user_id is None
+                        and logged.seat is not None
+                        and logged.seat != active
+                        and table.seats[logged.seat].ai is None
+                    ):
+                        chose[-1].update(
+                            (e.tile, e.at) for e in events if e.kind == "fell" and e.tile and e.at
+                        )
                 won = next((e for e in events if e.kind == "won"), won)
         except EngineError as err:
             # (The engine's words may name a tile of someone's hand: only at DEBUG.)
@@ -138,8 +161,8 @@ class PlayerHands(TableCore):
                 "table %s: its action log does not replay (%s)", table_id, type(err).__name__
             )
             log.debug("table %s: the action log does not replay: %s", table_id, err)
-            return [], None
-        return [tuple(t) for t in turns], won
+            return [], [], None
+        return [tuple(t) for t in turns], [frozenset(c) for c in chose], won
 
     async def hand(self, table_id: int, user_id: int, *, begins: bool = False) -> Hand:
         """A player's hand (for the "My hand" button); only its owner ever gets it. With

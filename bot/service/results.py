@@ -34,6 +34,12 @@ def undo_window(table: Table) -> int:
     return max(0, min(table.options.undo_s, cap))
 
 
+ChosenFalls = frozenset[tuple[str, Pos]]
+"""Falls, each as (tile, where it was), that a computer player chose for the person who bears
+them: after a curse, when that person's time ran out or they are away. A turn's account says so
+instead of "(Bob chose)"."""
+
+
 @dataclass(frozen=True)
 class Prompt:
     """What a table waits for, and from whom.
@@ -67,6 +73,9 @@ class Board:
     away: Mapping[int, float] = field(default_factory=dict)
     """Seat -> until when (unix time) of each person seated who is away now (``/fp away``): a
     computer plays their decisions at once."""
+    computer_chose: ChosenFalls = frozenset()
+    """The falls of the last turn that a computer player chose for a person (see
+    :data:`ChosenFalls`)."""
 
     @property
     def pause(self) -> Pause | None:
@@ -203,6 +212,11 @@ class Hand:
     since: tuple[tuple[Event, ...], ...] = ()
     """When this hand asks the player to decide: the others' turns since their last move, one
     group of events per turn (else empty)."""
+    since_chose: tuple[ChosenFalls, ...] = ()
+    """For each turn of ``since``, its falls that a computer player chose for a person."""
+    computer_chose: ChosenFalls = frozenset()
+    """The falls of the last turn (the one its picture tells) that a computer player chose for
+    a person."""
     round_won: Event | None = None
     """When this hand asks the player to decide and a round ended since their last move: that
     round's ``won`` event (its winner and every seat's score for it)."""

@@ -144,7 +144,7 @@ class Writing(PlayerHands):
         )
         return Step(
             kind,
-            self.board(table, game),
+            await self._told(table, game),
             None if kind == "next_round" else before,
             tuple(events),
             seat,

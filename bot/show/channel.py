@@ -61,7 +61,12 @@ def chips_of(board: Board) -> pictures.Chips:
     """What the picture's chips show of the table beyond its game: who is away, its pause (on
     the chip of a person whose clock it stopped), and a practice table."""
     paused = board.pause is not None and board.prompt.user_id is not None
-    return pictures.Chips(dict(board.away), paused, practice=board.options.hints)
+    return pictures.Chips(
+        dict(board.away),
+        paused,
+        practice=board.options.hints,
+        computer_chose=board.computer_chose,
+    )
 
 
 def lobby_message(

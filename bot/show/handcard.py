@@ -53,7 +53,9 @@ class HandCard:
         # A turn held back: the view already waits for the next player, who knows nothing yet.
         headline = handtexts.held_headline(lang) if hand.decision == "held" else None
         paused = hand.paused_until is not None and hand.decision != "wait"
-        chips = pictures.Chips(dict(hand.away), paused, practice=hand.hints)
+        chips = pictures.Chips(
+            dict(hand.away), paused, practice=hand.hints, computer_chose=hand.computer_chose
+        )
         png = await pictures.screen_png(
             hand.view,
             drawn,
@@ -99,8 +101,10 @@ def since(hand: Hand, lang: Language) -> Sequence[str]:
     the player ("went under your pile"): one text per turn, a line per event (at most
     :data:`handtexts.SINCE_LINES`)."""
     shown = [texts.esc(n) for n in hand.names]
+    chose = list(hand.since_chose) + [frozenset()] * (len(hand.since) - len(hand.since_chose))
     told = (
-        narrate(t, shown, lang, viewer=hand.seat, most=handtexts.SINCE_LINES) for t in hand.since
+        narrate(t, shown, lang, viewer=hand.seat, most=handtexts.SINCE_LINES, computer_chose=c)
+        for t, c in zip(hand.since, chose, strict=True)
     )
     return [turn for turn in told if turn]
 

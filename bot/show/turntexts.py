@@ -157,7 +157,13 @@ def turn_account(step: Step, lang: Language, *, viewer: int | None) -> str:
     if step.kind != "move":
         return ""
     events = step.turn_events or step.events
-    lines = turn_lines(events, names_of(step.board), lang, viewer=viewer)
+    lines = turn_lines(
+        events,
+        names_of(step.board),
+        lang,
+        viewer=viewer,
+        computer_chose=step.board.computer_chose,
+    )
     told = capped(lines, ACCOUNT_LINES, lang)
     for most in range(min(ACCOUNT_LINES, len(lines)), 1, -1):
         told = capped(lines, most, lang)

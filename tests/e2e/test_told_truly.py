@@ -178,6 +178,34 @@ async def test_with_two_players_the_curses_fall_and_the_turn_after_it_are_one_sc
     await table.settled_game(after.id)
 
 
+async def test_a_curses_fall_the_clock_decided_is_told_as_the_computers_choice(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    """Bob does not answer where blue 30 falls: a computer player chooses for him. Neither the
+    thread nor his next screen says he chose."""
+    await run_bot(test_state_file=write_state(tmp_path, TWO_PLAYER_CURSE))
+    await table.open(world.alice, world.bob, time_limit=3600)
+    game = await table.start(world.alice)
+    falling = await table.play(world.alice, game)
+    screen = await table.fall_screen(world.bob, falling)
+    revisions = len(falling.revisions)
+    clock.advance(3601)  # Bob does not choose
+    after = await table.after_fall(falling, revisions)
+    assert TableDriver.decider(after) == world.bob.id
+    said = after.content.splitlines()
+    assert said[0].startswith(f"{em.TIMED_OUT} Bob's time ran out")
+    fell_line = next(line for line in said if line.startswith("Blue 30 fell"))
+    assert fell_line.endswith("(a computer player chose for Bob).")
+    turn = await world.fake.wait_for(
+        lambda: next((m for m in turn_notices(world.bob) if m is not screen), None),
+        TIMEOUT,
+        "Bob's turn",
+    )
+    recap = [line for line in turn.content.splitlines() if "Blue 30 fell" in line]
+    assert recap == [f"> {fell_line.replace('for Bob', 'for you')}"]
+    assert "(you chose)" not in turn.content
+
+
 async def test_an_abort_tells_everyone_at_the_table_once_and_leaves_no_question_asked(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path
 ) -> None:

@@ -292,6 +292,44 @@ def test_the_turn_told_on_a_players_own_screen_calls_them_you() -> None:
     assert french[-1] == "Le bleu\u00a030 glisse à gauche (votre choix)."
 
 
+def test_a_fall_a_computer_chose_for_the_person_who_bears_it_says_so() -> None:
+    """Carol's time ran out on the curse's fall (or she is away): a computer player chose it,
+    and no line says she did, on her screen, in the channel, in French, nor on the pictures."""
+    _, events = curse_turn()
+    fell = next(e for e in events if e.kind == "fell")
+    assert fell.tile is not None and fell.at is not None
+    chose = frozenset({(fell.tile, fell.at)})
+    carol = account.turn_lines(events, NAMES, lang=ENGLISH, viewer=2, computer_chose=chose)
+    assert carol[-1] == "Blue 30 fell left (a computer player chose for you)."
+    everyone = account.narrate(events, NAMES, lang=ENGLISH, viewer=None, computer_chose=chose)
+    assert everyone.endswith("Blue 30 fell left (a computer player chose for Carol).")
+    assert "chose)" not in everyone.replace("for Carol)", "")
+    french = account.turn_lines(events, NAMES, lang=FRENCH, viewer=2, computer_chose=chose)
+    assert (
+        french[-1] == "Le bleu\u00a030 glisse à gauche (un joueur ordinateur a choisi pour vous)."
+    )
+    # The picture's last move (a turn short enough for its rows).
+    short = [
+        Event("placed", 0, "G10", (1, 1)),
+        Event("cursed", 2, to_pile=(("Y10", (0, 0)), ("R10", (0, 2)), ("G10", (1, 1)))),
+        Event("fell", 2, "B30", (1, 3), (0, 2), detail="left"),
+    ]
+    drawn = summary(short, NAMES, lang=ENGLISH, viewer=None, computer_chose=chose)
+    assert " ".join(" ".join(drawn).split()).endswith(
+        "Blue 30 was in free air and fell left (a computer player chose for Carol)."
+    )
+    # A fall of the turn's own player is the move the channel says the computer made: unchanged.
+    own = [
+        Event("placed", 0, "G60", (1, 1)),
+        Event("collapsed", 0, "G60", (1, 1), to_pile=(("B20", (0, 0)),), detail="overweight"),
+        Event("fell", 0, "G60", (1, 1), (0, 0), detail="left"),
+    ]
+    told = account.turn_lines(
+        own, NAMES, lang=ENGLISH, viewer=None, computer_chose=frozenset({("G60", (1, 1))})
+    )
+    assert told[-1] == "Green 60 fell left."
+
+
 def test_ones_own_tiles_fire_and_last_tile_say_you_and_your() -> None:
     events = [
         Event("placed", 1, "G1", (1, 1)),
