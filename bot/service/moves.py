@@ -36,9 +36,9 @@ class Moves(Undoing):
             raise self._not_yours(table, game)
         if tile not in game.hands[seat]:
             raise Stale(Why.TILE_GONE, table_id=table_id)
-        return self._spot_choice(table, game, seat, user_id, tile)
+        return await self._spot_choice(table, game, seat, user_id, tile)
 
-    def _spot_choice(
+    async def _spot_choice(
         self, table: Table, game: Game, seat: int, user_id: int, tile: str
     ) -> SpotChoice:
         p = game.pending
@@ -48,12 +48,13 @@ class Moves(Undoing):
         if table.options.preview:
             every = previews(game)
             shown = tuple(every[Play(tile, at)] for _, at in spots)
+        seen = view(game, seat)
         return SpotChoice(
             table.id,
             table.version,
             tile,
             spots,
-            view(game, seat),
+            seen,
             tuple(s.name for s in table.seats),
             hand_digest(table.id, game.round, game.hands[seat]),
             previews=shown,
@@ -65,6 +66,9 @@ class Moves(Undoing):
             fitting=tuple(fitting_tiles(game)) if table.options.preview else (),
             table_number=table.number,
             hints=table.options.hints,
+            away=self._away_seats(table),
+            paused=self._paused(table) is not None,
+            computer_chose=await self._computer_chose(table, seen.last_events),
         )
 
     async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:
@@ -75,7 +79,7 @@ class Moves(Undoing):
         p = game.pending
         if p is None or p.kind != "play" or p.player != seat or tile not in game.hands[seat]:
             raise Stale(Why.MOVED_ON, table_id=table_id)
-        return self._spot_choice(table, game, seat, user_id, tile)
+        return await self._spot_choice(table, game, seat, user_id, tile)
 
     async def choose_spot(
         self,

@@ -284,6 +284,12 @@ class SpotChoice:
     """The table's short number on its server, the one players read ("table #12")."""
     hints: bool = False
     """A practice table (hints on): its picture says the table is not rated."""
+    away: Mapping[int, float] = field(default_factory=dict)
+    """Seat -> until when (unix time) of each person seated who is away now."""
+    paused: bool = False
+    """The game is paused: the chooser's clock does not run."""
+    computer_chose: ChosenFalls = frozenset()
+    """The falls of the last turn that a computer player chose for a person."""
 
 
 @dataclass(frozen=True)

@@ -259,7 +259,12 @@ class Screens:
         async with self._lock(key):
             drawn = [names.clean(n) for n in choice.names]
             title = turntexts.game_title(choice.table_number, lang)
-            chips = pictures.Chips(practice=choice.hints)
+            chips = pictures.Chips(
+                dict(choice.away),
+                choice.paused,
+                practice=choice.hints,
+                computer_chose=choice.computer_chose,
+            )
             png = await pictures.spot_png(
                 choice.view,
                 drawn,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.errors import BadRequest, NotAllowed, Stale, Why
-from bot.service import AWAY_MAX_S, Hand, Resumed, Step, TableService, WentAway
+from bot.service import AWAY_MAX_S, Hand, Resumed, SpotChoice, Step, TableService, WentAway
 from bot.service.core import AI_GRACE_S
 from bot.show import handtexts
 from data.records import records_for
@@ -197,6 +197,21 @@ async def test_a_decision_that_begins_during_a_pause_gets_its_whole_time_after_i
     table = await store.get_table(t)
     assert table.deadline == clock() + LIMIT_S  # Bob's whole time: his clock never ran
     assert table.reminder_at == clock() + LIMIT_S - REMINDER_S
+
+
+async def test_the_spot_step_shows_the_same_chips_as_the_tile_step(
+    service: TableService, clock: ManualClock
+) -> None:
+    """Bob away and the game paused: Alice's spot step is drawn with the chips her tile step
+    has (his day back, the pause), not without them for its few seconds."""
+    t = await started(service, ALICE, BOB, CAROL)
+    await service.go_away(GUILD, BOB, DAY)
+    await service.pause(CHANNEL, ALICE, "Alice", "", DAY, may_manage=False)
+    hand = await service.hand(t, ALICE)
+    assert hand.paused_until is not None and set(hand.away) == {1}
+    choice = await service.play(t, ALICE, "Y40", hand.digest)
+    assert isinstance(choice, SpotChoice)
+    assert choice.paused and dict(choice.away) == dict(hand.away)
 
 
 async def test_only_the_host_or_a_channel_manager_pauses_a_running_game(
