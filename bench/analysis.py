@@ -51,6 +51,7 @@ from engine.ai import choose  # noqa: E402
 from engine.ai.arena import percentile  # noqa: E402
 from engine.ai.review import REVIEW_BUDGET, Budget, decisions, review  # noqa: E402
 from engine.scenario import load_state  # noqa: E402
+from tests.looplag import loop_lag  # noqa: E402
 
 GUILD = 31337
 SHORT_DEAL: dict[str, Any] = {
@@ -122,28 +123,16 @@ async def in_thread(store: Store, table_id: int, budget: Budget) -> None:
 
 async def one(store: Store, i: int, args: argparse.Namespace, budget: Budget) -> dict[str, Any]:
     table_id = await recorded_match(store, 100 + i, args.seed + i, args)
-    loop = asyncio.get_running_loop()
-    lags: list[float] = []
-    stop = asyncio.Event()
-
-    async def tick() -> None:
-        while not stop.is_set():
-            t = loop.time()
-            await asyncio.sleep(0.01)
-            lags.append((loop.time() - t - 0.01) * 1000)
-
-    ticker = asyncio.ensure_future(tick())
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    own = time.thread_time(), time.process_time()
-    started = time.perf_counter()
-    if args.inside == "thread":
-        await in_thread(store, table_id, budget)
-    else:
-        analyser = Analyser(store, "bench", time.time, budget)
-        assert await analyser.run() == 1
-    seconds = time.perf_counter() - started
-    stop.set()
-    await ticker
+    async with loop_lag() as lags:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        own = time.thread_time(), time.process_time()
+        started = time.perf_counter()
+        if args.inside == "thread":
+            await in_thread(store, table_id, budget)
+        else:
+            analyser = Analyser(store, "bench", time.time, budget)
+            assert await analyser.run() == 1
+        seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if args.inside == "thread":
         cpu = (time.process_time() - own[1]) - (time.thread_time() - own[0])

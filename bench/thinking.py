@@ -42,6 +42,7 @@ from data import open_store  # noqa: E402
 from data.store import Seat, Store, TableOptions  # noqa: E402
 from engine import Action, Game, View  # noqa: E402
 from engine.ai.arena import percentile  # noqa: E402
+from tests.looplag import loop_lag  # noqa: E402
 
 GUILD = 31337
 
@@ -96,21 +97,10 @@ async def run_once(args: argparse.Namespace, at_once: int) -> dict[str, Any]:
                     if await service.advance(table_id, thought) is None:
                         return  # the round is over (nothing else plays these tables)
 
-            lags: list[float] = []
-            stop = asyncio.Event()
-
-            async def tick() -> None:
-                while not stop.is_set():
-                    t = loop.time()
-                    await asyncio.sleep(0.01)
-                    lags.append((loop.time() - t - 0.01) * 1000)
-
-            ticker = asyncio.ensure_future(tick())
-            started = time.perf_counter()
-            await asyncio.gather(*(play(t) for t in tables))
-            seconds = time.perf_counter() - started
-            stop.set()
-            await ticker
+            async with loop_lag() as lags:
+                started = time.perf_counter()
+                await asyncio.gather(*(play(t) for t in tables))
+                seconds = time.perf_counter() - started
         finally:
             await store.close()
     return {

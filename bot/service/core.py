@@ -23,6 +23,7 @@ from bot.errors import (
     TableError,
     Why,
 )
+from bot.service.chosen import chosen_falls, someone_else_fell
 from bot.service.languages import KnownLanguages
 from bot.service.results import (
     MAX_SOLO_UNDO_S,
@@ -328,40 +329,18 @@ class TableCore:
 
     async def _told(self, table: Table, game: Game | None = None) -> Board:
         """:meth:`board`, with the falls of its last turn that a computer player chose for a
-        person (:meth:`_computer_chose`), so that its account says so."""
+        person (:meth:`_chosen`), so that its account says so."""
         board = self.board(table, game)
-        if board.view is None:
-            return board
-        chose = await self._computer_chose(table, board.view.last_events)
+        chose = await self._chosen(table, board.view.last_events) if board.view else frozenset()
         return replace(board, computer_chose=chose) if chose else board
 
-    async def _computer_chose(self, table: Table, turn: Sequence[Event]) -> ChosenFalls:
-        """The falls of ``turn`` (the table's last turn, as the game tells it) that a computer
-        player chose for the person who bears them (:data:`ChosenFalls`). Only a curse makes
-        someone else than the turn's player choose a fall, so only then is the table's action
-        log read: each fall of the turn is the choice of one logged fall, in order, and a
-        person's fall logged without them was the computer's."""
-        active = next((e.player for e in turn if e.kind == "placed"), None)
-        falls = [e for e in turn if e.kind == "fell"]
-        if all(e.player == active for e in falls):
+    async def _chosen(self, table: Table, turn: Sequence[Event]) -> ChosenFalls:
+        """The falls of ``turn``, the table's last, that a computer player chose for a person
+        (:mod:`bot.service.chosen`): the action log is read only for a turn where someone else
+        than its player chose a fall."""
+        if not someone_else_fell(turn):
             return frozenset()
-        chosen: list[int | None] = []  # who chose each fall of the log's last turn
-        for logged in await self.store.action_log(table.id):
-            if "play" in logged.action:
-                chosen = []
-            elif "fall" in logged.action:
-                chosen.append(logged.user_id)
-        if len(chosen) != len(falls):
-            return frozenset()  # the log is not that turn's: say nothing new
-        return frozenset(
-            (e.tile, e.at)
-            for e, user_id in zip(falls, chosen, strict=True)
-            if e.player != active
-            and e.tile is not None
-            and e.at is not None
-            and user_id is None
-            and table.seats[e.player].ai is None
-        )
+        return chosen_falls(table, turn, await self.store.action_log(table.id))
 
     async def check_place(
         self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int
@@ -409,29 +388,3 @@ class TableCore:
         them less than :data:`DM_RETRY_S` ago."""
         refused_at = await self.dm_refused_at(user_id)
         return refused_at is not None and self.clock() - refused_at < DM_RETRY_S
-
-    async def unshown(self, before: float) -> list[Board]:
-        """Games whose latest move was committed but never shown (the bot stopped in between),
-        waiting for a person: to post their picture again after a restart. Only moves made
-        before ``before`` (when this process started) count: a move made since is being shown
-        by whoever made it."""
-        out: list[Board] = []
-        for table in await self.store.open_tables():
-            if table.status != "playing" or table.shown_version == table.version:
-                continue
-            if table.held is not None:
-                continue  # nothing of it is shown until it is handed on (by its timer)
-            if table.updated_at >= before:
-                continue
-            try:
-                board = self.board(await self._effective(table))
-            except Exception:
-                log.exception("table %s: cannot be shown", table.id)
-                continue
-            if board.prompt.user_id is not None or board.prompt.kind == "next_round":
-                out.append(board)
-        return out
-
-    async def open_tables(self) -> list[Table]:
-        """Every open table (to finish computer decisions a restart interrupted)."""
-        return await self.store.open_tables()

@@ -13,6 +13,7 @@ from bot.errors import (
     Why,
 )
 from bot.kept import Kept
+from bot.service.chosen import made_for_a_person
 from bot.service.core import DM_RETRY_S, TableCore, hand_digest
 from bot.service.results import ChosenFalls, Hand
 from data.store import (
@@ -22,7 +23,6 @@ from data.store import (
 from engine import (
     EngineError,
     Event,
-    Fall,
     Game,
     Play,
     Pos,
@@ -102,7 +102,7 @@ class PlayerHands(TableCore):
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
             since_chose=tuple(chose),
-            computer_chose=await self._computer_chose(table, seen.last_events),
+            computer_chose=await self._chosen(table, seen.last_events),
             round_won=won,
             begins=begins and decision != "wait",
             table_number=table.number,
@@ -144,13 +144,7 @@ class PlayerHands(TableCore):
                         chose.append(set())
                 if turns and not own:
                     turns[-1].extend(events)
-                    if (
-                        isinstance(action, Fall)
-                        and logged.user_id is None
-                        and logged.seat is not None
-                        and logged.seat != active
-                        and table.seats[logged.seat].ai is None
-                    ):
+                    if made_for_a_person(table, logged, active):
                         chose[-1].update(
                             (e.tile, e.at) for e in events if e.kind == "fell" and e.tile and e.at
                         )

@@ -1,5 +1,6 @@
-"""Computer players (and the computer that plays for a player who is away), the fire die, and
-the timers (reminders, absent players, next rounds, the end of a pause)."""
+"""Computer players (and the computer that plays for a player who is away), the fire die, the
+timers (reminders, absent players, next rounds, the end of a pause), and what a restart picks up
+again (moves never shown, computer decisions interrupted)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.service.breaks import Breaks
 from bot.service.core import AiPlayer
 from bot.service.outcomes import TimerOutcome
 from bot.service.results import (
+    Board,
     LobbyExpired,
     Reminder,
     Step,
@@ -352,3 +354,29 @@ class Players(Undoing, Breaks):
                     )
                 )
         return out
+
+    async def unshown(self, before: float) -> list[Board]:
+        """Games whose latest move was committed but never shown (the bot stopped in between),
+        waiting for a person: to post their picture again after a restart. Only moves made
+        before ``before`` (when this process started) count: a move made since is being shown
+        by whoever made it."""
+        out: list[Board] = []
+        for table in await self.store.open_tables():
+            if table.status != "playing" or table.shown_version == table.version:
+                continue
+            if table.held is not None:
+                continue  # nothing of it is shown until it is handed on (by its timer)
+            if table.updated_at >= before:
+                continue
+            try:
+                board = await self._told(await self._effective(table))
+            except Exception:
+                log.exception("table %s: cannot be shown", table.id)
+                continue
+            if board.prompt.user_id is not None or board.prompt.kind == "next_round":
+                out.append(board)
+        return out
+
+    async def open_tables(self) -> list[Table]:
+        """Every open table (to finish computer decisions a restart interrupted)."""
+        return await self.store.open_tables()

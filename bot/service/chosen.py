@@ -1,0 +1,53 @@
+"""Which falls a computer player chose for a person. After a curse, the player who bears the
+mayhem chooses where its tiles fall; when their time ran out, or they are away, a computer
+player chooses for them, and a turn's account says so instead of "(Bob chose)"
+(:data:`~bot.service.results.ChosenFalls`). Read from the table's action log, where a person's
+decision made for them is logged without them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.service.results import ChosenFalls
+from data.store import LoggedAction, Table
+from engine import Event
+
+
+def someone_else_fell(turn: Sequence[Event]) -> bool:
+    """Whether someone else than the turn's player chose a fall in ``turn`` (only a curse makes
+    that happen): only then is the log worth reading."""
+    active = next((e.player for e in turn if e.kind == "placed"), None)
+    return any(e.kind == "fell" and e.player != active for e in turn)
+
+
+def made_for_a_person(table: Table, logged: LoggedAction, active: int | None) -> bool:
+    """Whether ``logged`` is a fall of someone else's turn than ``active``'s that a computer
+    player chose for the person seated there."""
+    return (
+        "fall" in logged.action
+        and logged.user_id is None
+        and logged.seat is not None
+        and logged.seat != active
+        and table.seats[logged.seat].ai is None
+    )
+
+
+def chosen_falls(table: Table, turn: Sequence[Event], log: Iterable[LoggedAction]) -> ChosenFalls:
+    """The falls of ``turn`` (the table's last turn, as the game tells it) that a computer player
+    chose for a person: each fall of the turn is the choice of one fall logged since the last
+    tile played, in order. Nothing when the log does not end with that turn."""
+    active = next((e.player for e in turn if e.kind == "placed"), None)
+    falls = [e for e in turn if e.kind == "fell"]
+    logged_falls: list[LoggedAction] = []
+    for logged in log:
+        if "play" in logged.action:
+            logged_falls = []
+        elif "fall" in logged.action:
+            logged_falls.append(logged)
+    if len(logged_falls) != len(falls):
+        return frozenset()
+    return frozenset(
+        (e.tile, e.at)
+        for e, logged in zip(falls, logged_falls, strict=True)
+        if e.tile is not None and e.at is not None and made_for_a_person(table, logged, active)
+    )
