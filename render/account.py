@@ -18,6 +18,8 @@ What the lines promise (RULES 5 and 6):
   curse passed it on): its placement is told on the line above;
 - on a player's own screen the player is "you" (``viewer``): "You played green 60.", "went under
   your pile", "(you chose)"; everyone else is named;
+- a fall is "(Bob chose)" only when Bob chose it: one a computer player chose for him (his time
+  ran out, or he is away) says so (``computer_chose``);
 - nobody "rolls" the fire die: the game rolls it (RULES 6), so the die "showed" a face;
 - the round's win is not told here (a post names the round's winner once, in its result
   line): the account tells that the player has no tile left.

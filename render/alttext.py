@@ -475,7 +475,9 @@ def turn_text(
     """The description of a turn's animation (:func:`render.render_turn`): what happened, as
     the narration tells it, then the board it ends on, as :func:`table_text` says it."""
     scene = table_scene(after, names, lang, viewer=None)
-    account = " ".join(turn_lines(events, names, lang, viewer=None))
+    account = " ".join(
+        turn_lines(events, names, lang, viewer=None, computer_chose=chips.computer_chose)
+    )
     animation = lang.gettext("Animation of the move, ending on the board: {account}").format(
         account=account
     )

@@ -19,8 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from data.store import LoggedAction
-from engine import Event, Game, View, action_from_dict, view
+from bot.service.chosen import made_for_a_person
+from bot.service.results import ChosenFalls
+from data.store import LoggedAction, Seat
+from engine import Event, Game, Pos, View, action_from_dict, view
 
 CHECKPOINT_EVERY: Final = 16
 """Log entries between two kept copies of the game."""
@@ -46,6 +48,9 @@ class ReplayStep:
     piles: tuple[tuple[str, ...], ...] | None = None
     """Every player's pile after the last step, top first, once the match is over (None
     before)."""
+    computer_chose: ChosenFalls = frozenset()
+    """The step's falls that a computer player chose for a person (after a curse, when their
+    time ran out or they were away)."""
 
     @property
     def mayhem(self) -> bool:
@@ -59,8 +64,17 @@ class ReplayStep:
 class MatchReplay:
     """A finished match, ready to be stepped through (see the module)."""
 
-    def __init__(self, initial_state: Mapping[str, Any], log: Sequence[LoggedAction]) -> None:
+    def __init__(
+        self,
+        initial_state: Mapping[str, Any],
+        log: Sequence[LoggedAction],
+        seats: Sequence[Seat] = (),
+    ) -> None:
+        """``seats``: the table's, to tell a fall a computer player chose for a person from one
+        they chose (without them, every fall is told as its player's)."""
         self.initial = dict(initial_state)
+        self.log = list(log)
+        self.seats = tuple(seats)
         self.actions = [(entry.seat, dict(entry.action)) for entry in log]
         self.deciders = [entry.user_id for entry in log]
         """Whose own decision each log entry was (None: a computer's, or the game's)."""
@@ -128,14 +142,25 @@ class MatchReplay:
         game = self._game_at(start)
         before = view(game, None)
         events: list[Event] = []
-        for seat, action in self.actions[start:end]:
-            events.extend(game.apply(action_from_dict(action), seat))
+        chose: set[tuple[str, Pos]] = set()
+        active = self.actions[start][0]
+        for logged, (seat, action) in zip(
+            self.log[start:end], self.actions[start:end], strict=True
+        ):
+            done = game.apply(action_from_dict(action), seat)
+            events.extend(done)
+            if self.seats and made_for_a_person(self.seats, logged, active):
+                chose.update((e.tile, e.at) for e in done if e.kind == "fell" and e.tile and e.at)
         after = view(game, None)
         if index < self.count - 1:
-            return ReplayStep(index, self.count, before, after, tuple(events))
+            return ReplayStep(
+                index, self.count, before, after, tuple(events), computer_chose=frozenset(chose)
+            )
         hands = tuple(tuple(h) for h in game.hands)
         piles = tuple(tuple(p) for p in game.piles)
-        return ReplayStep(index, self.count, before, after, tuple(events), hands, piles)
+        return ReplayStep(
+            index, self.count, before, after, tuple(events), hands, piles, frozenset(chose)
+        )
 
     def scenario(self) -> dict[str, Any]:
         """The match in the engine's scenario format (RULES 8): the dealt state (with its

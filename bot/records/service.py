@@ -131,7 +131,7 @@ class RecordsService:
         log_rows = await self.store.action_log(table_id)
         if not log_rows:  # aborted before its first move: nothing was played
             raise TableError(Why.MATCH_UNFINISHED, table_id=table_id)
-        replay = await asyncio.to_thread(MatchReplay, table.initial_state, log_rows)
+        replay = await asyncio.to_thread(MatchReplay, table.initial_state, log_rows, table.seats)
         return table, replay
 
     async def step(self, guild_id: int, table_id: int, index: int) -> ReplayShown:

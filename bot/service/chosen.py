@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.service.results import ChosenFalls
-from data.store import LoggedAction, Table
+from data.store import LoggedAction, Seat, Table
 from engine import Event
 
 
@@ -20,15 +20,15 @@ def someone_else_fell(turn: Sequence[Event]) -> bool:
     return any(e.kind == "fell" and e.player != active for e in turn)
 
 
-def made_for_a_person(table: Table, logged: LoggedAction, active: int | None) -> bool:
+def made_for_a_person(seats: Sequence[Seat], logged: LoggedAction, active: int | None) -> bool:
     """Whether ``logged`` is a fall of someone else's turn than ``active``'s that a computer
-    player chose for the person seated there."""
+    player chose for the person seated there (``seats``: the table's)."""
     return (
         "fall" in logged.action
         and logged.user_id is None
         and logged.seat is not None
         and logged.seat != active
-        and table.seats[logged.seat].ai is None
+        and seats[logged.seat].ai is None
     )
 
 
@@ -49,5 +49,7 @@ def chosen_falls(table: Table, turn: Sequence[Event], log: Iterable[LoggedAction
     return frozenset(
         (e.tile, e.at)
         for e, logged in zip(falls, logged_falls, strict=True)
-        if e.tile is not None and e.at is not None and made_for_a_person(table, logged, active)
+        if e.tile is not None
+        and e.at is not None
+        and made_for_a_person(table.seats, logged, active)
     )

@@ -144,7 +144,7 @@ class PlayerHands(TableCore):
                         chose.append(set())
                 if turns and not own:
                     turns[-1].extend(events)
-                    if made_for_a_person(table, logged, active):
+                    if made_for_a_person(table.seats, logged, active):
                         chose[-1].update(
                             (e.tile, e.at) for e in events if e.kind == "fell" and e.tile and e.at
                         )

@@ -32,7 +32,7 @@ from bot.records.results import MatchExport, ReplayShown, TurningPoint, TurningS
 from bot.show import recordtexts as words
 from bot.show import turningtexts as turning
 from bot.show.message import attachment
-from bot.show.pictures import NO_CHIPS, card_png, end_png, summary_gif, table_png, turn_picture
+from bot.show.pictures import Chips, card_png, end_png, summary_gif, table_png, turn_picture
 from data.records import BoardPage, HistoryEntry, PlayerStats
 from i18n import Language
 from render import alttext
@@ -188,23 +188,27 @@ async def step_message(shown: ReplayShown, lang: Language) -> Answer:
     text = words.step_text(shown, lang)
     s = shown.step
     names = list(shown.names)
-    said = alttext.table_text(s.after, names, title=text.title, lang=lang)
+    # A replay shows the game as it was played: nobody is away in it, nothing paused; a fall
+    # a computer player chose for a person is told so.
+    chips = Chips(computer_chose=s.computer_chose)
+    said = alttext.table_text(s.after, names, title=text.title, lang=lang, chips=chips)
     left = tiles_left(s)
     if left is not None:
         moment = Moment(s.after, text.title, words.step_story(shown, names, lang), left)
         data, name = await end_png(moment, names, lang=lang), "replay.png"
         said = alttext.end_text(s.after, left, names, title=text.title, lang=lang)
     elif s.before is None:
-        # (A replay shows the game as it was played: nobody is away in it, nothing paused.)
-        data = await table_png(s.after, names, title=text.title, lang=lang, chips=NO_CHIPS)
+        data = await table_png(s.after, names, title=text.title, lang=lang, chips=chips)
         name = "replay.png"
     else:
         pic = await turn_picture(
-            s.before, s.events, s.after, names, title=text.title, lang=lang, chips=NO_CHIPS
+            s.before, s.events, s.after, names, title=text.title, lang=lang, chips=chips
         )
         data, name = pic.data, f"replay.{pic.extension}"
         if pic.animated:
-            said = alttext.turn_text(s.events, s.after, names, title=text.title, lang=lang)
+            said = alttext.turn_text(
+                s.events, s.after, names, title=text.title, lang=lang, chips=chips
+            )
     file = attachment(data, name, said)
     return Answer(text.content, [file], view=replay_view(shown, lang))
 

@@ -267,7 +267,8 @@ def step_story(shown: ReplayShown, names: Sequence[str], lang: Language) -> str:
         else:
             body = lang.gettext("The tiles are dealt; nobody starts.")
     else:
-        body = narrate(s.events, names, lang, viewer=None) or lang.gettext("The next round begins.")
+        told = narrate(s.events, names, lang, viewer=None, computer_chose=s.computer_chose)
+        body = told or lang.gettext("The next round begins.")
     if s.last and shown.stopped:
         body += "\n" + lang.gettext(
             "The match stopped here, before its end. Tiles left (lower is better): {scores}."

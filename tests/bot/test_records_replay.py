@@ -13,6 +13,7 @@ import pytest
 
 from bot.errors import TableError, Why
 from bot.records.replay import CHECKPOINT_EVERY, MatchReplay
+from bot.records.results import ReplayShown
 from bot.records.service import RecordsService
 from bot.show import recordtexts
 from data.store import Seat, Store, TableOptions
@@ -183,3 +184,39 @@ async def test_the_leaderboard_pages_after_rating_what_finished_and_stays_in_ran
     beyond = await service.leaderboard(GUILD, 99)  # a forged page: the last one
     assert beyond == second
     assert await service.catch_up() == 0  # nothing left to rate
+
+
+@pytest.mark.parametrize(
+    ("bob", "told"), [(None, "a computer player chose for Bob"), (2, "Bob chose")]
+)
+def test_a_replay_tells_a_fall_a_computer_chose_for_a_person_as_the_computers(
+    bob: int | None, told: str
+) -> None:
+    """Alice's curse passes the fall of blue 30 to Bob: when it is logged without him (his time
+    ran out, or he was away), the replay says a computer player chose it, else that he did."""
+    from data.model import LoggedAction, Table
+    from engine import Fall, Play
+
+    game = Game.from_dict(
+        {
+            "players": 2,
+            "options": {"curse": True, "fire_die": False},
+            "pyramid": {"0,0": "Y10", "0,2": "R10", "0,4": "B20", "1,3": "B30"},
+            "hands": [["G10", "Y2"], ["R2", "G2"]],
+            "piles": [["R20"], ["G20"]],
+            "active": 0,
+        }
+    )
+    initial = game.to_dict()
+    log = []
+    for seat, user, action in [(0, 1, Play("G10", (1, 1))), (1, bob, Fall("left"))]:
+        game.apply(action, seat)
+        log.append(LoggedAction(1, len(log) + 2, seat, user, action.to_dict(), 0.0))
+    seats = (Seat(1, "Alice"), Seat(2, "Bob"))
+    table = Table(
+        1, GUILD, 10, 1, "aborted", TableOptions(curse=True), seats, 3, game.to_dict(),
+        initial, None, None, 0.0, 0.0, number=12,
+    )  # fmt: skip
+    step = MatchReplay(initial, log, seats).step(1)
+    story = recordtexts.step_story(ReplayShown(table, step), ["Alice", "Bob"], ENGLISH)
+    assert f"Blue 30 fell left ({told})." in story.splitlines()
