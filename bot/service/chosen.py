@@ -7,10 +7,37 @@ decision made for them is logged without them."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from bot.service.results import ChosenFalls
-from data.store import LoggedAction, Seat, Table
+from data.store import LoggedAction, Seat, ServiceStore, Table
 from engine import Event
+
+KEPT: Final = 64
+"""Tables whose answer :class:`Chosen` keeps (the board and every hand of one move ask)."""
+
+
+class Chosen:
+    """The falls of a table's last turn that a computer player chose for a person, read from its
+    action log only for a turn where someone else than its player chose a fall, and kept by
+    table, version and turn: the board and every hand of one move ask the same."""
+
+    def __init__(self, store: ServiceStore) -> None:
+        self.store = store
+        self.kept: dict[tuple[int, int, tuple[Event, ...]], ChosenFalls] = {}
+
+    async def of(self, table: Table, turn: Sequence[Event]) -> ChosenFalls:
+        """The falls of ``turn``, the table's last (:func:`chosen_falls`)."""
+        if not someone_else_fell(turn):
+            return frozenset()
+        key = (table.id, table.version, tuple(turn))
+        chose = self.kept.get(key)
+        if chose is None:
+            chose = chosen_falls(table, turn, await self.store.action_log(table.id))
+            if len(self.kept) >= KEPT:
+                self.kept.pop(next(iter(self.kept)))
+            self.kept[key] = chose
+        return chose
 
 
 def someone_else_fell(turn: Sequence[Event]) -> bool:

@@ -23,13 +23,12 @@ from bot.errors import (
     TableError,
     Why,
 )
-from bot.service.chosen import chosen_falls, someone_else_fell
+from bot.service.chosen import Chosen
 from bot.service.languages import KnownLanguages
 from bot.service.results import (
     MAX_SOLO_UNDO_S,
     MAX_UNDO_S,
     Board,
-    ChosenFalls,
     Prompt,
     PromptKind,
 )
@@ -46,7 +45,6 @@ from data.store import (
 from engine import (
     Action,
     EngineError,
-    Event,
     Game,
     MatchOverError,
     NotYourDecisionError,
@@ -162,6 +160,7 @@ class TableCore:
     next_round_pause_s: float
     languages: KnownLanguages
     _reported: set[tuple[int, int | None]]
+    chosen: Chosen
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -329,18 +328,10 @@ class TableCore:
 
     async def _told(self, table: Table, game: Game | None = None) -> Board:
         """:meth:`board`, with the falls of its last turn that a computer player chose for a
-        person (:meth:`_chosen`), so that its account says so."""
+        person (:class:`~bot.service.chosen.Chosen`), so that its account says so."""
         board = self.board(table, game)
-        chose = await self._chosen(table, board.view.last_events) if board.view else frozenset()
+        chose = await self.chosen.of(table, board.view.last_events) if board.view else frozenset()
         return replace(board, computer_chose=chose) if chose else board
-
-    async def _chosen(self, table: Table, turn: Sequence[Event]) -> ChosenFalls:
-        """The falls of ``turn``, the table's last, that a computer player chose for a person
-        (:mod:`bot.service.chosen`): the action log is read only for a turn where someone else
-        than its player chose a fall."""
-        if not someone_else_fell(turn):
-            return frozenset()
-        return chosen_falls(table, turn, await self.store.action_log(table.id))
 
     async def check_place(
         self, table_id: int, guild_id: int | None, channel_id: int | None, user_id: int

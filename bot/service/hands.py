@@ -102,7 +102,7 @@ class PlayerHands(TableCore):
             board_message_id=Kept.BOARD.of(table.messages),
             since=tuple(since),
             since_chose=tuple(chose),
-            computer_chose=await self._chosen(table, seen.last_events),
+            computer_chose=await self.chosen.of(table, seen.last_events),
             round_won=won,
             begins=begins and decision != "wait",
             table_number=table.number,

@@ -68,7 +68,7 @@ class Moves(Undoing):
             hints=table.options.hints,
             away=self._away_seats(table),
             paused=self._paused(table) is not None,
-            computer_chose=await self._chosen(table, seen.last_events),
+            computer_chose=await self.chosen.of(table, seen.last_events),
         )
 
     async def spot_choice(self, table_id: int, version: int, user_id: int, tile: str) -> SpotChoice:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 from bot.service.choices import Choices
+from bot.service.chosen import Chosen
 from bot.service.core import (
     NEXT_ROUND_PAUSE_S,
     AiPlayer,
@@ -58,3 +59,4 @@ class TableService(Leaving, Moves, Players, Hints, Choices):
         self.next_round_pause_s = next_round_pause_s
         self.languages = KnownLanguages(store)
         self._reported: set[tuple[int, int | None]] = set()
+        self.chosen = Chosen(store)
