@@ -19,7 +19,8 @@ What the lines promise (RULES 5 and 6):
 - on a player's own screen the player is "you" (``viewer``): "You played green 60.", "went under
   your pile", "(you chose)"; everyone else is named;
 - a fall is "(Bob chose)" only when Bob chose it: one a computer player chose for him (his time
-  ran out, or he is away) says so (``computer_chose``);
+  ran out, or he is away) says so (``computer_chose``), and so does a tile a computer player
+  played for him, where no line above says it ("A computer player played green 10 for Bob.");
 - nobody "rolls" the fire die: the game rolls it (RULES 6), so the die "showed" a face;
 - the round's win is not told here (a post names the round's winner once, in its result
   line): the account tells that the player has no tile left.
@@ -129,8 +130,8 @@ class _Teller:
         self.lang = lang
         self.viewer = viewer
         self.computer_chose = computer_chose
-        """The falls (tile, where it was) a computer player chose for the person who bears
-        them: their time ran out, or they are away."""
+        """The placements and falls (tile, where it was) a computer player chose for a person:
+        their time ran out, or they are away."""
         self.placer: dict[str, int] = {}
         self.collapsed: set[str] = set()
         """Tiles that collapsed earlier in this run."""
@@ -181,12 +182,19 @@ class _Teller:
     def placed(self, ev: Event) -> str:
         assert ev.tile is not None
         self.placer[ev.tile] = ev.player
-        said = (
-            # TRANSLATORS: the reader's own placement; its first letter is made a capital.
-            self.lang.gettext("you played {tile}")
-            if self.me(ev.player)
-            else self.lang.gettext("{player} played {tile}")
-        )
+        if (ev.tile, ev.at) in self.computer_chose:
+            said = (
+                self.lang.gettext("a computer player played {tile} for you")
+                if self.me(ev.player)
+                else self.lang.gettext("a computer player played {tile} for {player}")
+            )
+        else:
+            said = (
+                # TRANSLATORS: the reader's own placement; its first letter is made a capital.
+                self.lang.gettext("you played {tile}")
+                if self.me(ev.player)
+                else self.lang.gettext("{player} played {tile}")
+            )
         return said.format(player=self.who(ev.player), tile=tile_in_text(ev.tile, self.lang))
 
     def collapse(self, ev: Event) -> str:
@@ -406,7 +414,8 @@ def turn_lines(
     green 60.", "went under your pile"); None for everyone (the channel, the records).
     ``computer_chose``: the falls, each as (tile, where it was), that a computer player chose
     for the person who bears them (after a curse, when their time ran out or they are away),
-    told so instead of "(Bob chose)"."""
+    told so instead of "(Bob chose)"; and the placements, as (tile, spot), it made for a person,
+    told so instead of "Bob played"."""
     clauses = _clauses(events, names, lang, viewer, computer_chose)
     return [_sentence(c, names, lang) for c in clauses]
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.service.chosen import made_for_a_person
+from bot.service.chosen import made_for_a_person, played_for_a_person
 from bot.service.results import ChosenFalls
 from data.store import LoggedAction, Seat
 from engine import Event, Game, Pos, View, action_from_dict, view
@@ -149,8 +149,13 @@ class MatchReplay:
         ):
             done = game.apply(action_from_dict(action), seat)
             events.extend(done)
-            if self.seats and made_for_a_person(self.seats, logged, active):
-                chose.update((e.tile, e.at) for e in done if e.kind == "fell" and e.tile and e.at)
+            if self.seats and (
+                made_for_a_person(self.seats, logged, active)
+                or played_for_a_person(self.seats, logged)
+            ):
+                chose.update(
+                    (e.tile, e.at) for e in done if e.kind in ("fell", "placed") and e.tile and e.at
+                )
         after = view(game, None)
         if index < self.count - 1:
             return ReplayStep(

@@ -59,6 +59,17 @@ def made_for_a_person(seats: Sequence[Seat], logged: LoggedAction, active: int |
     )
 
 
+def played_for_a_person(seats: Sequence[Seat], logged: LoggedAction) -> bool:
+    """Whether ``logged`` is a tile a computer player played for the person seated there (their
+    time ran out, or they are away)."""
+    return (
+        "play" in logged.action
+        and logged.user_id is None
+        and logged.seat is not None
+        and seats[logged.seat].ai is None
+    )
+
+
 def chosen_falls(table: Table, turn: Sequence[Event], log: Iterable[LoggedAction]) -> ChosenFalls:
     """The falls of ``turn`` (the table's last turn, as the game tells it) that a computer player
     chose for a person: each fall of the turn is the choice of one fall logged since the last

@@ -13,7 +13,7 @@ from bot.errors import (
     Why,
 )
 from bot.kept import Kept
-from bot.service.chosen import made_for_a_person
+from bot.service.chosen import made_for_a_person, played_for_a_person
 from bot.service.core import DM_RETRY_S, TableCore, hand_digest
 from bot.service.results import ChosenFalls, Hand
 from data.store import (
@@ -144,9 +144,13 @@ class PlayerHands(TableCore):
                         chose.append(set())
                 if turns and not own:
                     turns[-1].extend(events)
-                    if made_for_a_person(table.seats, logged, active):
+                    if made_for_a_person(table.seats, logged, active) or played_for_a_person(
+                        table.seats, logged
+                    ):
                         chose[-1].update(
-                            (e.tile, e.at) for e in events if e.kind == "fell" and e.tile and e.at
+                            (e.tile, e.at)
+                            for e in events
+                            if e.kind in ("fell", "placed") and e.tile and e.at
                         )
                 won = next((e for e in events if e.kind == "won"), won)
         except EngineError as err:

@@ -37,7 +37,9 @@ def undo_window(table: Table) -> int:
 ChosenFalls = frozenset[tuple[str, Pos]]
 """Falls, each as (tile, where it was), that a computer player chose for the person who bears
 them: after a curse, when that person's time ran out or they are away. A turn's account says so
-instead of "(Bob chose)"."""
+instead of "(Bob chose)". In a recap of the others' turns, also the tiles, as (tile, spot), a
+computer player played for a person ("A computer player played green 10 for Bob."), which the
+thread's post says in its first line."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,8 @@ class Hand:
     """When this hand asks the player to decide: the others' turns since their last move, one
     group of events per turn (else empty)."""
     since_chose: tuple[ChosenFalls, ...] = ()
-    """For each turn of ``since``, its falls that a computer player chose for a person."""
+    """For each turn of ``since``, its tile and falls that a computer player chose for a
+    person."""
     computer_chose: ChosenFalls = frozenset()
     """The falls of the last turn (the one its picture tells) that a computer player chose for
     a person."""

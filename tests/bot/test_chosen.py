@@ -4,7 +4,7 @@ not end with the turn told."""
 
 from __future__ import annotations
 
-from bot.service.chosen import chosen_falls, someone_else_fell
+from bot.service.chosen import chosen_falls, played_for_a_person, someone_else_fell
 from data.model import LoggedAction, Seat, Table
 from data.store import TableOptions
 from engine import Fall, Game, Play
@@ -66,3 +66,16 @@ def test_only_a_turn_where_someone_else_chose_a_fall_needs_the_log() -> None:
     own.apply(Fall("left"))
     assert any(e.kind == "fell" for e in own.turn_events)
     assert not someone_else_fell(own.turn_events)
+
+
+def test_a_tile_logged_without_its_person_was_played_by_a_computer() -> None:
+    people = (Seat(1, "Alice"), Seat(2, "Bob"))
+    computer = (Seat(None, "Computer", "hard"), Seat(2, "Bob"))
+
+    def logged(user: int | None, action: dict[str, str]) -> LoggedAction:
+        return LoggedAction(1, 2, 0, user, action, 0.0)
+
+    assert played_for_a_person(people, logged(None, {"play": "G10"}))
+    assert not played_for_a_person(people, logged(1, {"play": "G10"}))  # her own
+    assert not played_for_a_person(computer, logged(None, {"play": "G10"}))  # a computer's seat
+    assert not played_for_a_person(people, logged(None, {"fall": "left"}))  # not a tile

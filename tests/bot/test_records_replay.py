@@ -187,13 +187,19 @@ async def test_the_leaderboard_pages_after_rating_what_finished_and_stays_in_ran
 
 
 @pytest.mark.parametrize(
-    ("bob", "told"), [(None, "a computer player chose for Bob"), (2, "Bob chose")]
+    ("alice", "bob", "played", "told"),
+    [
+        (1, None, "Alice played green 10.", "a computer player chose for Bob"),
+        (1, 2, "Alice played green 10.", "Bob chose"),
+        (None, 2, "A computer player played green 10 for Alice.", "Bob chose"),
+    ],
 )
-def test_a_replay_tells_a_fall_a_computer_chose_for_a_person_as_the_computers(
-    bob: int | None, told: str
+def test_a_replay_tells_a_move_a_computer_made_for_a_person_as_the_computers(
+    alice: int | None, bob: int | None, played: str, told: str
 ) -> None:
-    """Alice's curse passes the fall of blue 30 to Bob: when it is logged without him (his time
-    ran out, or he was away), the replay says a computer player chose it, else that he did."""
+    """Alice's curse passes the fall of blue 30 to Bob. A decision logged without its person
+    (their time ran out, or they were away) is told as a computer player's: Alice's tile, or
+    Bob's fall; a decision of their own, as theirs."""
     from data.model import LoggedAction, Table
     from engine import Fall, Play
 
@@ -209,7 +215,7 @@ def test_a_replay_tells_a_fall_a_computer_chose_for_a_person_as_the_computers(
     )
     initial = game.to_dict()
     log = []
-    for seat, user, action in [(0, 1, Play("G10", (1, 1))), (1, bob, Fall("left"))]:
+    for seat, user, action in [(0, alice, Play("G10", (1, 1))), (1, bob, Fall("left"))]:
         game.apply(action, seat)
         log.append(LoggedAction(1, len(log) + 2, seat, user, action.to_dict(), 0.0))
     seats = (Seat(1, "Alice"), Seat(2, "Bob"))
@@ -219,4 +225,5 @@ def test_a_replay_tells_a_fall_a_computer_chose_for_a_person_as_the_computers(
     )  # fmt: skip
     step = MatchReplay(initial, log, seats).step(1)
     story = recordtexts.step_story(ReplayShown(table, step), ["Alice", "Bob"], ENGLISH)
-    assert f"Blue 30 fell left ({told})." in story.splitlines()
+    lines = story.splitlines()
+    assert lines[0] == played and f"Blue 30 fell left ({told})." in lines

@@ -88,6 +88,25 @@ async def round_won(world: World, table: TableDriver) -> Message:
     return won
 
 
+async def test_the_others_next_screen_says_a_computer_played_for_a_player_out_of_time(
+    world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, clock: MovableClock
+) -> None:
+    """Alice's time runs out: the thread's post says so in its first line, and Bob's screen for
+    his turn, which has no such line, tells her move as the computer's."""
+    await run_bot(test_state_file=write_state(tmp_path, COLLAPSE))
+    await table.open(world.alice, world.bob, world.carol, time_limit=3600)
+    game = await table.start(world.alice)
+    clock.advance(3601)  # Alice does not play: a computer plays her turn, and its fall
+    after = await table.settled_game(game.id)
+    assert TableDriver.decider(after) == world.bob.id
+    played = next(line for line in after.content.splitlines() if line.startswith("Alice played"))
+    screen = await table.hand_for(world.bob, after, turn=True)
+    recap = [line for line in screen.content.splitlines() if line.startswith("> ")]
+    computer = played.replace("Alice played", "A computer player played", 1)
+    assert recap[0] == f"> {computer[:-1]} for Alice."
+    assert not any(line.startswith("> Alice played") for line in recap)
+
+
 async def test_the_next_rounds_first_screen_tells_who_won_the_round_and_the_standings(
     world: World, run_bot: MakeBot, table: TableDriver, tmp_path: Path, db_url: str
 ) -> None:

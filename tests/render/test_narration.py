@@ -330,6 +330,22 @@ def test_a_fall_a_computer_chose_for_the_person_who_bears_it_says_so() -> None:
     assert told[-1] == "Green 60 fell left."
 
 
+def test_a_tile_a_computer_played_for_a_person_says_so() -> None:
+    """In a recap or a replay, where no line above says that Alice's time ran out, her tile is
+    told as the computer's."""
+    _, events = curse_turn()
+    placed = events[0]
+    assert placed.kind == "placed" and placed.tile is not None and placed.at is not None
+    chose = frozenset({(placed.tile, placed.at)})
+    told = account.turn_lines(events, NAMES, lang=ENGLISH, viewer=2, computer_chose=chose)
+    assert told[0] == "A computer player played green 10 for Alice."
+    assert told[1].endswith("went under your pile.")  # the rest as before
+    mine = account.turn_lines(events, NAMES, lang=ENGLISH, viewer=0, computer_chose=chose)
+    assert mine[0] == "A computer player played green 10 for you."
+    french = account.turn_lines(events, NAMES, lang=FRENCH, viewer=2, computer_chose=chose)
+    assert french[0] == "Un joueur ordinateur pose le vert\u00a010 pour Alice."
+
+
 def test_ones_own_tiles_fire_and_last_tile_say_you_and_your() -> None:
     events = [
         Event("placed", 1, "G1", (1, 1)),
