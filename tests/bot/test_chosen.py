@@ -8,16 +8,10 @@ from bot.service.chosen import chosen_falls, played_for_a_person, someone_else_f
 from data.model import LoggedAction, Seat, Table
 from data.store import TableOptions
 from engine import Fall, Game, Play
+from tests.e2e.test_told_truly import TWO_PLAYER_CURSE
 
-CURSED = {
-    # Alice's green 10 on yellow 10 and red 10 is cursed: Bob chooses where blue 30 falls.
-    "players": 2,
-    "options": {"curse": True, "fire_die": False},
-    "pyramid": {"0,0": "Y10", "0,2": "R10", "0,4": "B20", "1,3": "B30"},
-    "hands": [["G10", "Y2"], ["R2", "G2"]],
-    "piles": [["R20"], ["G20"]],
-    "active": 0,
-}
+CURSED = TWO_PLAYER_CURSE
+"""Alice's green 10 on yellow 10 and red 10 is cursed: Bob chooses where blue 30 falls."""
 
 
 def played(bob: int | None, bob_seat: Seat) -> tuple[Table, Game, list[LoggedAction]]:

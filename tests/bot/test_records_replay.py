@@ -202,17 +202,9 @@ def test_a_replay_tells_a_move_a_computer_made_for_a_person_as_the_computers(
     Bob's fall; a decision of their own, as theirs."""
     from data.model import LoggedAction, Table
     from engine import Fall, Play
+    from tests.e2e.test_told_truly import TWO_PLAYER_CURSE
 
-    game = Game.from_dict(
-        {
-            "players": 2,
-            "options": {"curse": True, "fire_die": False},
-            "pyramid": {"0,0": "Y10", "0,2": "R10", "0,4": "B20", "1,3": "B30"},
-            "hands": [["G10", "Y2"], ["R2", "G2"]],
-            "piles": [["R20"], ["G20"]],
-            "active": 0,
-        }
-    )
+    game = Game.from_dict(TWO_PLAYER_CURSE)
     initial = game.to_dict()
     log = []
     for seat, user, action in [(0, alice, Play("G10", (1, 1))), (1, bob, Fall("left"))]:
