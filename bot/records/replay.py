@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.service.chosen import made_for_a_person, played_for_a_person
+from bot.service.chosen import made_for
 from bot.service.results import ChosenFalls
 from data.store import LoggedAction, Seat
 from engine import Event, Game, Pos, View, action_from_dict, view
@@ -49,8 +49,8 @@ class ReplayStep:
     """Every player's pile after the last step, top first, once the match is over (None
     before)."""
     computer_chose: ChosenFalls = frozenset()
-    """The step's falls that a computer player chose for a person (after a curse, when their
-    time ran out or they were away)."""
+    """The step's tile and falls that a computer player chose for a person (their time ran out,
+    or they were away)."""
 
     @property
     def mayhem(self) -> bool:
@@ -70,8 +70,8 @@ class MatchReplay:
         log: Sequence[LoggedAction],
         seats: Sequence[Seat] = (),
     ) -> None:
-        """``seats``: the table's, to tell a fall a computer player chose for a person from one
-        they chose (without them, every fall is told as its player's)."""
+        """``seats``: the table's, to tell a move a computer player made for a person from one
+        they made (without them, every move is told as its player's)."""
         self.initial = dict(initial_state)
         self.log = list(log)
         self.seats = tuple(seats)
@@ -149,13 +149,8 @@ class MatchReplay:
         ):
             done = game.apply(action_from_dict(action), seat)
             events.extend(done)
-            if self.seats and (
-                made_for_a_person(self.seats, logged, active)
-                or played_for_a_person(self.seats, logged)
-            ):
-                chose.update(
-                    (e.tile, e.at) for e in done if e.kind in ("fell", "placed") and e.tile and e.at
-                )
+            if self.seats:
+                chose.update(made_for(self.seats, logged, active, done))
         after = view(game, None)
         if index < self.count - 1:
             return ReplayStep(

@@ -1,8 +1,8 @@
-"""Which falls a computer player chose for a person. After a curse, the player who bears the
+"""Which decisions a computer player made for a person. After a curse, the player who bears the
 mayhem chooses where its tiles fall; when their time ran out, or they are away, a computer
-player chooses for them, and a turn's account says so instead of "(Bob chose)"
-(:data:`~bot.service.results.ChosenFalls`). Read from the table's action log, where a person's
-decision made for them is logged without them."""
+player chooses for them, and a turn's account says so instead of "(Bob chose)"; a recap or a
+replay also says so of a tile played for them (:data:`~bot.service.results.ChosenFalls`). Read
+from the table's action log, where a person's decision made for them is logged without them."""
 
 from __future__ import annotations
 
@@ -67,6 +67,21 @@ def played_for_a_person(seats: Sequence[Seat], logged: LoggedAction) -> bool:
         and logged.user_id is None
         and logged.seat is not None
         and seats[logged.seat].ai is None
+    )
+
+
+def made_for(
+    seats: Sequence[Seat], logged: LoggedAction, active: int | None, events: Iterable[Event]
+) -> ChosenFalls:
+    """What of ``events``, those ``logged`` caused, a computer player chose for a person: the
+    tile it played for them, or a fall of someone else's turn than ``active``'s (``seats``: the
+    table's); nothing for a decision of their own or of a computer's seat."""
+    if not (made_for_a_person(seats, logged, active) or played_for_a_person(seats, logged)):
+        return frozenset()
+    return frozenset(
+        (e.tile, e.at)
+        for e in events
+        if e.kind in ("fell", "placed") and e.tile is not None and e.at is not None
     )
 
 

@@ -13,7 +13,7 @@ from bot.errors import (
     Why,
 )
 from bot.kept import Kept
-from bot.service.chosen import made_for_a_person, played_for_a_person
+from bot.service.chosen import made_for
 from bot.service.core import DM_RETRY_S, TableCore, hand_digest
 from bot.service.results import ChosenFalls, Hand
 from data.store import (
@@ -116,11 +116,11 @@ class PlayerHands(TableCore):
         self, table: Table, seat: int
     ) -> tuple[list[tuple[Event, ...]], list[ChosenFalls], Event | None]:
         """What the game did since ``seat`` last placed a tile: one group of events per turn of
-        the others (their placement, its falls and fire die), with the falls of each that a
-        computer player chose for a person (:data:`ChosenFalls`: a fall of someone else's turn
-        logged without its person), and the ``won`` event of a round that ended since (by that
-        placement too), replayed from the table's action log, so any process tells it the
-        same. Nothing when the log cannot be replayed."""
+        the others (their placement, its falls and fire die), with what of each a computer
+        player chose for a person (:func:`~bot.service.chosen.made_for`: a tile, or a fall of
+        someone else's turn, logged without its person), and the ``won`` event of a round
+        that ended since (by that placement too), replayed from the table's action log, so any
+        process tells it the same. Nothing when the log cannot be replayed."""
         table_id = table.id
         if table.initial_state is None:
             return [], [], None
@@ -144,14 +144,7 @@ class PlayerHands(TableCore):
                         chose.append(set())
                 if turns and not own:
                     turns[-1].extend(events)
-                    if made_for_a_person(table.seats, logged, active) or played_for_a_person(
-                        table.seats, logged
-                    ):
-                        chose[-1].update(
-                            (e.tile, e.at)
-                            for e in events
-                            if e.kind in ("fell", "placed") and e.tile and e.at
-                        )
+                    chose[-1].update(made_for(table.seats, logged, active, events))
                 won = next((e for e in events if e.kind == "won"), won)
         except EngineError as err:
             # (The engine's words may name a tile of someone's hand: only at DEBUG.)
