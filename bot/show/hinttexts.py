@@ -180,37 +180,40 @@ def fall_reason(hint: Hint, lang: Language) -> str:
     other = hint.alternatives[0] if hint.alternatives else None
     cost = tiles(best.now, lang)
     if other is None:
-        return lang.gettext("It sends {cost} under your pile this turn.").format(cost=cost)
+        return lang.gettext("It sends {cost} under your pile for the rest of this turn.").format(
+            cost=cost
+        )
     other_cost = tiles(other.now, lang)
     gain = other.later - best.later
     given = best.others - other.others
     if best.now < other.now - EXACT:
         if whole(best.now) == 0:
             return lang.gettext(
-                "It sends no tile under your pile this turn; the other side would send "
-                "{other_cost}."
+                "It sends no tile under your pile for the rest of this turn; the other side would "
+                "send {other_cost}."
             ).format(other_cost=other_cost)
         return lang.gettext(
-            "It sends {cost} under your pile this turn; the other side would send {other_cost}."
+            "It sends {cost} under your pile for the rest of this turn; the other side would send "
+            "{other_cost}."
         ).format(cost=cost, other_cost=other_cost)
     if best.now <= other.now + EXACT:
         return same_cost(hint, gain, given, lang)
     if gain >= NOTEWORTHY:
         return lang.gettext(
-            "It sends {cost} under your pile this turn, the other side {other_cost}, but after "
-            "everyone's next turn it leaves you {gain} fewer."
+            "It sends {cost} under your pile for the rest of this turn, the other side "
+            "{other_cost}, but after everyone's next turn it leaves you {gain} fewer."
         ).format(cost=cost, other_cost=other_cost, gain=about(gain, lang))
     if given >= NOTEWORTHY:
         return lang.ngettext(
-            "It sends {cost} under your pile this turn, the other side {other_cost}, but after "
-            "everyone's next turn it leaves the other player {gain} more.",
-            "It sends {cost} under your pile this turn, the other side {other_cost}, but after "
-            "everyone's next turn it leaves each other player {gain} more.",
+            "It sends {cost} under your pile for the rest of this turn, the other side "
+            "{other_cost}, but after everyone's next turn it leaves the other player {gain} more.",
+            "It sends {cost} under your pile for the rest of this turn, the other side "
+            "{other_cost}, but after everyone's next turn it leaves each other player {gain} more.",
             hint.players - 1,
         ).format(cost=cost, other_cost=other_cost, gain=about(given, lang))
     return lang.gettext(
-        "It sends {cost} under your pile this turn, the other side {other_cost}, but the "
-        "expert's look-ahead prefers it."
+        "It sends {cost} under your pile for the rest of this turn, the other side {other_cost}, "
+        "but the expert's look-ahead prefers it."
     ).format(cost=cost, other_cost=other_cost)
 
 
@@ -221,35 +224,36 @@ def same_cost(hint: Hint, gain: float, given: float, lang: Language) -> str:
     if whole(hint.best.now) == 0:
         if gain >= NOTEWORTHY:
             return lang.gettext(
-                "Neither side sends a tile under your pile this turn, but after everyone's next "
-                "turn this one leaves you {gain} fewer."
+                "Neither side sends a tile under your pile for the rest of this turn, but after "
+                "everyone's next turn this one leaves you {gain} fewer."
             ).format(gain=about(gain, lang))
         if given >= NOTEWORTHY:
             return lang.ngettext(
-                "Neither side sends a tile under your pile this turn, but after everyone's next "
-                "turn this one leaves the other player {gain} more.",
-                "Neither side sends a tile under your pile this turn, but after everyone's next "
-                "turn this one leaves each other player {gain} more.",
+                "Neither side sends a tile under your pile for the rest of this turn, but after "
+                "everyone's next turn this one leaves the other player {gain} more.",
+                "Neither side sends a tile under your pile for the rest of this turn, but after "
+                "everyone's next turn this one leaves each other player {gain} more.",
                 hint.players - 1,
             ).format(gain=about(given, lang))
         return lang.gettext(
-            "Neither side sends a tile under your pile this turn, and they come to about the "
-            "same after."
+            "Neither side sends a tile under your pile for the rest of this turn, and they come "
+            "to about the same after."
         )
     cost = tiles(hint.best.now, lang)
     if gain >= NOTEWORTHY:
         return lang.gettext(
-            "Both sides send {cost} under your pile this turn, but after everyone's next "
-            "turn this one leaves you {gain} fewer."
+            "Both sides send {cost} under your pile for the rest of this turn, but after "
+            "everyone's next turn this one leaves you {gain} fewer."
         ).format(cost=cost, gain=about(gain, lang))
     if given >= NOTEWORTHY:
         return lang.ngettext(
-            "Both sides send {cost} under your pile this turn, but after everyone's next "
-            "turn this one leaves the other player {gain} more.",
-            "Both sides send {cost} under your pile this turn, but after everyone's next "
-            "turn this one leaves each other player {gain} more.",
+            "Both sides send {cost} under your pile for the rest of this turn, but after "
+            "everyone's next turn this one leaves the other player {gain} more.",
+            "Both sides send {cost} under your pile for the rest of this turn, but after "
+            "everyone's next turn this one leaves each other player {gain} more.",
             hint.players - 1,
         ).format(cost=cost, gain=about(given, lang))
     return lang.gettext(
-        "Both sides send {cost} under your pile this turn, and come to about the same after."
+        "Both sides send {cost} under your pile for the rest of this turn, and come to about the "
+        "same after."
     ).format(cost=cost)

@@ -121,29 +121,35 @@ def test_the_fire_die_is_said_as_an_average() -> None:
 
 
 def test_a_fall() -> None:
+    # A fall comes after the collapse already sent its supports under the pile: each side is
+    # counted for the rest of the turn, and said so.
     cheaper = hint(fall("left", now=0, later=4), fall("right", now=2, later=6))
     assert hint_line(cheaper, ENGLISH) == (
-        "💡 Press **Fall left**. It sends no tile under your pile this turn; the other side "
-        "would send 2 tiles."
+        "💡 Press **Fall left**. It sends no tile under your pile for the rest of this turn; the "
+        "other side would send 2 tiles."
     )
     assert hint_line(cheaper, FRENCH) == (
         "💡 Appuyez sur **Glisser à gauche**. Ce côté n'envoie aucune tuile sous votre pioche "
-        "pendant ce tour\u00a0; l'autre côté enverrait 2 tuiles."
+        "d'ici la fin de ce tour\u00a0; l'autre côté enverrait 2 tuiles."
     )
     later = hint(fall("right", now=1, later=3.2), fall("left", now=1, later=4.4))
     assert hint_line(later, ENGLISH) == (
-        "💡 Press **Fall right**. Both sides send 1 tile under your pile this turn, but after "
-        "everyone's next turn this one leaves you about 1 tile fewer."
+        "💡 Press **Fall right**. Both sides send 1 tile under your pile for the rest of this "
+        "turn, but after everyone's next turn this one leaves you about 1 tile fewer."
     )
     pays = hint(fall("right", now=2, later=3.0), fall("left", now=1, later=5.0))
     assert hint_line(pays, ENGLISH) == (
-        "💡 Press **Fall right**. It sends 2 tiles under your pile this turn, the other side 1 "
-        "tile, but after everyone's next turn it leaves you about 2 tiles fewer."
+        "💡 Press **Fall right**. It sends 2 tiles under your pile for the rest of this turn, the "
+        "other side 1 tile, but after everyone's next turn it leaves you about 2 tiles fewer."
     )
     same = hint(fall("left", now=0, later=4.0), fall("right", now=0, later=4.2))
     assert hint_line(same, ENGLISH) == (
-        "💡 Press **Fall left**. Neither side sends a tile under your pile this turn, and they "
-        "come to about the same after."
+        "💡 Press **Fall left**. Neither side sends a tile under your pile for the rest of this "
+        "turn, and they come to about the same after."
+    )
+    assert hint_line(same, FRENCH) == (
+        "💡 Appuyez sur **Glisser à gauche**. Aucun côté n'envoie de tuile sous votre pioche "
+        "d'ici la fin de ce tour, et ils reviennent à peu près au même ensuite."
     )
 
 
