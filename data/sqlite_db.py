@@ -456,13 +456,17 @@ class Database:
     def _connect_writer(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None)
         try:
-            conn.execute("PRAGMA busy_timeout = 0")  # (waits for a lock with asyncio.sleep)
+            # Setting up may meet another process's lock (one opening or closing the file):
+            # SQLite waits for it as for any connection's. Only then does the writer stop
+            # waiting inside SQLite, since its writes wait for a lock with asyncio.sleep.
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
             conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA journal_size_limit = 67108864")
             # Never a checkpoint inside a commit: it would hold up the event loop for the copy
             # (a quarter of a second for 64 MB). The checkpoint connection does it instead.
             conn.execute("PRAGMA wal_autocheckpoint = 0")
+            conn.execute("PRAGMA busy_timeout = 0")
         except BaseException:
             conn.close()
             raise

@@ -8,12 +8,14 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from data.sqlite import SqliteStore
+from data.sqlite_db import Database
 from data.store import ChannelBusy, StoreError, Table, TableOptions, VersionConflict
 from engine import Game
 from tests.data.helpers import NOW, move, play, random_move, start_table
@@ -154,6 +156,30 @@ async def test_processes_race_on_one_game(db_path: Path, tmp_path: Path) -> None
         assert all(len(ws) == 1 for ws in won.values()), won
         assert {e.version: e.user_id for e in log} == {v: ws[0] for v, ws in won.items()}
         assert await store.check() == []
+
+
+async def test_the_writer_waits_for_a_lock_met_while_it_is_set_up(db_path: Path) -> None:
+    """The store's writer connection, set up while another process holds the whole file (in
+    exclusive locking mode) for 0.3 s, waits for it as every connection does instead of failing
+    at once with "database is locked": two bot processes opening one file together met this."""
+    store = SqliteStore(db_path)
+    await store.open()
+    await store.close()
+    other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+    other.execute("PRAGMA locking_mode = EXCLUSIVE")
+    other.execute("CREATE TABLE probe (x INTEGER)")  # (a write: it takes the lock, and keeps it)
+    other.execute("INSERT INTO probe VALUES (1)")
+    release = threading.Timer(0.3, other.close)
+    release.start()
+    try:
+        writer = Database(db_path, "NORMAL", 5000)._connect_writer()
+    finally:
+        release.join()
+    try:
+        assert writer.execute("PRAGMA busy_timeout").fetchone() == (0,)
+        assert writer.execute("SELECT x FROM probe").fetchall() == [(1,)]
+    finally:
+        writer.close()
 
 
 async def test_a_locked_database_waits_then_fails_each_move_clearly(db_path: Path) -> None:

@@ -222,7 +222,11 @@ async def claims_of_processes(
     ]
     ready = [go.with_name(f"{go.name}.ready{w}") for w in range(workers)]
     while not all(r.exists() for r in ready):
-        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+        if any(p.poll() is not None for p in procs):
+            # The others wait for the go file forever: stop them before reading their output.
+            for p in procs:
+                p.kill()
+            raise AssertionError([p.communicate(timeout=30) for p in procs])
         await asyncio.sleep(0.01)
     go.touch()
     claims: list[int] = []
