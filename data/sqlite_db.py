@@ -225,6 +225,17 @@ def check_file(path: Path) -> None:
         raise DatabaseDamaged(damaged_message(path, "the file is not a SQLite database"))
 
 
+def settings(synchronous: str, busy_timeout_ms: int) -> tuple[str, ...]:
+    """The statements every connection to the store opens with. The busy timeout comes first:
+    setting up may meet another process's lock (one opening or closing the file), and SQLite
+    then waits for it instead of failing at once."""
+    return (
+        f"PRAGMA busy_timeout = {int(busy_timeout_ms)}",
+        f"PRAGMA synchronous = {synchronous}",
+        "PRAGMA foreign_keys = ON",
+    )
+
+
 async def connect(
     path: Path | str, synchronous: str, busy_timeout_ms: int, *, uri: bool = False
 ) -> aiosqlite.Connection:
@@ -257,9 +268,8 @@ async def _connect(
             await asyncio.to_thread(thread.join, 5.0)
         raise
     try:
-        await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        await conn.execute(f"PRAGMA synchronous = {synchronous}")
-        await conn.execute("PRAGMA foreign_keys = ON")
+        for statement in settings(synchronous, busy_timeout_ms):
+            await conn.execute(statement)
     except BaseException:
         await conn.close()
         raise
@@ -456,16 +466,14 @@ class Database:
     def _connect_writer(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None)
         try:
-            # Setting up may meet another process's lock (one opening or closing the file):
-            # SQLite waits for it as for any connection's. Only then does the writer stop
-            # waiting inside SQLite, since its writes wait for a lock with asyncio.sleep.
-            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-            conn.execute(f"PRAGMA synchronous = {self.synchronous}")
-            conn.execute("PRAGMA foreign_keys = ON")
+            for statement in settings(self.synchronous, self.busy_timeout_ms):
+                conn.execute(statement)
             conn.execute("PRAGMA journal_size_limit = 67108864")
             # Never a checkpoint inside a commit: it would hold up the event loop for the copy
             # (a quarter of a second for 64 MB). The checkpoint connection does it instead.
             conn.execute("PRAGMA wal_autocheckpoint = 0")
+            # Only once set up does the writer stop waiting inside SQLite: its writes wait for a
+            # lock with asyncio.sleep.
             conn.execute("PRAGMA busy_timeout = 0")
         except BaseException:
             conn.close()
